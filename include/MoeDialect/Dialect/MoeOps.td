@@ -1,0 +1,515 @@
+//===- MoeOps.td - operations of the moe dialect -----------*- tablegen -*-===//
+//
+// Notation: T tokens, H hidden, E experts, K top-k, F expert FFN width,
+// R permuted rows, G groups (= local experts), P ranks on a grid axis.
+// Operand types are AnyRankedTensor here and checked in C++ so that every
+// diagnostic names the operand and the numbers involved.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_OPS_TD
+#define MOE_OPS_TD
+
+include "MoeDialect/Dialect/MoeDialect.td"
+include "MoeDialect/Dialect/MoeEnums.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Moe_CommunicationResource
+    : Resource<"::mlir::moe::CommunicationResource">;
+
+//===----------------------------------------------------------------------===//
+// Router
+//===----------------------------------------------------------------------===//
+
+def Moe_GateOp : Moe_Op<"gate", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "dense router projection: logits = x · w in f32";
+  let description = [{
+    `logits[t, e] = Σ_h x[t, h] · w[h, e]`, accumulated and returned in f32.
+    `x` is `[T, H]` and `w` is `[H, E]`, each bf16, f16 or f32.
+
+    ```mlir
+    %logits = moe.gate %x, %w : tensor<64x32xbf16>, tensor<32x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight);
+  let results = (outs AnyRankedTensor:$logits);
+  let assemblyFormat = [{
+    $x `,` $weight attr-dict `:` type($x) `,` type($weight)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_RouteOp : Moe_Op<"route", [Pure, SameOperandsAndResultType]> {
+  let summary = "router score function";
+  let description = [{
+    Maps router logits `[T, E]` (f32) to scores of the same type:
+    - `softmax`: softmax over E per token;
+    - `sigmoid`: elementwise 1 / (1 + e^-x);
+    - `sqrtsoftplus`: √softplus(x), with softplus(x) = x for x > 20 and
+      log1p(eˣ) otherwise;
+    - `identity`: the logits unchanged (post-softmax routing applies the
+      softmax after `moe.topk`).
+
+    ```mlir
+    %scores = moe.route sigmoid %logits : tensor<64x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$logits,
+                       Moe_ScoreFunctionAttr:$score_function);
+  let results = (outs AnyRankedTensor:$scores);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($score_function) $logits attr-dict `:` type($logits)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "expert selection with expert bias and group-limited routing";
+  let description = [{
+    Selects `k` experts per token from `scores` `[T, E]` (f32).
+
+    The selection score is `s = scores + bias` (the optional `bias` `[E]`
+    only steers selection and is allowed only when `score_function` is
+    `sigmoid` or `sqrtsoftplus`). `score_function` names the function that
+    produced `scores`; when `scores` comes from `moe.route` the two must
+    agree.
+
+    With `num_groups` G_n > 1 the E experts are split into G_n equal
+    contiguous groups. A group's score is, by `group_score`, the sum of its
+    `group_score_topq` best selection scores (`top_sum`; default q = k /
+    group_topk, the TransformerEngine/Megatron rule; DeepSeek-V3 uses q = 2)
+    or its maximum (`max`). The `group_topk` best groups stay; the others are
+    masked to -inf. Then the top k of what remains are chosen. Ties go to
+    the lower index; results are ordered by descending selection score.
+
+    `weights` are the unbiased scores of the chosen experts, normalized by
+    `normalize`: `none`; `sum` (w / (Σw + 1e-20), a no-op when k = 1);
+    `softmax` (softmax over the k chosen: post-softmax routing). Finally they
+    are multiplied by `scaling_factor`. `indices` are i32 and carry no
+    gradient.
+
+    ```mlir
+    %w, %i = moe.topk sigmoid %scores bias %b k 4
+        {num_groups = 4 : i64, group_topk = 2 : i64,
+         normalize = #moe<normalize sum>}
+        : tensor<64x8xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$scores,
+    Optional<AnyRankedTensor>:$bias,
+    I64Attr:$k,
+    Moe_ScoreFunctionAttr:$score_function,
+    DefaultValuedAttr<I64Attr, "1">:$num_groups,
+    DefaultValuedAttr<I64Attr, "1">:$group_topk,
+    DefaultValuedAttr<Moe_GroupScoreAttr, "::mlir::moe::GroupScore::TopSum">:$group_score,
+    OptionalAttr<I64Attr>:$group_score_topq,
+    DefaultValuedAttr<Moe_NormalizeAttr, "::mlir::moe::Normalize::None">:$normalize,
+    DefaultValuedAttr<F64Attr, "1.0">:$scaling_factor);
+  let results = (outs AnyRankedTensor:$weights, AnyRankedTensor:$indices);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($score_function) $scores (`bias` $bias^)? `k` $k attr-dict
+    `:` type($scores) (`,` type($bias)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// q of the `top_sum` group score: the attribute, else k / group_topk.
+    int64_t getEffectiveGroupScoreTopQ();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Balancing losses
+//===----------------------------------------------------------------------===//
+
+def Moe_AuxLossOp : Moe_Op<"aux_loss", [Pure, InferTypeOpAdaptorWithIsCompatible,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "load-balancing auxiliary loss";
+  let description = [{
+    With c_e the number of (t, k) routed to expert e (from `indices`
+    `[T, K]`), the loss is
+
+      loss = E · coeff / (K · T²) · Σ_e (Σ_t p[t, e]) · c_e
+
+    where `p` are the dense scores of every expert: `scores` `[T, E]` as
+    they are for `softmax`, and normalized per token by their sum + 1e-20
+    for `sigmoid` and `sqrtsoftplus` (`score_function` says which).
+    Variants: `batch` (switch-transformer style, over all T tokens);
+    `sequence` (the same per sequence of `seq_length` tokens, averaged over
+    sequences); `global` (counts and T summed over the ranks of the
+    `grid_axes` of `grid`). Counts carry no gradient. The result is a 0-d
+    f32 tensor.
+
+    ```mlir
+    %l = moe.aux_loss batch %scores, %indices from softmax coeff 1.000000e-02
+        : tensor<64x8xf32>, tensor<64x2xi32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$scores,
+    AnyRankedTensor:$indices,
+    Moe_AuxLossVariantAttr:$variant,
+    Moe_ScoreFunctionAttr:$score_function,
+    F64Attr:$coeff,
+    OptionalAttr<I64Attr>:$seq_length,
+    OptionalAttr<FlatSymbolRefAttr>:$grid,
+    OptionalAttr<DenseI64ArrayAttr>:$grid_axes);
+  let results = (outs AnyRankedTensor:$loss);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($variant) $scores `,` $indices `from` custom<EnumKeyword>($score_function) `coeff` $coeff
+    attr-dict `:` type($scores) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_ZLossOp : Moe_Op<"z_loss", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "router z-loss";
+  let description = [{
+    `loss = coeff · mean_t(logsumexp_e(logits[t, e])²)` over logits `[T, E]`
+    (f32); the result is a 0-d f32 tensor.
+
+    ```mlir
+    %z = moe.z_loss %logits coeff 1.000000e-03 : tensor<64x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$logits, F64Attr:$coeff);
+  let results = (outs AnyRankedTensor:$loss);
+  let assemblyFormat = [{
+    $logits `coeff` $coeff attr-dict `:` type($logits)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_ExpertBiasUpdateOp : Moe_Op<"expert_bias_update",
+    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "aux-loss-free balancing step on the expert bias";
+  let description = [{
+    `bias' = bias + rate · sign(mean(counts) − counts)` for `bias` `[E]`
+    (f32) and `counts` `[E]` (i32, i64 or f32; the tokens each expert
+    received, summed over ranks by the caller). Not differentiated.
+
+    ```mlir
+    %nb = moe.expert_bias_update %bias, %counts rate 1.000000e-03
+        : tensor<8xf32>, tensor<8xi32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$bias, AnyRankedTensor:$counts,
+                       DefaultValuedAttr<F64Attr, "1.0e-3">:$rate);
+  let results = (outs AnyRankedTensor:$updated_bias);
+  let assemblyFormat = [{
+    $bias `,` $counts `rate` $rate attr-dict `:` type($bias) `,` type($counts)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch, expert compute, combine
+//===----------------------------------------------------------------------===//
+
+def Moe_PermuteOp : Moe_Op<"permute", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "dispatch tokens into rows grouped by expert";
+  let description = [{
+    Copies each (t, k) pair's token row `x[t]` (`x` `[T, H]`) to a row of
+    `permuted` `[R, H]`, sorted by expert ascending (`indices` `[T, K]`,
+    i32, values in [0, num_experts)) and stable in (t, k). `group_sizes`
+    `[E]` (i32) holds each expert's row count. With `align` A > 1 each
+    group's size is rounded up to a multiple of A and its padding rows are
+    zero. R = T·K + E·(A − 1) is the static upper bound; rows past the last
+    group are zero. `rows[t, k]` (i32) is the row where (t, k) landed. Row
+    offsets are computed in 64-bit.
+
+    ```mlir
+    %xs, %sizes, %rows = moe.permute %x, %indices experts 8 align 16
+        : tensor<64x32xbf16>, tensor<64x2xi32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$indices,
+                       I64Attr:$num_experts,
+                       DefaultValuedAttr<I64Attr, "1">:$align);
+  let results = (outs AnyRankedTensor:$permuted, AnyRankedTensor:$group_sizes,
+                      AnyRankedTensor:$rows);
+  let assemblyFormat = [{
+    $x `,` $indices `experts` $num_experts `align` $align attr-dict
+    `:` type($x) `,` type($indices)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_GroupedMatmulOp : Moe_Op<"grouped_matmul",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "per-group matmul over ragged row blocks";
+  let description = [{
+    `a` is `[R, Kd]`; `b` is `[G, Kd, N]` (`weight_layout = kn`) or
+    `[G, N, Kd]` (`nk`); `group_sizes` is `[G]` (i32). Group g covers rows
+    [off_g, off_g + group_sizes[g]) of `a` and `c`, with off the exclusive
+    prefix sum; `c[r] = a[r] · b[g]` (or `b[g]ᵀ`) accumulated in f32. Rows
+    past Σ group_sizes are zero. Empty groups are normal. `c` is bf16, f16 or
+    f32.
+
+    FP8: when `a` and `b` are f8E4M3FN/f8E5M2 the operands `a_scale` and
+    `b_scale` (f32) are required: a 0-d tensor (tensor-wise scaling) or the
+    block scales of `moe.quantize` (`a_scale` `[R, ⌈Kd/128⌉]`, `b_scale`
+    `[G, ⌈Kd/128⌉, ⌈N/128⌉]` for `kn`, `[G, ⌈N/128⌉, ⌈Kd/128⌉]` for `nk`);
+    the product is computed on the dequantized values.
+
+    ```mlir
+    %h = moe.grouped_matmul %xs, %w, %sizes
+        : (tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>)
+        -> tensor<144x48xbf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$a, AnyRankedTensor:$b, AnyRankedTensor:$group_sizes,
+    Optional<AnyRankedTensor>:$a_scale, Optional<AnyRankedTensor>:$b_scale,
+    DefaultValuedAttr<Moe_WeightLayoutAttr, "::mlir::moe::WeightLayout::KN">:$weight_layout);
+  let results = (outs AnyRankedTensor:$c);
+  let assemblyFormat = [{
+    $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_GroupedWeightGradOp : Moe_Op<"grouped_weight_grad", [Pure]> {
+  let summary = "per-group aᵀ · dc: the weight gradient of grouped_matmul";
+  let description = [{
+    For `a` `[R, Kd]`, `dc` `[R, N]` and `group_sizes` `[G]` (i32),
+    `db[g] = a[rows of g]ᵀ · dc[rows of g]`, shaped `[G, Kd, N]`
+    (`weight_layout = kn`) or `[G, N, Kd]` (`nk`, transposed), accumulated
+    in f32. An empty group's gradient is exactly zero.
+
+    ```mlir
+    %dw = moe.grouped_weight_grad %xs, %dh, %sizes
+        : (tensor<144x32xbf16>, tensor<144x48xbf16>, tensor<8xi32>)
+        -> tensor<8x32x48xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$a, AnyRankedTensor:$dc, AnyRankedTensor:$group_sizes,
+    DefaultValuedAttr<Moe_WeightLayoutAttr, "::mlir::moe::WeightLayout::KN">:$weight_layout);
+  let results = (outs AnyRankedTensor:$db);
+  let assemblyFormat = [{
+    $a `,` $dc `,` $group_sizes attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_GluOp : Moe_Op<"glu", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "gated linear unit: act(gate) · up";
+  let description = [{
+    `h = act(gate) · up` elementwise, computed in f32, for `gate` and `up`
+    `[R, F]`; or, with one operand `[R, 2F]`, `gate` is its first F columns
+    and `up` the last F. Activations: `silu` (x·σ(x)), `gelu` (exact, erf),
+    `gelu_tanh` (tanh approximation), `relu`, `relu2` (relu(x)²),
+    `identity` (bilinear).
+
+    ```mlir
+    %h = moe.glu silu %g, %u : tensor<144x48xbf16>, tensor<144x48xbf16>
+    %h2 = moe.glu silu %gu : tensor<144x96xbf16>
+    ```
+  }];
+  let arguments = (ins Moe_ActivationAttr:$activation,
+                       AnyRankedTensor:$gate, Optional<AnyRankedTensor>:$up);
+  let results = (outs AnyRankedTensor:$h);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($activation) $gate (`,` $up^)? attr-dict `:` type($gate) (`,` type($up)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_AllToAllOp : Moe_Op<"all_to_all", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    MemoryEffects<[MemRead<Moe_CommunicationResource>,
+                   MemWrite<Moe_CommunicationResource>]>]> {
+  let summary = "ragged exchange of row blocks over one axis of a shard.grid";
+  let description = [{
+    On the `grid_axis` axis of the `shard.grid` named by `grid` (P ranks),
+    rank p's `input` rows `[R, H]` are grouped by destination: the first
+    `send_sizes[0]` rows go to rank 0, the next `send_sizes[1]` to rank 1,
+    and so on. Received blocks are stored in source-rank order from row 0 of
+    `output` `[R', H]`; the rest of `output` is zero. `recv_sizes[q]` is
+    the number of rows received from rank q. The op exchanges the counts
+    itself. On a one-rank axis it is the identity (and folds away when the
+    types agree). It communicates, so it is not Pure: collectives keep
+    their order.
+
+    ```mlir
+    shard.grid @ep(shape = 4)
+    %y, %recv = moe.all_to_all %x, %send on @ep axis 0
+        : (tensor<512x32xbf16>, tensor<4xi32>) -> (tensor<1024x32xbf16>, tensor<4xi32>)
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$send_sizes,
+                       FlatSymbolRefAttr:$grid, I64Attr:$grid_axis);
+  let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$recv_sizes);
+  let assemblyFormat = [{
+    $input `,` $send_sizes `on` $grid `axis` $grid_axis attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Moe_CombineOp : Moe_Op<"combine", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "weighted gather-sum of expert outputs back to tokens";
+  let description = [{
+    `out[t] = Σ_k weights[t, k] · y[rows[t, k]]`, accumulated in f32, for
+    `y` `[R, H]`, `rows` `[T, K]` (i32, as produced by `moe.permute`) and
+    `weights` `[T, K]` (f32). `out` is `[T, H]` with `y`'s element type.
+
+    ```mlir
+    %out = moe.combine %y, %rows, %weights
+        : tensor<144x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$y, AnyRankedTensor:$rows,
+                       AnyRankedTensor:$weights);
+  let results = (outs AnyRankedTensor:$out);
+  let assemblyFormat = [{
+    $y `,` $rows `,` $weights attr-dict
+    `:` type($y) `,` type($rows) `,` type($weights)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// FP8
+//===----------------------------------------------------------------------===//
+
+def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
+  let summary = "FP8 quantization with an explicit scale";
+  let description = [{
+    `output = saturate(input / scale)` in f8E4M3FN or f8E5M2 (saturating
+    to ±448 and ±57344), with `scale` the dequantization factor
+    (`input ≈ output · scale`) computed from the amax of each scaling
+    block: `scale = amax / fp8_max` (1 where amax is 0). Recipes and the
+    shape of `scale` for `input` `[..., M, N]`:
+
+    - `tensorwise`: one scale from the current amax; `scale` is 0-d f32.
+    - `delayed`: the scale comes from `max(amax_history)`; the operand
+      `amax_history` `[L]` (f32) is required and the result
+      `new_amax_history` (the history rolled by one, the current amax in
+      slot 0) is returned; `scale` is 0-d f32.
+    - `block_1x128` (activations, DeepSeek-V3): `scale` `[..., M, ⌈N/128⌉]` f32.
+    - `block_128x128` (weights): `scale` `[..., ⌈M/128⌉, ⌈N/128⌉]` f32.
+    - `mx_1x32` (MXFP8, Blackwell): `scale` `[..., M, ⌈N/32⌉]` of f8E8M0FNU.
+
+    Forward operands use e4m3 and gradients e5m2 by convention; the
+    result type says which.
+
+    ```mlir
+    %q, %s = moe.quantize block_1x128 %x
+        : (tensor<144x256xbf16>) -> (tensor<144x256xf8E4M3FN>, tensor<144x2xf32>)
+    ```
+  }];
+  let arguments = (ins Moe_QuantRecipeAttr:$recipe, AnyRankedTensor:$input,
+                       Optional<AnyRankedTensor>:$amax_history);
+  let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$scale,
+                      Optional<AnyRankedTensor>:$new_amax_history);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($recipe) $input (`history` $amax_history^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Moe_DequantizeOp : Moe_Op<"dequantize", [Pure]> {
+  let summary = "FP8 dequantization: output = input · scale";
+  let description = [{
+    The inverse of `moe.quantize` for the same `recipe`: each element of
+    `input` (f8E4M3FN or f8E5M2) times the scale of its block, in bf16,
+    f16 or f32. `scale` has the shape `moe.quantize` gives for the recipe.
+    A quantize/dequantize pair is not folded: it changes values.
+
+    ```mlir
+    %x2 = moe.dequantize tensorwise %q, %s
+        : (tensor<144x256xf8E4M3FN>, tensor<f32>) -> tensor<144x256xbf16>
+    ```
+  }];
+  let arguments = (ins Moe_QuantRecipeAttr:$recipe, AnyRankedTensor:$input,
+                       AnyRankedTensor:$scale);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($recipe) $input `,` $scale attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The whole block
+//===----------------------------------------------------------------------===//
+
+def Moe_LayerOp : Moe_Op<"layer", [Pure, InferTypeOpAdaptorWithIsCompatible,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a whole MoE block: route, dispatch, expert FFNs, combine";
+  let description = [{
+    `out, aux_loss = moe.layer(x, router_weight, bias?, w_gate, w_up, w_down)`
+    for `x` `[T, H]`, `router_weight` `[H, E]`, optional `bias` `[E]` (f32,
+    selection only, no gradient) and expert weights `w_gate`, `w_up`
+    `[E, H, F]` and `w_down` `[E, F, H]` (`weight_layout = kn`; `nk`
+    stores each expert's matrix transposed: `[E, F, H]`, `[E, F, H]`,
+    `[E, H, F]`). Its meaning is the op graph that `moe-expand-layer`
+    produces:
+
+    ```
+    logits = moe.gate(x, router_weight)
+    scores = moe.route(score_function, or identity if post_softmax)(logits)
+    weights, indices = moe.topk(scores, bias?; k, groups, normalize
+                                (softmax if post_softmax), scaling_factor)
+    xs, sizes, rows = moe.permute(x, indices; E, align)
+    h = moe.glu(activation)(moe.grouped_matmul(xs, w_gate),
+                            moe.grouped_matmul(xs, w_up))
+    out = moe.combine(moe.grouped_matmul(h, w_down), rows, weights)
+    aux_loss = moe.aux_loss(...) if aux_loss_coeff > 0
+             + moe.z_loss(logits) if z_loss_coeff > 0   (0-d f32; 0 if both off)
+    ```
+
+    The router attributes mean what they mean on `moe.topk` and
+    `moe.aux_loss`; `post_softmax` selects on the raw logits and applies the
+    softmax over the k chosen (it needs `score_function = softmax` and
+    `normalize = none`).
+
+    ```mlir
+    %out, %aux = moe.layer %x, %wr experts(%wg, %wu, %wd)
+        {k = 2 : i64, score_function = #moe<score_function softmax>}
+        : (tensor<64x32xbf16>, tensor<32x8xf32>, tensor<8x32x48xbf16>,
+           tensor<8x32x48xbf16>, tensor<8x48x32xbf16>)
+        -> (tensor<64x32xbf16>, tensor<f32>)
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$x,
+    AnyRankedTensor:$router_weight,
+    Optional<AnyRankedTensor>:$bias,
+    AnyRankedTensor:$w_gate,
+    AnyRankedTensor:$w_up,
+    AnyRankedTensor:$w_down,
+    I64Attr:$k,
+    Moe_ScoreFunctionAttr:$score_function,
+    UnitAttr:$post_softmax,
+    DefaultValuedAttr<I64Attr, "1">:$num_groups,
+    DefaultValuedAttr<I64Attr, "1">:$group_topk,
+    DefaultValuedAttr<Moe_GroupScoreAttr, "::mlir::moe::GroupScore::TopSum">:$group_score,
+    OptionalAttr<I64Attr>:$group_score_topq,
+    DefaultValuedAttr<Moe_NormalizeAttr, "::mlir::moe::Normalize::None">:$normalize,
+    DefaultValuedAttr<F64Attr, "1.0">:$scaling_factor,
+    DefaultValuedAttr<Moe_ActivationAttr, "::mlir::moe::Activation::Silu">:$activation,
+    DefaultValuedAttr<I64Attr, "1">:$align,
+    DefaultValuedAttr<Moe_WeightLayoutAttr, "::mlir::moe::WeightLayout::KN">:$weight_layout,
+    DefaultValuedAttr<F64Attr, "0.0">:$aux_loss_coeff,
+    DefaultValuedAttr<Moe_AuxLossVariantAttr, "::mlir::moe::AuxLossVariant::Batch">:$aux_loss_variant,
+    OptionalAttr<I64Attr>:$seq_length,
+    OptionalAttr<FlatSymbolRefAttr>:$grid,
+    OptionalAttr<DenseI64ArrayAttr>:$grid_axes,
+    DefaultValuedAttr<F64Attr, "0.0">:$z_loss_coeff);
+  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$aux_loss);
+  let assemblyFormat = [{
+    $x `,` $router_weight (`bias` $bias^)?
+    `experts` `(` $w_gate `,` $w_up `,` $w_down `)` attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MOE_OPS_TD

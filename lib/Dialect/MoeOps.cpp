@@ -1,0 +1,1136 @@
+//===- MoeOps.cpp - type inference and verifiers of moe ops ---------------===//
+//
+// Each op with inferable results has one `infer<Op>` function that checks
+// the operands and computes the result types. Type inference calls it with a
+// sink that reports at the op's location; the verifier calls it with
+// emitOpError, then compares the actual results and checks the attributes.
+// The InferTypeOpInterface comparison itself is kept coarse (same count and
+// ranks) so that shape mismatches are reported here, by name and number.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "OperandChecks.h"
+
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallSet.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::moe;
+using namespace mlir::moe::checks;
+
+using TypeList = SmallVector<Type, 3>;
+
+namespace {
+/// A sink that reports through an op's emitOpError.
+struct OpErrorSink {
+  Operation *op;
+  LogicalResult operator()(const Twine &message) const {
+    return op->emitOpError(message);
+  }
+};
+
+/// A sink for type inference: reports at `loc` when there is one, with the
+/// op name in front as emitOpError would put it.
+struct InferErrorSink {
+  std::optional<Location> loc;
+  StringRef opName;
+  LogicalResult operator()(const Twine &message) const {
+    return emitOptionalError(loc, "'", opName, "' op ", message);
+  }
+};
+} // namespace
+
+/// Compares each actual result with the inferred one (see expectResult).
+static LogicalResult checkResults(ErrorSink err, TypeRange actual,
+                                  ArrayRef<Type> inferred,
+                                  ArrayRef<StringRef> names,
+                                  ArrayRef<StringRef> rules) {
+  for (auto [i, type] : llvm::enumerate(inferred)) {
+    auto want = cast<RankedTensorType>(type);
+    if (failed(expectResult(err, names[i], actual[i], want.getShape(),
+                            want.getElementType(), rules[i])))
+      return failure();
+  }
+  return success();
+}
+
+static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type elem) {
+  return RankedTensorType::get(shape, elem);
+}
+
+static Type f32(MLIRContext *ctx) { return Float32Type::get(ctx); }
+static Type i32(MLIRContext *ctx) { return IntegerType::get(ctx, 32); }
+
+static bool isPositiveFinite(double v) { return std::isfinite(v) && v > 0; }
+static bool isNonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
+
+//===----------------------------------------------------------------------===//
+// Shared rules: router configuration, aux-loss configuration, grid axes.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RouterConfig {
+  int64_t numExperts; // may be dynamic
+  int64_t k;
+  ScoreFunction scoreFunction;
+  bool hasBias;
+  int64_t numGroups;
+  int64_t groupTopk;
+  GroupScore groupScore;
+  std::optional<int64_t> groupScoreTopq;
+  double scalingFactor;
+};
+} // namespace
+
+/// k has to be checked before it becomes a tensor dimension.
+static LogicalResult verifyTopK(ErrorSink err, int64_t k) {
+  if (k < 1)
+    return err("k = " + Twine(k) + " must be at least 1");
+  return success();
+}
+
+static LogicalResult verifyRouterConfig(ErrorSink err, const RouterConfig &c) {
+  if (failed(verifyTopK(err, c.k)))
+    return failure();
+  bool staticE = !ShapedType::isDynamic(c.numExperts);
+  if (staticE && c.k > c.numExperts)
+    return err("k = " + Twine(c.k) + " exceeds the number of experts E = " +
+               Twine(c.numExperts));
+  if (c.numGroups < 1)
+    return err("num_groups = " + Twine(c.numGroups) + " must be at least 1");
+  if (staticE && c.numExperts % c.numGroups != 0)
+    return err("E = " + Twine(c.numExperts) +
+               " experts are not divisible by num_groups = " +
+               Twine(c.numGroups));
+  if (c.groupTopk < 1)
+    return err("group_topk = " + Twine(c.groupTopk) + " must be at least 1");
+  if (c.groupTopk > c.numGroups)
+    return err("group_topk = " + Twine(c.groupTopk) +
+               " exceeds num_groups = " + Twine(c.numGroups));
+  if (c.numGroups > 1) {
+    if (c.k % c.groupTopk != 0)
+      return err("k = " + Twine(c.k) + " is not divisible by group_topk = " +
+                 Twine(c.groupTopk));
+    if (staticE) {
+      int64_t perGroup = c.numExperts / c.numGroups;
+      if (c.k > c.groupTopk * perGroup)
+        return err("k = " + Twine(c.k) + " exceeds the " +
+                   Twine(c.groupTopk * perGroup) +
+                   " experts left after group selection (group_topk = " +
+                   Twine(c.groupTopk) + " groups of " + Twine(perGroup) + ")");
+      if (c.groupScoreTopq &&
+          (*c.groupScoreTopq < 1 || *c.groupScoreTopq > perGroup))
+        return err("group_score_topq = " + Twine(*c.groupScoreTopq) +
+                   " must be in [1, " + Twine(perGroup) +
+                   "], the experts of one group");
+    }
+  }
+  if (c.groupScoreTopq) {
+    if (c.numGroups == 1)
+      return err("group_score_topq applies only to group-limited routing "
+                 "(num_groups > 1)");
+    if (c.groupScore != GroupScore::TopSum)
+      return err("group_score_topq applies only to group_score top_sum, not " +
+                 stringifyGroupScore(c.groupScore));
+  }
+  if (c.hasBias && c.scoreFunction != ScoreFunction::Sigmoid &&
+      c.scoreFunction != ScoreFunction::SqrtSoftplus)
+    return err("an expert bias is allowed only with sigmoid or sqrtsoftplus "
+               "scores, not " +
+               stringifyScoreFunction(c.scoreFunction));
+  if (!isPositiveFinite(c.scalingFactor))
+    return err("scaling_factor = " + num(c.scalingFactor) +
+               " must be positive and finite");
+  return success();
+}
+
+static LogicalResult
+verifyAuxLossConfig(ErrorSink err, AuxLossVariant variant, double coeff,
+                    std::optional<int64_t> seqLength, FlatSymbolRefAttr grid,
+                    std::optional<ArrayRef<int64_t>> gridAxes,
+                    int64_t numTokens, StringRef coeffName) {
+  if (!isNonNegativeFinite(coeff))
+    return err(coeffName + " = " + num(coeff) +
+               " must be non-negative and finite");
+  if (variant == AuxLossVariant::Sequence) {
+    if (!seqLength)
+      return err("aux-loss variant sequence needs seq_length");
+    if (*seqLength < 1)
+      return err("seq_length = " + Twine(*seqLength) + " must be at least 1");
+    if (!ShapedType::isDynamic(numTokens) && numTokens % *seqLength != 0)
+      return err("T = " + Twine(numTokens) +
+                 " tokens are not divisible by seq_length = " +
+                 Twine(*seqLength));
+  } else if (seqLength) {
+    return err("seq_length applies only to aux-loss variant sequence, not " +
+               stringifyAuxLossVariant(variant));
+  }
+  if (variant == AuxLossVariant::Global) {
+    if (!grid || !gridAxes)
+      return err("aux-loss variant global needs grid and grid_axes (the "
+                 "ranks that counts and tokens are summed over)");
+  } else if (grid || gridAxes) {
+    return err("grid and grid_axes apply only to aux-loss variant global, "
+               "not " +
+               stringifyAuxLossVariant(variant));
+  }
+  return success();
+}
+
+/// `grid` must name a shard.grid and `axes` must be distinct axes of it.
+static FailureOr<shard::GridOp>
+verifyGridAxes(Operation *op, SymbolTableCollection &symbolTable,
+               FlatSymbolRefAttr grid, ArrayRef<int64_t> axes) {
+  shard::GridOp gridOp = shard::getGridOrNull(op, grid, symbolTable);
+  if (!gridOp) {
+    op->emitOpError("'") << grid.getValue()
+                         << "' does not name a shard.grid";
+    return failure();
+  }
+  int64_t rank = gridOp.getShape().size();
+  llvm::SmallSet<int64_t, 4> seen;
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= rank) {
+      op->emitOpError("grid axis ")
+          << axis << " is out of range for grid @" << grid.getValue()
+          << " of rank " << rank;
+      return failure();
+    }
+    if (!seen.insert(axis).second) {
+      op->emitOpError("grid axis ") << axis << " is listed twice";
+      return failure();
+    }
+  }
+  return gridOp;
+}
+
+//===----------------------------------------------------------------------===//
+// moe.gate
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferGate(ErrorSink err, MLIRContext *ctx, Type xT,
+                                     Type wT) {
+  auto x = expectTensor(err, "x", xT, 2, "[T, H]", Elem::Activation);
+  if (failed(x))
+    return failure();
+  auto w = expectTensor(err, "weight", wT, 2, "[H, E]", Elem::Activation);
+  if (failed(w) || failed(expectSameDim(err, "H", "x", *x, 1, "weight", *w, 0)))
+    return failure();
+  return TypeList{tensorOf({x->getDimSize(0), w->getDimSize(1)}, f32(ctx))};
+}
+
+LogicalResult GateOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  auto types = inferGate(InferErrorSink{loc, getOperationName()}, ctx,
+                         adaptor.getX().getType(),
+                         adaptor.getWeight().getType());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool GateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult GateOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferGate(err, getContext(), getX().getType(),
+                         getWeight().getType());
+  if (failed(types))
+    return failure();
+  return checkResults(err, getOperation()->getResultTypes(), *types,
+                      {"logits"}, {"[T, E] in f32"});
+}
+
+//===----------------------------------------------------------------------===//
+// moe.route
+//===----------------------------------------------------------------------===//
+
+LogicalResult RouteOp::verify() {
+  return expectTensor(OpErrorSink{*this}, "logits", getLogits().getType(), 2,
+                      "[T, E]", Elem::F32);
+}
+
+//===----------------------------------------------------------------------===//
+// moe.topk
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferTopK(ErrorSink err, MLIRContext *ctx,
+                                     Type scoresT, Type biasT, int64_t k) {
+  auto scores =
+      expectTensor(err, "scores", scoresT, 2, "[T, E]", Elem::F32);
+  if (failed(scores))
+    return failure();
+  if (biasT) {
+    auto bias = expectTensor(err, "bias", biasT, 1, "[E]", Elem::F32);
+    if (failed(bias) ||
+        failed(expectSameDim(err, "E", "scores", *scores, 1, "bias", *bias, 0)))
+      return failure();
+  }
+  if (failed(verifyTopK(err, k)))
+    return failure();
+  int64_t t = scores->getDimSize(0);
+  return TypeList{tensorOf({t, k}, f32(ctx)), tensorOf({t, k}, i32(ctx))};
+}
+
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  Value bias = adaptor.getBias();
+  auto types = inferTopK(InferErrorSink{loc, getOperationName()}, ctx,
+                         adaptor.getScores().getType(),
+                         bias ? bias.getType() : Type(), adaptor.getK());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool TopKOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+int64_t TopKOp::getEffectiveGroupScoreTopQ() {
+  if (auto q = getGroupScoreTopq())
+    return *q;
+  return int64_t(getK()) / int64_t(getGroupTopk());
+}
+
+LogicalResult TopKOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferTopK(err, getContext(), getScores().getType(),
+                         getBias() ? getBias().getType() : Type(), int64_t(getK()));
+  if (failed(types) ||
+      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+                          {"weights", "indices"},
+                          {"[T, k] in f32", "[T, k] in i32"})))
+    return failure();
+  RouterConfig config{getScores().getType().getDimSize(1),
+                      int64_t(getK()),
+                      getScoreFunction(),
+                      static_cast<bool>(getBias()),
+                      int64_t(getNumGroups()),
+                      int64_t(getGroupTopk()),
+                      getGroupScore(),
+                      getGroupScoreTopq(),
+                      getScalingFactor().convertToDouble()};
+  if (failed(verifyRouterConfig(err, config)))
+    return failure();
+  if (auto route = getScores().getDefiningOp<RouteOp>())
+    if (route.getScoreFunction() != getScoreFunction())
+      return err("score_function " +
+                 stringifyScoreFunction(getScoreFunction()) +
+                 " does not match the producing moe.route (" +
+                 stringifyScoreFunction(route.getScoreFunction()) + ")");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// moe.aux_loss
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferAuxLoss(ErrorSink err, MLIRContext *ctx,
+                                        Type scoresT, Type indicesT) {
+  auto scores = expectTensor(err, "scores", scoresT, 2, "[T, E]", Elem::F32);
+  if (failed(scores))
+    return failure();
+  auto indices =
+      expectTensor(err, "indices", indicesT, 2, "[T, K]", Elem::I32);
+  if (failed(indices) || failed(expectSameDim(err, "T", "scores", *scores, 0,
+                                              "indices", *indices, 0)))
+    return failure();
+  return TypeList{tensorOf({}, f32(ctx))};
+}
+
+LogicalResult AuxLossOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto types = inferAuxLoss(InferErrorSink{loc, getOperationName()}, ctx,
+                            adaptor.getScores().getType(),
+                            adaptor.getIndices().getType());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool AuxLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult AuxLossOp::verify() {
+  OpErrorSink err{*this};
+  auto types =
+      inferAuxLoss(err, getContext(), getScores().getType(), getIndices().getType());
+  if (failed(types) ||
+      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+                          {"loss"}, {"a 0-d f32 tensor"})))
+    return failure();
+  if (getScoreFunction() == ScoreFunction::Identity)
+    return err("the aux loss needs dense scores from softmax, sigmoid or "
+               "sqrtsoftplus, not identity");
+  auto scores = getScores().getType();
+  auto indices = getIndices().getType();
+  int64_t e = scores.getDimSize(1), k = indices.getDimSize(1);
+  if (!ShapedType::isDynamic(e) && !ShapedType::isDynamic(k) && k > e)
+    return err("'indices' selects K = " + Twine(k) +
+               " experts per token but 'scores' has only E = " + Twine(e));
+  std::optional<ArrayRef<int64_t>> axes;
+  if (auto a = getGridAxes())
+    axes = *a;
+  return verifyAuxLossConfig(err, getVariant(), getCoeff().convertToDouble(),
+                             getSeqLength(), getGridAttr(), axes,
+                             scores.getDimSize(0), "coeff");
+}
+
+LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (!getGridAttr())
+    return success();
+  return verifyGridAxes(*this, symbolTable, getGridAttr(),
+                        getGridAxes().value_or(ArrayRef<int64_t>{}));
+}
+
+//===----------------------------------------------------------------------===//
+// moe.z_loss
+//===----------------------------------------------------------------------===//
+
+LogicalResult ZLossOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  if (failed(expectTensor(InferErrorSink{loc, getOperationName()}, "logits",
+                          adaptor.getLogits().getType(), 2, "[T, E]",
+                          Elem::F32)))
+    return failure();
+  inferred.push_back(tensorOf({}, f32(ctx)));
+  return success();
+}
+
+bool ZLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult ZLossOp::verify() {
+  OpErrorSink err{*this};
+  if (failed(expectTensor(err, "logits", getLogits().getType(), 2, "[T, E]",
+                          Elem::F32)) ||
+      failed(expectResult(err, "loss", getLoss().getType(), {}, f32(getContext()),
+                          "a 0-d f32 tensor")))
+    return failure();
+  double coeff = getCoeff().convertToDouble();
+  if (!isNonNegativeFinite(coeff))
+    return err("coeff = " + num(coeff) + " must be non-negative and finite");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// moe.expert_bias_update
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferBiasUpdate(ErrorSink err, Type biasT,
+                                           Type countsT) {
+  auto bias = expectTensor(err, "bias", biasT, 1, "[E]", Elem::F32);
+  if (failed(bias))
+    return failure();
+  auto counts = expectTensor(err, "counts", countsT, 1, "[E]", Elem::Count);
+  if (failed(counts) ||
+      failed(expectSameDim(err, "E", "bias", *bias, 0, "counts", *counts, 0)))
+    return failure();
+  return TypeList{*bias};
+}
+
+LogicalResult ExpertBiasUpdateOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  auto types = inferBiasUpdate(InferErrorSink{loc, getOperationName()},
+                               adaptor.getBias().getType(),
+                               adaptor.getCounts().getType());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool ExpertBiasUpdateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult ExpertBiasUpdateOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferBiasUpdate(err, getBias().getType(), getCounts().getType());
+  if (failed(types) ||
+      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+                          {"updated_bias"}, {"the type of 'bias'"})))
+    return failure();
+  double rate = getRate().convertToDouble();
+  if (!isNonNegativeFinite(rate))
+    return err("rate = " + num(rate) + " must be non-negative and finite");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// moe.permute
+//===----------------------------------------------------------------------===//
+
+/// R = T·K + E·(align − 1): the row capacity when every group is padded.
+static FailureOr<int64_t> permutedRows(ErrorSink err, int64_t t, int64_t k,
+                                       int64_t e, int64_t align) {
+  if (ShapedType::isDynamic(t) || ShapedType::isDynamic(k))
+    return ShapedType::kDynamic;
+  std::optional<int64_t> tk = llvm::checkedMul(t, k);
+  std::optional<int64_t> pad = llvm::checkedMul(e, align - 1);
+  std::optional<int64_t> r =
+      tk && pad ? llvm::checkedAdd(*tk, *pad) : std::nullopt;
+  if (!r)
+    return err("R = T·K + E·(align − 1) overflows 64 bits (T = " + Twine(t) +
+               ", K = " + Twine(k) + ", E = " + Twine(e) +
+               ", align = " + Twine(align) + ")");
+  return *r;
+}
+
+static FailureOr<TypeList> inferPermute(ErrorSink err, MLIRContext *ctx,
+                                        Type xT, Type indicesT,
+                                        int64_t numExperts, int64_t align) {
+  auto x = expectTensor(err, "x", xT, 2, "[T, H]", Elem::ActivationOrFp8);
+  if (failed(x))
+    return failure();
+  auto indices =
+      expectTensor(err, "indices", indicesT, 2, "[T, K]", Elem::I32);
+  if (failed(indices) ||
+      failed(expectSameDim(err, "T", "x", *x, 0, "indices", *indices, 0)))
+    return failure();
+  if (numExperts < 1)
+    return err("num_experts = " + Twine(numExperts) + " must be at least 1");
+  if (align < 1)
+    return err("align = " + Twine(align) + " must be at least 1");
+  int64_t t = x->getDimSize(0), k = indices->getDimSize(1);
+  auto r = permutedRows(err, t, k, numExperts, align);
+  if (failed(r))
+    return failure();
+  return TypeList{tensorOf({*r, x->getDimSize(1)}, x->getElementType()),
+                  tensorOf({numExperts}, i32(ctx)),
+                  tensorOf({t, k}, i32(ctx))};
+}
+
+LogicalResult PermuteOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto types = inferPermute(InferErrorSink{loc, getOperationName()}, ctx,
+                            adaptor.getX().getType(),
+                            adaptor.getIndices().getType(),
+                            adaptor.getNumExperts(), adaptor.getAlign());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool PermuteOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult PermuteOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferPermute(err, getContext(), getX().getType(),
+                            getIndices().getType(), int64_t(getNumExperts()), int64_t(getAlign()));
+  if (failed(types))
+    return failure();
+  int64_t k = getIndices().getType().getDimSize(1);
+  if (!ShapedType::isDynamic(k) && k > int64_t(getNumExperts()))
+    return err("'indices' selects K = " + Twine(k) +
+               " experts per token but num_experts = " +
+               Twine(int64_t(getNumExperts())));
+  std::string rowsRule =
+      "R = T·K + E·(align − 1) with E = " + std::to_string(int64_t(getNumExperts())) +
+      ", align = " + std::to_string(int64_t(getAlign()));
+  return checkResults(err, getOperation()->getResultTypes(), *types,
+                      {"permuted", "group_sizes", "rows"},
+                      {rowsRule, "[E] in i32", "[T, K] in i32"});
+}
+
+//===----------------------------------------------------------------------===//
+// FP8 scale layouts (moe.quantize, moe.dequantize, moe.grouped_matmul)
+//===----------------------------------------------------------------------===//
+
+static bool isBlockRecipe(QuantRecipe recipe) {
+  return recipe == QuantRecipe::Block1x128 ||
+         recipe == QuantRecipe::Block128x128 || recipe == QuantRecipe::MX1x32;
+}
+
+/// The shape of the scale tensor of `recipe` for data of `shape`.
+static FailureOr<SmallVector<int64_t>>
+scaleShapeFor(ErrorSink err, QuantRecipe recipe, StringRef name,
+              ArrayRef<int64_t> shape) {
+  if (!isBlockRecipe(recipe))
+    return SmallVector<int64_t>{};
+  if (shape.size() < 2) {
+    (void)err("recipe " + stringifyQuantRecipe(recipe) + " needs '" + name +
+              "' of rank ≥ 2 ([..., M, N]), got rank " + Twine(shape.size()));
+    return failure();
+  }
+  SmallVector<int64_t> scale(shape);
+  int64_t m = shape.size() - 2, n = shape.size() - 1;
+  switch (recipe) {
+  case QuantRecipe::Block1x128:
+    scale[n] = ceilDivDim(shape[n], 128);
+    break;
+  case QuantRecipe::Block128x128:
+    scale[m] = ceilDivDim(shape[m], 128);
+    scale[n] = ceilDivDim(shape[n], 128);
+    break;
+  case QuantRecipe::MX1x32:
+    scale[n] = ceilDivDim(shape[n], 32);
+    break;
+  default:
+    llvm_unreachable("not a block recipe");
+  }
+  return scale;
+}
+
+static Type scaleElementType(QuantRecipe recipe, MLIRContext *ctx) {
+  if (recipe == QuantRecipe::MX1x32)
+    return Float8E8M0FNUType::get(ctx);
+  return f32(ctx);
+}
+
+static LogicalResult checkScale(ErrorSink err, QuantRecipe recipe,
+                                StringRef dataName, RankedTensorType data,
+                                StringRef scaleName, Type scaleT,
+                                bool isResult) {
+  auto shape = scaleShapeFor(err, recipe, dataName, data.getShape());
+  if (failed(shape))
+    return failure();
+  Type elem = scaleElementType(recipe, data.getContext());
+  std::string rule = "the scales of recipe " +
+                     stringifyQuantRecipe(recipe).str() + " for '" +
+                     dataName.str() + "' " + shapeStr(data.getShape());
+  if (isResult)
+    return expectResult(err, scaleName, scaleT, *shape, elem, rule);
+  auto scale = dyn_cast<RankedTensorType>(scaleT);
+  if (scale && scale.getElementType() == elem &&
+      succeeded(verifyCompatibleShape(scale.getShape(), *shape)))
+    return success();
+  return err("'" + scaleName + "' must be " + shapeStr(*shape) + " of " +
+             str(elem) + " (" + rule + "), got " + str(scaleT));
+}
+
+//===----------------------------------------------------------------------===//
+// moe.grouped_matmul
+//===----------------------------------------------------------------------===//
+
+/// A tensor-wise scale (0-d f32) or the block scales of `recipe`.
+static LogicalResult checkMatmulScale(ErrorSink err, StringRef name, Type type,
+                                      QuantRecipe blockRecipe,
+                                      StringRef dataName,
+                                      RankedTensorType data) {
+  auto scale = dyn_cast<RankedTensorType>(type);
+  if (scale && scale.getRank() == 0 && scale.getElementType().isF32())
+    return success();
+  if (scale && scale.getRank() != 0)
+    return checkScale(err, blockRecipe, dataName, data, name, type,
+                      /*isResult=*/false);
+  return err("'" + name + "' must be a 0-d f32 tensor (tensor-wise) or block "
+             "scales, got " + str(type));
+}
+
+LogicalResult GroupedMatmulOp::verify() {
+  OpErrorSink err{*this};
+  auto a = expectTensor(err, "a", getA().getType(), 2, "[R, Kd]",
+                        Elem::ActivationOrFp8);
+  if (failed(a))
+    return failure();
+  bool kn = getWeightLayout() == WeightLayout::KN;
+  auto b = expectTensor(err, "b", getB().getType(), 3,
+                        kn ? "[G, Kd, N] (weight_layout kn)"
+                           : "[G, N, Kd] (weight_layout nk)",
+                        Elem::ActivationOrFp8);
+  if (failed(b))
+    return failure();
+  auto sizes = expectTensor(err, "group_sizes", getGroupSizes().getType(), 1,
+                            "[G]", Elem::I32);
+  if (failed(sizes) ||
+      failed(expectSameDim(err, "G", "group_sizes", *sizes, 0, "b", *b, 0)) ||
+      failed(expectSameDim(err, "Kd (weight_layout " +
+                                    stringifyWeightLayout(getWeightLayout()) +
+                                    ")",
+                           "a", *a, 1, "b", *b, kn ? 1 : 2)))
+    return failure();
+
+  Type aElem = a->getElementType(), bElem = b->getElementType();
+  bool aFp8 = isFp8Type(aElem), bFp8 = isFp8Type(bElem);
+  if (aFp8 != bFp8)
+    return err("'a' (" + str(aElem) + ") and 'b' (" + str(bElem) +
+               ") must both be FP8 or both not");
+  if (aFp8) {
+    if (isa<Float8E5M2Type>(aElem) && isa<Float8E5M2Type>(bElem))
+      return err("FP8 grouped matmul needs at least one e4m3 operand; "
+                 "e5m2 × e5m2 is not supported");
+    if (!getAScale() || !getBScale())
+      return err("FP8 operands need the scales: 'a_scale' and 'b_scale'");
+    if (failed(checkMatmulScale(err, "a_scale", getAScale().getType(),
+                                QuantRecipe::Block1x128, "a", *a)) ||
+        failed(checkMatmulScale(err, "b_scale", getBScale().getType(),
+                                QuantRecipe::Block128x128, "b", *b)))
+      return failure();
+  } else {
+    if (getAScale() || getBScale())
+      return err("'a_scale' and 'b_scale' apply only to FP8 operands, got " +
+                 str(aElem));
+    if (aElem != bElem)
+      return err("'a' has " + str(aElem) + " elements but 'b' has " +
+                 str(bElem));
+  }
+
+  auto c = dyn_cast<RankedTensorType>(getC().getType());
+  if (!c || !isActivationType(c.getElementType()))
+    return err("result 'c' must be a tensor of bf16, f16 or f32, got " +
+               str(getC().getType()));
+  int64_t n = b->getDimSize(kn ? 2 : 1);
+  return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
+                      "[R, N]");
+}
+
+//===----------------------------------------------------------------------===//
+// moe.grouped_weight_grad
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupedWeightGradOp::verify() {
+  OpErrorSink err{*this};
+  auto a = expectTensor(err, "a", getA().getType(), 2, "[R, Kd]",
+                        Elem::Activation);
+  if (failed(a))
+    return failure();
+  auto dc = expectTensor(err, "dc", getDc().getType(), 2, "[R, N]",
+                         Elem::Activation);
+  if (failed(dc) || failed(expectSameDim(err, "R", "a", *a, 0, "dc", *dc, 0)))
+    return failure();
+  auto sizes = expectTensor(err, "group_sizes", getGroupSizes().getType(), 1,
+                            "[G]", Elem::I32);
+  if (failed(sizes))
+    return failure();
+  if (a->getElementType() != dc->getElementType())
+    return err("'a' has " + str(a->getElementType()) + " elements but 'dc' has " +
+               str(dc->getElementType()));
+  auto db = dyn_cast<RankedTensorType>(getDb().getType());
+  if (!db || !isActivationType(db.getElementType()))
+    return err("result 'db' must be a tensor of bf16, f16 or f32, got " +
+               str(getDb().getType()));
+  bool kn = getWeightLayout() == WeightLayout::KN;
+  int64_t g = sizes->getDimSize(0), kd = a->getDimSize(1),
+          n = dc->getDimSize(1);
+  SmallVector<int64_t> expected =
+      kn ? SmallVector<int64_t>{g, kd, n} : SmallVector<int64_t>{g, n, kd};
+  return expectResult(err, "db", db, expected, db.getElementType(),
+                      kn ? "[G, Kd, N] for weight_layout kn"
+                         : "[G, N, Kd] for weight_layout nk");
+}
+
+//===----------------------------------------------------------------------===//
+// moe.glu
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferGlu(ErrorSink err, Type gateT, Type upT) {
+  if (!upT) {
+    auto fused = expectTensor(err, "gate", gateT, 2, "[R, 2F] (gate and up)",
+                              Elem::Activation);
+    if (failed(fused))
+      return failure();
+    int64_t twoF = fused->getDimSize(1);
+    if (!ShapedType::isDynamic(twoF) && twoF % 2 != 0)
+      return err("'gate' holds gate and up side by side and needs an even "
+                 "last dim (2F), got " + Twine(twoF));
+    return TypeList{tensorOf({fused->getDimSize(0), ShapedType::isDynamic(twoF)
+                                                        ? twoF
+                                                        : twoF / 2},
+                             fused->getElementType())};
+  }
+  auto gate = expectTensor(err, "gate", gateT, 2, "[R, F]", Elem::Activation);
+  if (failed(gate))
+    return failure();
+  auto up = expectTensor(err, "up", upT, 2, "[R, F]", Elem::Activation);
+  if (failed(up) ||
+      failed(expectSameDim(err, "R", "gate", *gate, 0, "up", *up, 0)) ||
+      failed(expectSameDim(err, "F", "gate", *gate, 1, "up", *up, 1)))
+    return failure();
+  if (gate->getElementType() != up->getElementType())
+    return err("'gate' has " + str(gate->getElementType()) +
+               " elements but 'up' has " + str(up->getElementType()));
+  return TypeList{tensorOf({gate->getDimSize(0), gate->getDimSize(1)},
+                           gate->getElementType())};
+}
+
+LogicalResult GluOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  Value up = adaptor.getUp();
+  auto types = inferGlu(InferErrorSink{loc, getOperationName()},
+                        adaptor.getGate().getType(),
+                        up ? up.getType() : Type());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool GluOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult GluOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferGlu(err, getGate().getType(),
+                        getUp() ? getUp().getType() : Type());
+  if (failed(types))
+    return failure();
+  return checkResults(err, getOperation()->getResultTypes(), *types, {"h"},
+                      {"[R, F] with the element type of 'gate'"});
+}
+
+//===----------------------------------------------------------------------===//
+// moe.all_to_all
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllToAllOp::verify() {
+  OpErrorSink err{*this};
+  auto input = expectTensor(err, "input", getInput().getType(), 2, "[R, H]",
+                            Elem::ActivationOrFp8);
+  if (failed(input))
+    return failure();
+  auto send = expectTensor(err, "send_sizes", getSendSizes().getType(), 1,
+                           "[P]", Elem::I32);
+  if (failed(send))
+    return failure();
+  if (int64_t(getGridAxis()) < 0)
+    return err("grid_axis = " + Twine(int64_t(getGridAxis())) + " must be ≥ 0");
+  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  if (!output || output.getRank() != 2 ||
+      output.getElementType() != input->getElementType())
+    return err("result 'output' must be a rank-2 tensor [R', H] of " +
+               str(input->getElementType()) + ", got " +
+               str(getOutput().getType()));
+  if (failed(expectSameDim(err, "H", "input", *input, 1, "output", output, 1)))
+    return failure();
+  return expectResult(err, "recv_sizes", getRecvSizes().getType(),
+                      send->getShape(), send->getElementType(),
+                      "one count per rank, like 'send_sizes'");
+}
+
+LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto grid = verifyGridAxes(*this, symbolTable, getGridAttr(), {int64_t(getGridAxis())});
+  if (failed(grid))
+    return failure();
+  int64_t ranks = grid->getShape()[int64_t(getGridAxis())];
+  int64_t p = getSendSizes().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(p) && ranks != p)
+    return emitOpError("'send_sizes' has ")
+           << p << " entries but axis " << int64_t(getGridAxis()) << " of grid @"
+           << getGrid() << " has " << ranks << " ranks";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// moe.combine
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferCombine(ErrorSink err, Type yT, Type rowsT,
+                                        Type weightsT) {
+  auto y = expectTensor(err, "y", yT, 2, "[R, H]", Elem::Activation);
+  if (failed(y))
+    return failure();
+  auto rows = expectTensor(err, "rows", rowsT, 2, "[T, K]", Elem::I32);
+  if (failed(rows))
+    return failure();
+  auto weights = expectTensor(err, "weights", weightsT, 2, "[T, K]", Elem::F32);
+  if (failed(weights) ||
+      failed(expectSameDim(err, "T", "rows", *rows, 0, "weights", *weights, 0)) ||
+      failed(expectSameDim(err, "K", "rows", *rows, 1, "weights", *weights, 1)))
+    return failure();
+  return TypeList{
+      tensorOf({rows->getDimSize(0), y->getDimSize(1)}, y->getElementType())};
+}
+
+LogicalResult CombineOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto types = inferCombine(InferErrorSink{loc, getOperationName()},
+                            adaptor.getY().getType(), adaptor.getRows().getType(),
+                            adaptor.getWeights().getType());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool CombineOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult CombineOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferCombine(err, getY().getType(), getRows().getType(),
+                            getWeights().getType());
+  if (failed(types))
+    return failure();
+  return checkResults(err, getOperation()->getResultTypes(), *types, {"out"},
+                      {"[T, H] with the element type of 'y'"});
+}
+
+//===----------------------------------------------------------------------===//
+// moe.quantize / moe.dequantize
+//===----------------------------------------------------------------------===//
+
+static FailureOr<RankedTensorType> expectAnyRank(ErrorSink err, StringRef name,
+                                                 Type type, Elem kind) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() < 1) {
+    (void)err("'" + name + "' must be a ranked tensor of rank ≥ 1, got " +
+              str(type));
+    return failure();
+  }
+  return expectTensor(err, name, type, tensor.getRank(), "", kind);
+}
+
+LogicalResult QuantizeOp::verify() {
+  OpErrorSink err{*this};
+  auto input = expectAnyRank(err, "input", getInput().getType(), Elem::Activation);
+  if (failed(input))
+    return failure();
+  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  if (!output || !isFp8Type(output.getElementType()))
+    return err("result 'output' must be a tensor of f8E4M3FN or f8E5M2, got " +
+               str(getOutput().getType()));
+  if (failed(expectResult(err, "output", output, input->getShape(),
+                          output.getElementType(), "the shape of 'input'")) ||
+      failed(checkScale(err, getRecipe(), "input", *input, "scale",
+                        getScale().getType(), /*isResult=*/true)))
+    return failure();
+
+  bool delayed = getRecipe() == QuantRecipe::Delayed;
+  if (delayed != static_cast<bool>(getAmaxHistory()))
+    return err(delayed ? "recipe delayed needs the 'amax_history' operand"
+                       : "'amax_history' applies only to recipe delayed");
+  if (delayed != static_cast<bool>(getNewAmaxHistory()))
+    return err(delayed ? "recipe delayed returns 'new_amax_history'"
+                       : "'new_amax_history' applies only to recipe delayed");
+  if (delayed) {
+    auto history = expectTensor(err, "amax_history", getAmaxHistory().getType(),
+                                1, "[L]", Elem::F32);
+    if (failed(history))
+      return failure();
+    if (history->getDimSize(0) == 0)
+      return err("'amax_history' must hold at least one entry");
+    if (getNewAmaxHistory().getType() != *history)
+      return err("result 'new_amax_history' must have the type of "
+                 "'amax_history' (" + str(*history) + "), got " +
+                 str(getNewAmaxHistory().getType()));
+  }
+  return success();
+}
+
+LogicalResult DequantizeOp::verify() {
+  OpErrorSink err{*this};
+  auto input = expectAnyRank(err, "input", getInput().getType(), Elem::Fp8);
+  if (failed(input) ||
+      failed(checkScale(err, getRecipe(), "input", *input, "scale",
+                        getScale().getType(), /*isResult=*/false)))
+    return failure();
+  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  if (!output || !isActivationType(output.getElementType()))
+    return err("result 'output' must be a tensor of bf16, f16 or f32, got " +
+               str(getOutput().getType()));
+  return expectResult(err, "output", output, input->getShape(),
+                      output.getElementType(), "the shape of 'input'");
+}
+
+//===----------------------------------------------------------------------===//
+// moe.layer
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferLayer(ErrorSink err, MLIRContext *ctx,
+                                      LayerOp::Adaptor adaptor) {
+  auto x = expectTensor(err, "x", adaptor.getX().getType(), 2, "[T, H]",
+                        Elem::Activation);
+  if (failed(x))
+    return failure();
+  return TypeList{*x, tensorOf({}, f32(ctx))};
+}
+
+LogicalResult LayerOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  auto types = inferLayer(InferErrorSink{loc, getOperationName()}, ctx, adaptor);
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool LayerOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+LogicalResult LayerOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferLayer(err, getContext(), Adaptor(*this));
+  if (failed(types) ||
+      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+                          {"out", "aux_loss"},
+                          {"the type of 'x'", "a 0-d f32 tensor"})))
+    return failure();
+  auto x = getX().getType();
+  auto router = expectTensor(err, "router_weight", getRouterWeight().getType(),
+                             2, "[H, E]", Elem::Activation);
+  if (failed(router) ||
+      failed(expectSameDim(err, "H", "x", x, 1, "router_weight", *router, 0)))
+    return failure();
+  int64_t e = router->getDimSize(1);
+  if (getBias()) {
+    auto bias =
+        expectTensor(err, "bias", getBias().getType(), 1, "[E]", Elem::F32);
+    if (failed(bias) || failed(expectSameDim(err, "E", "router_weight", *router,
+                                             1, "bias", *bias, 0)))
+      return failure();
+  }
+
+  // Expert weights: [E, H, F], [E, H, F], [E, F, H] for kn; each expert's
+  // matrix transposed for nk.
+  bool kn = getWeightLayout() == WeightLayout::KN;
+  StringRef upDims = kn ? "[E, H, F]" : "[E, F, H]";
+  StringRef downDims = kn ? "[E, F, H]" : "[E, H, F]";
+  int64_t hIn = kn ? 1 : 2, fIn = kn ? 2 : 1;
+  auto wGate = expectTensor(err, "w_gate", getWGate().getType(), 3, upDims,
+                            Elem::Activation);
+  if (failed(wGate))
+    return failure();
+  auto wUp = expectTensor(err, "w_up", getWUp().getType(), 3, upDims,
+                          Elem::Activation);
+  if (failed(wUp))
+    return failure();
+  auto wDown = expectTensor(err, "w_down", getWDown().getType(), 3, downDims,
+                            Elem::Activation);
+  if (failed(wDown))
+    return failure();
+  if (failed(expectSameDim(err, "E", "router_weight", *router, 1, "w_gate",
+                           *wGate, 0)) ||
+      failed(expectSameDim(err, "E", "w_gate", *wGate, 0, "w_up", *wUp, 0)) ||
+      failed(expectSameDim(err, "E", "w_gate", *wGate, 0, "w_down", *wDown, 0)) ||
+      failed(expectSameDim(err, "H", "x", x, 1, "w_gate", *wGate, hIn)) ||
+      failed(expectSameDim(err, "H", "x", x, 1, "w_up", *wUp, hIn)) ||
+      failed(expectSameDim(err, "H", "x", x, 1, "w_down", *wDown, fIn)) ||
+      failed(expectSameDim(err, "F", "w_gate", *wGate, fIn, "w_up", *wUp, fIn)) ||
+      failed(expectSameDim(err, "F", "w_gate", *wGate, fIn, "w_down", *wDown,
+                           hIn)))
+    return failure();
+  for (auto [name, w] : {std::pair<StringRef, RankedTensorType>{"w_gate", *wGate},
+                         {"w_up", *wUp},
+                         {"w_down", *wDown}})
+    if (w.getElementType() != x.getElementType())
+      return err("'" + name + "' has " + str(w.getElementType()) +
+                 " elements but 'x' has " + str(x.getElementType()));
+
+  RouterConfig config{e,
+                      int64_t(getK()),
+                      getScoreFunction(),
+                      static_cast<bool>(getBias()),
+                      int64_t(getNumGroups()),
+                      int64_t(getGroupTopk()),
+                      getGroupScore(),
+                      getGroupScoreTopq(),
+                      getScalingFactor().convertToDouble()};
+  if (getScoreFunction() == ScoreFunction::Identity)
+    return err("score_function identity is for moe.route; a layer's router "
+               "uses softmax, sigmoid or sqrtsoftplus (post_softmax for "
+               "softmax after top-k)");
+  if (getPostSoftmax() && (getScoreFunction() != ScoreFunction::Softmax ||
+                           getNormalize() != Normalize::None))
+    return err("post_softmax needs score_function softmax and normalize none "
+               "(the softmax over the k chosen is the normalization), got " +
+               stringifyScoreFunction(getScoreFunction()) + " and " +
+               stringifyNormalize(getNormalize()));
+  if (failed(verifyRouterConfig(err, config)))
+    return failure();
+  if (int64_t(getAlign()) < 1)
+    return err("align = " + Twine(int64_t(getAlign())) + " must be at least 1");
+  if (failed(permutedRows(err, x.getDimSize(0), int64_t(getK()), e, int64_t(getAlign()))))
+    return failure();
+  std::optional<ArrayRef<int64_t>> axes;
+  if (auto a = getGridAxes())
+    axes = *a;
+  if (failed(verifyAuxLossConfig(err, getAuxLossVariant(),
+                                 getAuxLossCoeff().convertToDouble(),
+                                 getSeqLength(), getGridAttr(), axes,
+                                 x.getDimSize(0), "aux_loss_coeff")))
+    return failure();
+  double z = getZLossCoeff().convertToDouble();
+  if (!isNonNegativeFinite(z))
+    return err("z_loss_coeff = " + num(z) + " must be non-negative and finite");
+  return success();
+}
+
+LogicalResult LayerOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (!getGridAttr())
+    return success();
+  return verifyGridAxes(*this, symbolTable, getGridAttr(),
+                        getGridAxes().value_or(ArrayRef<int64_t>{}));
+}
+
+//===----------------------------------------------------------------------===//
+// custom<EnumKeyword>: an enum attribute written as its bare keyword
+//===----------------------------------------------------------------------===//
+
+// The largest value of each enum that appears as a keyword (for the list of
+// expected keywords in parse errors).
+static unsigned maxEnumValue(ScoreFunction) {
+  return getMaxEnumValForScoreFunction();
+}
+static unsigned maxEnumValue(AuxLossVariant) {
+  return getMaxEnumValForAuxLossVariant();
+}
+static unsigned maxEnumValue(Activation) { return getMaxEnumValForActivation(); }
+static unsigned maxEnumValue(QuantRecipe) {
+  return getMaxEnumValForQuantRecipe();
+}
+
+template <typename EnumAttrT>
+static ParseResult parseEnumKeyword(OpAsmParser &parser, EnumAttrT &attr) {
+  using EnumT = decltype(std::declval<EnumAttrT>().getValue());
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(keyword);
+  if (!value) {
+    std::string expected;
+    for (unsigned i = 0, e = maxEnumValue(EnumT{}); i <= e; ++i)
+      expected += (i ? ", " : "") + stringifyEnum(static_cast<EnumT>(i)).str();
+    return parser.emitError(loc, "unknown keyword '")
+           << keyword << "', expected one of: " << expected;
+  }
+  attr = EnumAttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename EnumAttrT>
+static void printEnumKeyword(OpAsmPrinter &printer, Operation *,
+                             EnumAttrT attr) {
+  printer << stringifyEnum(attr.getValue());
+}
+
+#define GET_OP_CLASSES
+#include "MoeDialect/Dialect/MoeOps.cpp.inc"

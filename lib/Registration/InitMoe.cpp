@@ -1,0 +1,20 @@
+//===- InitMoe.cpp - one call to register everything moe -------------------===//
+#include "MoeDialect/InitMoe.h"
+
+#include "MoeDialect/Dialect/MoeDialect.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::moe::registerMoeDialects(DialectRegistry &registry) {
+  registry.insert<MoeDialect, arith::ArithDialect, func::FuncDialect,
+                  math::MathDialect, shard::ShardDialect,
+                  tensor::TensorDialect>();
+}
+
+void mlir::moe::registerMoePasses() { registerMoeTransformsPasses(); }

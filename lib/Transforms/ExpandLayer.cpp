@@ -1,0 +1,127 @@
+//===- ExpandLayer.cpp - moe.layer → the moe op graph ----------------------===//
+//
+// The layer's meaning is exactly the graph built here (see the op's
+// description), so every later pass — VJP, fusion, FP8 placement, lowering —
+// works on the graph and none needs to know moe.layer.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEEXPANDLAYERPASS
+#include "MoeDialect/Transforms/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LayerOp layer,
+                                PatternRewriter &rewriter) const override {
+    Location loc = layer.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto x = layer.getX();
+    Type act = x.getType().getElementType();
+    bool kn = layer.getWeightLayout() == WeightLayout::KN;
+    int64_t f = layer.getWGate().getType().getDimSize(kn ? 2 : 1);
+    int64_t h = x.getType().getDimSize(1);
+    int64_t e = layer.getRouterWeight().getType().getDimSize(1);
+
+    // Router: post-softmax selects on the raw logits and normalizes the k
+    // chosen with a softmax.
+    Value logits = GateOp::create(rewriter, loc, x, layer.getRouterWeight());
+    bool post = layer.getPostSoftmax();
+    ScoreFunction selectFn =
+        post ? ScoreFunction::Identity : layer.getScoreFunction();
+    auto selectFnAttr = ScoreFunctionAttr::get(ctx, selectFn);
+    Value scores = RouteOp::create(rewriter, loc, logits.getType(), logits,
+                                   selectFnAttr);
+    auto normalize = post ? NormalizeAttr::get(ctx, Normalize::Softmax)
+                          : layer.getNormalizeAttr();
+    auto topk = TopKOp::create(
+        rewriter, loc, scores, layer.getBias(), layer.getKAttr(), selectFnAttr,
+        layer.getNumGroupsAttr(), layer.getGroupTopkAttr(),
+        layer.getGroupScoreAttr(), layer.getGroupScoreTopqAttr(), normalize,
+        layer.getScalingFactorAttr());
+
+    // Dispatch and expert FFNs.
+    auto permute = PermuteOp::create(rewriter, loc, x, topk.getIndices(),
+                                     rewriter.getI64IntegerAttr(e),
+                                     layer.getAlignAttr());
+    Value rowsIn = permute.getPermuted();
+    int64_t r = permute.getPermuted().getType().getDimSize(0);
+    Value sizes = permute.getGroupSizes();
+    auto matmul = [&](Value a, Value b, int64_t n) -> Value {
+      return GroupedMatmulOp::create(rewriter, loc,
+                                     RankedTensorType::get({r, n}, act), a, b,
+                                     sizes, /*a_scale=*/Value(),
+                                     /*b_scale=*/Value(),
+                                     layer.getWeightLayoutAttr());
+    };
+    Value gate = matmul(rowsIn, layer.getWGate(), f);
+    Value up = matmul(rowsIn, layer.getWUp(), f);
+    Value hidden =
+        GluOp::create(rewriter, loc, layer.getActivationAttr(), gate, up);
+    Value down = matmul(hidden, layer.getWDown(), h);
+    Value out = CombineOp::create(rewriter, loc, down, permute.getRows(),
+                                  topk.getWeights());
+
+    // Balancing losses, summed; zero when both are off.
+    SmallVector<Value, 2> losses;
+    if (!layer.getAuxLossCoeff().isZero()) {
+      Value denseScores =
+          post ? RouteOp::create(rewriter, loc, logits.getType(), logits,
+                                 ScoreFunctionAttr::get(
+                                     ctx, ScoreFunction::Softmax))
+                     .getResult()
+               : scores;
+      losses.push_back(AuxLossOp::create(
+          rewriter, loc, denseScores, topk.getIndices(),
+          layer.getAuxLossVariantAttr(),
+          ScoreFunctionAttr::get(ctx, layer.getScoreFunction()),
+          layer.getAuxLossCoeffAttr(), layer.getSeqLengthAttr(),
+          layer.getGridAttr(), layer.getGridAxesAttr()));
+    }
+    if (!layer.getZLossCoeff().isZero())
+      losses.push_back(
+          ZLossOp::create(rewriter, loc, logits, layer.getZLossCoeffAttr()));
+    Value loss;
+    if (losses.empty()) {
+      auto type = RankedTensorType::get({}, rewriter.getF32Type());
+      loss = arith::ConstantOp::create(
+          rewriter, loc, type,
+          DenseElementsAttr::get(type, rewriter.getF32FloatAttr(0.0f)));
+    } else {
+      loss = losses.front();
+      for (Value term : ArrayRef(losses).drop_front())
+        loss = arith::AddFOp::create(rewriter, loc, loss, term);
+    }
+
+    rewriter.replaceOp(layer, {out, loss});
+    return success();
+  }
+};
+
+struct MoeExpandLayerPass
+    : mlir::moe::impl::MoeExpandLayerPassBase<MoeExpandLayerPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandLayerPattern>(&getContext());
+    // Only moe.layer is rewritten; no folding of unrelated ops on the way.
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      return signalPassFailure();
+  }
+};
+} // namespace
