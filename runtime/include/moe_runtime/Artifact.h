@@ -1,0 +1,104 @@
+//===- Artifact.h - compiled artifacts (<stem>.so + <stem>.json) -*- C++ -*-===//
+//
+// An artifact made by moe-compile is a shared object with one exported C
+// function per entry, `void symbol(void **args)`, and a JSON metadata file
+// ("format": "moe-artifact-1") describing each entry's arguments in call
+// order. See runtime/README.md, "Artifact ABI".
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_RUNTIME_ARTIFACT_H
+#define MOE_RUNTIME_ARTIFACT_H
+
+#include "moe_runtime/DType.h"
+#include "moe_runtime/Json.h"
+#include "moe_runtime/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace moert {
+
+constexpr const char *kArtifactFormat = "moe-artifact-1";
+
+enum class Role { Input, Weight, Output, Residual, Cotangent, Gradient };
+
+const char *roleName(Role r);
+bool parseRole(const std::string &name, Role *out);
+
+struct ArgSpec {
+  std::string name;
+  Role role = Role::Input;
+  bool isInput = true; // io "in": the caller fills it; "out": the callee writes
+  std::vector<int64_t> shape;
+  DType dtype = DType::F32;
+  size_t numElements = 1;
+  size_t numBytes = 0;
+};
+
+struct EntrySpec {
+  std::string name;
+  std::string symbol;
+  uint64_t flops = 0;
+  std::vector<ArgSpec> args;
+};
+
+struct ArtifactSpec {
+  std::string format;
+  std::string target; // "cpu", "sm_90a", ...
+  std::string source;
+  std::vector<EntrySpec> entries;
+
+  const EntrySpec *findEntry(const std::string &name) const;
+  /// "a, b, c".
+  std::string entryNames() const;
+};
+
+/// The kind of device a target runs on: "cpu" for "cpu", "gpu" for NVIDIA
+/// (sm_*) and AMD (gfx*) targets, "" for anything else.
+std::string targetDeviceKind(const std::string &target);
+
+/// Validate metadata already parsed from JSON. Errors say what is wrong and
+/// where ("entries[1].args[2].shape: ...").
+Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out);
+/// Read and validate `<stem>.json`. Errors name the file.
+Status loadArtifactSpec(const std::string &jsonPath, ArtifactSpec *out);
+
+struct ArtifactPaths {
+  std::string stem; // as given, without .so / .json
+  std::string json;
+  std::string so;
+};
+
+/// ARTIFACT may be given as the stem, the .so or the .json path.
+ArtifactPaths artifactPathsFor(const std::string &arg);
+
+/// Standard deviation of random values for an argument (README, "Random
+/// inputs"): input, cotangent and any other role: 1; weight of rank >= 2:
+/// 1/sqrt(shape[rank-2]); weight of rank 0 or 1: 0.01.
+double randomStddev(const ArgSpec &arg);
+
+using EntryFunction = void (*)(void **);
+
+/// A dlopen()ed artifact shared object.
+class SharedLibrary {
+public:
+  SharedLibrary() = default;
+  SharedLibrary(const SharedLibrary &) = delete;
+  SharedLibrary &operator=(const SharedLibrary &) = delete;
+  ~SharedLibrary();
+
+  /// dlopen(path, RTLD_NOW | RTLD_LOCAL); errors carry dlerror().
+  Status open(const std::string &path);
+  /// dlsym; errors carry dlerror().
+  Status lookup(const std::string &symbol, EntryFunction *out) const;
+  const std::string &path() const { return path_; }
+
+private:
+  void *handle_ = nullptr;
+  std::string path_;
+};
+
+} // namespace moert
+
+#endif // MOE_RUNTIME_ARTIFACT_H

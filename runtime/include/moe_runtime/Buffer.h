@@ -1,0 +1,38 @@
+//===- Buffer.h - 64-byte aligned host buffers ------------------*- C++ -*-===//
+#ifndef MOE_RUNTIME_BUFFER_H
+#define MOE_RUNTIME_BUFFER_H
+
+#include "moe_runtime/Status.h"
+
+#include <cstddef>
+
+namespace moert {
+
+constexpr size_t kBufferAlignment = 64;
+
+/// A zero-initialised, 64-byte aligned allocation; never null once allocated
+/// (a 0-byte buffer still gets 64 bytes), move-only.
+class AlignedBuffer {
+public:
+  AlignedBuffer() = default;
+  AlignedBuffer(const AlignedBuffer &) = delete;
+  AlignedBuffer &operator=(const AlignedBuffer &) = delete;
+  AlignedBuffer(AlignedBuffer &&other) noexcept;
+  AlignedBuffer &operator=(AlignedBuffer &&other) noexcept;
+  ~AlignedBuffer();
+
+  /// Allocate `bytes` zeroed bytes; an error (with the size) if out of memory.
+  Status allocate(size_t bytes);
+  void zero();
+  void *data() { return data_; }
+  const void *data() const { return data_; }
+  size_t size() const { return size_; }
+
+private:
+  void *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+} // namespace moert
+
+#endif // MOE_RUNTIME_BUFFER_H

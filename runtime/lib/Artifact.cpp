@@ -1,0 +1,293 @@
+//===- Artifact.cpp - compiled artifacts ----------------------------------===//
+
+#include "moe_runtime/Artifact.h"
+
+#include "moe_runtime/FileUtil.h"
+
+#include <cmath>
+#include <dlfcn.h>
+#include <limits>
+
+namespace moert {
+
+const char *roleName(Role r) {
+  switch (r) {
+  case Role::Input: return "input";
+  case Role::Weight: return "weight";
+  case Role::Output: return "output";
+  case Role::Residual: return "residual";
+  case Role::Cotangent: return "cotangent";
+  case Role::Gradient: return "gradient";
+  }
+  return "?";
+}
+
+bool parseRole(const std::string &name, Role *out) {
+  const Role all[] = {Role::Input,    Role::Weight,    Role::Output,
+                      Role::Residual, Role::Cotangent, Role::Gradient};
+  for (Role r : all) {
+    if (name == roleName(r)) {
+      *out = r;
+      return true;
+    }
+  }
+  return false;
+}
+
+const EntrySpec *ArtifactSpec::findEntry(const std::string &name) const {
+  for (const EntrySpec &e : entries)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+std::string ArtifactSpec::entryNames() const {
+  std::string s;
+  for (const EntrySpec &e : entries) {
+    if (!s.empty())
+      s += ", ";
+    s += e.name;
+  }
+  return s;
+}
+
+std::string targetDeviceKind(const std::string &target) {
+  if (target == "cpu")
+    return "cpu";
+  if (target.compare(0, 3, "sm_") == 0 || target.compare(0, 3, "gfx") == 0)
+    return "gpu";
+  return "";
+}
+
+namespace {
+
+Status fieldError(const std::string &where, const std::string &what) {
+  return Status::error(where + ": " + what);
+}
+
+Status getString(const JsonValue &obj, const std::string &key, const std::string &where,
+                 std::string *out, bool required = true) {
+  const JsonValue *v = obj.get(key);
+  if (!v) {
+    if (!required)
+      return Status::success();
+    return fieldError(where, "missing \"" + key + "\"");
+  }
+  if (!v->isString())
+    return fieldError(where + "." + key, format("expected a string, found %s", v->kindName()));
+  *out = v->stringValue;
+  return Status::success();
+}
+
+/// A non-negative integer (a JSON integer, or a float holding one).
+Status getCount(const JsonValue &v, const std::string &where, int64_t *out) {
+  if (v.isInt()) {
+    *out = v.intValue;
+  } else if (v.kind == JsonValue::Kind::Double && v.doubleValue == std::floor(v.doubleValue) &&
+             v.doubleValue >= 0 && v.doubleValue < 9.2e18) {
+    *out = static_cast<int64_t>(v.doubleValue);
+  } else {
+    return fieldError(where, format("expected a non-negative integer, found %s", v.kindName()));
+  }
+  if (*out < 0)
+    return fieldError(where, format("expected a non-negative integer, found %lld",
+                                    static_cast<long long>(*out)));
+  return Status::success();
+}
+
+/// Names become file names (--inputs, --dump): keep them simple.
+Status checkName(const std::string &name, const std::string &where) {
+  if (name.empty())
+    return fieldError(where, "empty name");
+  if (name == "." || name == "..")
+    return fieldError(where, "invalid name \"" + name + "\"");
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.';
+    if (!ok)
+      return fieldError(where, "invalid name " + jsonQuote(name) +
+                                   " (allowed: letters, digits, '_', '-', '.')");
+  }
+  return Status::success();
+}
+
+Status parseArg(const JsonValue &a, const std::string &where, ArgSpec *out) {
+  if (!a.isObject())
+    return fieldError(where, format("expected an object, found %s", a.kindName()));
+  MOERT_TRY(getString(a, "name", where, &out->name));
+  MOERT_TRY(checkName(out->name, where + ".name"));
+  std::string role, io, dtype;
+  MOERT_TRY(getString(a, "role", where, &role));
+  if (!parseRole(role, &out->role))
+    return fieldError(where + ".role", "unknown role " + jsonQuote(role) +
+                                           " (expected input, weight, output, residual, "
+                                           "cotangent or gradient)");
+  MOERT_TRY(getString(a, "io", where, &io));
+  if (io != "in" && io != "out")
+    return fieldError(where + ".io", "expected \"in\" or \"out\", found " + jsonQuote(io));
+  out->isInput = io == "in";
+  MOERT_TRY(getString(a, "dtype", where, &dtype));
+  if (!parseDType(dtype, &out->dtype))
+    return fieldError(where + ".dtype", "unknown dtype " + jsonQuote(dtype) + " (expected " +
+                                            allDTypeNames() + ")");
+  const JsonValue *shape = a.get("shape");
+  if (!shape)
+    return fieldError(where, "missing \"shape\"");
+  if (!shape->isArray())
+    return fieldError(where + ".shape", format("expected an array, found %s", shape->kindName()));
+  if (shape->elements.size() > 16)
+    return fieldError(where + ".shape", "more than 16 dimensions");
+  out->shape.clear();
+  size_t count = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < shape->elements.size(); ++i) {
+    int64_t d;
+    MOERT_TRY(getCount(shape->elements[i], format("%s.shape[%zu]", where.c_str(), i), &d));
+    out->shape.push_back(d);
+    size_t next;
+    if (__builtin_mul_overflow(count, static_cast<size_t>(d), &next))
+      overflow = true;
+    count = next;
+  }
+  size_t bytes = 0;
+  if (overflow || __builtin_mul_overflow(count, dtypeSize(out->dtype), &bytes) ||
+      bytes > (size_t(1) << 48))
+    return fieldError(where + ".shape", "buffer size overflows (shape too large)");
+  out->numElements = count;
+  out->numBytes = bytes;
+  return Status::success();
+}
+
+} // namespace
+
+Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
+  *out = ArtifactSpec();
+  if (!root.isObject())
+    return Status::error(format("expected a JSON object at the top level, found %s",
+                                root.kindName()));
+  const JsonValue *fmt = root.get("format");
+  if (!fmt || !fmt->isString())
+    return Status::error(format("missing \"format\": not a moe-compile artifact (expected "
+                                "\"format\": \"%s\")",
+                                kArtifactFormat));
+  if (fmt->stringValue != kArtifactFormat)
+    return Status::error("unsupported artifact format " + jsonQuote(fmt->stringValue) +
+                         " (this moe-runner reads \"" + kArtifactFormat + "\")");
+  out->format = fmt->stringValue;
+  MOERT_TRY(getString(root, "target", "artifact", &out->target));
+  if (targetDeviceKind(out->target).empty())
+    return fieldError("target", "unknown target " + jsonQuote(out->target) +
+                                    " (expected cpu or an sm_* GPU target)");
+  MOERT_TRY(getString(root, "source", "artifact", &out->source, /*required=*/false));
+  const JsonValue *entries = root.get("entries");
+  if (!entries)
+    return Status::error("missing \"entries\"");
+  if (!entries->isArray())
+    return fieldError("entries", format("expected an array, found %s", entries->kindName()));
+  if (entries->elements.empty())
+    return fieldError("entries", "the artifact has no entries");
+  for (size_t i = 0; i < entries->elements.size(); ++i) {
+    const JsonValue &e = entries->elements[i];
+    std::string where = format("entries[%zu]", i);
+    if (!e.isObject())
+      return fieldError(where, format("expected an object, found %s", e.kindName()));
+    EntrySpec entry;
+    MOERT_TRY(getString(e, "name", where, &entry.name));
+    MOERT_TRY(checkName(entry.name, where + ".name"));
+    if (out->findEntry(entry.name))
+      return fieldError(where + ".name", "duplicate entry " + jsonQuote(entry.name));
+    MOERT_TRY(getString(e, "symbol", where, &entry.symbol));
+    if (entry.symbol.empty())
+      return fieldError(where + ".symbol", "empty symbol");
+    if (const JsonValue *flops = e.get("flops")) {
+      int64_t f;
+      MOERT_TRY(getCount(*flops, where + ".flops", &f));
+      entry.flops = static_cast<uint64_t>(f);
+    }
+    const JsonValue *args = e.get("args");
+    if (!args)
+      return fieldError(where, "missing \"args\"");
+    if (!args->isArray())
+      return fieldError(where + ".args", format("expected an array, found %s", args->kindName()));
+    for (size_t j = 0; j < args->elements.size(); ++j) {
+      std::string argWhere = format("%s.args[%zu]", where.c_str(), j);
+      ArgSpec arg;
+      MOERT_TRY(parseArg(args->elements[j], argWhere, &arg));
+      for (const ArgSpec &prev : entry.args)
+        if (prev.name == arg.name)
+          return fieldError(argWhere + ".name", "duplicate argument " + jsonQuote(arg.name));
+      entry.args.push_back(std::move(arg));
+    }
+    out->entries.push_back(std::move(entry));
+  }
+  return Status::success();
+}
+
+Status loadArtifactSpec(const std::string &jsonPath, ArtifactSpec *out) {
+  std::string text;
+  MOERT_TRY(readFile(jsonPath, &text));
+  JsonValue root;
+  Status s = parseJson(text, &root);
+  if (!s.ok())
+    return Status::error(jsonPath + ": invalid JSON: " + s.message());
+  return parseArtifactSpec(root, out).withPrefix(jsonPath);
+}
+
+ArtifactPaths artifactPathsFor(const std::string &arg) {
+  ArtifactPaths p;
+  p.stem = arg;
+  if (endsWith(arg, ".so"))
+    p.stem = arg.substr(0, arg.size() - 3);
+  else if (endsWith(arg, ".json"))
+    p.stem = arg.substr(0, arg.size() - 5);
+  p.json = p.stem + ".json";
+  p.so = p.stem + ".so";
+  return p;
+}
+
+double randomStddev(const ArgSpec &arg) {
+  if (arg.role == Role::Weight) {
+    size_t rank = arg.shape.size();
+    if (rank >= 2) {
+      int64_t fanIn = arg.shape[rank - 2];
+      return fanIn > 0 ? 1.0 / std::sqrt(static_cast<double>(fanIn)) : 1.0;
+    }
+    return 0.01;
+  }
+  return 1.0;
+}
+
+SharedLibrary::~SharedLibrary() {
+  // Artifacts stay loaded until exit: code they started (threads, atexit
+  // handlers) may still refer to them.
+}
+
+Status SharedLibrary::open(const std::string &path) {
+  // Without a '/', dlopen searches the library path instead of the file.
+  std::string p = path.find('/') == std::string::npos ? "./" + path : path;
+  ::dlerror();
+  void *h = ::dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = ::dlerror();
+    return Status::error(format("cannot load %s: %s", path.c_str(), e ? e : "unknown error"));
+  }
+  handle_ = h;
+  path_ = path;
+  return Status::success();
+}
+
+Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) const {
+  if (!handle_)
+    return Status::error("no library loaded");
+  ::dlerror();
+  void *sym = ::dlsym(handle_, symbol.c_str());
+  const char *e = ::dlerror();
+  if (e || !sym)
+    return Status::error(format("symbol %s not found in %s: %s", symbol.c_str(), path_.c_str(),
+                                e ? e : "null symbol"));
+  // POSIX guarantees object <-> function pointer conversion for dlsym.
+  *out = reinterpret_cast<EntryFunction>(sym);
+  return Status::success();
+}
+
+} // namespace moert

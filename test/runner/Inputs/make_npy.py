@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the .npy test inputs of test/runner (committed as binary files).
+
+Run from anywhere: python3 make_npy.py. Needs no numpy: the .npy 1.0 header is
+written by hand (magic, version, little-endian header length, a Python dict
+literal padded with spaces to a multiple of 64 bytes and ending in a newline).
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# descr -> struct format character
+FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q",
+           "|u1": "B", "|b1": "?", "|i1": "b", "<c8": None}
+
+
+def npy(path, descr, shape, values, raw=None, version=1, truncate=0):
+    shape_text = "(" + "".join("%d, " % d for d in shape)
+    shape_text = shape_text[:-2] + ",)" if len(shape) == 1 else shape_text.rstrip(", ") + ")"
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_text)
+    prefix = 10 if version == 1 else 12
+    header += " " * ((64 - (prefix + len(header) + 1) % 64) % 64) + "\n"
+    out = b"\x93NUMPY" + bytes([version, 0])
+    out += struct.pack("<H" if version == 1 else "<I", len(header)) + header.encode("latin1")
+    if raw is not None:
+        out += raw
+    else:
+        out += struct.pack("<%d%s" % (len(values), FORMATS[descr]), *values)
+    if truncate:
+        out = out[:-truncate]
+    full = os.path.join(HERE, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "wb") as f:
+        f.write(out)
+
+
+# hand/: per-entry layout (DIR/<entry>/<name>.npy), values checked by hand.
+npy("hand/axpy/x.npy", "<f4", [4], [1, 2, 3, 4])
+npy("hand/axpy/y.npy", "<f8", [4], [0.5, -1, 0.25, 10])
+npy("hand/axpy_bf16/x.npy", "<f4", [2, 3], [1, 1.5, -2, 0.1, 3, 100])
+npy("hand/axpy_bf16/y.npy", "<f2", [2, 3], [0.5, 0.25, 1, -0.5, 0.125, 1], version=2)
+npy("hand/gather/table.npy", "<f4", [5], [10, 20, 30, 40, 50])
+npy("hand/gather/idx.npy", "<i8", [3], [4, 0, 7])
+npy("hand/gather/mask.npy", "|b1", [3], [True, False, True])
+npy("hand/linear/x.npy", "<f4", [2, 3], [1, 2, 3, -1, 0.5, 2])
+npy("hand/linear/w.npy", "<f4", [3, 4], [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1])
+
+# flat/: flat layout (DIR/<name>.npy), integer sources converted to f32.
+npy("flat/x.npy", "|u1", [4], [0, 1, 2, 255])
+npy("flat/y.npy", "<i4", [4], [-3, 0, 7, 1])
+
+# Broken inputs for the error tests.
+npy("bad_shape/x.npy", "<f4", [3], [1, 2, 3])
+npy("bad_dtype/x.npy", "<c8", [4], None, raw=b"\0" * 32)
+npy("truncated/x.npy", "<f4", [4], [1, 2, 3, 4], truncate=3)
+npy("lossy/gather/idx.npy", "<f4", [3], [1, 1.5, 2])
+npy("lossy/gather/mask.npy", "|b1", [3], [True, True, True])
+npy("range/gather/idx.npy", "<i8", [3], [1, 2**40, 2])
+npy("range/gather/mask.npy", "|u1", [3], [1, 1, 0])
+npy("badmask/gather/idx.npy", "<i4", [3], [1, 2, 3])
+npy("badmask/gather/mask.npy", "|u1", [3], [1, 2, 0])
+os.makedirs(os.path.join(HERE, "bad_magic"), exist_ok=True)
+with open(os.path.join(HERE, "bad_magic", "x.npy"), "wb") as f:
+    f.write(b"this is not a numpy file\n")

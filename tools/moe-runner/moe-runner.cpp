@@ -1,0 +1,608 @@
+//===- moe-runner.cpp - run compiled moe-mlir artifacts --------------------===//
+//
+// Loads an artifact (<stem>.so + <stem>.json, written by moe-compile), makes
+// its inputs (seeded random or .npy files), calls each entry, times it, and
+// reports every output (sum, sum of |x|, FNV-1a hash of the bytes). No MLIR
+// and no LLVM inside: it builds with a C++17 compiler alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compile.h"
+
+#include "moe_runtime/Artifact.h"
+#include "moe_runtime/Buffer.h"
+#include "moe_runtime/FileUtil.h"
+#include "moe_runtime/Json.h"
+#include "moe_runtime/Npy.h"
+#include "moe_runtime/Random.h"
+#include "moe_runtime/Timing.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace moert;
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+const char *kHelp = R"(moe-runner: run a compiled moe-mlir artifact (no MLIR needed).
+
+USAGE
+  moe-runner ARTIFACT|FILE.mlir [options]
+
+ARTIFACT is what `moe-compile ... -o STEM` wrote: STEM.so + STEM.json. Give the
+stem, the .so or the .json path. A FILE.mlir is first compiled with
+`moe-compile FILE.mlir --target=cpu -o <cache>/<stem>` (the moe-compile next to
+moe-runner, or --compiler PATH) and cached in
+${MOE_CACHE_DIR:-$HOME/.cache/moe-mlir}/<hash>/, where the hash covers the
+file's contents, the target and the compiler (path, size, mtime); any change
+recompiles.
+
+OPTIONS
+  --entry NAME      Run only entry NAME (repeatable). Default: every entry.
+  --device cpu|gpu  Where to run. Default: the artifact's target kind (a "cpu"
+                    artifact runs on the cpu, in this process). A cpu artifact
+                    cannot run on a gpu: compile with --target=sm_90a.
+  --seed N          Seed of the random inputs (default 0; decimal or 0x hex).
+  --inputs DIR      Read input argument NAME of entry E from DIR/E/NAME.npy or
+                    else DIR/NAME.npy when present (float16/32/64, int8/32/64,
+                    uint8 or bool, little-endian, C order; converted to the
+                    argument's dtype; the shape must match). Other inputs are
+                    random. Integer and i1 inputs must come from .npy files.
+  --dump DIR        After the run write every argument (inputs and outputs) to
+                    DIR/<entry>/<name>.npy (bf16/f16/fp8 as exact float32, i1
+                    as bool). A dump directory is valid --inputs.
+  --warmup N        Untimed calls before timing (default 1).
+  --iters N         Timed calls (default 5); the median is reported. Outputs
+                    are those of the last call; out buffers are zeroed before
+                    every call.
+  --json            Print one JSON object instead of tables (timings in ms
+                    incl. every sample, outputs with shape/dtype/sum/abs_sum/
+                    hash, and values with --print).
+  --print           Also print every output's values, row-major, with 9
+                    significant digits: `name = [v0, v1, ...]`.
+  --compiler PATH   moe-compile to use for FILE.mlir.
+  -h, --help        This help.
+
+RANDOM INPUTS
+  Argument NAME of dtype T draws from N(0, s^2) and rounds to T
+  (round-to-nearest-even; fp8 saturates), redrawing values that round to zero.
+  s = 1 for inputs and cotangents (and any other role), 1/sqrt(shape[rank-2])
+  for weights of rank >= 2, 0.01 for rank-0/1 weights. Streams are keyed by
+  splitmix64(seed ^ fnv1a64(NAME)), so an argument gets the same values in
+  every entry and on every machine. runtime/README.md has the exact scheme.
+
+OUTPUT
+  Per entry:  entry <name> on cpu: median <t> ms over <n> iterations
+              (<w> warm-up)[, <x> GFLOP/s when the artifact gives a FLOP count]
+  then one row per output argument: name, role, shape, dtype, sum, abs_sum
+  (sums of the values and of their magnitudes, in double) and fnv1a64, the
+  64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical).
+
+EXIT STATUS
+  0 success, 1 error (message on stderr: "moe-runner: error: ..."),
+  2 bad command line.
+)";
+
+struct Options {
+  std::string artifact;
+  std::vector<std::string> entries;
+  std::string device; // "" = the artifact's target kind
+  uint64_t seed = 0;
+  std::string inputsDir;
+  std::string dumpDir;
+  long warmup = 1;
+  long iters = 5;
+  bool json = false;
+  bool print = false;
+  std::string compiler;
+};
+
+[[noreturn]] void usageError(const std::string &msg) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "moe-runner: error: %s\nRun 'moe-runner --help' for usage.\n",
+               msg.c_str());
+  std::exit(kExitUsage);
+}
+
+[[noreturn]] void fatal(const std::string &msg) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "moe-runner: error: %s\n", msg.c_str());
+  std::exit(kExitError);
+}
+
+void check(const Status &s) {
+  if (!s.ok())
+    fatal(s.message());
+}
+
+bool parseUnsigned(const std::string &text, uint64_t *out) {
+  if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+    return false;
+  // Decimal, or hexadecimal with 0x (a leading 0 does not mean octal).
+  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = std::strtoull(text.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
+  if (errno != 0 || !end || *end != '\0')
+    return false;
+  *out = v;
+  return true;
+}
+
+long parseCount(const std::string &flag, const std::string &text, long minValue) {
+  uint64_t v;
+  if (!parseUnsigned(text, &v) || v > 1000000000ULL || static_cast<long>(v) < minValue)
+    usageError(format("%s expects an integer >= %ld, got '%s'", flag.c_str(), minValue,
+                      text.c_str()));
+  return static_cast<long>(v);
+}
+
+Options parseCommandLine(int argc, char **argv) {
+  Options o;
+  bool noMoreFlags = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (noMoreFlags || arg.empty() || arg[0] != '-' || arg == "-") {
+      if (!o.artifact.empty())
+        usageError(format("more than one artifact given ('%s' and '%s')", o.artifact.c_str(),
+                          arg.c_str()));
+      o.artifact = arg;
+      continue;
+    }
+    if (arg == "--") {
+      noMoreFlags = true;
+      continue;
+    }
+    if (arg == "-h" || arg == "--help" || arg == "-help") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    }
+    std::string name = arg, value;
+    bool hasValue = false;
+    size_t eq = arg.find('=');
+    if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      hasValue = true;
+    }
+    auto takeValue = [&]() -> std::string {
+      if (hasValue)
+        return value;
+      if (i + 1 >= argc)
+        usageError(name + " needs a value");
+      return argv[++i];
+    };
+    auto noValue = [&]() {
+      if (hasValue)
+        usageError(name + " takes no value");
+    };
+    if (name == "--entry") {
+      std::string e = takeValue();
+      if (e.empty())
+        usageError("--entry needs a name");
+      o.entries.push_back(e);
+    } else if (name == "--device") {
+      o.device = takeValue();
+      if (o.device != "cpu" && o.device != "gpu")
+        usageError("--device expects cpu or gpu, got '" + o.device + "'");
+    } else if (name == "--seed") {
+      std::string v = takeValue();
+      if (!parseUnsigned(v, &o.seed))
+        usageError("--seed expects a non-negative 64-bit integer, got '" + v + "'");
+    } else if (name == "--inputs") {
+      o.inputsDir = takeValue();
+      if (o.inputsDir.empty())
+        usageError("--inputs needs a directory");
+    } else if (name == "--dump") {
+      o.dumpDir = takeValue();
+      if (o.dumpDir.empty())
+        usageError("--dump needs a directory");
+    } else if (name == "--iters") {
+      o.iters = parseCount("--iters", takeValue(), 1);
+    } else if (name == "--warmup") {
+      o.warmup = parseCount("--warmup", takeValue(), 0);
+    } else if (name == "--json") {
+      noValue();
+      o.json = true;
+    } else if (name == "--print") {
+      noValue();
+      o.print = true;
+    } else if (name == "--compiler") {
+      o.compiler = takeValue();
+      if (o.compiler.empty())
+        usageError("--compiler needs a path");
+    } else {
+      usageError("unknown option '" + arg + "'");
+    }
+  }
+  if (o.artifact.empty())
+    usageError("no artifact given (moe-runner ARTIFACT|FILE.mlir [options])");
+  return o;
+}
+
+// ---- Per-entry work --------------------------------------------------------
+
+struct ArgState {
+  const ArgSpec *spec = nullptr;
+  AlignedBuffer buffer;
+  std::string npyPath; // input from this file; "" = random (inputs only)
+};
+
+struct OutputStats {
+  const ArgSpec *spec = nullptr;
+  double sum = 0.0;
+  double absSum = 0.0;
+  uint64_t hash = 0;
+  std::vector<std::string> values; // each element (%.9g / integer) with --print
+};
+
+struct EntryResult {
+  const EntrySpec *spec = nullptr;
+  std::vector<double> samplesMs;
+  double medianMs = 0.0;
+  std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path
+  std::vector<OutputStats> outputs;
+};
+
+/// Where input `arg` of `entry` comes from: DIR/<entry>/<name>.npy, else
+/// DIR/<name>.npy, else random ("").
+Status planInput(const Options &o, const EntrySpec &entry, const ArgSpec &arg,
+                 std::string *npyPath) {
+  npyPath->clear();
+  if (!o.inputsDir.empty()) {
+    std::string perEntry = joinPath(joinPath(o.inputsDir, entry.name), arg.name + ".npy");
+    std::string flat = joinPath(o.inputsDir, arg.name + ".npy");
+    if (isRegularFile(perEntry))
+      *npyPath = perEntry;
+    else if (isRegularFile(flat))
+      *npyPath = flat;
+  }
+  if (npyPath->empty() && !isFloatDType(arg.dtype)) {
+    std::string where =
+        o.inputsDir.empty()
+            ? std::string("pass --inputs DIR with ") + arg.name + ".npy"
+            : "no " + joinPath(o.inputsDir, arg.name + ".npy") + " (or " +
+                  joinPath(joinPath(o.inputsDir, entry.name), arg.name + ".npy") + ")";
+    return Status::error(format("entry '%s': input '%s' has integer type %s, which cannot be "
+                                "made up at random; %s",
+                                entry.name.c_str(), arg.name.c_str(), dtypeName(arg.dtype),
+                                where.c_str()));
+  }
+  return Status::success();
+}
+
+Status loadInput(const EntrySpec &entry, ArgState &a) {
+  const ArgSpec &arg = *a.spec;
+  std::string what = format("entry '%s', input '%s' (%s %s)", entry.name.c_str(),
+                            arg.name.c_str(), shapeToString(arg.shape).c_str(),
+                            dtypeName(arg.dtype));
+  NpyArray npy;
+  MOERT_TRY(readNpy(a.npyPath, &npy).withPrefix(what));
+  if (npy.shape != arg.shape)
+    return Status::error(format("%s: %s has shape %s (%s), expected shape %s", what.c_str(),
+                                a.npyPath.c_str(), shapeToString(npy.shape).c_str(),
+                                npy.typeName().c_str(), shapeToString(arg.shape).c_str()));
+  return convertNpyTo(npy, arg.dtype, a.buffer.data())
+      .withPrefix(format("%s: cannot convert %s (%s) to %s", what.c_str(), a.npyPath.c_str(),
+                         npy.typeName().c_str(), dtypeName(arg.dtype)));
+}
+
+std::string formatValue(DType t, const unsigned char *p) {
+  if (isFloatDType(t))
+    return format("%.9g", loadAsDouble(t, p));
+  return format("%lld", static_cast<long long>(loadAsInt(t, p)));
+}
+
+OutputStats summarize(const ArgState &a, bool withValues) {
+  OutputStats s;
+  s.spec = a.spec;
+  const ArgSpec &arg = *a.spec;
+  const unsigned char *p = static_cast<const unsigned char *>(a.buffer.data());
+  size_t esize = dtypeSize(arg.dtype);
+  for (size_t i = 0; i < arg.numElements; ++i) {
+    double v = loadAsDouble(arg.dtype, p + i * esize);
+    s.sum += v;
+    s.absSum += std::fabs(v);
+    if (withValues)
+      s.values.push_back(formatValue(arg.dtype, p + i * esize));
+  }
+  s.hash = fnv1a64(p, arg.numBytes);
+  return s;
+}
+
+Status runEntry(const Options &o, const EntrySpec &entry, EntryFunction fn,
+                const std::vector<std::string> &npyPaths, EntryResult *result) {
+  result->spec = &entry;
+  std::vector<ArgState> args(entry.args.size());
+  std::vector<void *> pointers(entry.args.size());
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    ArgState &a = args[i];
+    a.spec = &entry.args[i];
+    a.npyPath = npyPaths[i];
+    MOERT_TRY(a.buffer.allocate(a.spec->numBytes)
+                  .withPrefix(format("entry '%s', argument '%s' %s %s", entry.name.c_str(),
+                                     a.spec->name.c_str(),
+                                     shapeToString(a.spec->shape).c_str(),
+                                     dtypeName(a.spec->dtype))));
+    pointers[i] = a.buffer.data();
+    if (!a.spec->isInput)
+      continue;
+    if (!a.npyPath.empty()) {
+      MOERT_TRY(loadInput(entry, a));
+      result->inputSources.emplace_back(a.spec->name, a.npyPath);
+    } else {
+      double stddev = randomStddev(*a.spec);
+      MOERT_TRY(fillNormal(a.buffer.data(), a.spec->dtype, a.spec->numElements, stddev,
+                           argumentStreamSeed(o.seed, a.spec->name))
+                    .withPrefix(format("entry '%s', input '%s'", entry.name.c_str(),
+                                       a.spec->name.c_str())));
+      result->inputSources.emplace_back(a.spec->name, "random");
+    }
+  }
+
+  auto zeroOutputs = [&] {
+    for (ArgState &a : args)
+      if (!a.spec->isInput)
+        a.buffer.zero();
+  };
+  for (long w = 0; w < o.warmup; ++w) {
+    zeroOutputs();
+    fn(pointers.data());
+  }
+  for (long it = 0; it < o.iters; ++it) {
+    zeroOutputs();
+    uint64_t t0 = nowNanoseconds();
+    fn(pointers.data());
+    uint64_t t1 = nowNanoseconds();
+    result->samplesMs.push_back(static_cast<double>(t1 - t0) * 1e-6);
+  }
+  result->medianMs = median(result->samplesMs);
+
+  for (const ArgState &a : args)
+    if (!a.spec->isInput)
+      result->outputs.push_back(summarize(a, o.print));
+
+  if (!o.dumpDir.empty()) {
+    std::string dir = joinPath(o.dumpDir, entry.name);
+    MOERT_TRY(makeDirectories(dir));
+    for (const ArgState &a : args)
+      MOERT_TRY(writeNpy(joinPath(dir, a.spec->name + ".npy"), a.spec->dtype, a.spec->shape,
+                         a.buffer.data()));
+  }
+  return Status::success();
+}
+
+// ---- Reports ---------------------------------------------------------------
+
+std::string hashString(uint64_t h) {
+  return format("%016" PRIx64, h);
+}
+
+double gflops(const EntryResult &r) {
+  if (r.spec->flops == 0 || r.medianMs <= 0.0)
+    return 0.0;
+  return static_cast<double>(r.spec->flops) / (r.medianMs * 1e-3) / 1e9;
+}
+
+/// Milliseconds with 4 significant digits, never in exponent notation (at
+/// least 3 decimals, at most 9).
+std::string formatMs(double ms) {
+  int decimals = 3;
+  if (ms > 0.0 && std::isfinite(ms))
+    decimals = std::min(9, std::max(3, 3 - static_cast<int>(std::floor(std::log10(ms)))));
+  return format("%.*f", decimals, ms);
+}
+
+void printTable(const Options &o, const std::string &device, const EntryResult &r) {
+  std::printf("entry %s on %s: median %s ms over %ld iterations (%ld warm-up)",
+              r.spec->name.c_str(), device.c_str(), formatMs(r.medianMs).c_str(), o.iters,
+              o.warmup);
+  if (r.spec->flops > 0)
+    std::printf(", %.3f GFLOP/s", gflops(r));
+  std::printf("\n");
+
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"output", "role", "shape", "dtype", "sum", "abs_sum", "fnv1a64"});
+  for (const OutputStats &s : r.outputs)
+    rows.push_back({s.spec->name, roleName(s.spec->role), shapeToString(s.spec->shape),
+                    dtypeName(s.spec->dtype), format("%.9g", s.sum), format("%.9g", s.absSum),
+                    hashString(s.hash)});
+  if (r.outputs.empty()) {
+    std::printf("  (no outputs)\n");
+  } else {
+    std::vector<size_t> width(rows[0].size(), 0);
+    for (const auto &row : rows)
+      for (size_t c = 0; c < row.size(); ++c)
+        width[c] = std::max(width[c], row[c].size());
+    for (const auto &row : rows) {
+      std::string line = " ";
+      for (size_t c = 0; c < row.size(); ++c) {
+        line += " " + row[c];
+        if (c + 1 < row.size())
+          line.append(width[c] - row[c].size() + 1, ' ');
+      }
+      std::printf("%s\n", line.c_str());
+    }
+  }
+  if (o.print) {
+    for (const OutputStats &s : r.outputs) {
+      std::string line = s.spec->name + " = [";
+      for (size_t i = 0; i < s.values.size(); ++i)
+        line += (i ? ", " : "") + s.values[i];
+      std::printf("%s]\n", line.c_str());
+    }
+  }
+  std::fflush(stdout);
+}
+
+std::string shapeJson(const std::vector<int64_t> &shape) {
+  return shapeToString(shape); // "[64, 32]" is valid JSON
+}
+
+std::string entryJson(const Options &o, const std::string &device, const EntryResult &r) {
+  std::string j = "    {\n";
+  j += "      \"name\": " + jsonQuote(r.spec->name) + ",\n";
+  j += "      \"symbol\": " + jsonQuote(r.spec->symbol) + ",\n";
+  j += "      \"device\": " + jsonQuote(device) + ",\n";
+  j += format("      \"flops\": %" PRIu64 ",\n", r.spec->flops);
+  j += format("      \"warmup\": %ld,\n      \"iterations\": %ld,\n", o.warmup, o.iters);
+  j += "      \"median_ms\": " + jsonNumber(r.medianMs) + ",\n";
+  j += "      \"samples_ms\": [";
+  for (size_t i = 0; i < r.samplesMs.size(); ++i)
+    j += (i ? ", " : "") + jsonNumber(r.samplesMs[i]);
+  j += "],\n";
+  j += "      \"gflops_per_s\": " + (r.spec->flops > 0 ? jsonNumber(gflops(r)) : "null") +
+       ",\n";
+  j += "      \"inputs\": [";
+  for (size_t i = 0; i < r.inputSources.size(); ++i)
+    j += std::string(i ? ",\n" : "\n") + "        {\"name\": " +
+         jsonQuote(r.inputSources[i].first) + ", \"source\": " +
+         jsonQuote(r.inputSources[i].second) + "}";
+  j += r.inputSources.empty() ? "],\n" : "\n      ],\n";
+  j += "      \"outputs\": [";
+  for (size_t i = 0; i < r.outputs.size(); ++i) {
+    const OutputStats &s = r.outputs[i];
+    j += std::string(i ? ",\n" : "\n") + "        {\"name\": " + jsonQuote(s.spec->name) +
+         ", \"role\": " + jsonQuote(roleName(s.spec->role)) +
+         ", \"shape\": " + shapeJson(s.spec->shape) +
+         ", \"dtype\": " + jsonQuote(dtypeName(s.spec->dtype)) +
+         ", \"sum\": " + jsonNumber(s.sum) + ", \"abs_sum\": " + jsonNumber(s.absSum) +
+         ", \"hash\": " + jsonQuote(hashString(s.hash));
+    if (o.print) {
+      j += ", \"values\": [";
+      for (size_t i = 0; i < s.values.size(); ++i) {
+        const std::string &tok = s.values[i];
+        double d = std::strtod(tok.c_str(), nullptr);
+        // %.9g and %lld give JSON numbers, except for NaN and infinities.
+        j += (i ? ", " : "") + (std::isfinite(d) ? tok : jsonNumber(d));
+      }
+      j += "]";
+    }
+    j += "}";
+  }
+  j += r.outputs.empty() ? "]\n" : "\n      ]\n";
+  j += "    }";
+  return j;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parseCommandLine(argc, argv);
+
+  // 1. The artifact: compile a .mlir first (cached).
+  std::string artifactArg = o.artifact;
+  if (endsWith(artifactArg, ".mlir")) {
+    if (o.device == "gpu")
+      fatal("moe-runner compiles FILE.mlir for the cpu only; to run on a GPU, compile it "
+            "with moe-compile --target=sm_90a and run the artifact");
+    std::string stem;
+    check(moe_runner::compileCached(artifactArg, "cpu", o.compiler, &stem));
+    artifactArg = stem;
+  } else if (!o.compiler.empty()) {
+    usageError("--compiler applies only to a FILE.mlir argument");
+  }
+  ArtifactPaths paths = artifactPathsFor(artifactArg);
+  if (!pathExists(paths.json))
+    fatal(format("cannot find artifact metadata %s (ARTIFACT is the stem, .so or .json "
+                 "written by moe-compile -o STEM)",
+                 paths.json.c_str()));
+  ArtifactSpec spec;
+  check(loadArtifactSpec(paths.json, &spec));
+
+  // 2. Which entries.
+  std::vector<const EntrySpec *> selected;
+  if (o.entries.empty()) {
+    for (const EntrySpec &e : spec.entries)
+      selected.push_back(&e);
+  } else {
+    for (const std::string &name : o.entries) {
+      const EntrySpec *e = spec.findEntry(name);
+      if (!e)
+        fatal(format("artifact %s has no entry '%s'; available entries: %s",
+                     paths.stem.c_str(), name.c_str(), spec.entryNames().c_str()));
+      bool dup = false;
+      for (const EntrySpec *s : selected)
+        dup |= s == e;
+      if (!dup)
+        selected.push_back(e);
+    }
+  }
+
+  // 3. Which device.
+  std::string targetKind = targetDeviceKind(spec.target);
+  std::string device = o.device.empty() ? targetKind : o.device;
+  if (device == "gpu" && targetKind == "cpu")
+    fatal(format("artifact %s was compiled for target cpu; compile with --target=sm_90a to "
+                 "run on a GPU",
+                 paths.stem.c_str()));
+  if (device == "cpu" && targetKind != "cpu")
+    fatal(format("artifact %s was compiled for target %s; it runs only with --device gpu",
+                 paths.stem.c_str(), spec.target.c_str()));
+  if (device == "gpu")
+    fatal(format("artifact %s targets %s, but this moe-runner cannot run on GPUs yet (GPU "
+                 "execution arrives with the GPU runtime)",
+                 paths.stem.c_str(), spec.target.c_str()));
+
+  // 4. Plan the inputs of every entry before running anything.
+  if (!o.inputsDir.empty() && !isDirectory(o.inputsDir))
+    fatal("--inputs: " + o.inputsDir + " is not a directory");
+  std::vector<std::vector<std::string>> npyPaths(selected.size());
+  for (size_t k = 0; k < selected.size(); ++k) {
+    const EntrySpec &e = *selected[k];
+    npyPaths[k].resize(e.args.size());
+    for (size_t i = 0; i < e.args.size(); ++i)
+      if (e.args[i].isInput)
+        check(planInput(o, e, e.args[i], &npyPaths[k][i]));
+  }
+
+  // 5. Load the code and resolve every entry.
+  if (!isRegularFile(paths.so))
+    fatal(format("cannot find %s, the shared object of artifact %s", paths.so.c_str(),
+                 paths.stem.c_str()));
+  SharedLibrary library;
+  check(library.open(paths.so));
+  std::vector<EntryFunction> functions(selected.size());
+  for (size_t k = 0; k < selected.size(); ++k)
+    check(library.lookup(selected[k]->symbol, &functions[k])
+              .withPrefix(format("entry '%s'", selected[k]->name.c_str())));
+
+  // 6. Run.
+  if (!o.dumpDir.empty())
+    check(makeDirectories(o.dumpDir).withPrefix("--dump"));
+  std::vector<std::string> jsonEntries;
+  for (size_t k = 0; k < selected.size(); ++k) {
+    EntryResult r;
+    check(runEntry(o, *selected[k], functions[k], npyPaths[k], &r));
+    if (o.json)
+      jsonEntries.push_back(entryJson(o, device, r));
+    else
+      printTable(o, device, r);
+  }
+
+  if (o.json) {
+    std::printf("{\n  \"format\": \"moe-runner-1\",\n");
+    std::printf("  \"artifact\": %s,\n", jsonQuote(paths.stem).c_str());
+    std::printf("  \"source\": %s,\n", jsonQuote(spec.source).c_str());
+    std::printf("  \"target\": %s,\n", jsonQuote(spec.target).c_str());
+    std::printf("  \"device\": %s,\n", jsonQuote(device).c_str());
+    std::printf("  \"seed\": %" PRIu64 ",\n", o.seed);
+    std::printf("  \"entries\": [\n");
+    for (size_t k = 0; k < jsonEntries.size(); ++k)
+      std::printf("%s%s\n", jsonEntries[k].c_str(), k + 1 < jsonEntries.size() ? "," : "");
+    std::printf("  ]\n}\n");
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    fatal(format("cannot write the report: %s", std::strerror(errno)));
+  return 0;
+}
