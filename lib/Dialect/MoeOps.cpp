@@ -68,6 +68,15 @@ static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type elem) {
 static Type f32(MLIRContext *ctx) { return Float32Type::get(ctx); }
 static Type i32(MLIRContext *ctx) { return IntegerType::get(ctx, 32); }
 
+/// The first static size among `dims` (sizes that all stand for the same
+/// symbol and were checked to agree where static), else dynamic.
+static int64_t firstStatic(std::initializer_list<int64_t> dims) {
+  for (int64_t d : dims)
+    if (!ShapedType::isDynamic(d))
+      return d;
+  return ShapedType::kDynamic;
+}
+
 static bool isPositiveFinite(double v) { return std::isfinite(v) && v > 0; }
 static bool isNonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
 
@@ -190,8 +199,8 @@ verifyGridAxes(Operation *op, SymbolTableCollection &symbolTable,
                FlatSymbolRefAttr grid, ArrayRef<int64_t> axes) {
   shard::GridOp gridOp = shard::getGridOrNull(op, grid, symbolTable);
   if (!gridOp) {
-    op->emitOpError("'") << grid.getValue()
-                         << "' does not name a shard.grid";
+    op->emitOpError("grid @") << grid.getValue()
+                              << " does not name a shard.grid";
     return failure();
   }
   int64_t rank = gridOp.getShape().size();
@@ -317,7 +326,10 @@ LogicalResult TopKOp::verify() {
                           {"weights", "indices"},
                           {"[T, k] in f32", "[T, k] in i32"})))
     return failure();
-  RouterConfig config{getScores().getType().getDimSize(1),
+  int64_t e = getScores().getType().getDimSize(1);
+  if (getBias())
+    e = firstStatic({e, getBias().getType().getDimSize(0)});
+  RouterConfig config{e,
                       int64_t(getK()),
                       getScoreFunction(),
                       static_cast<bool>(getBias()),
@@ -486,18 +498,28 @@ LogicalResult ExpertBiasUpdateOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// R = T·K + E·(align − 1): the row capacity when every group is padded.
+/// Dynamic when T or K is, or when E is and there is padding. A term that is
+/// static and overflows is an error even when R itself is dynamic: it would
+/// overflow for every T.
 static FailureOr<int64_t> permutedRows(ErrorSink err, int64_t t, int64_t k,
                                        int64_t e, int64_t align) {
-  if (ShapedType::isDynamic(t) || ShapedType::isDynamic(k))
-    return ShapedType::kDynamic;
-  std::optional<int64_t> tk = llvm::checkedMul(t, k);
-  std::optional<int64_t> pad = llvm::checkedMul(e, align - 1);
-  std::optional<int64_t> r =
-      tk && pad ? llvm::checkedAdd(*tk, *pad) : std::nullopt;
-  if (!r)
-    return err("R = T·K + E·(align − 1) overflows 64 bits (T = " + Twine(t) +
-               ", K = " + Twine(k) + ", E = " + Twine(e) +
+  auto overflow = [&] {
+    return err("R = T·K + E·(align − 1) overflows 64 bits (T = " + dimStr(t) +
+               ", K = " + dimStr(k) + ", E = " + dimStr(e) +
                ", align = " + Twine(align) + ")");
+  };
+  std::optional<int64_t> pad = 0;
+  if (!ShapedType::isDynamic(e) && !(pad = llvm::checkedMul(e, align - 1)))
+    return overflow();
+  std::optional<int64_t> tk = 0;
+  bool dynamicTK = ShapedType::isDynamic(t) || ShapedType::isDynamic(k);
+  if (!dynamicTK && !(tk = llvm::checkedMul(t, k)))
+    return overflow();
+  if (dynamicTK || (ShapedType::isDynamic(e) && align != 1))
+    return ShapedType::kDynamic;
+  std::optional<int64_t> r = llvm::checkedAdd(*tk, *pad);
+  if (!r)
+    return overflow();
   return *r;
 }
 
@@ -834,7 +856,9 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (failed(grid))
     return failure();
   int64_t ranks = grid->getShape()[int64_t(getGridAxis())];
-  int64_t p = getSendSizes().getType().getDimSize(0);
+  // verify() has checked the rank unless it failed; do not rely on it.
+  RankedTensorType send = getSendSizes().getType();
+  int64_t p = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
   if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(p) && ranks != p)
     return emitOpError("'send_sizes' has ")
            << p << " entries but axis " << int64_t(getGridAxis()) << " of grid @"
@@ -999,7 +1023,11 @@ LogicalResult LayerOp::verify() {
   if (failed(router) ||
       failed(expectSameDim(err, "H", "x", x, 1, "router_weight", *router, 0)))
     return failure();
+  // moe.permute in the expansion needs E as an attribute.
   int64_t e = router->getDimSize(1);
+  if (ShapedType::isDynamic(e))
+    return err("the number of experts E must be static, but 'router_weight' "
+               "dim 1 is dynamic (" + str(*router) + ")");
   if (getBias()) {
     auto bias =
         expectTensor(err, "bias", getBias().getType(), 1, "[E]", Elem::F32);

@@ -5,6 +5,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
+#include <system_error>
+
 namespace mlir::moe::checks {
 
 std::string str(Type type) {
@@ -142,7 +145,15 @@ int64_t mulDims(int64_t a, int64_t b) {
   return a * b;
 }
 
-std::string num(double value) { return llvm::formatv("{0}", value).str(); }
+// The shortest text that reads back as `value` (formatv("{0}") rounds to two
+// decimals, so 1e-3 became "0.00").
+std::string num(double value) {
+  char buffer[64];
+  auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (ec != std::errc())
+    return llvm::formatv("{0:e}", value).str();
+  return std::string(buffer, end);
+}
 
 int64_t ceilDivDim(int64_t a, int64_t b) {
   if (ShapedType::isDynamic(a))
