@@ -17,8 +17,11 @@ config.substitutions.append(("%moe_src_root", config.moe_src_root))
 config.substitutions.append(("%moe_obj_root", config.moe_obj_root))
 
 llvm_config.use_default_substitutions()
+# moe-runner caches compiled .mlir files; keep that inside the build tree.
+config.environment["MOE_CACHE_DIR"] = os.path.join(config.moe_obj_root,
+                                                   "test", "moe-cache")
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.moe_tools_dir, config.llvm_tools_dir]
-tools = ["moe-opt"]
+tools = ["moe-opt", "moe-compile", "moe-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

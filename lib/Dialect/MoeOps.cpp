@@ -65,6 +65,35 @@ static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type elem) {
   return RankedTensorType::get(shape, elem);
 }
 
+/// The tensor type a value stands for: itself for tensors, the tensor of the
+/// same shape and elements for the buffers of the moe.buffer.* ops. This lets
+/// one verifier serve an op's tensor and buffer forms.
+static RankedTensorType typeOf(Value value) {
+  if (auto memref = dyn_cast<MemRefType>(value.getType()))
+    return RankedTensorType::get(memref.getShape(), memref.getElementType());
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// The outputs of an op as tensor types: the results of a tensor-form op,
+/// the written buffers (in operand order) of a buffer-form op.
+template <typename OpT>
+static SmallVector<Type, 3> outputTypes(OpT op) {
+  SmallVector<Type, 3> types;
+  if constexpr (!OpT::template hasTrait<OpTrait::ZeroResults>()) {
+    llvm::append_range(types, op->getResultTypes());
+  } else {
+    SmallVector<SideEffects::EffectInstance<MemoryEffects::Effect>> effects;
+    op.getEffects(effects);
+    for (Value operand : op->getOperands())
+      if (llvm::any_of(effects, [&](const auto &effect) {
+            return isa<MemoryEffects::Write>(effect.getEffect()) &&
+                   effect.getValue() == operand;
+          }))
+        types.push_back(typeOf(operand));
+  }
+  return types;
+}
+
 static Type f32(MLIRContext *ctx) { return Float32Type::get(ctx); }
 static Type i32(MLIRContext *ctx) { return IntegerType::get(ctx, 32); }
 
@@ -252,23 +281,36 @@ bool GateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult GateOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferGate(err, getContext(), getX().getType(),
-                         getWeight().getType());
+template <typename OpT> static LogicalResult verifyGate(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferGate(err, op.getContext(), typeOf(op.getX()),
+                         typeOf(op.getWeight()));
   if (failed(types))
     return failure();
-  return checkResults(err, getOperation()->getResultTypes(), *types,
+  return checkResults(err, outputTypes(op), *types,
                       {"logits"}, {"[T, E] in f32"});
+}
+
+LogicalResult GateOp::verify() {
+  return verifyGate(*this);
 }
 
 //===----------------------------------------------------------------------===//
 // moe.route
 //===----------------------------------------------------------------------===//
 
+template <typename OpT> static LogicalResult verifyRoute(OpT op) {
+  OpErrorSink err{op};
+  if (failed(expectTensor(err, "logits", typeOf(op.getLogits()), 2, "[T, E]",
+                          Elem::F32)))
+    return failure();
+  return expectResult(err, "scores", outputTypes(op)[0],
+                      typeOf(op.getLogits()).getShape(), f32(op.getContext()),
+                      "the type of 'logits'");
+}
+
 LogicalResult RouteOp::verify() {
-  return expectTensor(OpErrorSink{*this}, "logits", getLogits().getType(), 2,
-                      "[T, E]", Elem::F32);
+  return verifyRoute(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,36 +359,40 @@ int64_t TopKOp::getEffectiveGroupScoreTopQ() {
   return int64_t(getK()) / int64_t(getGroupTopk());
 }
 
-LogicalResult TopKOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferTopK(err, getContext(), getScores().getType(),
-                         getBias() ? getBias().getType() : Type(), int64_t(getK()));
+template <typename OpT> static LogicalResult verifyTopKOp(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferTopK(err, op.getContext(), typeOf(op.getScores()),
+                         op.getBias() ? typeOf(op.getBias()) : Type(), int64_t(op.getK()));
   if (failed(types) ||
-      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+      failed(checkResults(err, outputTypes(op), *types,
                           {"weights", "indices"},
                           {"[T, k] in f32", "[T, k] in i32"})))
     return failure();
-  int64_t e = getScores().getType().getDimSize(1);
-  if (getBias())
-    e = firstStatic({e, getBias().getType().getDimSize(0)});
+  int64_t e = typeOf(op.getScores()).getDimSize(1);
+  if (op.getBias())
+    e = firstStatic({e, typeOf(op.getBias()).getDimSize(0)});
   RouterConfig config{e,
-                      int64_t(getK()),
-                      getScoreFunction(),
-                      static_cast<bool>(getBias()),
-                      int64_t(getNumGroups()),
-                      int64_t(getGroupTopk()),
-                      getGroupScore(),
-                      getGroupScoreTopq(),
-                      getScalingFactor().convertToDouble()};
+                      int64_t(op.getK()),
+                      op.getScoreFunction(),
+                      static_cast<bool>(op.getBias()),
+                      int64_t(op.getNumGroups()),
+                      int64_t(op.getGroupTopk()),
+                      op.getGroupScore(),
+                      op.getGroupScoreTopq(),
+                      op.getScalingFactor().convertToDouble()};
   if (failed(verifyRouterConfig(err, config)))
     return failure();
-  if (auto route = getScores().getDefiningOp<RouteOp>())
-    if (route.getScoreFunction() != getScoreFunction())
+  if (auto route = op.getScores().template getDefiningOp<RouteOp>())
+    if (route.getScoreFunction() != op.getScoreFunction())
       return err("score_function " +
-                 stringifyScoreFunction(getScoreFunction()) +
+                 stringifyScoreFunction(op.getScoreFunction()) +
                  " does not match the producing moe.route (" +
                  stringifyScoreFunction(route.getScoreFunction()) + ")");
   return success();
+}
+
+LogicalResult TopKOp::verify() {
+  return verifyTopKOp(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -383,36 +429,44 @@ bool AuxLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult AuxLossOp::verify() {
-  OpErrorSink err{*this};
+template <typename OpT> static LogicalResult verifyAuxLoss(OpT op) {
+  OpErrorSink err{op};
   auto types =
-      inferAuxLoss(err, getContext(), getScores().getType(), getIndices().getType());
+      inferAuxLoss(err, op.getContext(), typeOf(op.getScores()), typeOf(op.getIndices()));
   if (failed(types) ||
-      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+      failed(checkResults(err, outputTypes(op), *types,
                           {"loss"}, {"a 0-d f32 tensor"})))
     return failure();
-  if (getScoreFunction() == ScoreFunction::Identity)
+  if (op.getScoreFunction() == ScoreFunction::Identity)
     return err("the aux loss needs dense scores from softmax, sigmoid or "
                "sqrtsoftplus, not identity");
-  auto scores = getScores().getType();
-  auto indices = getIndices().getType();
+  auto scores = typeOf(op.getScores());
+  auto indices = typeOf(op.getIndices());
   int64_t e = scores.getDimSize(1), k = indices.getDimSize(1);
   if (!ShapedType::isDynamic(e) && !ShapedType::isDynamic(k) && k > e)
     return err("'indices' selects K = " + Twine(k) +
                " experts per token but 'scores' has only E = " + Twine(e));
   std::optional<ArrayRef<int64_t>> axes;
-  if (auto a = getGridAxes())
+  if (auto a = op.getGridAxes())
     axes = *a;
-  return verifyAuxLossConfig(err, getVariant(), getCoeff().convertToDouble(),
-                             getSeqLength(), getGridAttr(), axes,
+  return verifyAuxLossConfig(err, op.getVariant(), op.getCoeff().convertToDouble(),
+                             op.getSeqLength(), op.getGridAttr(), axes,
                              scores.getDimSize(0), "coeff");
 }
 
-LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  if (!getGridAttr())
+LogicalResult AuxLossOp::verify() {
+  return verifyAuxLoss(*this);
+}
+
+template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, SymbolTableCollection &symbolTable) {
+  if (!op.getGridAttr())
     return success();
-  return verifyGridAxes(*this, symbolTable, getGridAttr(),
-                        getGridAxes().value_or(ArrayRef<int64_t>{}));
+  return verifyGridAxes(op, symbolTable, op.getGridAttr(),
+                        op.getGridAxes().value_or(ArrayRef<int64_t>{}));
+}
+
+LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyAuxLossSymbols(*this, symbolTable);
 }
 
 //===----------------------------------------------------------------------===//
@@ -435,17 +489,21 @@ bool ZLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult ZLossOp::verify() {
-  OpErrorSink err{*this};
-  if (failed(expectTensor(err, "logits", getLogits().getType(), 2, "[T, E]",
+template <typename OpT> static LogicalResult verifyZLoss(OpT op) {
+  OpErrorSink err{op};
+  if (failed(expectTensor(err, "logits", typeOf(op.getLogits()), 2, "[T, E]",
                           Elem::F32)) ||
-      failed(expectResult(err, "loss", getLoss().getType(), {}, f32(getContext()),
+      failed(expectResult(err, "loss", typeOf(op.getLoss()), {}, f32(op.getContext()),
                           "a 0-d f32 tensor")))
     return failure();
-  double coeff = getCoeff().convertToDouble();
+  double coeff = op.getCoeff().convertToDouble();
   if (!isNonNegativeFinite(coeff))
     return err("coeff = " + num(coeff) + " must be non-negative and finite");
   return success();
+}
+
+LogicalResult ZLossOp::verify() {
+  return verifyZLoss(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -480,17 +538,21 @@ bool ExpertBiasUpdateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult ExpertBiasUpdateOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferBiasUpdate(err, getBias().getType(), getCounts().getType());
+template <typename OpT> static LogicalResult verifyExpertBiasUpdate(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferBiasUpdate(err, typeOf(op.getBias()), typeOf(op.getCounts()));
   if (failed(types) ||
-      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+      failed(checkResults(err, outputTypes(op), *types,
                           {"updated_bias"}, {"the type of 'bias'"})))
     return failure();
-  double rate = getRate().convertToDouble();
+  double rate = op.getRate().convertToDouble();
   if (!isNonNegativeFinite(rate))
     return err("rate = " + num(rate) + " must be non-negative and finite");
   return success();
+}
+
+LogicalResult ExpertBiasUpdateOp::verify() {
+  return verifyExpertBiasUpdate(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -565,23 +627,27 @@ bool PermuteOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult PermuteOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferPermute(err, getContext(), getX().getType(),
-                            getIndices().getType(), int64_t(getNumExperts()), int64_t(getAlign()));
+template <typename OpT> static LogicalResult verifyPermute(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferPermute(err, op.getContext(), typeOf(op.getX()),
+                            typeOf(op.getIndices()), int64_t(op.getNumExperts()), int64_t(op.getAlign()));
   if (failed(types))
     return failure();
-  int64_t k = getIndices().getType().getDimSize(1);
-  if (!ShapedType::isDynamic(k) && k > int64_t(getNumExperts()))
+  int64_t k = typeOf(op.getIndices()).getDimSize(1);
+  if (!ShapedType::isDynamic(k) && k > int64_t(op.getNumExperts()))
     return err("'indices' selects K = " + Twine(k) +
                " experts per token but num_experts = " +
-               Twine(int64_t(getNumExperts())));
+               Twine(int64_t(op.getNumExperts())));
   std::string rowsRule =
-      "R = T·K + E·(align − 1) with E = " + std::to_string(int64_t(getNumExperts())) +
-      ", align = " + std::to_string(int64_t(getAlign()));
-  return checkResults(err, getOperation()->getResultTypes(), *types,
+      "R = T·K + E·(align − 1) with E = " + std::to_string(int64_t(op.getNumExperts())) +
+      ", align = " + std::to_string(int64_t(op.getAlign()));
+  return checkResults(err, outputTypes(op), *types,
                       {"permuted", "group_sizes", "rows"},
                       {rowsRule, "[E] in i32", "[T, K] in i32"});
+}
+
+LogicalResult PermuteOp::verify() {
+  return verifyPermute(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -669,25 +735,25 @@ static LogicalResult checkMatmulScale(ErrorSink err, StringRef name, Type type,
              "scales, got " + str(type));
 }
 
-LogicalResult GroupedMatmulOp::verify() {
-  OpErrorSink err{*this};
-  auto a = expectTensor(err, "a", getA().getType(), 2, "[R, Kd]",
+template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
+  OpErrorSink err{op};
+  auto a = expectTensor(err, "a", typeOf(op.getA()), 2, "[R, Kd]",
                         Elem::ActivationOrFp8);
   if (failed(a))
     return failure();
-  bool kn = getWeightLayout() == WeightLayout::KN;
-  auto b = expectTensor(err, "b", getB().getType(), 3,
+  bool kn = op.getWeightLayout() == WeightLayout::KN;
+  auto b = expectTensor(err, "b", typeOf(op.getB()), 3,
                         kn ? "[G, Kd, N] (weight_layout kn)"
                            : "[G, N, Kd] (weight_layout nk)",
                         Elem::ActivationOrFp8);
   if (failed(b))
     return failure();
-  auto sizes = expectTensor(err, "group_sizes", getGroupSizes().getType(), 1,
+  auto sizes = expectTensor(err, "group_sizes", typeOf(op.getGroupSizes()), 1,
                             "[G]", Elem::I32);
   if (failed(sizes) ||
       failed(expectSameDim(err, "G", "group_sizes", *sizes, 0, "b", *b, 0)) ||
       failed(expectSameDim(err, "Kd (weight_layout " +
-                                    stringifyWeightLayout(getWeightLayout()) +
+                                    stringifyWeightLayout(op.getWeightLayout()) +
                                     ")",
                            "a", *a, 1, "b", *b, kn ? 1 : 2)))
     return failure();
@@ -701,15 +767,15 @@ LogicalResult GroupedMatmulOp::verify() {
     if (isa<Float8E5M2Type>(aElem) && isa<Float8E5M2Type>(bElem))
       return err("FP8 grouped matmul needs at least one e4m3 operand; "
                  "e5m2 × e5m2 is not supported");
-    if (!getAScale() || !getBScale())
+    if (!op.getAScale() || !op.getBScale())
       return err("FP8 operands need the scales: 'a_scale' and 'b_scale'");
-    if (failed(checkMatmulScale(err, "a_scale", getAScale().getType(),
+    if (failed(checkMatmulScale(err, "a_scale", typeOf(op.getAScale()),
                                 QuantRecipe::Block1x128, "a", *a)) ||
-        failed(checkMatmulScale(err, "b_scale", getBScale().getType(),
+        failed(checkMatmulScale(err, "b_scale", typeOf(op.getBScale()),
                                 QuantRecipe::Block128x128, "b", *b)))
       return failure();
   } else {
-    if (getAScale() || getBScale())
+    if (op.getAScale() || op.getBScale())
       return err("'a_scale' and 'b_scale' apply only to FP8 operands, got " +
                  str(aElem));
     if (aElem != bElem)
@@ -717,41 +783,45 @@ LogicalResult GroupedMatmulOp::verify() {
                  str(bElem));
   }
 
-  auto c = dyn_cast<RankedTensorType>(getC().getType());
+  auto c = dyn_cast<RankedTensorType>(typeOf(op.getC()));
   if (!c || !isActivationType(c.getElementType()))
     return err("result 'c' must be a tensor of bf16, f16 or f32, got " +
-               str(getC().getType()));
+               str(typeOf(op.getC())));
   int64_t n = b->getDimSize(kn ? 2 : 1);
   return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
                       "[R, N]");
+}
+
+LogicalResult GroupedMatmulOp::verify() {
+  return verifyGroupedMatmul(*this);
 }
 
 //===----------------------------------------------------------------------===//
 // moe.grouped_weight_grad
 //===----------------------------------------------------------------------===//
 
-LogicalResult GroupedWeightGradOp::verify() {
-  OpErrorSink err{*this};
-  auto a = expectTensor(err, "a", getA().getType(), 2, "[R, Kd]",
+template <typename OpT> static LogicalResult verifyGroupedWeightGrad(OpT op) {
+  OpErrorSink err{op};
+  auto a = expectTensor(err, "a", typeOf(op.getA()), 2, "[R, Kd]",
                         Elem::Activation);
   if (failed(a))
     return failure();
-  auto dc = expectTensor(err, "dc", getDc().getType(), 2, "[R, N]",
+  auto dc = expectTensor(err, "dc", typeOf(op.getDc()), 2, "[R, N]",
                          Elem::Activation);
   if (failed(dc) || failed(expectSameDim(err, "R", "a", *a, 0, "dc", *dc, 0)))
     return failure();
-  auto sizes = expectTensor(err, "group_sizes", getGroupSizes().getType(), 1,
+  auto sizes = expectTensor(err, "group_sizes", typeOf(op.getGroupSizes()), 1,
                             "[G]", Elem::I32);
   if (failed(sizes))
     return failure();
   if (a->getElementType() != dc->getElementType())
     return err("'a' has " + str(a->getElementType()) + " elements but 'dc' has " +
                str(dc->getElementType()));
-  auto db = dyn_cast<RankedTensorType>(getDb().getType());
+  auto db = dyn_cast<RankedTensorType>(typeOf(op.getDb()));
   if (!db || !isActivationType(db.getElementType()))
     return err("result 'db' must be a tensor of bf16, f16 or f32, got " +
-               str(getDb().getType()));
-  bool kn = getWeightLayout() == WeightLayout::KN;
+               str(typeOf(op.getDb())));
+  bool kn = op.getWeightLayout() == WeightLayout::KN;
   int64_t g = sizes->getDimSize(0), kd = a->getDimSize(1),
           n = dc->getDimSize(1);
   SmallVector<int64_t> expected =
@@ -759,6 +829,10 @@ LogicalResult GroupedWeightGradOp::verify() {
   return expectResult(err, "db", db, expected, db.getElementType(),
                       kn ? "[G, Kd, N] for weight_layout kn"
                          : "[G, N, Kd] for weight_layout nk");
+}
+
+LogicalResult GroupedWeightGradOp::verify() {
+  return verifyGroupedWeightGrad(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -812,58 +886,70 @@ bool GluOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult GluOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferGlu(err, getGate().getType(),
-                        getUp() ? getUp().getType() : Type());
+template <typename OpT> static LogicalResult verifyGlu(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferGlu(err, typeOf(op.getGate()),
+                        op.getUp() ? typeOf(op.getUp()) : Type());
   if (failed(types))
     return failure();
-  return checkResults(err, getOperation()->getResultTypes(), *types, {"h"},
+  return checkResults(err, outputTypes(op), *types, {"h"},
                       {"[R, F] with the element type of 'gate'"});
+}
+
+LogicalResult GluOp::verify() {
+  return verifyGlu(*this);
 }
 
 //===----------------------------------------------------------------------===//
 // moe.all_to_all
 //===----------------------------------------------------------------------===//
 
-LogicalResult AllToAllOp::verify() {
-  OpErrorSink err{*this};
-  auto input = expectTensor(err, "input", getInput().getType(), 2, "[R, H]",
+template <typename OpT> static LogicalResult verifyAllToAll(OpT op) {
+  OpErrorSink err{op};
+  auto input = expectTensor(err, "input", typeOf(op.getInput()), 2, "[R, H]",
                             Elem::ActivationOrFp8);
   if (failed(input))
     return failure();
-  auto send = expectTensor(err, "send_sizes", getSendSizes().getType(), 1,
+  auto send = expectTensor(err, "send_sizes", typeOf(op.getSendSizes()), 1,
                            "[P]", Elem::I32);
   if (failed(send))
     return failure();
-  if (int64_t(getGridAxis()) < 0)
-    return err("grid_axis = " + Twine(int64_t(getGridAxis())) + " must be ≥ 0");
-  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  if (int64_t(op.getGridAxis()) < 0)
+    return err("grid_axis = " + Twine(int64_t(op.getGridAxis())) + " must be ≥ 0");
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
   if (!output || output.getRank() != 2 ||
       output.getElementType() != input->getElementType())
     return err("result 'output' must be a rank-2 tensor [R', H] of " +
                str(input->getElementType()) + ", got " +
-               str(getOutput().getType()));
+               str(typeOf(op.getOutput())));
   if (failed(expectSameDim(err, "H", "input", *input, 1, "output", output, 1)))
     return failure();
-  return expectResult(err, "recv_sizes", getRecvSizes().getType(),
+  return expectResult(err, "recv_sizes", typeOf(op.getRecvSizes()),
                       send->getShape(), send->getElementType(),
                       "one count per rank, like 'send_sizes'");
 }
 
-LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto grid = verifyGridAxes(*this, symbolTable, getGridAttr(), {int64_t(getGridAxis())});
+LogicalResult AllToAllOp::verify() {
+  return verifyAllToAll(*this);
+}
+
+template <typename OpT> static LogicalResult verifyAllToAllSymbols(OpT op, SymbolTableCollection &symbolTable) {
+  auto grid = verifyGridAxes(op, symbolTable, op.getGridAttr(), {int64_t(op.getGridAxis())});
   if (failed(grid))
     return failure();
-  int64_t ranks = grid->getShape()[int64_t(getGridAxis())];
+  int64_t ranks = grid->getShape()[int64_t(op.getGridAxis())];
   // verify() has checked the rank unless it failed; do not rely on it.
-  RankedTensorType send = getSendSizes().getType();
+  RankedTensorType send = typeOf(op.getSendSizes());
   int64_t p = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
   if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(p) && ranks != p)
-    return emitOpError("'send_sizes' has ")
-           << p << " entries but axis " << int64_t(getGridAxis()) << " of grid @"
-           << getGrid() << " has " << ranks << " ranks";
+    return op.emitOpError("'send_sizes' has ")
+           << p << " entries but axis " << int64_t(op.getGridAxis()) << " of grid @"
+           << op.getGrid() << " has " << ranks << " ranks";
   return success();
+}
+
+LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyAllToAllSymbols(*this, symbolTable);
 }
 
 //===----------------------------------------------------------------------===//
@@ -904,14 +990,18 @@ bool CombineOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult CombineOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferCombine(err, getY().getType(), getRows().getType(),
-                            getWeights().getType());
+template <typename OpT> static LogicalResult verifyCombine(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferCombine(err, typeOf(op.getY()), typeOf(op.getRows()),
+                            typeOf(op.getWeights()));
   if (failed(types))
     return failure();
-  return checkResults(err, getOperation()->getResultTypes(), *types, {"out"},
+  return checkResults(err, outputTypes(op), *types, {"out"},
                       {"[T, H] with the element type of 'y'"});
+}
+
+LogicalResult CombineOp::verify() {
+  return verifyCombine(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -929,56 +1019,64 @@ static FailureOr<RankedTensorType> expectAnyRank(ErrorSink err, StringRef name,
   return expectTensor(err, name, type, tensor.getRank(), "", kind);
 }
 
-LogicalResult QuantizeOp::verify() {
-  OpErrorSink err{*this};
-  auto input = expectAnyRank(err, "input", getInput().getType(), Elem::Activation);
+template <typename OpT> static LogicalResult verifyQuantize(OpT op) {
+  OpErrorSink err{op};
+  auto input = expectAnyRank(err, "input", typeOf(op.getInput()), Elem::Activation);
   if (failed(input))
     return failure();
-  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
   if (!output || !isFp8Type(output.getElementType()))
     return err("result 'output' must be a tensor of f8E4M3FN or f8E5M2, got " +
-               str(getOutput().getType()));
+               str(typeOf(op.getOutput())));
   if (failed(expectResult(err, "output", output, input->getShape(),
                           output.getElementType(), "the shape of 'input'")) ||
-      failed(checkScale(err, getRecipe(), "input", *input, "scale",
-                        getScale().getType(), /*isResult=*/true)))
+      failed(checkScale(err, op.getRecipe(), "input", *input, "scale",
+                        typeOf(op.getScale()), /*isResult=*/true)))
     return failure();
 
-  bool delayed = getRecipe() == QuantRecipe::Delayed;
-  if (delayed != static_cast<bool>(getAmaxHistory()))
+  bool delayed = op.getRecipe() == QuantRecipe::Delayed;
+  if (delayed != static_cast<bool>(op.getAmaxHistory()))
     return err(delayed ? "recipe delayed needs the 'amax_history' operand"
                        : "'amax_history' applies only to recipe delayed");
-  if (delayed != static_cast<bool>(getNewAmaxHistory()))
+  if (delayed != static_cast<bool>(op.getNewAmaxHistory()))
     return err(delayed ? "recipe delayed returns 'new_amax_history'"
                        : "'new_amax_history' applies only to recipe delayed");
   if (delayed) {
-    auto history = expectTensor(err, "amax_history", getAmaxHistory().getType(),
+    auto history = expectTensor(err, "amax_history", typeOf(op.getAmaxHistory()),
                                 1, "[L]", Elem::F32);
     if (failed(history))
       return failure();
     if (history->getDimSize(0) == 0)
       return err("'amax_history' must hold at least one entry");
-    if (getNewAmaxHistory().getType() != *history)
+    if (typeOf(op.getNewAmaxHistory()) != *history)
       return err("result 'new_amax_history' must have the type of "
                  "'amax_history' (" + str(*history) + "), got " +
-                 str(getNewAmaxHistory().getType()));
+                 str(typeOf(op.getNewAmaxHistory())));
   }
   return success();
 }
 
-LogicalResult DequantizeOp::verify() {
-  OpErrorSink err{*this};
-  auto input = expectAnyRank(err, "input", getInput().getType(), Elem::Fp8);
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantize(*this);
+}
+
+template <typename OpT> static LogicalResult verifyDequantize(OpT op) {
+  OpErrorSink err{op};
+  auto input = expectAnyRank(err, "input", typeOf(op.getInput()), Elem::Fp8);
   if (failed(input) ||
-      failed(checkScale(err, getRecipe(), "input", *input, "scale",
-                        getScale().getType(), /*isResult=*/false)))
+      failed(checkScale(err, op.getRecipe(), "input", *input, "scale",
+                        typeOf(op.getScale()), /*isResult=*/false)))
     return failure();
-  auto output = dyn_cast<RankedTensorType>(getOutput().getType());
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
   if (!output || !isActivationType(output.getElementType()))
     return err("result 'output' must be a tensor of bf16, f16 or f32, got " +
-               str(getOutput().getType()));
+               str(typeOf(op.getOutput())));
   return expectResult(err, "output", output, input->getShape(),
                       output.getElementType(), "the shape of 'input'");
+}
+
+LogicalResult DequantizeOp::verify() {
+  return verifyDequantize(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1117,6 +1215,42 @@ LogicalResult LayerOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyGridAxes(*this, symbolTable, getGridAttr(),
                         getGridAxes().value_or(ArrayRef<int64_t>{}));
 }
+
+//===----------------------------------------------------------------------===//
+// moe.buffer.*: the same rules as the tensor forms, on the buffers' shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult BufferGateOp::verify() { return verifyGate(*this); }
+LogicalResult BufferRouteOp::verify() { return verifyRoute(*this); }
+LogicalResult BufferTopKOp::verify() { return verifyTopKOp(*this); }
+LogicalResult BufferAuxLossOp::verify() { return verifyAuxLoss(*this); }
+LogicalResult
+BufferAuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyAuxLossSymbols(*this, symbolTable);
+}
+LogicalResult BufferZLossOp::verify() { return verifyZLoss(*this); }
+LogicalResult BufferExpertBiasUpdateOp::verify() {
+  return verifyExpertBiasUpdate(*this);
+}
+LogicalResult BufferPermuteOp::verify() { return verifyPermute(*this); }
+LogicalResult BufferGroupedMatmulOp::verify() {
+  if (!getScales().empty() && getScales().size() != 2)
+    return emitOpError("takes no scales or two (a_scale, b_scale), got ")
+           << getScales().size();
+  return verifyGroupedMatmul(*this);
+}
+LogicalResult BufferGroupedWeightGradOp::verify() {
+  return verifyGroupedWeightGrad(*this);
+}
+LogicalResult BufferGluOp::verify() { return verifyGlu(*this); }
+LogicalResult BufferAllToAllOp::verify() { return verifyAllToAll(*this); }
+LogicalResult
+BufferAllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyAllToAllSymbols(*this, symbolTable);
+}
+LogicalResult BufferCombineOp::verify() { return verifyCombine(*this); }
+LogicalResult BufferQuantizeOp::verify() { return verifyQuantize(*this); }
+LogicalResult BufferDequantizeOp::verify() { return verifyDequantize(*this); }
 
 //===----------------------------------------------------------------------===//
 // custom<EnumKeyword>: an enum attribute written as its bare keyword

@@ -1,6 +1,9 @@
 //===- InitMoe.cpp - one call to register everything moe -------------------===//
 #include "MoeDialect/InitMoe.h"
 
+#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Conversion/Pipelines.h"
+#include "MoeDialect/Dialect/BufferizableOpInterfaceImpl.h"
 #include "MoeDialect/Dialect/MoeDialect.h"
 #include "MoeDialect/Transforms/Passes.h"
 
@@ -15,6 +18,11 @@ void mlir::moe::registerMoeDialects(DialectRegistry &registry) {
   registry.insert<MoeDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, shard::ShardDialect,
                   tensor::TensorDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
-void mlir::moe::registerMoePasses() { registerMoeTransformsPasses(); }
+void mlir::moe::registerMoePasses() {
+  registerMoeTransformsPasses();
+  registerMoeConversionPasses();
+  registerMoePipelines();
+}

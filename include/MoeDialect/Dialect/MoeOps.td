@@ -11,6 +11,7 @@
 
 include "MoeDialect/Dialect/MoeDialect.td"
 include "MoeDialect/Dialect/MoeEnums.td"
+include "MoeDialect/Dialect/MoeOpAttributes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -55,8 +56,7 @@ def Moe_RouteOp : Moe_Op<"route", [Pure, SameOperandsAndResultType]> {
     %scores = moe.route sigmoid %logits : tensor<64x8xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$logits,
-                       Moe_ScoreFunctionAttr:$score_function);
+  let arguments = !con((ins AnyRankedTensor:$logits), Moe_RouteAttrs);
   let results = (outs AnyRankedTensor:$scores);
   let assemblyFormat = [{
     custom<EnumKeyword>($score_function) $logits attr-dict `:` type($logits)
@@ -96,17 +96,9 @@ def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
         : tensor<64x8xf32>, tensor<8xf32>
     ```
   }];
-  let arguments = (ins
-    AnyRankedTensor:$scores,
-    Optional<AnyRankedTensor>:$bias,
-    I64Attr:$k,
-    Moe_ScoreFunctionAttr:$score_function,
-    DefaultValuedAttr<I64Attr, "1">:$num_groups,
-    DefaultValuedAttr<I64Attr, "1">:$group_topk,
-    DefaultValuedAttr<Moe_GroupScoreAttr, "::mlir::moe::GroupScore::TopSum">:$group_score,
-    OptionalAttr<I64Attr>:$group_score_topq,
-    DefaultValuedAttr<Moe_NormalizeAttr, "::mlir::moe::Normalize::None">:$normalize,
-    DefaultValuedAttr<F64Attr, "1.0">:$scaling_factor);
+  let arguments = !con(
+    (ins AnyRankedTensor:$scores, Optional<AnyRankedTensor>:$bias),
+    Moe_TopKAttrs);
   let results = (outs AnyRankedTensor:$weights, AnyRankedTensor:$indices);
   let assemblyFormat = [{
     custom<EnumKeyword>($score_function) $scores (`bias` $bias^)? `k` $k attr-dict
@@ -146,15 +138,8 @@ def Moe_AuxLossOp : Moe_Op<"aux_loss", [Pure, InferTypeOpAdaptorWithIsCompatible
         : tensor<64x8xf32>, tensor<64x2xi32>
     ```
   }];
-  let arguments = (ins
-    AnyRankedTensor:$scores,
-    AnyRankedTensor:$indices,
-    Moe_AuxLossVariantAttr:$variant,
-    Moe_ScoreFunctionAttr:$score_function,
-    F64Attr:$coeff,
-    OptionalAttr<I64Attr>:$seq_length,
-    OptionalAttr<FlatSymbolRefAttr>:$grid,
-    OptionalAttr<DenseI64ArrayAttr>:$grid_axes);
+  let arguments = !con((ins AnyRankedTensor:$scores, AnyRankedTensor:$indices),
+                       Moe_AuxLossAttrs);
   let results = (outs AnyRankedTensor:$loss);
   let assemblyFormat = [{
     custom<EnumKeyword>($variant) $scores `,` $indices `from` custom<EnumKeyword>($score_function) `coeff` $coeff
@@ -173,7 +158,7 @@ def Moe_ZLossOp : Moe_Op<"z_loss", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
     %z = moe.z_loss %logits coeff 1.000000e-03 : tensor<64x8xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$logits, F64Attr:$coeff);
+  let arguments = !con((ins AnyRankedTensor:$logits), Moe_ZLossAttrs);
   let results = (outs AnyRankedTensor:$loss);
   let assemblyFormat = [{
     $logits `coeff` $coeff attr-dict `:` type($logits)
@@ -194,8 +179,8 @@ def Moe_ExpertBiasUpdateOp : Moe_Op<"expert_bias_update",
         : tensor<8xf32>, tensor<8xi32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$bias, AnyRankedTensor:$counts,
-                       DefaultValuedAttr<F64Attr, "1.0e-3">:$rate);
+  let arguments = !con((ins AnyRankedTensor:$bias, AnyRankedTensor:$counts),
+                       Moe_BiasUpdateAttrs);
   let results = (outs AnyRankedTensor:$updated_bias);
   let assemblyFormat = [{
     $bias `,` $counts `rate` $rate attr-dict `:` type($bias) `,` type($counts)
@@ -224,9 +209,8 @@ def Moe_PermuteOp : Moe_Op<"permute", [Pure, InferTypeOpAdaptorWithIsCompatible]
         : tensor<64x32xbf16>, tensor<64x2xi32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$indices,
-                       I64Attr:$num_experts,
-                       DefaultValuedAttr<I64Attr, "1">:$align);
+  let arguments = !con((ins AnyRankedTensor:$x, AnyRankedTensor:$indices),
+                       Moe_PermuteAttrs);
   let results = (outs AnyRankedTensor:$permuted, AnyRankedTensor:$group_sizes,
                       AnyRankedTensor:$rows);
   let assemblyFormat = [{
@@ -259,10 +243,10 @@ def Moe_GroupedMatmulOp : Moe_Op<"grouped_matmul",
         -> tensor<144x48xbf16>
     ```
   }];
-  let arguments = (ins
+  let arguments = !con((ins
     AnyRankedTensor:$a, AnyRankedTensor:$b, AnyRankedTensor:$group_sizes,
-    Optional<AnyRankedTensor>:$a_scale, Optional<AnyRankedTensor>:$b_scale,
-    DefaultValuedAttr<Moe_WeightLayoutAttr, "::mlir::moe::WeightLayout::KN">:$weight_layout);
+    Optional<AnyRankedTensor>:$a_scale, Optional<AnyRankedTensor>:$b_scale),
+    Moe_WeightLayoutAttrs);
   let results = (outs AnyRankedTensor:$c);
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
@@ -285,9 +269,9 @@ def Moe_GroupedWeightGradOp : Moe_Op<"grouped_weight_grad", [Pure]> {
         -> tensor<8x32x48xf32>
     ```
   }];
-  let arguments = (ins
-    AnyRankedTensor:$a, AnyRankedTensor:$dc, AnyRankedTensor:$group_sizes,
-    DefaultValuedAttr<Moe_WeightLayoutAttr, "::mlir::moe::WeightLayout::KN">:$weight_layout);
+  let arguments = !con((ins
+    AnyRankedTensor:$a, AnyRankedTensor:$dc, AnyRankedTensor:$group_sizes),
+    Moe_WeightLayoutAttrs);
   let results = (outs AnyRankedTensor:$db);
   let assemblyFormat = [{
     $a `,` $dc `,` $group_sizes attr-dict `:` functional-type(operands, results)
@@ -309,8 +293,8 @@ def Moe_GluOp : Moe_Op<"glu", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
     %h2 = moe.glu silu %gu : tensor<144x96xbf16>
     ```
   }];
-  let arguments = (ins Moe_ActivationAttr:$activation,
-                       AnyRankedTensor:$gate, Optional<AnyRankedTensor>:$up);
+  let arguments = !con(Moe_GluAttrs,
+                       (ins AnyRankedTensor:$gate, Optional<AnyRankedTensor>:$up));
   let results = (outs AnyRankedTensor:$h);
   let assemblyFormat = [{
     custom<EnumKeyword>($activation) $gate (`,` $up^)? attr-dict `:` type($gate) (`,` type($up)^)?
@@ -340,8 +324,8 @@ def Moe_AllToAllOp : Moe_Op<"all_to_all", [
         : (tensor<512x32xbf16>, tensor<4xi32>) -> (tensor<1024x32xbf16>, tensor<4xi32>)
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$send_sizes,
-                       FlatSymbolRefAttr:$grid, I64Attr:$grid_axis);
+  let arguments = !con((ins AnyRankedTensor:$input, AnyRankedTensor:$send_sizes),
+                       Moe_AllToAllAttrs);
   let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$recv_sizes);
   let assemblyFormat = [{
     $input `,` $send_sizes `on` $grid `axis` $grid_axis attr-dict
@@ -403,8 +387,8 @@ def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
         : (tensor<144x256xbf16>) -> (tensor<144x256xf8E4M3FN>, tensor<144x2xf32>)
     ```
   }];
-  let arguments = (ins Moe_QuantRecipeAttr:$recipe, AnyRankedTensor:$input,
-                       Optional<AnyRankedTensor>:$amax_history);
+  let arguments = !con(Moe_QuantAttrs, (ins AnyRankedTensor:$input,
+                       Optional<AnyRankedTensor>:$amax_history));
   let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$scale,
                       Optional<AnyRankedTensor>:$new_amax_history);
   let assemblyFormat = [{
@@ -427,8 +411,8 @@ def Moe_DequantizeOp : Moe_Op<"dequantize", [Pure]> {
         : (tensor<144x256xf8E4M3FN>, tensor<f32>) -> tensor<144x256xbf16>
     ```
   }];
-  let arguments = (ins Moe_QuantRecipeAttr:$recipe, AnyRankedTensor:$input,
-                       AnyRankedTensor:$scale);
+  let arguments = !con(Moe_QuantAttrs, (ins AnyRankedTensor:$input,
+                       AnyRankedTensor:$scale));
   let results = (outs AnyRankedTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($recipe) $input `,` $scale attr-dict `:` functional-type(operands, results)
@@ -511,5 +495,7 @@ def Moe_LayerOp : Moe_Op<"layer", [Pure, InferTypeOpAdaptorWithIsCompatible,
   }];
   let hasVerifier = 1;
 }
+
+include "MoeDialect/Dialect/MoeBufferOps.td"
 
 #endif // MOE_OPS_TD

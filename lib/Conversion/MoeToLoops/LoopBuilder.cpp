@@ -1,0 +1,146 @@
+//===- LoopBuilder.cpp - small helpers for writing loops on buffers -------===//
+#include "LoopBuilder.h"
+#include "Fp8Codec.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::moe::loops {
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+Value i32Const(OpBuilder &b, Location loc, int32_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
+Value i64Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+}
+
+Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.isDynamicDim(i))
+    return indexConst(b, loc, type.getDimSize(i));
+  return memref::DimOp::create(b, loc, memref, i);
+}
+
+void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body) {
+  Value one = indexConst(b, loc, 1);
+  scf::ForOp::create(b, loc, lb, ub, one, ValueRange{},
+                     [&](OpBuilder &nb, Location nloc, Value iv, ValueRange) {
+                       body(nb, nloc, iv);
+                       scf::YieldOp::create(nb, nloc);
+                     });
+}
+
+Value forReduce(OpBuilder &b, Location loc, Value lb, Value ub, Value init,
+                ReduceBody body) {
+  Value one = indexConst(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, one, ValueRange{init},
+      [&](OpBuilder &nb, Location nloc, Value iv, ValueRange acc) {
+        scf::YieldOp::create(nb, nloc, body(nb, nloc, iv, acc.front()));
+      });
+  return loop.getResult(0);
+}
+
+Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
+             Value ifFalse) {
+  return arith::SelectOp::create(b, loc, cond, ifTrue, ifFalse);
+}
+
+static bool isFp8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(t);
+}
+
+Value f32ToBF16Bits(OpBuilder &b, Location loc, Value v) {
+  // Round to nearest even on the upper 16 bits: bits + 0x7fff + lsb, then
+  // shift; NaNs are kept quiet NaNs instead of rounding into infinity.
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, v);
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i32Const(b, loc, 16)),
+      i32Const(b, loc, 1));
+  Value rounded = arith::AddIOp::create(
+      b, loc, bits,
+      arith::AddIOp::create(b, loc, lsb, i32Const(b, loc, 0x7fff)));
+  Value upper = arith::ShRUIOp::create(b, loc, rounded, i32Const(b, loc, 16));
+  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value quietNan = arith::OrIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i32Const(b, loc, 16)),
+      i32Const(b, loc, 0x40));
+  Value result = select(b, loc, isNan, quietNan, upper);
+  return arith::TruncIOp::create(b, loc, b.getI16Type(), result);
+}
+
+Value bf16BitsToF32(OpBuilder &b, Location loc, Value bits) {
+  Type i32 = b.getI32Type();
+  Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+  Value shifted = arith::ShLIOp::create(b, loc, wide, i32Const(b, loc, 16));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), shifted);
+}
+
+Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx) {
+  Value v = memref::LoadOp::create(b, loc, memref, idx);
+  Type t = v.getType();
+  if (t.isF32())
+    return v;
+  if (t.isBF16())
+    return bf16BitsToF32(
+        b, loc, arith::BitcastOp::create(b, loc, b.getI16Type(), v));
+  if (isFp8(t))
+    return decodeFp8(b, loc,
+                     arith::BitcastOp::create(b, loc, b.getI8Type(), v), t);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+}
+
+void storeFromF32(OpBuilder &b, Location loc, Value v, Value memref,
+                  ValueRange idx) {
+  Type t = cast<MemRefType>(memref.getType()).getElementType();
+  Value stored = v;
+  if (t.isBF16())
+    stored = arith::BitcastOp::create(b, loc, t, f32ToBF16Bits(b, loc, v));
+  else if (isFp8(t))
+    stored = arith::BitcastOp::create(b, loc, t, encodeFp8(b, loc, v, t));
+  else if (!t.isF32())
+    stored = arith::TruncFOp::create(b, loc, t, v);
+  memref::StoreOp::create(b, loc, stored, memref, idx);
+}
+
+void fillZero(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type elem = type.getElementType();
+  Value zero;
+  if (isFp8(elem)) // no FP8 constants in LLVM: zero bits, reinterpreted
+    zero = arith::BitcastOp::create(
+        b, loc, elem,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(b.getI8Type(), 0)));
+  else if (auto f = dyn_cast<FloatType>(elem))
+    zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(f, 0.0));
+  else
+    zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, 0));
+  SmallVector<Value> ivs;
+  std::function<void(OpBuilder &, Location, int64_t)> nest =
+      [&](OpBuilder &nb, Location nloc, int64_t d) {
+        if (d == type.getRank()) {
+          memref::StoreOp::create(nb, nloc, zero, memref, ivs);
+          return;
+        }
+        forRange(nb, nloc, indexConst(nb, nloc, 0), dimOf(nb, nloc, memref, d),
+                 [&](OpBuilder &ib, Location iloc, Value iv) {
+                   ivs.push_back(iv);
+                   nest(ib, iloc, d + 1);
+                   ivs.pop_back();
+                 });
+      };
+  nest(b, loc, 0);
+}
+
+} // namespace mlir::moe::loops

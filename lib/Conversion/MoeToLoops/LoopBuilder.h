@@ -1,0 +1,47 @@
+//===- LoopBuilder.h - small helpers for writing loops on buffers -*- C++ -*-===//
+#ifndef MOE_LIB_CONVERSION_MOETOLOOPS_LOOPBUILDER_H
+#define MOE_LIB_CONVERSION_MOETOLOOPS_LOOPBUILDER_H
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+namespace mlir::moe::loops {
+
+using LoopBody = llvm::function_ref<void(OpBuilder &, Location, Value iv)>;
+using ReduceBody =
+    llvm::function_ref<Value(OpBuilder &, Location, Value iv, Value acc)>;
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v);
+Value f32Const(OpBuilder &b, Location loc, double v);
+Value i32Const(OpBuilder &b, Location loc, int32_t v);
+Value i64Const(OpBuilder &b, Location loc, int64_t v);
+/// Dim `i` of a memref as an index (a constant when static).
+Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i);
+
+/// scf.for iv in [lb, ub) step 1.
+void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body);
+/// scf.for with one loop-carried value; returns its final value.
+Value forReduce(OpBuilder &b, Location loc, Value lb, Value ub, Value init,
+                ReduceBody body);
+/// scf.if with one result.
+Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
+             Value ifFalse);
+
+/// Loads an element of a bf16/f16/f32/FP8 buffer as f32.
+Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx);
+/// Stores an f32 into a bf16/f16/f32/FP8 buffer, rounding to nearest even
+/// (FP8: with saturation to the largest finite value).
+void storeFromF32(OpBuilder &b, Location loc, Value v, Value memref,
+                  ValueRange idx);
+
+/// Writes zero (of the element type) into every element of `memref`.
+void fillZero(OpBuilder &b, Location loc, Value memref);
+
+/// f32 → bf16 bits, round to nearest even (NaN stays NaN), as i16.
+Value f32ToBF16Bits(OpBuilder &b, Location loc, Value v);
+/// bf16 bits (i16) → f32.
+Value bf16BitsToF32(OpBuilder &b, Location loc, Value bits);
+
+} // namespace mlir::moe::loops
+
+#endif // MOE_LIB_CONVERSION_MOETOLOOPS_LOOPBUILDER_H

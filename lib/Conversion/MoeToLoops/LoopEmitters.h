@@ -1,0 +1,96 @@
+//===- LoopEmitters.h - moe op semantics as scf/arith/math/memref -*- C++ -*-===//
+//
+// The CPU reference lowering. Each emitter writes the loops that implement
+// one moe op literally as DESIGN.md states it, on buffers: memrefs with the
+// identity layout, static or dynamic dims. Every emitter writes EVERY element
+// of its output buffers (outputs are not assumed zeroed). All arithmetic is
+// in f32 (activations are loaded with loadAsF32 and stored with storeFromF32),
+// integer offsets in i64/index.
+//
+// The ConvertMoeToLoops patterns unpack the buffer-form moe ops and call
+// these; the ops' verifiers have already checked shapes and attributes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_LIB_CONVERSION_MOETOLOOPS_LOOPEMITTERS_H
+#define MOE_LIB_CONVERSION_MOETOLOOPS_LOOPEMITTERS_H
+
+#include "MoeDialect/Dialect/MoeOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::moe::loops {
+
+//===-- Router (RouterLoops.cpp) ------------------------------------------===//
+
+/// logits[t, e] = Σ_h x[t, h] · w[h, e] (f32 accumulation).
+void emitGate(OpBuilder &b, Location loc, Value x, Value w, Value logits);
+
+/// scores = fn(logits) row by row (softmax over E with max subtraction).
+void emitRoute(OpBuilder &b, Location loc, ScoreFunction fn, Value logits,
+               Value scores);
+
+struct TopKConfig {
+  int64_t k;
+  ScoreFunction scoreFunction;
+  int64_t numGroups;
+  int64_t groupTopk;
+  GroupScore groupScore;
+  int64_t groupScoreTopq; ///< effective q (attribute or k / group_topk)
+  Normalize normalize;
+  double scalingFactor;
+};
+/// `bias` may be null.
+void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
+              Value scores, Value bias, Value weights, Value indices);
+
+struct AuxLossConfig {
+  AuxLossVariant variant;
+  ScoreFunction scoreFunction;
+  double coeff;
+  int64_t seqLength; ///< only for the sequence variant
+};
+/// `loss` is a rank-0 f32 buffer. The global variant on one rank equals
+/// batch (the caller rejects more ranks).
+void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
+                 Value scores, Value indices, Value loss);
+void emitZLoss(OpBuilder &b, Location loc, double coeff, Value logits,
+               Value loss);
+void emitExpertBiasUpdate(OpBuilder &b, Location loc, double rate, Value bias,
+                          Value counts, Value updatedBias);
+
+//===-- Dispatch (DispatchLoops.cpp) --------------------------------------===//
+
+void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
+                 Value x, Value indices, Value permuted, Value groupSizes,
+                 Value rows);
+void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
+                 Value out);
+/// The one-rank exchange: output rows [0, send_sizes[0]) = input rows, the
+/// rest zero; recv_sizes = send_sizes.
+void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
+                         Value sendSizes, Value output, Value recvSizes);
+
+//===-- Grouped matmuls (MatmulLoops.cpp) ---------------------------------===//
+
+/// `aScale`/`bScale` are null unless a and b are FP8; then they are rank-0
+/// (tensor-wise) or block scales (see moe.grouped_matmul).
+void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout,
+                       Value a, Value bWeights, Value sizes, Value aScale,
+                       Value bScale, Value c);
+void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
+                           Value a, Value dc, Value sizes, Value db);
+
+//===-- Activations and FP8 (ActivationLoops.cpp, QuantLoops.cpp) ---------===//
+
+/// `up` null: `gate` is [R, 2F] holding gate then up.
+void emitGlu(OpBuilder &b, Location loc, Activation act, Value gate, Value up,
+             Value h);
+/// `amaxHistory`/`newAmaxHistory` are null unless the recipe is delayed.
+void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
+                  Value amaxHistory, Value output, Value scale,
+                  Value newAmaxHistory);
+void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
+                    Value input, Value scale, Value output);
+
+} // namespace mlir::moe::loops
+
+#endif // MOE_LIB_CONVERSION_MOETOLOOPS_LOOPEMITTERS_H

@@ -1,0 +1,206 @@
+//===- MatmulLoops.cpp - moe.grouped_matmul, moe.grouped_weight_grad ------===//
+//
+// The CPU reference of the grouped matmuls, written literally after
+// DESIGN.md ("Exact semantics"): group g covers rows [off_g, off_g + sizes[g])
+// with off the exclusive prefix sum of the sizes, computed in i64.
+//
+// Bad sizes never cause an out-of-bounds access: a negative size counts as 0,
+// and group ranges are clamped to the R rows of the buffers (a group that
+// starts past R is empty, one that ends past R is cut at R). Products are
+// accumulated in f32 in ascending order of the reduced index (kd for the
+// matmul, the row r for the weight gradient), so results are deterministic.
+//
+//===----------------------------------------------------------------------===//
+#include "LoopBuilder.h"
+#include "LoopEmitters.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::moe::loops {
+
+namespace {
+
+Value toIndex(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+Value indexToI64(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+}
+
+/// Group g's size as i64, negative sizes counted as 0.
+Value groupSize(OpBuilder &b, Location loc, Value sizes, Value g) {
+  Value v = memref::LoadOp::create(b, loc, sizes, ValueRange{g});
+  if (v.getType().getIntOrFloatBitWidth() != 64)
+    v = arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+  return arith::MaxSIOp::create(b, loc, v, i64Const(b, loc, 0));
+}
+
+/// The row range [lo, hi) (index values) of a group spanning [off, end) in
+/// i64, clamped to [0, numRows64].
+void clampedRange(OpBuilder &b, Location loc, Value off, Value end,
+                  Value numRows64, Value &lo, Value &hi) {
+  lo = toIndex(b, loc, arith::MinSIOp::create(b, loc, off, numRows64));
+  hi = toIndex(b, loc, arith::MinSIOp::create(b, loc, end, numRows64));
+}
+
+/// Writes zero into rows [lo, hi) of a rank-2 buffer.
+void zeroRows(OpBuilder &b, Location loc, Value buf, Value lo, Value hi) {
+  Value cols = dimOf(b, loc, buf, 1);
+  Value zero = f32Const(b, loc, 0.0);
+  forRange(b, loc, lo, hi, [&](OpBuilder &nb, Location nloc, Value r) {
+    forRange(nb, nloc, indexConst(nb, nloc, 0), cols,
+             [&](OpBuilder &ib, Location iloc, Value n) {
+               storeFromF32(ib, iloc, zero, buf, ValueRange{r, n});
+             });
+  });
+}
+
+/// Dequantization scale of an FP8 operand: a rank-0 scale (tensor-wise,
+/// loaded once as `scalar`) or a block scale read at `blockIdx`.
+struct Scale {
+  Value buffer;
+  Value scalar; ///< set for rank-0 scales
+  Value at(OpBuilder &b, Location loc, ValueRange blockIdx) const {
+    if (scalar)
+      return scalar;
+    return loadAsF32(b, loc, buffer, blockIdx);
+  }
+};
+
+Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
+  Scale s{buffer, Value()};
+  if (buffer && cast<MemRefType>(buffer.getType()).getRank() == 0)
+    s.scalar = loadAsF32(b, loc, buffer, ValueRange{});
+  return s;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// moe.grouped_matmul
+//===----------------------------------------------------------------------===//
+
+// c[r, n] = Σ_kd A(r, kd) · B_g(kd, n) for r in group g, with
+//   A(r, kd) = a[r, kd] (· a_scale, or a_scale[r, kd/128] for FP8),
+//   B_g(kd, n) = b[g, kd, n] (kn) or b[g, n, kd] (nk)
+//                (· b_scale, or b_scale[g, kd/128, n/128] (kn) /
+//                   b_scale[g, n/128, kd/128] (nk) for FP8);
+// the FP8 operands are dequantized element by element before the product.
+// Rows past Σ sizes are zero.
+void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
+                       Value bWeights, Value sizes, Value aScale, Value bScale,
+                       Value c) {
+  bool kn = layout == WeightLayout::KN;
+  Value c0 = indexConst(b, loc, 0);
+  Value numRows = dimOf(b, loc, c, 0);
+  Value numRows64 = indexToI64(b, loc, numRows);
+  Value depth = dimOf(b, loc, a, 1);
+  Value width = dimOf(b, loc, c, 1);
+  Value numGroups = dimOf(b, loc, sizes, 0);
+  Value block = indexConst(b, loc, 128);
+  Scale sa = makeScale(b, loc, aScale);
+  Scale sb = makeScale(b, loc, bScale);
+
+  Value total = forReduce(
+      b, loc, c0, numGroups, i64Const(b, loc, 0),
+      [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
+        Value end =
+            arith::AddIOp::create(gb, gloc, off, groupSize(gb, gloc, sizes, g));
+        Value lo, hi;
+        clampedRange(gb, gloc, off, end, numRows64, lo, hi);
+        forRange(gb, gloc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
+          forRange(rb, rloc, indexConst(rb, rloc, 0), width,
+                   [&](OpBuilder &nb, Location nloc, Value n) {
+                     Value acc = forReduce(
+                         nb, nloc, indexConst(nb, nloc, 0), depth,
+                         f32Const(nb, nloc, 0.0),
+                         [&](OpBuilder &kb, Location kloc, Value kd,
+                             Value sum) -> Value {
+                           SmallVector<Value, 3> bIdx{g, kd, n};
+                           if (!kn)
+                             std::swap(bIdx[1], bIdx[2]);
+                           Value av = loadAsF32(kb, kloc, a, ValueRange{r, kd});
+                           Value bv = loadAsF32(kb, kloc, bWeights, bIdx);
+                           if (aScale || bScale) {
+                             Value kdBlock =
+                                 arith::DivUIOp::create(kb, kloc, kd, block);
+                             Value nBlock =
+                                 arith::DivUIOp::create(kb, kloc, n, block);
+                             if (aScale)
+                               av = arith::MulFOp::create(
+                                   kb, kloc, av,
+                                   sa.at(kb, kloc, ValueRange{r, kdBlock}));
+                             if (bScale) {
+                               SmallVector<Value, 3> sIdx{g, kdBlock, nBlock};
+                               if (!kn)
+                                 std::swap(sIdx[1], sIdx[2]);
+                               bv = arith::MulFOp::create(
+                                   kb, kloc, bv, sb.at(kb, kloc, sIdx));
+                             }
+                           }
+                           return arith::AddFOp::create(
+                               kb, kloc, sum,
+                               arith::MulFOp::create(kb, kloc, av, bv));
+                         });
+                     storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+                   });
+        });
+        return end;
+      });
+  Value first =
+      toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
+  zeroRows(b, loc, c, first, numRows);
+}
+
+//===----------------------------------------------------------------------===//
+// moe.grouped_weight_grad
+//===----------------------------------------------------------------------===//
+
+// db[g, kd, n] (kn) or db[g, n, kd] (nk) = Σ_{r in group g} a[r, kd]·dc[r, n],
+// accumulated in f32 over r ascending from 0.0: an empty group gets exactly
+// zero.
+void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
+                           Value a, Value dc, Value sizes, Value db) {
+  bool kn = layout == WeightLayout::KN;
+  Value c0 = indexConst(b, loc, 0);
+  Value numRows64 = indexToI64(b, loc, dimOf(b, loc, a, 0));
+  Value numGroups = dimOf(b, loc, db, 0);
+  Value dim1 = dimOf(b, loc, db, 1); // Kd (kn) or N (nk)
+  Value dim2 = dimOf(b, loc, db, 2); // N (kn) or Kd (nk)
+
+  forReduce(
+      b, loc, c0, numGroups, i64Const(b, loc, 0),
+      [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
+        Value end =
+            arith::AddIOp::create(gb, gloc, off, groupSize(gb, gloc, sizes, g));
+        Value lo, hi;
+        clampedRange(gb, gloc, off, end, numRows64, lo, hi);
+        forRange(
+            gb, gloc, indexConst(gb, gloc, 0), dim1,
+            [&](OpBuilder &ib, Location iloc, Value i) {
+              forRange(
+                  ib, iloc, indexConst(ib, iloc, 0), dim2,
+                  [&](OpBuilder &jb, Location jloc, Value j) {
+                    Value kd = kn ? i : j;
+                    Value n = kn ? j : i;
+                    Value acc = forReduce(
+                        jb, jloc, lo, hi, f32Const(jb, jloc, 0.0),
+                        [&](OpBuilder &rb, Location rloc, Value r,
+                            Value sum) -> Value {
+                          Value av = loadAsF32(rb, rloc, a, ValueRange{r, kd});
+                          Value dv = loadAsF32(rb, rloc, dc, ValueRange{r, n});
+                          return arith::AddFOp::create(
+                              rb, rloc, sum,
+                              arith::MulFOp::create(rb, rloc, av, dv));
+                        });
+                    storeFromF32(jb, jloc, acc, db, ValueRange{g, i, j});
+                  });
+            });
+        return end;
+      });
+}
+
+} // namespace mlir::moe::loops

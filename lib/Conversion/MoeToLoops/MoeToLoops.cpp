@@ -1,0 +1,211 @@
+//===- MoeToLoops.cpp - buffer-form moe ops → loops (CPU reference) -------===//
+//
+// Each moe.buffer.* op is replaced by the loops its emitter writes (one file
+// per op family, see LoopEmitters.h). Any moe op left over — a tensor-form
+// op that was not bufferized, moe.layer that was not expanded, an exchange
+// over more than one rank — fails legalization with its location.
+//
+//===----------------------------------------------------------------------===//
+#include "LoopEmitters.h"
+
+#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_CONVERTMOETOLOOPSPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+using namespace mlir::moe::loops;
+
+namespace {
+
+LogicalResult lower(BufferGateOp op, OpBuilder &b) {
+  emitGate(b, op.getLoc(), op.getX(), op.getWeight(), op.getLogits());
+  return success();
+}
+
+LogicalResult lower(BufferRouteOp op, OpBuilder &b) {
+  emitRoute(b, op.getLoc(), op.getScoreFunction(), op.getLogits(),
+            op.getScores());
+  return success();
+}
+
+LogicalResult lower(BufferTopKOp op, OpBuilder &b) {
+  int64_t k = op.getK(), groupTopk = op.getGroupTopk();
+  TopKConfig config{k,
+                    op.getScoreFunction(),
+                    int64_t(op.getNumGroups()),
+                    groupTopk,
+                    op.getGroupScore(),
+                    op.getGroupScoreTopq() ? int64_t(*op.getGroupScoreTopq())
+                                           : k / groupTopk,
+                    op.getNormalize(),
+                    op.getScalingFactor().convertToDouble()};
+  emitTopK(b, op.getLoc(), config, op.getScores(), op.getBias(),
+           op.getWeights(), op.getIndices());
+  return success();
+}
+
+/// Ranks on `axes` of `grid` (1 when no grid is named).
+FailureOr<int64_t> ranksOn(Operation *op, FlatSymbolRefAttr grid,
+                           ArrayRef<int64_t> axes) {
+  if (!grid)
+    return 1;
+  auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(op, grid);
+  if (!gridOp)
+    return op->emitOpError("grid @") << grid.getValue() << " not found",
+           failure();
+  int64_t ranks = 1;
+  for (int64_t axis : axes) {
+    int64_t size = gridOp.getShape()[axis];
+    if (ShapedType::isDynamic(size))
+      return op->emitOpError("grid @")
+                 << grid.getValue() << " axis " << axis
+                 << " has a dynamic size; the CPU target runs a single rank",
+             failure();
+    ranks *= size;
+  }
+  return ranks;
+}
+
+LogicalResult lower(BufferAuxLossOp op, OpBuilder &b) {
+  if (op.getVariant() == AuxLossVariant::Global) {
+    auto ranks = ranksOn(op, op.getGridAttr(),
+                         op.getGridAxes().value_or(ArrayRef<int64_t>{}));
+    if (failed(ranks))
+      return failure();
+    if (*ranks != 1)
+      return op.emitOpError("global aux loss sums over ")
+             << *ranks << " ranks; the CPU target runs a single rank";
+  }
+  AuxLossConfig config{op.getVariant(), op.getScoreFunction(),
+                       op.getCoeff().convertToDouble(),
+                       op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0};
+  emitAuxLoss(b, op.getLoc(), config, op.getScores(), op.getIndices(),
+              op.getLoss());
+  return success();
+}
+
+LogicalResult lower(BufferZLossOp op, OpBuilder &b) {
+  emitZLoss(b, op.getLoc(), op.getCoeff().convertToDouble(), op.getLogits(),
+            op.getLoss());
+  return success();
+}
+
+LogicalResult lower(BufferExpertBiasUpdateOp op, OpBuilder &b) {
+  emitExpertBiasUpdate(b, op.getLoc(), op.getRate().convertToDouble(),
+                       op.getBias(), op.getCounts(), op.getUpdatedBias());
+  return success();
+}
+
+LogicalResult lower(BufferPermuteOp op, OpBuilder &b) {
+  emitPermute(b, op.getLoc(), op.getNumExperts(), op.getAlign(), op.getX(),
+              op.getIndices(), op.getPermuted(), op.getGroupSizes(),
+              op.getRows());
+  return success();
+}
+
+LogicalResult lower(BufferGroupedMatmulOp op, OpBuilder &b) {
+  ValueRange scales = op.getScales();
+  emitGroupedMatmul(b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
+                    op.getGroupSizes(), scales.empty() ? Value() : scales[0],
+                    scales.empty() ? Value() : scales[1], op.getC());
+  return success();
+}
+
+LogicalResult lower(BufferGroupedWeightGradOp op, OpBuilder &b) {
+  emitGroupedWeightGrad(b, op.getLoc(), op.getWeightLayout(), op.getA(),
+                        op.getDc(), op.getGroupSizes(), op.getDb());
+  return success();
+}
+
+LogicalResult lower(BufferGluOp op, OpBuilder &b) {
+  emitGlu(b, op.getLoc(), op.getActivation(), op.getGate(), op.getUp(),
+          op.getH());
+  return success();
+}
+
+LogicalResult lower(BufferAllToAllOp op, OpBuilder &b) {
+  auto ranks = ranksOn(op, op.getGridAttr(), {int64_t(op.getGridAxis())});
+  if (failed(ranks))
+    return failure();
+  if (*ranks != 1)
+    return op.emitOpError("exchanges over ")
+           << *ranks << " ranks; the CPU target runs a single rank";
+  emitAllToAllOneRank(b, op.getLoc(), op.getInput(), op.getSendSizes(),
+                      op.getOutput(), op.getRecvSizes());
+  return success();
+}
+
+LogicalResult lower(BufferCombineOp op, OpBuilder &b) {
+  emitCombine(b, op.getLoc(), op.getY(), op.getRows(), op.getWeights(),
+              op.getOut());
+  return success();
+}
+
+LogicalResult lower(BufferQuantizeOp op, OpBuilder &b) {
+  Value history = op.getAmaxHistory();
+  emitQuantize(b, op.getLoc(), op.getRecipe(), op.getInput(), history,
+               op.getOutput(), op.getScale(), history);
+  return success();
+}
+
+LogicalResult lower(BufferDequantizeOp op, OpBuilder &b) {
+  emitDequantize(b, op.getLoc(), op.getRecipe(), op.getInput(), op.getScale(),
+                 op.getOutput());
+  return success();
+}
+
+/// Emits the loops of a buffer op in its place. Buffer ops have no results
+/// and their operands are already memrefs, so the original operands are used.
+template <typename OpTy>
+struct LowerToLoops : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(lower(op, rewriter)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename... OpTys>
+void addLoweringPatterns(RewritePatternSet &patterns) {
+  (patterns.add<LowerToLoops<OpTys>>(patterns.getContext()), ...);
+}
+
+struct ConvertMoeToLoopsPass
+    : mlir::moe::impl::ConvertMoeToLoopsPassBase<ConvertMoeToLoopsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<MoeDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    addLoweringPatterns<BufferGateOp, BufferRouteOp, BufferTopKOp,
+                        BufferAuxLossOp, BufferZLossOp,
+                        BufferExpertBiasUpdateOp, BufferPermuteOp,
+                        BufferGroupedMatmulOp, BufferGroupedWeightGradOp,
+                        BufferGluOp, BufferAllToAllOp, BufferCombineOp,
+                        BufferQuantizeOp, BufferDequantizeOp>(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    // Grids are compile-time descriptions of the device mesh: once no op
+    // names one, nothing below the moe level needs it.
+    SmallVector<shard::GridOp> grids;
+    getOperation()->walk([&](shard::GridOp grid) { grids.push_back(grid); });
+    for (shard::GridOp grid : grids)
+      if (SymbolTable::symbolKnownUseEmpty(grid, grid->getParentOp()))
+        grid.erase();
+  }
+};
+} // namespace

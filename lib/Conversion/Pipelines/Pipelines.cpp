@@ -1,0 +1,59 @@
+//===- Pipelines.cpp - named pipelines from moe to LLVM --------------------===//
+#include "MoeDialect/Conversion/Pipelines.h"
+
+#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createMoeExpandLayerPass());
+  pm.addPass(createCanonicalizerPass());
+  // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
+  // own; as linalg it has.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+
+  pm.addPass(moe::createConvertMoeToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // libm for what LLVM has no intrinsic for (erf, tanh, log1p, ...).
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void moe::registerMoePipelines() {
+  PassPipelineRegistration<>(
+      "moe-lower-to-cpu",
+      "Lower moe programs to the LLVM dialect for the CPU (reference "
+      "semantics, bare-pointer memref arguments)",
+      buildMoeLowerToCpuPipeline);
+}

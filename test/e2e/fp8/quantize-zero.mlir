@@ -1,0 +1,15 @@
+// RUN: moe-runner %s --print | FileCheck %s
+
+// An all-zero tensor: amax = 0, so scale = 1 (not 0/448 = 0, which would make
+// x / scale NaN), and every q is 0.
+func.func @quantize_zero() -> (tensor<2x2xf8E4M3FN>, tensor<f32>, tensor<2x2xf32>) {
+  %x = arith.constant dense<0.0> : tensor<2x2xf32>
+  %q, %s = moe.quantize tensorwise %x
+      : (tensor<2x2xf32>) -> (tensor<2x2xf8E4M3FN>, tensor<f32>)
+  %y = moe.dequantize tensorwise %q, %s
+      : (tensor<2x2xf8E4M3FN>, tensor<f32>) -> tensor<2x2xf32>
+  return %q, %s, %y : tensor<2x2xf8E4M3FN>, tensor<f32>, tensor<2x2xf32>
+}
+// CHECK: result0 = [0, 0, 0, 0]
+// CHECK: result1 = [1]
+// CHECK: result2 = [0, 0, 0, 0]

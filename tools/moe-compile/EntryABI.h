@@ -1,0 +1,27 @@
+//===- EntryABI.h - the calling convention of artifact entries --*- C++ -*-===//
+//
+// An entry `@f(ins) -> (results)` is called as `void f_packed(void **args)`,
+// args[i] pointing to the dense row-major buffer of input i, then of result
+// i. Two steps make it so:
+//  - before bufferization, results become trailing memref parameters that
+//    the body writes in place (destination-passing style), and inputs are
+//    marked read-only so bufferization never writes into caller memory;
+//  - after lowering to the LLVM dialect with bare-pointer memrefs, a packed
+//    wrapper unpacks the pointer array and calls the entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_TOOLS_MOECOMPILE_ENTRYABI_H
+#define MOE_TOOLS_MOECOMPILE_ENTRYABI_H
+
+#include "EntryMetadata.h"
+
+namespace mlir::moe::compile {
+
+void rewriteEntriesToDestinations(mlir::ModuleOp module);
+
+mlir::LogicalResult addPackedWrappers(mlir::ModuleOp module,
+                                      const std::vector<EntryInfo> &entries);
+
+} // namespace mlir::moe::compile
+
+#endif // MOE_TOOLS_MOECOMPILE_ENTRYABI_H

@@ -1,0 +1,224 @@
+//===- EntryMetadata.cpp - what an artifact's entry points take -----------===//
+#include "EntryMetadata.h"
+
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+namespace mlir::moe::compile {
+
+/// The dtype name moe-runner understands, or "" when unsupported.
+static std::string dtypeName(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF16())
+    return "f16";
+  if (t.isF64())
+    return "f64";
+  if (isa<Float8E4M3FNType>(t))
+    return "f8e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "f8e5m2";
+  if (isa<Float8E8M0FNUType>(t))
+    return "f8e8m0";
+  for (unsigned width : {1u, 8u, 32u, 64u})
+    if (t.isSignlessInteger(width))
+      return "i" + std::to_string(width);
+  return "";
+}
+
+/// Name and role of an entry argument from how moe.layer uses it.
+static std::pair<std::string, std::string> nameFromLayerUse(BlockArgument arg) {
+  for (Operation *user : arg.getUsers()) {
+    auto layer = dyn_cast<moe::LayerOp>(user);
+    if (!layer)
+      continue;
+    if (layer.getX() == arg)
+      return {"x", "input"};
+    std::pair<Value, const char *> weights[] = {
+        {layer.getRouterWeight(), "router_weight"},
+        {layer.getBias(), "bias"},
+        {layer.getWGate(), "w_gate"},
+        {layer.getWUp(), "w_up"},
+        {layer.getWDown(), "w_down"}};
+    for (auto [value, name] : weights)
+      if (value == arg)
+        return {name, "weight"};
+  }
+  return {"", ""};
+}
+
+static std::string nameFromLayerResult(Value result) {
+  if (auto layer = result.getDefiningOp<moe::LayerOp>())
+    return result == layer.getOut() ? "out" : "aux_loss";
+  return "";
+}
+
+/// Rows that really carry tokens: T·K when `a` traces back (through the
+/// expert FFN chain) to a moe.permute, else all rows of `a`.
+static int64_t tokenRows(Value a) {
+  while (Operation *def = a.getDefiningOp()) {
+    if (auto permute = dyn_cast<moe::PermuteOp>(def)) {
+      auto indices = permute.getIndices().getType();
+      return indices.getDimSize(0) * indices.getDimSize(1);
+    }
+    if (auto glu = dyn_cast<moe::GluOp>(def))
+      a = glu.getGate();
+    else if (auto matmul = dyn_cast<moe::GroupedMatmulOp>(def))
+      a = matmul.getA();
+    else
+      break;
+  }
+  return cast<ShapedType>(a.getType()).getDimSize(0);
+}
+
+/// Expert-FFN FLOPs: 6·T·K·H·F per moe.layer, 2·rows·Kd·N per grouped
+/// matmul and per grouped weight gradient.
+static int64_t expertFlops(func::FuncOp func) {
+  int64_t flops = 0;
+  func.walk([&](Operation *op) {
+    if (auto layer = dyn_cast<moe::LayerOp>(op)) {
+      auto x = layer.getX().getType();
+      bool kn = layer.getWeightLayout() == moe::WeightLayout::KN;
+      int64_t f = layer.getWGate().getType().getDimSize(kn ? 2 : 1);
+      flops += 6 * x.getDimSize(0) * int64_t(layer.getK()) * x.getDimSize(1) * f;
+    } else if (auto mm = dyn_cast<moe::GroupedMatmulOp>(op)) {
+      auto a = mm.getA().getType();
+      flops += 2 * tokenRows(mm.getA()) * a.getDimSize(1) *
+               mm.getC().getType().getDimSize(1);
+    } else if (auto wg = dyn_cast<moe::GroupedWeightGradOp>(op)) {
+      auto a = wg.getA().getType();
+      flops += 2 * tokenRows(wg.getA()) * a.getDimSize(1) *
+               wg.getDc().getType().getDimSize(1);
+    }
+  });
+  return flops;
+}
+
+static FailureOr<ArgInfo> describeValue(Location loc, Type type,
+                                        std::string name, std::string role,
+                                        bool isOutput) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped) {
+    emitError(loc) << "entry " << (isOutput ? "result" : "argument") << " '"
+                   << name << "' has type " << type
+                   << "; artifacts take ranked tensors";
+    return failure();
+  }
+  if (!shaped.hasStaticShape()) {
+    emitError(loc) << "entry " << (isOutput ? "result" : "argument") << " '"
+                   << name << "' has the dynamic shape " << type
+                   << "; artifacts need static shapes";
+    return failure();
+  }
+  std::string dtype = dtypeName(shaped.getElementType());
+  if (dtype.empty()) {
+    emitError(loc) << "entry " << (isOutput ? "result" : "argument") << " '"
+                   << name << "' has the unsupported element type "
+                   << shaped.getElementType();
+    return failure();
+  }
+  return ArgInfo{std::move(name), std::move(role), isOutput,
+                 std::vector<int64_t>(shaped.getShape().begin(),
+                                      shaped.getShape().end()),
+                 std::move(dtype)};
+}
+
+FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
+  std::vector<EntryInfo> entries;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    EntryInfo entry;
+    entry.name = func.getSymName().str();
+    entry.symbol = entry.name + "_packed";
+    entry.flops = expertFlops(func);
+    llvm::StringSet<> used;
+    auto unique = [&](std::string name) {
+      std::string candidate = name;
+      for (int i = 1; !used.insert(candidate).second; ++i)
+        candidate = name + "_" + std::to_string(i);
+      return candidate;
+    };
+    for (BlockArgument arg : func.getArguments()) {
+      unsigned i = arg.getArgNumber();
+      auto [name, role] = nameFromLayerUse(arg);
+      if (auto attr = func.getArgAttrOfType<StringAttr>(i, "moe.name"))
+        name = attr.str();
+      if (auto attr = func.getArgAttrOfType<StringAttr>(i, "moe.role"))
+        role = attr.str();
+      if (name.empty())
+        name = "arg" + std::to_string(i);
+      if (role.empty())
+        role = "input";
+      auto info = describeValue(arg.getLoc(), arg.getType(), unique(name),
+                                role, /*isOutput=*/false);
+      if (failed(info))
+        return failure();
+      entry.args.push_back(std::move(*info));
+    }
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+      std::string name = nameFromLayerResult(value);
+      std::string role = "output";
+      if (auto attr = func.getResultAttrOfType<StringAttr>(i, "moe.name"))
+        name = attr.str();
+      if (auto attr = func.getResultAttrOfType<StringAttr>(i, "moe.role"))
+        role = attr.str();
+      if (name.empty())
+        name = "result" + std::to_string(i);
+      auto info = describeValue(ret.getLoc(), value.getType(), unique(name),
+                                role, /*isOutput=*/true);
+      if (failed(info))
+        return failure();
+      entry.args.push_back(std::move(*info));
+    }
+    entries.push_back(std::move(entry));
+  }
+  if (entries.empty()) {
+    emitError(module.getLoc())
+        << "no entry point: the module has no public func.func with a body";
+    return failure();
+  }
+  return entries;
+}
+
+void writeArtifactJson(llvm::raw_ostream &os, StringRef target,
+                       StringRef source, const std::vector<EntryInfo> &entries) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.object([&] {
+    json.attribute("format", "moe-artifact-1");
+    json.attribute("target", target);
+    json.attribute("source", source);
+    json.attributeArray("entries", [&] {
+      for (const EntryInfo &entry : entries)
+        json.object([&] {
+          json.attribute("name", entry.name);
+          json.attribute("symbol", entry.symbol);
+          json.attribute("flops", entry.flops);
+          json.attributeArray("args", [&] {
+            for (const ArgInfo &arg : entry.args)
+              json.object([&] {
+                json.attribute("name", arg.name);
+                json.attribute("role", arg.role);
+                json.attribute("io", arg.isOutput ? "out" : "in");
+                json.attributeArray("shape", [&] {
+                  for (int64_t d : arg.shape)
+                    json.value(d);
+                });
+                json.attribute("dtype", arg.dtype);
+              });
+          });
+        });
+    });
+  });
+  os << "\n";
+}
+
+} // namespace mlir::moe::compile

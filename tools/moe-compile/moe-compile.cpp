@@ -1,0 +1,236 @@
+//===- moe-compile.cpp - .mlir → artifact (.so + .json) --------------------===//
+//
+// Compiles a moe program for a target into an artifact that moe-runner (no
+// MLIR inside) loads: <stem>.so with one `void <entry>_packed(void **args)`
+// per public function, and <stem>.json describing every entry's arguments.
+// Both files appear only when everything succeeded.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryABI.h"
+#include "EntryMetadata.h"
+#include "ObjectEmission.h"
+
+#include "MoeDialect/Conversion/Pipelines.h"
+#include "MoeDialect/InitMoe.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("moe-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<input .mlir>"),
+                                      cl::cat(category));
+static cl::opt<std::string>
+    outputStem("o", cl::value_desc("stem"),
+               cl::desc("Artifact path without extension: writes <stem>.so and "
+                        "<stem>.json (default: the input's name, here)"),
+               cl::cat(category));
+static cl::opt<std::string>
+    target("target", cl::init("cpu"),
+           cl::desc("Target: cpu (the reference lowering; GPU targets such as "
+                    "sm_90a come with the GPU backend)"),
+           cl::cat(category));
+enum class Emit { Artifact, LoweredMLIR, LLVMIR };
+static cl::opt<Emit> emit(
+    "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
+    cl::values(clEnumValN(Emit::Artifact, "artifact",
+                          "<stem>.so and <stem>.json (default)"),
+               clEnumValN(Emit::LoweredMLIR, "mlir",
+                          "print the module lowered to the LLVM dialect"),
+               clEnumValN(Emit::LLVMIR, "llvm",
+                          "print the optimized LLVM IR")),
+    cl::cat(category));
+static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"),
+                           cl::cat(category));
+
+namespace {
+/// Progress lines on stderr: long compiles say what they are doing.
+class Progress {
+public:
+  explicit Progress(int steps) : steps(steps) {}
+  void step(llvm::StringRef what) {
+    finish();
+    ++current;
+    if (!quiet)
+      llvm::errs() << "moe-compile: [" << current << "/" << steps << "] "
+                   << what << "...";
+    start = std::chrono::steady_clock::now();
+    open = true;
+  }
+  void finish() {
+    if (!open)
+      return;
+    open = false;
+    if (quiet)
+      return;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    llvm::errs() << " " << ms << " ms\n";
+  }
+  /// Ends the current line before a diagnostic is printed.
+  void fail() {
+    if (open && !quiet)
+      llvm::errs() << " failed\n";
+    open = false;
+  }
+
+private:
+  int steps, current = 0;
+  bool open = false;
+  std::chrono::steady_clock::time_point start;
+};
+
+/// Temporary files next to the final ones, removed unless committed.
+struct PendingFiles {
+  llvm::SmallVector<std::string> paths;
+  bool committed = false;
+  ~PendingFiles() {
+    if (!committed)
+      for (const std::string &p : paths)
+        llvm::sys::fs::remove(p);
+  }
+  std::string add(llvm::StringRef finalPath) {
+    paths.push_back((finalPath + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId())).str());
+    return paths.back();
+  }
+};
+} // namespace
+
+static int fail(Progress &progress) {
+  progress.fail();
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "moe-compile: compile a moe program (.mlir) into an artifact for "
+      "moe-runner\n\n"
+      "  moe-compile model.mlir --target=cpu -o build/model\n"
+      "writes build/model.so (entry points `void <fn>_packed(void **args)`) "
+      "and build/model.json (each entry's arguments: name, role, shape, "
+      "dtype; expert-FFN FLOPs). Every public func.func with a body is an "
+      "entry; its tensor arguments are inputs and its results outputs.\n");
+
+  if (target != "cpu") {
+    llvm::errs() << "moe-compile: error: unknown target '" << target
+                 << "' (known: cpu)\n";
+    return 2;
+  }
+  std::string stem = outputStem;
+  if (stem.empty())
+    stem = llvm::sys::path::stem(inputFile).str();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  moe::registerMoeDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  Progress progress(emit == Emit::Artifact ? 5 : 2);
+  progress.step("parse and verify " + inputFile);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    progress.fail();
+    llvm::errs() << "moe-compile: error: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail(progress);
+  auto entries = moe::compile::describeEntries(*module);
+  if (failed(entries))
+    return fail(progress);
+
+  progress.step("lower to the LLVM dialect (moe-lower-to-cpu)");
+  moe::compile::rewriteEntriesToDestinations(*module);
+  PassManager pm(&context);
+  moe::buildMoeLowerToCpuPipeline(pm);
+  if (failed(pm.run(*module)) ||
+      failed(moe::compile::addPackedWrappers(*module, *entries)) ||
+      failed(verify(*module)))
+    return fail(progress);
+  if (emit == Emit::LoweredMLIR) {
+    progress.finish();
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  progress.step("translate to LLVM IR and optimize (O3)");
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = moe::compile::translateAndOptimize(*module, llvmContext);
+  if (failed(llvmModule))
+    return fail(progress);
+  if (emit == Emit::LLVMIR) {
+    progress.finish();
+    (*llvmModule)->print(llvm::outs(), nullptr);
+    return 0;
+  }
+
+  PendingFiles pending;
+  std::string soPath = stem + ".so", jsonPath = stem + ".json";
+  std::string objectPath = pending.add(stem + ".o");
+  std::string soTemp = pending.add(soPath), jsonTemp = pending.add(jsonPath);
+  progress.step("emit object code");
+  if (failed(moe::compile::emitObject(**llvmModule, objectPath)))
+    return fail(progress);
+  progress.step("link " + soPath + " (lld)");
+  if (failed(moe::compile::linkSharedLibrary(objectPath, soTemp)))
+    return fail(progress);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream json(jsonTemp, ec);
+    if (ec) {
+      progress.fail();
+      llvm::errs() << "moe-compile: error: cannot write " << jsonTemp << ": "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    moe::compile::writeArtifactJson(json, target, inputFile, *entries);
+  }
+  if (llvm::sys::fs::rename(soTemp, soPath) ||
+      llvm::sys::fs::rename(jsonTemp, jsonPath)) {
+    progress.fail();
+    llvm::errs() << "moe-compile: error: cannot move the artifact into place at "
+                 << stem << ".{so,json}\n";
+    llvm::sys::fs::remove(soPath);
+    return 1;
+  }
+  pending.committed = true;
+  llvm::sys::fs::remove(objectPath);
+  progress.finish();
+  if (!quiet)
+    llvm::errs() << "moe-compile: wrote " << soPath << " and " << jsonPath
+                 << " (" << entries->size() << " entr"
+                 << (entries->size() == 1 ? "y" : "ies") << ")\n";
+  return 0;
+}
