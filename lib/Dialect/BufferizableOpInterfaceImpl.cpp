@@ -119,6 +119,31 @@ struct MoeOpBufferization
   }
 };
 
+/// moe.layer has no buffer form: its meaning is the graph moe-expand-layer
+/// builds, and that graph bufferizes. Say so instead of "not bufferized".
+struct LayerBufferization
+    : public BufferizableOpInterface::ExternalModel<LayerBufferization,
+                                                    LayerOp> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &,
+                          const BufferizationOptions &,
+                          BufferizationState &) const {
+    return op->emitOpError("has no buffer form: run moe-expand-layer before "
+                           "bufferization");
+  }
+};
+
 template <typename TensorOp, typename BufferOp>
 void attach(MLIRContext *ctx) {
   TensorOp::template attachInterface<MoeOpBufferization<TensorOp, BufferOp>>(
@@ -143,6 +168,7 @@ void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
     attach<CombineOp, BufferCombineOp>(ctx);
     attach<QuantizeOp, BufferQuantizeOp>(ctx);
     attach<DequantizeOp, BufferDequantizeOp>(ctx);
+    LayerOp::attachInterface<LayerBufferization>(*ctx);
   });
 }
 

@@ -164,6 +164,12 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Runs first (the newest handler does): ends an open progress line so that
+  // the diagnostic starts on a line of its own, then lets it through.
+  ScopedDiagnosticHandler endProgressLine(&context, [&](Diagnostic &) {
+    progress.fail();
+    return failure();
+  });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(progress);
