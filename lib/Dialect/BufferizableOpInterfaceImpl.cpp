@@ -166,6 +166,7 @@ void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
     attach<GluOp, BufferGluOp>(ctx);
     attach<AllToAllOp, BufferAllToAllOp>(ctx);
     attach<CombineOp, BufferCombineOp>(ctx);
+    attach<CombineGradOp, BufferCombineGradOp>(ctx);
     attach<QuantizeOp, BufferQuantizeOp>(ctx);
     attach<DequantizeOp, BufferDequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);

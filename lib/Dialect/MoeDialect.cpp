@@ -11,6 +11,7 @@ using namespace mlir::moe;
 
 #include "MoeDialect/Dialect/MoeDialect.cpp.inc"
 #include "MoeDialect/Dialect/MoeEnums.cpp.inc"
+#include "MoeDialect/Dialect/MoeInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "MoeDialect/Dialect/MoeAttrs.cpp.inc"

@@ -1005,6 +1005,73 @@ LogicalResult CombineOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// moe.combine_grad
+//===----------------------------------------------------------------------===//
+
+static FailureOr<TypeList> inferCombineGrad(ErrorSink err, MLIRContext *ctx,
+                                            Type doutT, Type yT, Type rowsT,
+                                            Type weightsT) {
+  auto dout = expectTensor(err, "dout", doutT, 2, "[T, H]", Elem::Activation);
+  if (failed(dout))
+    return failure();
+  auto y = expectTensor(err, "y", yT, 2, "[R, H]", Elem::Activation);
+  if (failed(y) || failed(expectSameDim(err, "H", "dout", *dout, 1, "y", *y, 1)))
+    return failure();
+  if (dout->getElementType() != y->getElementType())
+    return err("'dout' has " + str(dout->getElementType()) +
+               " elements but 'y' has " + str(y->getElementType()));
+  auto rows = expectTensor(err, "rows", rowsT, 2, "[T, K]", Elem::I32);
+  if (failed(rows) ||
+      failed(expectSameDim(err, "T", "dout", *dout, 0, "rows", *rows, 0)))
+    return failure();
+  auto weights = expectTensor(err, "weights", weightsT, 2, "[T, K]", Elem::F32);
+  if (failed(weights) ||
+      failed(expectSameDim(err, "T", "rows", *rows, 0, "weights", *weights, 0)) ||
+      failed(expectSameDim(err, "T", "dout", *dout, 0, "weights", *weights, 0)) ||
+      failed(expectSameDim(err, "K", "rows", *rows, 1, "weights", *weights, 1)))
+    return failure();
+  int64_t t = firstStatic({dout->getDimSize(0), rows->getDimSize(0),
+                           weights->getDimSize(0)});
+  int64_t h = firstStatic({y->getDimSize(1), dout->getDimSize(1)});
+  int64_t k = firstStatic({rows->getDimSize(1), weights->getDimSize(1)});
+  return TypeList{tensorOf({y->getDimSize(0), h}, y->getElementType()),
+                  tensorOf({t, k}, f32(ctx))};
+}
+
+LogicalResult CombineGradOp::inferReturnTypes(MLIRContext *ctx,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  auto types = inferCombineGrad(
+      InferErrorSink{loc, getOperationName()}, ctx, adaptor.getDout().getType(),
+      adaptor.getY().getType(), adaptor.getRows().getType(),
+      adaptor.getWeights().getType());
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
+bool CombineGradOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return sameRankedTensorKinds(l, r);
+}
+
+template <typename OpT> static LogicalResult verifyCombineGrad(OpT op) {
+  OpErrorSink err{op};
+  auto types = inferCombineGrad(err, op.getContext(), typeOf(op.getDout()),
+                                typeOf(op.getY()), typeOf(op.getRows()),
+                                typeOf(op.getWeights()));
+  if (failed(types))
+    return failure();
+  return checkResults(err, outputTypes(op), *types, {"dy", "dweights"},
+                      {"[R, H] with the element type of 'y'", "[T, K] in f32"});
+}
+
+LogicalResult CombineGradOp::verify() {
+  return verifyCombineGrad(*this);
+}
+
+//===----------------------------------------------------------------------===//
 // moe.quantize / moe.dequantize
 //===----------------------------------------------------------------------===//
 
@@ -1249,6 +1316,9 @@ BufferAllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyAllToAllSymbols(*this, symbolTable);
 }
 LogicalResult BufferCombineOp::verify() { return verifyCombine(*this); }
+LogicalResult BufferCombineGradOp::verify() {
+  return verifyCombineGrad(*this);
+}
 LogicalResult BufferQuantizeOp::verify() { return verifyQuantize(*this); }
 LogicalResult BufferDequantizeOp::verify() { return verifyDequantize(*this); }
 

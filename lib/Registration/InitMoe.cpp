@@ -5,10 +5,12 @@
 #include "MoeDialect/Conversion/Pipelines.h"
 #include "MoeDialect/Dialect/BufferizableOpInterfaceImpl.h"
 #include "MoeDialect/Dialect/MoeDialect.h"
+#include "MoeDialect/Dialect/VJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -16,9 +18,10 @@
 
 void mlir::moe::registerMoeDialects(DialectRegistry &registry) {
   registry.insert<MoeDialect, arith::ArithDialect, func::FuncDialect,
-                  math::MathDialect, shard::ShardDialect,
+                  linalg::LinalgDialect, math::MathDialect, shard::ShardDialect,
                   tensor::TensorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerVJPInterfaceExternalModels(registry);
 }
 
 void mlir::moe::registerMoePasses() {

@@ -110,11 +110,18 @@ struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
   }
 };
 
+} // namespace
+
+void mlir::moe::populateExpandLayerPatterns(RewritePatternSet &patterns) {
+  patterns.add<ExpandLayerPattern>(patterns.getContext());
+}
+
+namespace {
 struct MoeExpandLayerPass
     : mlir::moe::impl::MoeExpandLayerPassBase<MoeExpandLayerPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandLayerPattern>(&getContext());
+    populateExpandLayerPatterns(patterns);
     // Only moe.layer is rewritten; no folding of unrelated ops on the way.
     GreedyRewriteConfig config;
     config.enableFolding(false);

@@ -3,6 +3,7 @@
 #include "moe_runtime/Artifact.h"
 
 #include "moe_runtime/FileUtil.h"
+#include "moe_runtime/Npy.h"
 
 #include <cmath>
 #include <dlfcn.h>
@@ -49,6 +50,81 @@ std::string ArtifactSpec::entryNames() const {
     s += e.name;
   }
   return s;
+}
+
+const ArgSpec *EntrySpec::findArg(const std::string &argName) const {
+  for (const ArgSpec &a : args)
+    if (a.name == argName)
+      return &a;
+  return nullptr;
+}
+
+std::vector<const ArgSpec *> EntrySpec::residuals(bool inputs) const {
+  std::vector<const ArgSpec *> out;
+  for (const ArgSpec &a : args)
+    if (a.role == Role::Residual && a.isInput == inputs)
+      out.push_back(&a);
+  return out;
+}
+
+std::string vjpForwardEntryName(const std::string &bwdName) {
+  if (bwdName.size() <= 4 || !endsWith(bwdName, "_bwd"))
+    return "";
+  return bwdName.substr(0, bwdName.size() - 4) + "_fwd";
+}
+
+namespace {
+std::string argTypeString(const ArgSpec &a) {
+  return shapeToString(a.shape) + " " + dtypeName(a.dtype);
+}
+
+std::string argNameList(const std::vector<const ArgSpec *> &args) {
+  if (args.empty())
+    return "none";
+  std::string s;
+  for (const ArgSpec *a : args)
+    s += (s.empty() ? "" : ", ") + a->name;
+  return s;
+}
+} // namespace
+
+Status checkResidualChain(const EntrySpec &fwd, const EntrySpec &bwd) {
+  std::vector<const ArgSpec *> outs = fwd.residuals(/*inputs=*/false);
+  std::vector<const ArgSpec *> ins = bwd.residuals(/*inputs=*/true);
+  auto indexIn = [](const std::vector<const ArgSpec *> &list, const std::string &name) {
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i]->name == name)
+        return static_cast<long>(i);
+    return -1L;
+  };
+  for (size_t i = 0; i < ins.size(); ++i) {
+    long j = indexIn(outs, ins[i]->name);
+    if (j < 0)
+      return Status::error(format(
+          "entry '%s' takes residual '%s', which entry '%s' does not return (its residual "
+          "outputs: %s)",
+          bwd.name.c_str(), ins[i]->name.c_str(), fwd.name.c_str(), argNameList(outs).c_str()));
+    const ArgSpec &o = *outs[static_cast<size_t>(j)];
+    if (o.shape != ins[i]->shape || o.dtype != ins[i]->dtype)
+      return Status::error(format("residual '%s' is %s in entry '%s' but %s in entry '%s'",
+                                  o.name.c_str(), argTypeString(o).c_str(), fwd.name.c_str(),
+                                  argTypeString(*ins[i]).c_str(), bwd.name.c_str()));
+  }
+  for (const ArgSpec *o : outs)
+    if (indexIn(ins, o->name) < 0)
+      return Status::error(format(
+          "entry '%s' returns residual '%s', which entry '%s' does not take (its residual "
+          "inputs: %s)",
+          fwd.name.c_str(), o->name.c_str(), bwd.name.c_str(), argNameList(ins).c_str()));
+  // Same sets of names; now the order.
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i]->name != outs[i]->name)
+      return Status::error(format(
+          "residual '%s' is residual input %zu of entry '%s' but residual output %ld of entry "
+          "'%s' (the order must match: %s)",
+          ins[i]->name.c_str(), i, bwd.name.c_str(), indexIn(outs, ins[i]->name),
+          fwd.name.c_str(), argNameList(outs).c_str()));
+  return Status::success();
 }
 
 std::string targetDeviceKind(const std::string &target) {

@@ -11,6 +11,7 @@
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/DType.h"
 #include "moe_runtime/FileUtil.h"
+#include "moe_runtime/Inputs.h"
 #include "moe_runtime/Json.h"
 #include "moe_runtime/Npy.h"
 #include "moe_runtime/Random.h"
@@ -583,6 +584,116 @@ void testArtifactSpec() {
   EXPECT(p.so == "dir/a.so");
 }
 
+// ---- VJP entries and inputs ------------------------------------------------------
+
+void testVjp(const std::string &dir) {
+  EXPECT(vjpForwardEntryName("layer_bwd") == "layer_fwd");
+  EXPECT(vjpForwardEntryName("a_b_bwd") == "a_b_fwd");
+  EXPECT(vjpForwardEntryName("_bwd") == "");
+  EXPECT(vjpForwardEntryName("layer") == "");
+  EXPECT(vjpForwardEntryName("layer_fwd") == "");
+
+  const char *json = R"({"format": "moe-artifact-1", "target": "cpu", "entries": [
+      {"name": "f_fwd", "symbol": "a", "args": [
+        {"name": "x", "role": "input", "io": "in", "shape": [2], "dtype": "f32"},
+        {"name": "y", "role": "output", "io": "out", "shape": [2], "dtype": "f32"},
+        {"name": "r0", "role": "residual", "io": "out", "shape": [2, 3], "dtype": "f32"},
+        {"name": "r1", "role": "residual", "io": "out", "shape": [4], "dtype": "i32"}]},
+      {"name": "f_bwd", "symbol": "b", "args": [
+        {"name": "r0", "role": "residual", "io": "in", "shape": [2, 3], "dtype": "f32"},
+        {"name": "r1", "role": "residual", "io": "in", "shape": [4], "dtype": "i32"},
+        {"name": "d_y", "role": "cotangent", "io": "in", "shape": [2], "dtype": "f32"},
+        {"name": "d_x", "role": "gradient", "io": "out", "shape": [2], "dtype": "f32"}]}]})";
+  auto load = [](const std::string &text, ArtifactSpec *spec) {
+    JsonValue v;
+    Status s = parseJson(text, &v);
+    return s.ok() ? parseArtifactSpec(v, spec) : s;
+  };
+  auto with = [&](std::vector<std::pair<std::string, std::string>> edits) {
+    std::string s = json;
+    for (auto &e : edits) {
+      size_t at = s.find(e.first);
+      if (at != std::string::npos)
+        s.replace(at, e.first.size(), e.second);
+    }
+    return s;
+  };
+  auto chain = [&](const std::string &text) {
+    ArtifactSpec spec;
+    MOERT_TRY(load(text, &spec));
+    return checkResidualChain(spec.entries[0], spec.entries[1]);
+  };
+  ArtifactSpec spec;
+  EXPECT_OK(load(json, &spec));
+  if (spec.entries.size() == 2) {
+    EXPECT(spec.entries[0].residuals(false).size() == 2 && spec.entries[0].residuals(true).empty());
+    EXPECT(spec.entries[1].residuals(true).size() == 2);
+    EXPECT(spec.entries[1].findArg("d_y") == &spec.entries[1].args[2]);
+    EXPECT(spec.entries[1].findArg("nope") == nullptr);
+  }
+  EXPECT_OK(chain(json));
+  const std::string bwdR1 = R"({"name": "r1", "role": "residual", "io": "in", "shape": [4], "dtype": "i32"})";
+  EXPECT_ERROR(chain(with({{bwdR1, R"({"name": "rX", "role": "residual", "io": "in", "shape": [4], "dtype": "i32"})"}})),
+               "entry 'f_bwd' takes residual 'rX', which entry 'f_fwd' does not return (its residual outputs: r0, r1)");
+  EXPECT_ERROR(chain(with({{bwdR1, R"({"name": "r1", "role": "residual", "io": "in", "shape": [5], "dtype": "i32"})"}})),
+               "residual 'r1' is [4] i32 in entry 'f_fwd' but [5] i32 in entry 'f_bwd'");
+  EXPECT_ERROR(chain(with({{bwdR1, R"({"name": "r1", "role": "residual", "io": "in", "shape": [4], "dtype": "i64"})"}})),
+               "residual 'r1' is [4] i32 in entry 'f_fwd' but [4] i64 in entry 'f_bwd'");
+  EXPECT_ERROR(chain(with({{bwdR1 + ",", ""}})),
+               "entry 'f_fwd' returns residual 'r1', which entry 'f_bwd' does not take (its residual inputs: r0)");
+  // A residual input that is not a residual output (io "in" in f_fwd).
+  EXPECT_ERROR(chain(with({{R"("r1", "role": "residual", "io": "out")", R"("r1", "role": "residual", "io": "in")"}})),
+               "entry 'f_bwd' takes residual 'r1', which entry 'f_fwd' does not return (its residual outputs: r0)");
+  // Same names, other order.
+  // (r1 -> r0 first: the r0 that the second edit finds is then the original.)
+  EXPECT_ERROR(chain(with({{bwdR1, R"({"name": "r0", "role": "residual", "io": "in", "shape": [2, 3], "dtype": "f32"})"},
+                           {R"("r0", "role": "residual", "io": "in", "shape": [2, 3], "dtype": "f32")",
+                            R"("r1", "role": "residual", "io": "in", "shape": [4], "dtype": "i32")"}})),
+               "residual 'r1' is residual input 0 of entry 'f_bwd' but residual output 1 of entry 'f_fwd' (the order must match: r0, r1)");
+  // No residuals on either side chain trivially.
+  EntrySpec empty1, empty2;
+  EXPECT_OK(checkResidualChain(empty1, empty2));
+
+  // Inputs: DIR/<entry>/<name>.npy before DIR/<name>.npy; integer inputs need a file.
+  std::string sub = joinPath(dir, "e");
+  EXPECT_OK(makeDirectories(sub));
+  const float vals[2] = {1.5f, -2.0f};
+  EXPECT_OK(writeNpy(joinPath(dir, "x.npy"), DType::F32, {2}, vals));
+  EXPECT(findInputFile(dir, "e", "x") == joinPath(dir, "x.npy"));
+  EXPECT_OK(writeNpy(joinPath(sub, "x.npy"), DType::F32, {2}, vals));
+  EXPECT(findInputFile(dir, "e", "x") == joinPath(sub, "x.npy"));
+  EXPECT(findInputFile(dir, "other", "x") == joinPath(dir, "x.npy"));
+  EXPECT(findInputFile(dir, "e", "y") == "");
+  EXPECT(findInputFile("", "e", "x") == "");
+  if (spec.entries.size() == 2) {
+    const EntrySpec &fwd = spec.entries[0];
+    std::string path;
+    EXPECT_OK(planInput(dir, fwd, fwd.args[0], &path));
+    EXPECT(path == joinPath(dir, "x.npy"));
+    double got[2] = {0, 0};
+    ArgSpec x64 = fwd.args[0];
+    x64.dtype = DType::F64;
+    EXPECT_OK(loadInputNpy(fwd, x64, path, got));
+    EXPECT(got[0] == 1.5 && got[1] == -2.0);
+    ArgSpec wrong = fwd.args[0];
+    wrong.shape = {3};
+    EXPECT_ERROR(loadInputNpy(fwd, wrong, path, got),
+                 "entry 'f_fwd', input 'x' ([3] f32): ");
+    ArgSpec idx = fwd.args[0];
+    idx.name = "idx";
+    idx.dtype = DType::I32;
+    EXPECT_ERROR(planInput("", fwd, idx, &path),
+                 "entry 'f_fwd': input 'idx' has integer type i32, which cannot be made up at "
+                 "random; pass --inputs DIR with idx.npy");
+    EXPECT_ERROR(fillRandomInput(fwd, idx, 0, got), "integer type i32 cannot be random");
+    // Random inputs follow the documented scheme (seed 0, 'x', f32).
+    float r[2] = {0, 0};
+    EXPECT_OK(fillRandomInput(fwd, fwd.args[0], 0, r));
+    EXPECT(r[0] == 0.0367172547f && r[1] == -0.274444312f);
+  }
+  removeFlatDirectory(sub);
+}
+
 void testMisc() {
   EXPECT(median({}) == 0.0);
   EXPECT(median({3.0, 1.0, 2.0}) == 2.0);
@@ -617,6 +728,7 @@ int main() {
   EXPECT(!dir.empty());
   if (!dir.empty()) {
     testNpy(dir);
+    testVjp(dir);
     removeFlatDirectory(dir);
   }
   testArtifactSpec();

@@ -1923,3 +1923,144 @@ func.func @layer_z_loss_coeff(%x: tensor<64x32xbf16>, %wr: tensor<32x8xf32>, %wg
   %0:2 = moe.layer %x, %wr experts(%wg, %wg, %wd) {k = 2 : i64, score_function = #moe<score_function softmax>, z_loss_coeff = 0x7FF0000000000000 : f64} : (tensor<64x32xbf16>, tensor<32x8xf32>, tensor<8x32x48xbf16>, tensor<8x32x48xbf16>, tensor<8x48x32xbf16>) -> (tensor<64x32xbf16>, tensor<f32>)
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// moe.combine_grad
+//===----------------------------------------------------------------------===//
+
+func.func @combine_grad_dout_fp8(%d: tensor<4x8xf8E4M3FN>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'dout' must have bf16, f16 or f32 elements, got f8E4M3FN}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xf8E4M3FN>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_dout_rank(%d: tensor<32xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'dout' must be a rank-2 tensor [T, H], got rank 1 (tensor<32xbf16>)}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<32xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_y_i32(%d: tensor<4x8xbf16>, %y: tensor<6x8xi32>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'y' must have bf16, f16 or f32 elements, got i32}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xi32>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_y_rank(%d: tensor<4x8xbf16>, %y: tensor<2x6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'y' must be a rank-2 tensor [R, H], got rank 3 (tensor<2x6x8xbf16>)}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<2x6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_hidden(%d: tensor<4x8xbf16>, %y: tensor<6x16xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op H mismatch: 'dout' dim 1 is 8 but 'y' dim 1 is 16}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x16xbf16>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_element_types(%d: tensor<4x8xbf16>, %y: tensor<6x8xf32>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'dout' has bf16 elements but 'y' has f32}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xf32>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_rows_i64(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi64>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'rows' must have i32 elements, got i64}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi64>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_rows_rank(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<8xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'rows' must be a rank-2 tensor [T, K], got rank 1 (tensor<8xi32>)}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<8xi32>, tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_tokens_rows(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<3x2xi32>, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op T mismatch: 'dout' dim 0 is 4 but 'rows' dim 0 is 3}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<3x2xi32>, tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_weights_bf16(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xbf16>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'weights' must have f32 elements, got bf16}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xbf16>
+  return
+}
+
+// -----
+
+func.func @combine_grad_weights_rank(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<8xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op 'weights' must be a rank-2 tensor [T, K], got rank 1 (tensor<8xf32>)}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_tokens_weights(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op T mismatch: 'rows' dim 0 is 4 but 'weights' dim 0 is 3}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<3x2xf32>
+  return
+}
+
+// -----
+
+// With 'rows' dynamic, T is still checked between 'dout' and 'weights'.
+func.func @combine_grad_tokens_dout_weights(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<?x2xi32>, %w: tensor<3x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op T mismatch: 'dout' dim 0 is 4 but 'weights' dim 0 is 3}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<?x2xi32>, tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_topk(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x1xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op K mismatch: 'rows' dim 1 is 2 but 'weights' dim 1 is 1}}
+  %0:2 = moe.combine_grad %d, %y, %r, %w : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @combine_grad_dy_shape(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op result 'dy' must be [6, 8] of bf16 ([R, H] with the element type of 'y'), got tensor<4x8xbf16>}}
+  %0:2 = "moe.combine_grad"(%d, %y, %r, %w) : (tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>) -> (tensor<4x8xbf16>, tensor<4x2xf32>)
+  return
+}
+
+// -----
+
+func.func @combine_grad_dy_element_type(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op result 'dy' must be [6, 8] of bf16 ([R, H] with the element type of 'y'), got tensor<6x8xf32>}}
+  %0:2 = "moe.combine_grad"(%d, %y, %r, %w) : (tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>) -> (tensor<6x8xf32>, tensor<4x2xf32>)
+  return
+}
+
+// -----
+
+func.func @combine_grad_dweights(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r: tensor<4x2xi32>, %w: tensor<4x2xf32>) {
+  // expected-error @+1 {{'moe.combine_grad' op result 'dweights' must be [4, 2] of f32 ([T, K] in f32), got tensor<4x2xbf16>}}
+  %0:2 = "moe.combine_grad"(%d, %y, %r, %w) : (tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>) -> (tensor<6x8xbf16>, tensor<4x2xbf16>)
+  return
+}

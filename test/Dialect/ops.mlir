@@ -544,3 +544,31 @@ func.func @layer_global_aux(%x: tensor<64x32xbf16>, %wr: tensor<32x8xf32>, %wg: 
   %out, %aux = moe.layer %x, %wr experts(%wg, %wg, %wd) {aux_loss_coeff = 1.000000e-02 : f64, aux_loss_variant = #moe<aux_loss_variant global>, grid = @ep, grid_axes = array<i64: 0>, k = 2 : i64, score_function = #moe<score_function sqrtsoftplus>} : (tensor<64x32xbf16>, tensor<32x8xf32>, tensor<8x32x48xbf16>, tensor<8x32x48xbf16>, tensor<8x48x32xbf16>) -> (tensor<64x32xbf16>, tensor<f32>)
   return %out, %aux : tensor<64x32xbf16>, tensor<f32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @combine_grad(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<64x32xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<144x32xbf16>, %[[ARG2:[a-z0-9_]+]]: tensor<64x2xi32>, %[[ARG3:[a-z0-9_]+]]: tensor<64x2xf32>) -> (tensor<144x32xbf16>, tensor<64x2xf32>)
+// CHECK-NEXT: %[[DY:[a-z0-9_]+]], %[[DWEIGHTS:[a-z0-9_]+]] = moe.combine_grad %[[ARG0]], %[[ARG1]], %[[ARG2]], %[[ARG3]] : tensor<64x32xbf16>, tensor<144x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>
+// CHECK-NEXT: return %[[DY]], %[[DWEIGHTS]] : tensor<144x32xbf16>, tensor<64x2xf32>
+// GENERIC-LABEL: sym_name = "combine_grad"
+// GENERIC: "moe.combine_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<64x32xbf16>, tensor<144x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>) -> (tensor<144x32xbf16>, tensor<64x2xf32>)
+func.func @combine_grad(%dout: tensor<64x32xbf16>, %y: tensor<144x32xbf16>, %rows: tensor<64x2xi32>, %w: tensor<64x2xf32>) -> (tensor<144x32xbf16>, tensor<64x2xf32>) {
+  %dy, %dw = moe.combine_grad %dout, %y, %rows, %w : tensor<64x32xbf16>, tensor<144x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>
+  return %dy, %dw : tensor<144x32xbf16>, tensor<64x2xf32>
+}
+
+// -----
+
+// Written in the generic form; each result dim is inferred from whichever
+// operand has it static (H from 'dout', T from 'weights', K from 'rows').
+// CHECK-LABEL: func.func @combine_grad_generic_dynamic(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<?x32xf16>, %[[ARG1:[a-z0-9_]+]]: tensor<?x?xf16>, %[[ARG2:[a-z0-9_]+]]: tensor<?x4xi32>, %[[ARG3:[a-z0-9_]+]]: tensor<16x?xf32>) -> (tensor<?x32xf16>, tensor<16x4xf32>)
+// CHECK-NEXT: %[[DY:[a-z0-9_]+]], %[[DWEIGHTS:[a-z0-9_]+]] = moe.combine_grad %[[ARG0]], %[[ARG1]], %[[ARG2]], %[[ARG3]] : tensor<?x32xf16>, tensor<?x?xf16>, tensor<?x4xi32>, tensor<16x?xf32>
+// CHECK-NEXT: return %[[DY]], %[[DWEIGHTS]] : tensor<?x32xf16>, tensor<16x4xf32>
+// GENERIC-LABEL: sym_name = "combine_grad_generic_dynamic"
+// GENERIC: "moe.combine_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<?x32xf16>, tensor<?x?xf16>, tensor<?x4xi32>, tensor<16x?xf32>) -> (tensor<?x32xf16>, tensor<16x4xf32>)
+func.func @combine_grad_generic_dynamic(%dout: tensor<?x32xf16>, %y: tensor<?x?xf16>, %rows: tensor<?x4xi32>, %w: tensor<16x?xf32>) -> (tensor<?x32xf16>, tensor<16x4xf32>) {
+  %dy, %dw = "moe.combine_grad"(%dout, %y, %rows, %w) : (tensor<?x32xf16>, tensor<?x?xf16>, tensor<?x4xi32>, tensor<16x?xf32>) -> (tensor<?x32xf16>, tensor<16x4xf32>)
+  return %dy, %dw : tensor<?x32xf16>, tensor<16x4xf32>
+}

@@ -1,6 +1,8 @@
 //===- EntryABI.cpp - the calling convention of artifact entries ----------===//
 #include "EntryABI.h"
 
+#include "MoeDialect/Transforms/EntryNames.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -15,10 +17,14 @@ void rewriteEntriesToDestinations(ModuleOp module) {
     if (func.isPrivate() || func.isExternal())
       continue;
     MLIRContext *ctx = func.getContext();
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    // Names and roles are in the metadata now; nothing below needs them.
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      func.removeArgAttr(i, moe::kNameAttr);
+      func.removeArgAttr(i, moe::kRoleAttr);
       if (isa<TensorType>(func.getArgument(i).getType()))
         func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                         BoolAttr::get(ctx, false));
+    }
 
     Block &body = func.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());

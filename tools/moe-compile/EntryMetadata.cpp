@@ -2,6 +2,7 @@
 #include "EntryMetadata.h"
 
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Transforms/EntryNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSet.h"
@@ -30,33 +31,6 @@ static std::string dtypeName(Type t) {
   for (unsigned width : {1u, 8u, 32u, 64u})
     if (t.isSignlessInteger(width))
       return "i" + std::to_string(width);
-  return "";
-}
-
-/// Name and role of an entry argument from how moe.layer uses it.
-static std::pair<std::string, std::string> nameFromLayerUse(BlockArgument arg) {
-  for (Operation *user : arg.getUsers()) {
-    auto layer = dyn_cast<moe::LayerOp>(user);
-    if (!layer)
-      continue;
-    if (layer.getX() == arg)
-      return {"x", "input"};
-    std::pair<Value, const char *> weights[] = {
-        {layer.getRouterWeight(), "router_weight"},
-        {layer.getBias(), "bias"},
-        {layer.getWGate(), "w_gate"},
-        {layer.getWUp(), "w_up"},
-        {layer.getWDown(), "w_down"}};
-    for (auto [value, name] : weights)
-      if (value == arg)
-        return {name, "weight"};
-  }
-  return {"", ""};
-}
-
-static std::string nameFromLayerResult(Value result) {
-  if (auto layer = result.getDefiningOp<moe::LayerOp>())
-    return result == layer.getOut() ? "out" : "aux_loss";
   return "";
 }
 
@@ -139,46 +113,36 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
     entry.name = func.getSymName().str();
     entry.symbol = entry.name + "_packed";
     entry.flops = expertFlops(func);
-    llvm::StringSet<> used;
-    auto unique = [&](std::string name) {
-      std::string candidate = name;
-      for (int i = 1; !used.insert(candidate).second; ++i)
-        candidate = name + "_" + std::to_string(i);
-      return candidate;
-    };
+    annotateEntryNames(func);
     for (BlockArgument arg : func.getArguments()) {
       unsigned i = arg.getArgNumber();
-      auto [name, role] = nameFromLayerUse(arg);
-      if (auto attr = func.getArgAttrOfType<StringAttr>(i, "moe.name"))
-        name = attr.str();
-      if (auto attr = func.getArgAttrOfType<StringAttr>(i, "moe.role"))
-        role = attr.str();
-      if (name.empty())
-        name = "arg" + std::to_string(i);
-      if (role.empty())
-        role = "input";
-      auto info = describeValue(arg.getLoc(), arg.getType(), unique(name),
-                                role, /*isOutput=*/false);
+      auto info = describeValue(
+          arg.getLoc(), arg.getType(),
+          func.getArgAttrOfType<StringAttr>(i, kNameAttr).str(),
+          func.getArgAttrOfType<StringAttr>(i, kRoleAttr).str(),
+          /*isOutput=*/false);
       if (failed(info))
         return failure();
       entry.args.push_back(std::move(*info));
     }
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
-      std::string name = nameFromLayerResult(value);
-      std::string role = "output";
-      if (auto attr = func.getResultAttrOfType<StringAttr>(i, "moe.name"))
-        name = attr.str();
-      if (auto attr = func.getResultAttrOfType<StringAttr>(i, "moe.role"))
-        role = attr.str();
-      if (name.empty())
-        name = "result" + std::to_string(i);
-      auto info = describeValue(ret.getLoc(), value.getType(), unique(name),
-                                role, /*isOutput=*/true);
+      auto info = describeValue(
+          ret.getLoc(), value.getType(),
+          func.getResultAttrOfType<StringAttr>(i, kNameAttr).str(),
+          func.getResultAttrOfType<StringAttr>(i, kRoleAttr).str(),
+          /*isOutput=*/true);
       if (failed(info))
         return failure();
       entry.args.push_back(std::move(*info));
     }
+    llvm::StringSet<> seen;
+    for (const ArgInfo &arg : entry.args)
+      if (!seen.insert(arg.name).second)
+        return func.emitError("entry @")
+               << entry.name << " has two arguments named '" << arg.name
+               << "'; set distinct moe.name attributes",
+               failure();
     entries.push_back(std::move(entry));
   }
   if (entries.empty()) {

@@ -166,8 +166,9 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   // Runs first (the newest handler does): ends an open progress line so that
   // the diagnostic starts on a line of its own, then lets it through.
-  ScopedDiagnosticHandler endProgressLine(&context, [&](Diagnostic &) {
-    progress.fail();
+  ScopedDiagnosticHandler endProgressLine(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      progress.fail();
     return failure();
   });
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);

@@ -12,6 +12,7 @@
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/Buffer.h"
 #include "moe_runtime/FileUtil.h"
+#include "moe_runtime/Inputs.h"
 #include "moe_runtime/Json.h"
 #include "moe_runtime/Npy.h"
 #include "moe_runtime/Random.h"
@@ -73,6 +74,22 @@ OPTIONS
   --compiler PATH   moe-compile to use for FILE.mlir.
   -h, --help        This help.
 
+GRADIENTS (VJP ENTRIES)
+  moe-generate-vjp turns a forward @f into @f, @f_fwd (f's arguments -> f's
+  results, then residuals: role "residual") and @f_bwd (the residuals, then
+  cotangents "d_<result>" -> gradients "d_<argument>"). Running an entry
+  X_bwd of an artifact that also has X_fwd first calls X_fwd once, untimed,
+  with exactly the inputs it would get when run alone (same seed, same
+  --inputs files), and passes its residual outputs to X_bwd's residual
+  inputs by name (no --inputs file is read for those). X_bwd's residual
+  names, shapes and dtypes must equal X_fwd's, in order, or it is an error.
+  Cotangents are random N(0, 1) or come from --inputs like any input;
+  gradients (role gradient) are outputs. With --dump the X_fwd call is
+  written too, to DIR/X_fwd/, so the directory reproduces the run. Without
+  an X_fwd the residuals are random (or from --inputs), with a warning on
+  stderr: the gradients then mean nothing. moe-gradcheck checks such
+  gradients against finite differences.
+
 RANDOM INPUTS
   Argument NAME of dtype T draws from N(0, s^2) and rounds to T
   (round-to-nearest-even; fp8 saturates), redrawing values that round to zero.
@@ -84,6 +101,7 @@ RANDOM INPUTS
 OUTPUT
   Per entry:  entry <name> on cpu: median <t> ms over <n> iterations
               (<w> warm-up)[, <x> GFLOP/s when the artifact gives a FLOP count]
+  for an X_bwd entry fed by X_fwd:  residuals from entry X_fwd: <names>
   then one row per output argument: name, role, shape, dtype, sum, abs_sum
   (sums of the values and of their magnitudes, in double) and fnv1a64, the
   64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical).
@@ -235,7 +253,18 @@ Options parseCommandLine(int argc, char **argv) {
 struct ArgState {
   const ArgSpec *spec = nullptr;
   AlignedBuffer buffer;
-  std::string npyPath; // input from this file; "" = random (inputs only)
+};
+
+/// What one selected entry needs before it runs.
+struct EntryPlan {
+  const EntrySpec *entry = nullptr;
+  EntryFunction fn = nullptr;
+  std::vector<std::string> npyPaths; // per argument: the input's file; "" = random
+  // For an X_bwd entry whose artifact has X_fwd: X_fwd, run first to make the
+  // residual inputs (which then have no npyPath).
+  const EntrySpec *fwd = nullptr;
+  EntryFunction fwdFn = nullptr;
+  std::vector<std::string> fwdNpyPaths;
 };
 
 struct OutputStats {
@@ -251,51 +280,10 @@ struct EntryResult {
   std::vector<double> samplesMs;
   double medianMs = 0.0;
   std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path
+  std::string residualsFrom;              // X_fwd when chained, else ""
+  std::vector<std::string> residualNames; // the residuals taken from it
   std::vector<OutputStats> outputs;
 };
-
-/// Where input `arg` of `entry` comes from: DIR/<entry>/<name>.npy, else
-/// DIR/<name>.npy, else random ("").
-Status planInput(const Options &o, const EntrySpec &entry, const ArgSpec &arg,
-                 std::string *npyPath) {
-  npyPath->clear();
-  if (!o.inputsDir.empty()) {
-    std::string perEntry = joinPath(joinPath(o.inputsDir, entry.name), arg.name + ".npy");
-    std::string flat = joinPath(o.inputsDir, arg.name + ".npy");
-    if (isRegularFile(perEntry))
-      *npyPath = perEntry;
-    else if (isRegularFile(flat))
-      *npyPath = flat;
-  }
-  if (npyPath->empty() && !isFloatDType(arg.dtype)) {
-    std::string where =
-        o.inputsDir.empty()
-            ? std::string("pass --inputs DIR with ") + arg.name + ".npy"
-            : "no " + joinPath(o.inputsDir, arg.name + ".npy") + " (or " +
-                  joinPath(joinPath(o.inputsDir, entry.name), arg.name + ".npy") + ")";
-    return Status::error(format("entry '%s': input '%s' has integer type %s, which cannot be "
-                                "made up at random; %s",
-                                entry.name.c_str(), arg.name.c_str(), dtypeName(arg.dtype),
-                                where.c_str()));
-  }
-  return Status::success();
-}
-
-Status loadInput(const EntrySpec &entry, ArgState &a) {
-  const ArgSpec &arg = *a.spec;
-  std::string what = format("entry '%s', input '%s' (%s %s)", entry.name.c_str(),
-                            arg.name.c_str(), shapeToString(arg.shape).c_str(),
-                            dtypeName(arg.dtype));
-  NpyArray npy;
-  MOERT_TRY(readNpy(a.npyPath, &npy).withPrefix(what));
-  if (npy.shape != arg.shape)
-    return Status::error(format("%s: %s has shape %s (%s), expected shape %s", what.c_str(),
-                                a.npyPath.c_str(), shapeToString(npy.shape).c_str(),
-                                npy.typeName().c_str(), shapeToString(arg.shape).c_str()));
-  return convertNpyTo(npy, arg.dtype, a.buffer.data())
-      .withPrefix(format("%s: cannot convert %s (%s) to %s", what.c_str(), a.npyPath.c_str(),
-                         npy.typeName().c_str(), dtypeName(arg.dtype)));
-}
 
 std::string formatValue(DType t, const unsigned char *p) {
   if (isFloatDType(t))
@@ -320,35 +308,90 @@ OutputStats summarize(const ArgState &a, bool withValues) {
   return s;
 }
 
-Status runEntry(const Options &o, const EntrySpec &entry, EntryFunction fn,
-                const std::vector<std::string> &npyPaths, EntryResult *result) {
-  result->spec = &entry;
-  std::vector<ArgState> args(entry.args.size());
-  std::vector<void *> pointers(entry.args.size());
+/// Allocate every argument of `entry` (zeroed) and fill its inputs: a
+/// residual input from `residualSource` (X_fwd's arguments) when given, else
+/// from its file in `npyPaths`, else random. `sources` gets (name, source)
+/// for every input.
+Status prepareArgs(const Options &o, const EntrySpec &entry,
+                   const std::vector<std::string> &npyPaths,
+                   const std::vector<ArgState> *residualSource, const std::string &sourceName,
+                   std::vector<ArgState> *args, std::vector<void *> *pointers,
+                   std::vector<std::pair<std::string, std::string>> *sources) {
+  args->clear();
+  args->resize(entry.args.size());
+  pointers->assign(entry.args.size(), nullptr);
   for (size_t i = 0; i < entry.args.size(); ++i) {
-    ArgState &a = args[i];
+    ArgState &a = (*args)[i];
     a.spec = &entry.args[i];
-    a.npyPath = npyPaths[i];
     MOERT_TRY(a.buffer.allocate(a.spec->numBytes)
                   .withPrefix(format("entry '%s', argument '%s' %s %s", entry.name.c_str(),
                                      a.spec->name.c_str(),
                                      shapeToString(a.spec->shape).c_str(),
                                      dtypeName(a.spec->dtype))));
-    pointers[i] = a.buffer.data();
+    (*pointers)[i] = a.buffer.data();
     if (!a.spec->isInput)
       continue;
-    if (!a.npyPath.empty()) {
-      MOERT_TRY(loadInput(entry, a));
-      result->inputSources.emplace_back(a.spec->name, a.npyPath);
+    if (residualSource && a.spec->role == Role::Residual) {
+      const ArgState *from = nullptr;
+      for (const ArgState &r : *residualSource)
+        if (!r.spec->isInput && r.spec->role == Role::Residual && r.spec->name == a.spec->name)
+          from = &r;
+      if (!from || from->spec->numBytes != a.spec->numBytes) // checked when planning
+        return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
+                                    entry.name.c_str(), a.spec->name.c_str(),
+                                    sourceName.c_str()));
+      std::memcpy(a.buffer.data(), from->buffer.data(), a.spec->numBytes);
+      if (sources)
+        sources->emplace_back(a.spec->name, "entry " + sourceName);
+    } else if (!npyPaths[i].empty()) {
+      MOERT_TRY(loadInputNpy(entry, *a.spec, npyPaths[i], a.buffer.data()));
+      if (sources)
+        sources->emplace_back(a.spec->name, npyPaths[i]);
     } else {
-      double stddev = randomStddev(*a.spec);
-      MOERT_TRY(fillNormal(a.buffer.data(), a.spec->dtype, a.spec->numElements, stddev,
-                           argumentStreamSeed(o.seed, a.spec->name))
-                    .withPrefix(format("entry '%s', input '%s'", entry.name.c_str(),
-                                       a.spec->name.c_str())));
-      result->inputSources.emplace_back(a.spec->name, "random");
+      MOERT_TRY(fillRandomInput(entry, *a.spec, o.seed, a.buffer.data()));
+      if (sources)
+        sources->emplace_back(a.spec->name, "random");
     }
   }
+  return Status::success();
+}
+
+Status dumpArgs(const Options &o, const EntrySpec &entry, const std::vector<ArgState> &args) {
+  std::string dir = joinPath(o.dumpDir, entry.name);
+  MOERT_TRY(makeDirectories(dir));
+  for (const ArgState &a : args)
+    MOERT_TRY(writeNpy(joinPath(dir, a.spec->name + ".npy"), a.spec->dtype, a.spec->shape,
+                       a.buffer.data()));
+  return Status::success();
+}
+
+Status runEntry(const Options &o, const EntryPlan &plan, EntryResult *result) {
+  const EntrySpec &entry = *plan.entry;
+  EntryFunction fn = plan.fn;
+  result->spec = &entry;
+
+  // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,
+  // makes the residuals.
+  std::vector<ArgState> fwdArgs;
+  if (plan.fwd) {
+    std::vector<void *> fwdPointers;
+    MOERT_TRY(prepareArgs(o, *plan.fwd, plan.fwdNpyPaths, nullptr, "", &fwdArgs, &fwdPointers,
+                          nullptr)
+                  .withPrefix(format("entry '%s' (making the residuals of entry '%s')",
+                                     plan.fwd->name.c_str(), entry.name.c_str())));
+    plan.fwdFn(fwdPointers.data());
+    if (!o.dumpDir.empty())
+      MOERT_TRY(dumpArgs(o, *plan.fwd, fwdArgs));
+    result->residualsFrom = plan.fwd->name;
+    for (const ArgSpec *r : entry.residuals(/*inputs=*/true))
+      result->residualNames.push_back(r->name);
+  }
+
+  std::vector<ArgState> args;
+  std::vector<void *> pointers;
+  MOERT_TRY(prepareArgs(o, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,
+                        plan.fwd ? plan.fwd->name : "", &args, &pointers,
+                        &result->inputSources));
 
   auto zeroOutputs = [&] {
     for (ArgState &a : args)
@@ -372,13 +415,8 @@ Status runEntry(const Options &o, const EntrySpec &entry, EntryFunction fn,
     if (!a.spec->isInput)
       result->outputs.push_back(summarize(a, o.print));
 
-  if (!o.dumpDir.empty()) {
-    std::string dir = joinPath(o.dumpDir, entry.name);
-    MOERT_TRY(makeDirectories(dir));
-    for (const ArgState &a : args)
-      MOERT_TRY(writeNpy(joinPath(dir, a.spec->name + ".npy"), a.spec->dtype, a.spec->shape,
-                         a.buffer.data()));
-  }
+  if (!o.dumpDir.empty())
+    MOERT_TRY(dumpArgs(o, entry, args));
   return Status::success();
 }
 
@@ -410,6 +448,13 @@ void printTable(const Options &o, const std::string &device, const EntryResult &
   if (r.spec->flops > 0)
     std::printf(", %.3f GFLOP/s", gflops(r));
   std::printf("\n");
+  if (!r.residualsFrom.empty()) {
+    std::string names;
+    for (const std::string &n : r.residualNames)
+      names += (names.empty() ? "" : ", ") + n;
+    std::printf("  residuals from entry %s: %s\n", r.residualsFrom.c_str(),
+                names.empty() ? "(none)" : names.c_str());
+  }
 
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"output", "role", "shape", "dtype", "sum", "abs_sum", "fnv1a64"});
@@ -463,6 +508,8 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
   j += "],\n";
   j += "      \"gflops_per_s\": " + (r.spec->flops > 0 ? jsonNumber(gflops(r)) : "null") +
        ",\n";
+  if (!r.residualsFrom.empty())
+    j += "      \"residuals_from\": " + jsonQuote(r.residualsFrom) + ",\n";
   j += "      \"inputs\": [";
   for (size_t i = 0; i < r.inputSources.size(); ++i)
     j += std::string(i ? ",\n" : "\n") + "        {\"name\": " +
@@ -557,13 +604,46 @@ int main(int argc, char **argv) {
   // 4. Plan the inputs of every entry before running anything.
   if (!o.inputsDir.empty() && !isDirectory(o.inputsDir))
     fatal("--inputs: " + o.inputsDir + " is not a directory");
-  std::vector<std::vector<std::string>> npyPaths(selected.size());
+  std::vector<EntryPlan> plans(selected.size());
   for (size_t k = 0; k < selected.size(); ++k) {
     const EntrySpec &e = *selected[k];
-    npyPaths[k].resize(e.args.size());
-    for (size_t i = 0; i < e.args.size(); ++i)
-      if (e.args[i].isInput)
-        check(planInput(o, e, e.args[i], &npyPaths[k][i]));
+    EntryPlan &plan = plans[k];
+    plan.entry = &e;
+    // X_bwd takes its residuals from X_fwd when the artifact has it.
+    std::string fwdName = vjpForwardEntryName(e.name);
+    plan.fwd = fwdName.empty() ? nullptr : spec.findEntry(fwdName);
+    if (plan.fwd) {
+      check(checkResidualChain(*plan.fwd, e)
+                .withPrefix(format("entry '%s' cannot take its residuals from entry '%s'",
+                                   e.name.c_str(), fwdName.c_str())));
+      plan.fwdNpyPaths.resize(plan.fwd->args.size());
+      for (size_t i = 0; i < plan.fwd->args.size(); ++i)
+        if (plan.fwd->args[i].isInput)
+          check(planInput(o.inputsDir, *plan.fwd, plan.fwd->args[i], &plan.fwdNpyPaths[i])
+                    .withPrefix(format("entry '%s' needs entry '%s' for its residuals",
+                                       e.name.c_str(), fwdName.c_str())));
+    }
+    plan.npyPaths.resize(e.args.size());
+    std::string randomResiduals;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const ArgSpec &a = e.args[i];
+      if (!a.isInput || (plan.fwd && a.role == Role::Residual))
+        continue;
+      check(planInput(o.inputsDir, e, a, &plan.npyPaths[i]));
+      if (a.role == Role::Residual && plan.npyPaths[i].empty())
+        randomResiduals += (randomResiduals.empty() ? "" : ", ") + a.name;
+    }
+    if (!randomResiduals.empty()) {
+      std::string why =
+          fwdName.empty()
+              ? "no entry makes them (an entry X_bwd takes its residuals from X_fwd)"
+              : "the artifact has no entry '" + fwdName + "' to make them";
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "moe-runner: warning: entry '%s': residual inputs %s are random, since %s; "
+                   "its outputs mean nothing (give the residuals with --inputs)\n",
+                   e.name.c_str(), randomResiduals.c_str(), why.c_str());
+    }
   }
 
   // 5. Load the code and resolve every entry.
@@ -572,10 +652,14 @@ int main(int argc, char **argv) {
                  paths.stem.c_str()));
   SharedLibrary library;
   check(library.open(paths.so));
-  std::vector<EntryFunction> functions(selected.size());
-  for (size_t k = 0; k < selected.size(); ++k)
-    check(library.lookup(selected[k]->symbol, &functions[k])
-              .withPrefix(format("entry '%s'", selected[k]->name.c_str())));
+  for (EntryPlan &plan : plans) {
+    check(library.lookup(plan.entry->symbol, &plan.fn)
+              .withPrefix(format("entry '%s'", plan.entry->name.c_str())));
+    if (plan.fwd)
+      check(library.lookup(plan.fwd->symbol, &plan.fwdFn)
+                .withPrefix(format("entry '%s' (which makes the residuals of entry '%s')",
+                                   plan.fwd->name.c_str(), plan.entry->name.c_str())));
+  }
 
   // 6. Run.
   if (!o.dumpDir.empty())
@@ -583,7 +667,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> jsonEntries;
   for (size_t k = 0; k < selected.size(); ++k) {
     EntryResult r;
-    check(runEntry(o, *selected[k], functions[k], npyPaths[k], &r));
+    check(runEntry(o, plans[k], &r));
     if (o.json)
       jsonEntries.push_back(entryJson(o, device, r));
     else

@@ -100,6 +100,10 @@ def Moe_BufferCombineOp : Moe_BufferOp<"combine", "moe.combine",
     (ins Moe_BufIn:$y, Moe_BufIn:$rows, Moe_BufIn:$weights),
     (ins Moe_BufOut:$out), (ins)>;
 
+def Moe_BufferCombineGradOp : Moe_BufferOp<"combine_grad", "moe.combine_grad",
+    (ins Moe_BufIn:$dout, Moe_BufIn:$y, Moe_BufIn:$rows, Moe_BufIn:$weights),
+    (ins Moe_BufOut:$dy, Moe_BufOut:$dweights), (ins)>;
+
 // Delayed scaling: `amax_history` is read and then rolled in place (the
 // bufferization gives it a fresh copy, the tensor op's new history).
 def Moe_BufferQuantizeOp : Moe_BufferOp<"quantize", "moe.quantize",

@@ -10,7 +10,10 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "MoeDialect/Dialect/VJPContext.h"
+
 #include "MoeDialect/Dialect/MoeEnums.h.inc"
+#include "MoeDialect/Dialect/MoeInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "MoeDialect/Dialect/MoeAttrs.h.inc"

@@ -357,6 +357,41 @@ def Moe_CombineOp : Moe_Op<"combine", [Pure, InferTypeOpAdaptorWithIsCompatible]
   let hasVerifier = 1;
 }
 
+def Moe_CombineGradOp : Moe_Op<"combine_grad",
+    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "the adjoint of moe.combine: gradients of y and weights";
+  let description = [{
+    The vector-Jacobian product of `out = moe.combine(y, rows, weights)`.
+    For `dout` `[T, H]` (bf16, f16 or f32: the cotangent of `out`), `y`
+    `[R, H]` (`moe.combine`'s `y`, with `dout`'s element type), `rows`
+    `[T, K]` (i32) and `weights` `[T, K]` (f32):
+
+      dy[r, h]       = Σ_{(t, k) : rows[t, k] = r} weights[t, k] · dout[t, h]
+      dweights[t, k] = Σ_h dout[t, h] · y[rows[t, k], h]
+
+    `dy` is `[R, H]` with `y`'s element type, accumulated in f32 over
+    (t, k) in row-major order and rounded once; a row that no (t, k) maps
+    to is zero. `dweights` is `[T, K]` f32, accumulated over h in order.
+    As in `moe.combine`, a pair whose row is outside [0, R) (a pair that
+    `moe.permute` dropped: -1) contributes nothing to `dy` and gets
+    `dweights` 0. `rows` carries no gradient.
+
+    ```mlir
+    %dy, %dw = moe.combine_grad %dout, %y, %rows, %weights
+        : tensor<64x32xbf16>, tensor<144x32xbf16>, tensor<64x2xi32>,
+          tensor<64x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$dout, AnyRankedTensor:$y,
+                       AnyRankedTensor:$rows, AnyRankedTensor:$weights);
+  let results = (outs AnyRankedTensor:$dy, AnyRankedTensor:$dweights);
+  let assemblyFormat = [{
+    $dout `,` $y `,` $rows `,` $weights attr-dict
+    `:` type($dout) `,` type($y) `,` type($rows) `,` type($weights)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // FP8
 //===----------------------------------------------------------------------===//

@@ -19,4 +19,47 @@ def MoeExpandLayerPass : Pass<"moe-expand-layer"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
+  let summary = "One forward and ONE backward function for a whole MoE block";
+  let description = [{
+    For each forward function `@f` (the `function` option, else every public
+    function with a body that has no `@f_bwd` yet and is not itself a
+    `_fwd`/`_bwd`), expands `moe.layer`, then builds:
+
+    - `@f_fwd(args) -> (results..., residuals...)`;
+    - `@f_bwd(residuals..., cotangents...) -> (gradients...)`, a single
+      backward for the whole block (not a chain of per-op custom VJPs): the
+      ops of `@f` are walked in reverse and each one's adjoint
+      (VJPOpInterface) is emitted, cotangents of values used twice summed.
+
+    Cotangents are taken for every float result; gradients are returned for
+    every argument a gradient reaches (x, router weight, expert weights; not
+    the expert bias, which only steers selection, nor integer inputs).
+    Arguments and results carry `moe.name`/`moe.role` (residual, cotangent
+    `d_<result>`, gradient `d_<arg>`) for the artifact metadata.
+
+    Residual policy (`recompute`): forward values the backward needs are
+    saved as residuals, except the results of the op kinds listed, which are
+    recomputed in the backward from their own (saved or recomputed)
+    operands. Constants are always recomputed. The default, `glu`, recomputes
+    the expert activation (Megatron/TE's `moe_act` recompute); `glu,permute`
+    also recomputes the dispatched tokens; `none` saves everything.
+
+    Upstream ops supported in the forward: arith.addf/subf/mulf/truncf/extf
+    and arith.constant on tensors, tensor.empty; anything else without an
+    adjoint is reported by name.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "Forward function to differentiate (default: every eligible one)">,
+    Option<"recompute", "recompute", "std::string", /*default=*/"\"glu\"",
+           "Comma-separated op kinds recomputed in the backward instead of "
+           "saved: glu, permute, gate, route; or none">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MOE_TRANSFORMS_PASSES_TD

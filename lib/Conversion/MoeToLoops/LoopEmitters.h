@@ -69,6 +69,15 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
 void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
                          Value sendSizes, Value output, Value recvSizes);
 
+//===-- Combine adjoint (CombineGradLoops.cpp) ----------------------------===//
+
+/// dy[r, h] = Σ_{(t, k) : rows[t, k] = r} weights[t, k] · dout[t, h] (f32, in
+/// (t, k) order; zero where no pair maps); dweights[t, k] = Σ_h dout[t, h] ·
+/// y[rows[t, k], h] (f32, h in order). Pairs whose row is outside [0, rows of
+/// y) are skipped and get dweights 0, as in emitCombine.
+void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
+                     Value rows, Value weights, Value dy, Value dweights);
+
 //===-- Grouped matmuls (MatmulLoops.cpp) ---------------------------------===//
 
 /// `aScale`/`bScale` are null unless a and b are FP8; then they are rank-0

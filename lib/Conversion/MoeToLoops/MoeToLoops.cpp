@@ -149,6 +149,12 @@ LogicalResult lower(BufferCombineOp op, OpBuilder &b) {
   return success();
 }
 
+LogicalResult lower(BufferCombineGradOp op, OpBuilder &b) {
+  emitCombineGrad(b, op.getLoc(), op.getDout(), op.getY(), op.getRows(),
+                  op.getWeights(), op.getDy(), op.getDweights());
+  return success();
+}
+
 LogicalResult lower(BufferQuantizeOp op, OpBuilder &b) {
   Value history = op.getAmaxHistory();
   emitQuantize(b, op.getLoc(), op.getRecipe(), op.getInput(), history,
@@ -195,7 +201,8 @@ struct ConvertMoeToLoopsPass
                         BufferExpertBiasUpdateOp, BufferPermuteOp,
                         BufferGroupedMatmulOp, BufferGroupedWeightGradOp,
                         BufferGluOp, BufferAllToAllOp, BufferCombineOp,
-                        BufferQuantizeOp, BufferDequantizeOp>(patterns);
+                        BufferCombineGradOp, BufferQuantizeOp,
+                        BufferDequantizeOp>(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

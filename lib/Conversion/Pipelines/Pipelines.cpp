@@ -5,6 +5,7 @@
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,6 +34,17 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
 
   pm.addPass(moe::createConvertMoeToLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // bf16 arithmetic (e.g. summed bf16 cotangents) runs in f32, and bf16 and
+  // e8m0 conversions become integer arithmetic: exact, and no runtime
+  // helpers needed (LLVM would call libgcc's __truncsfbf2).
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  expand.includeF8E8M0 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -41,6 +41,12 @@ struct EntrySpec {
   std::string symbol;
   uint64_t flops = 0;
   std::vector<ArgSpec> args;
+
+  /// The argument called `name`, or null.
+  const ArgSpec *findArg(const std::string &name) const;
+  /// The residual arguments (role residual) with io "in" (`inputs`) or "out",
+  /// in call order.
+  std::vector<const ArgSpec *> residuals(bool inputs) const;
 };
 
 struct ArtifactSpec {
@@ -57,6 +63,19 @@ struct ArtifactSpec {
 /// The kind of device a target runs on: "cpu" for "cpu", "gpu" for NVIDIA
 /// (sm_*) and AMD (gfx*) targets, "" for anything else.
 std::string targetDeviceKind(const std::string &target);
+
+/// The VJP entries made by moe-generate-vjp from a forward @f: @f_fwd (f's
+/// arguments -> f's results, then residuals) and @f_bwd (residuals, then
+/// cotangents "d_<result>" -> gradients "d_<argument>"). For "X_bwd" this
+/// returns "X_fwd", the entry whose residual outputs feed X_bwd's residual
+/// inputs; "" for any other name.
+std::string vjpForwardEntryName(const std::string &bwdName);
+
+/// The VJP contract between a forward entry and its backward: `bwd`'s
+/// residual inputs are exactly `fwd`'s residual outputs, with the same names,
+/// shapes and dtypes, in the same order. The error names the residual and
+/// both entries.
+Status checkResidualChain(const EntrySpec &fwd, const EntrySpec &bwd);
 
 /// Validate metadata already parsed from JSON. Errors say what is wrong and
 /// where ("entries[1].args[2].shape: ...").

@@ -1,0 +1,37 @@
+//===- MoeInterfaces.td - interfaces of the moe dialect ----*- tablegen -*-===//
+#ifndef MOE_INTERFACES_TD
+#define MOE_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def Moe_VJPOpInterface : OpInterface<"VJPOpInterface"> {
+  let cppNamespace = "::mlir::moe";
+  let description = [{
+    The adjoint of an op for `moe-generate-vjp`, which builds ONE backward
+    function for a whole forward function by walking it in reverse and
+    asking each op for its vector-Jacobian product. Forward values an adjoint
+    needs are obtained through `VJPContext::forward`, which decides whether
+    they are saved as residuals or recomputed in the backward function; the
+    adjoint never refers to forward values directly.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether operand `index` carries a gradient (indices, sizes, the
+        expert bias and FP8 scales do not).
+      }], "bool", "isDifferentiableOperand", (ins "unsigned":$index), "",
+      [{ return true; }]>,
+    InterfaceMethod<[{
+        Builds, at the builder's insertion point in the backward function,
+        the cotangents of the operands from those of the results.
+        `resultCotangents[i]` is null when no gradient reaches result i.
+        Appends one value per operand to `operandCotangents`, null where the
+        operand is not differentiable or receives nothing.
+      }], "::llvm::LogicalResult", "buildVJP",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::moe::VJPContext &":$context,
+           "::llvm::ArrayRef<::mlir::Value>":$resultCotangents,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandCotangents)>
+  ];
+}
+
+#endif // MOE_INTERFACES_TD

@@ -1,0 +1,61 @@
+//===- EntryNames.cpp - names and roles of entry arguments ----------------===//
+#include "MoeDialect/Transforms/EntryNames.h"
+
+#include "MoeDialect/Dialect/MoeOps.h"
+
+namespace mlir::moe {
+
+/// Name and role of an argument from how a moe.layer uses it.
+static std::pair<StringRef, StringRef> layerOperandName(BlockArgument arg) {
+  for (Operation *user : arg.getUsers()) {
+    auto layer = dyn_cast<LayerOp>(user);
+    if (!layer)
+      continue;
+    if (layer.getX() == arg)
+      return {"x", "input"};
+    std::pair<Value, StringRef> weights[] = {
+        {layer.getRouterWeight(), "router_weight"},
+        {layer.getBias(), "bias"},
+        {layer.getWGate(), "w_gate"},
+        {layer.getWUp(), "w_up"},
+        {layer.getWDown(), "w_down"}};
+    for (auto [value, name] : weights)
+      if (value == arg)
+        return {name, "weight"};
+  }
+  return {"", ""};
+}
+
+void annotateEntryNames(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  MLIRContext *ctx = func.getContext();
+  auto setIfMissing = [&](auto getAttr, auto setAttr, StringRef key,
+                          StringRef value) {
+    if (!getAttr(key) && !value.empty())
+      setAttr(key, StringAttr::get(ctx, value));
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto [name, role] = layerOperandName(arg);
+    std::string fallback = "arg" + std::to_string(i);
+    auto get = [&](StringRef key) { return func.getArgAttr(i, key); };
+    auto set = [&](StringRef key, Attribute v) { func.setArgAttr(i, key, v); };
+    setIfMissing(get, set, kNameAttr, name.empty() ? StringRef(fallback) : name);
+    setIfMissing(get, set, kRoleAttr, role.empty() ? StringRef("input") : role);
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    std::string name = "result" + std::to_string(i);
+    if (auto layer = value.getDefiningOp<LayerOp>())
+      name = value == layer.getOut() ? "out" : "aux_loss";
+    auto get = [&, i = i](StringRef key) { return func.getResultAttr(i, key); };
+    auto set = [&, i = i](StringRef key, Attribute v) {
+      func.setResultAttr(i, key, v);
+    };
+    setIfMissing(get, set, kNameAttr, name);
+    setIfMissing(get, set, kRoleAttr, "output");
+  }
+}
+
+} // namespace mlir::moe

@@ -1,0 +1,290 @@
+//===- GenerateVJP.cpp - one backward function for a whole MoE block -------===//
+//
+// Reverse-mode differentiation of a forward function as ONE backward
+// function: the forward ops are visited in reverse and each contributes its
+// adjoint (VJPOpInterface) to the same body, so fusion, FP8 placement and
+// recompute passes later see the whole backward. The forward values the
+// adjoints ask for become residuals (returned by @f_fwd, taken by @f_bwd) or
+// are recomputed in the backward, per the residual policy.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Transforms/EntryNames.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEGENERATEVJPPASS
+#include "MoeDialect/Transforms/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+
+bool isFloatTensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && isa<FloatType>(type.getElementType());
+}
+
+/// The backward function under construction: residual arguments are added
+/// (in front of the cotangents) as adjoints ask for forward values.
+class BackwardBuilder : public VJPContext {
+public:
+  BackwardBuilder(func::FuncOp bwd, llvm::StringSet<> recomputeKinds)
+      : bwd(bwd), builder(bwd.getContext()),
+        recomputeKinds(std::move(recomputeKinds)) {
+    builder.setInsertionPointToEnd(&bwd.getBody().front());
+  }
+
+  OpBuilder &getBuilder() { return builder; }
+  ArrayRef<Value> getResiduals() const { return residuals; }
+
+  Value forward(Value v) override {
+    if (Value known = mapping.lookupOrNull(v))
+      return known;
+    Operation *def = v.getDefiningOp();
+    if (def && shouldRecompute(def)) {
+      for (Value operand : def->getOperands())
+        (void)forward(operand);
+      Operation *clone = builder.clone(*def, mapping);
+      (void)clone;
+      return mapping.lookup(v);
+    }
+    Block &body = bwd.getBody().front();
+    BlockArgument arg =
+        body.insertArgument(residuals.size(), v.getType(), v.getLoc());
+    residuals.push_back(v);
+    mapping.map(v, arg);
+    return arg;
+  }
+
+private:
+  bool shouldRecompute(Operation *op) const {
+    if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
+      return true;
+    StringRef name = op->getName().stripDialect();
+    return op->getDialect()->getNamespace() == "moe" &&
+           recomputeKinds.contains(name);
+  }
+
+  func::FuncOp bwd;
+  OpBuilder builder;
+  llvm::StringSet<> recomputeKinds;
+  IRMapping mapping;
+  SmallVector<Value> residuals;
+};
+
+/// Cotangents of forward values, summed where a value is used twice.
+class Cotangents {
+public:
+  explicit Cotangents(OpBuilder &b) : b(b) {}
+  Value lookup(Value v) const { return map.lookup(v); }
+  void add(Value v, Value cotangent, Location loc) {
+    auto [it, inserted] = map.try_emplace(v, cotangent);
+    if (!inserted)
+      it->second = arith::AddFOp::create(b, loc, it->second, cotangent);
+  }
+
+private:
+  OpBuilder &b;
+  DenseMap<Value, Value> map;
+};
+
+/// Adjoints of the upstream tensor ops moe programs use.
+LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
+                              ArrayRef<Value> dres, Cotangents &cots) {
+  OpBuilder &b = bb.getBuilder();
+  Location loc = op->getLoc();
+  Value d = dres.empty() ? Value() : dres[0];
+  if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
+    return success();
+  if (isa<arith::AddFOp>(op)) {
+    cots.add(op->getOperand(0), d, loc);
+    cots.add(op->getOperand(1), d, loc);
+    return success();
+  }
+  if (isa<arith::SubFOp>(op)) {
+    cots.add(op->getOperand(0), d, loc);
+    cots.add(op->getOperand(1), arith::NegFOp::create(b, loc, d), loc);
+    return success();
+  }
+  if (isa<arith::MulFOp>(op)) {
+    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
+    cots.add(op->getOperand(0), arith::MulFOp::create(b, loc, d, rhs), loc);
+    cots.add(op->getOperand(1), arith::MulFOp::create(b, loc, d, lhs), loc);
+    return success();
+  }
+  if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
+    Type inType = op->getOperand(0).getType();
+    Value back = isa<arith::TruncFOp>(op)
+                     ? arith::ExtFOp::create(b, loc, inType, d).getResult()
+                     : arith::TruncFOp::create(b, loc, inType, d).getResult();
+    cots.add(op->getOperand(0), back, loc);
+    return success();
+  }
+  return op->emitOpError("has no adjoint: moe-generate-vjp supports the moe "
+                         "ops and arith.addf/subf/mulf/truncf/extf/constant "
+                         "and tensor.empty on tensors");
+}
+
+struct MoeGenerateVJPPass
+    : mlir::moe::impl::MoeGenerateVJPPassBase<MoeGenerateVJPPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::StringSet<> kinds;
+    for (StringRef kind : llvm::split(StringRef(recompute), ',')) {
+      kind = kind.trim();
+      if (kind.empty() || kind == "none")
+        continue;
+      if (!llvm::is_contained({"glu", "permute", "gate", "route"}, kind)) {
+        module.emitError("moe-generate-vjp: unknown recompute kind '")
+            << kind << "' (known: glu, permute, gate, route, none)";
+        return signalPassFailure();
+      }
+      kinds.insert(kind);
+    }
+
+    SmallVector<func::FuncOp> targets;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      StringRef name = func.getSymName();
+      if (func.isExternal() || func.isPrivate())
+        continue;
+      if (!function.empty() ? name != function
+                            : (name.ends_with("_fwd") || name.ends_with("_bwd") ||
+                               module.lookupSymbol((name + "_bwd").str())))
+        continue;
+      targets.push_back(func);
+    }
+    if (!function.empty() && targets.empty()) {
+      module.emitError("moe-generate-vjp: no public function @") << function;
+      return signalPassFailure();
+    }
+    for (func::FuncOp func : targets)
+      if (failed(differentiate(func, kinds)))
+        return signalPassFailure();
+  }
+
+  LogicalResult differentiate(func::FuncOp f, const llvm::StringSet<> &kinds) {
+    MLIRContext *ctx = f.getContext();
+    annotateEntryNames(f);
+    RewritePatternSet patterns(ctx);
+    populateExpandLayerPatterns(patterns);
+    if (failed(applyPatternsGreedily(f, std::move(patterns))))
+      return f.emitError("moe-generate-vjp: could not expand moe.layer");
+
+    Block &body = f.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    OpBuilder moduleBuilder(ctx);
+    moduleBuilder.setInsertionPointAfter(f);
+
+    // The backward: cotangent arguments first; residuals get inserted before
+    // them as the adjoints ask.
+    auto bwd = func::FuncOp::create(moduleBuilder, f.getLoc(),
+                                    (f.getSymName() + "_bwd").str(),
+                                    FunctionType::get(ctx, {}, {}));
+    Block *bwdBody = bwd.addEntryBlock();
+    BackwardBuilder bb(bwd, llvm::StringSet<>(kinds));
+    OpBuilder &b = bb.getBuilder();
+    Cotangents cots(b);
+    SmallVector<std::string> cotangentNames;
+    for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+      if (!isFloatTensor(value))
+        continue;
+      BlockArgument dres = bwdBody->addArgument(value.getType(), value.getLoc());
+      cots.add(value, dres, value.getLoc());
+      auto name = f.getResultAttrOfType<StringAttr>(i, kNameAttr);
+      cotangentNames.push_back("d_" + name.str());
+    }
+
+    for (Operation &op : llvm::reverse(body.without_terminator())) {
+      SmallVector<Value> dres;
+      bool any = false;
+      for (Value r : op.getResults()) {
+        dres.push_back(cots.lookup(r));
+        any |= static_cast<bool>(dres.back());
+      }
+      if (!any)
+        continue;
+      auto vjp = dyn_cast<VJPOpInterface>(&op);
+      if (!vjp) {
+        if (failed(upstreamAdjoint(&op, bb, dres, cots)))
+          return failure();
+        continue;
+      }
+      SmallVector<Value> dops;
+      if (failed(vjp.buildVJP(b, bb, dres, dops)))
+        return failure();
+      for (auto [i, d] : llvm::enumerate(dops))
+        if (d && vjp.isDifferentiableOperand(i) &&
+            isFloatTensor(op.getOperand(i)))
+          cots.add(op.getOperand(i), d, op.getLoc());
+    }
+
+    // Gradients of the arguments a gradient reaches.
+    SmallVector<Value> grads;
+    SmallVector<std::string> gradNames;
+    for (BlockArgument arg : f.getArguments()) {
+      Value g = cots.lookup(arg);
+      if (!g)
+        continue;
+      grads.push_back(g);
+      auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kNameAttr);
+      gradNames.push_back("d_" + name.str());
+    }
+    func::ReturnOp::create(b, f.getLoc(), grads);
+    bwd.setFunctionType(FunctionType::get(ctx, bwdBody->getArgumentTypes(),
+                                          ValueRange(grads).getTypes()));
+
+    // The forward that also returns the residuals.
+    IRMapping fwdMap;
+    moduleBuilder.setInsertionPoint(bwd);
+    auto fwd = cast<func::FuncOp>(moduleBuilder.clone(*f, fwdMap));
+    fwd.setSymName((f.getSymName() + "_fwd").str());
+    auto fwdRet = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+    SmallVector<Value> fwdResults(fwdRet.getOperands());
+    for (Value residual : bb.getResiduals())
+      fwdResults.push_back(fwdMap.lookup(residual));
+    OpBuilder retBuilder(fwdRet);
+    func::ReturnOp::create(retBuilder, fwdRet.getLoc(), fwdResults);
+    fwdRet.erase();
+    fwd.setFunctionType(FunctionType::get(ctx, fwd.getArgumentTypes(),
+                                          ValueRange(fwdResults).getTypes()));
+
+    // Names and roles for the artifact metadata.
+    auto named = [&](StringRef name, StringRef role) {
+      return DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttr),
+                               StringAttr::get(ctx, name)),
+                NamedAttribute(StringAttr::get(ctx, kRoleAttr),
+                               StringAttr::get(ctx, role))});
+    };
+    SmallVector<DictionaryAttr> fwdResultAttrs;
+    f.getAllResultAttrs(fwdResultAttrs);
+    SmallVector<DictionaryAttr> bwdArgAttrs;
+    for (size_t i = 0; i < bb.getResiduals().size(); ++i) {
+      std::string name = "res" + std::to_string(i);
+      fwdResultAttrs.push_back(named(name, "residual"));
+      bwdArgAttrs.push_back(named(name, "residual"));
+    }
+    for (const std::string &name : cotangentNames)
+      bwdArgAttrs.push_back(named(name, "cotangent"));
+    SmallVector<DictionaryAttr> bwdResultAttrs;
+    for (const std::string &name : gradNames)
+      bwdResultAttrs.push_back(named(name, "gradient"));
+    fwd.setAllResultAttrs(fwdResultAttrs);
+    bwd.setAllArgAttrs(bwdArgAttrs);
+    bwd.setAllResultAttrs(bwdResultAttrs);
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,582 @@
+//===- moe-reference-check.cpp - compiled moe.layer vs the C++ reference --===//
+//
+// moe-reference-check --dump DIR/<entry> --config "k=2,score=softmax,..."
+//
+// Reads what `moe-runner --dump` wrote for one moe.layer entry (inputs x,
+// router_weight, bias?, w_gate, w_up, w_down; outputs out, aux_loss),
+// recomputes the layer with the independent reference (MoeReference.h) and
+// compares:
+//   * out by relative L2 error (bf16 layer 1e-2, f32 layer 1e-5), over the
+//     tokens whose routing is not a near-tie. A token whose selection margin
+//     (MoeReference.h, TopKResult::margin) is below --tie-margin may
+//     legitimately be routed to another expert by the compiled code; such
+//     tokens are reported and left out, and more than 1% of them is a
+//     failure. Each remaining token must also be close on its own (a
+//     misrouted token shows up there even when the global error is small).
+//   * aux_loss by relative error (1e-4); each near-tie token widens the
+//     tolerance by the most its re-routing could change the loss.
+// Exit status: 0 pass, 1 mismatch, 2 bad usage or unreadable input.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeReference.h"
+
+#include "moe_runtime/DType.h"
+#include "moe_runtime/Npy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace moe_ref;
+
+namespace {
+
+const char *kUsage =
+    "usage: moe-reference-check --dump DIR --config SPEC [options]\n"
+    "\n"
+    "DIR is one entry's directory of a `moe-runner --dump` (DIR/x.npy, ...).\n"
+    "SPEC is a comma-separated list of the layer's attributes:\n"
+    "%s"
+    "\n"
+    "options:\n"
+    "  --tie-margin F     selection margin below which a token counts as a\n"
+    "                     near-tie and is excluded (default 1e-5)\n"
+    "  --max-excluded F   largest excluded fraction of tokens (default 0.01)\n"
+    "  --out-tol F        relative L2 tolerance of out (default 1e-2 for bf16,\n"
+    "                     1e-5 for f32)\n"
+    "  --token-tol F      relative L2 tolerance of each token's out row\n"
+    "                     (default 5e-2 for bf16, 1e-4 for f32)\n"
+    "  --aux-tol F        relative tolerance of aux_loss (default 1e-4)\n"
+    "  -v                 also print the first mismatching values\n"
+    "  --self-test        check the reference's ops on hand-derived values\n";
+
+int usageError(const std::string &msg) {
+  std::fprintf(stderr, "moe-reference-check: error: %s\n", msg.c_str());
+  return 2;
+}
+
+struct Array {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
+
+bool fileExists(const std::string &p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool loadArray(const std::string &dir, const char *name, Array *out,
+               std::string *error) {
+  std::string path = dir + "/" + name + ".npy";
+  moert::NpyArray npy;
+  moert::Status st = moert::readNpy(path, &npy);
+  if (!st.ok()) {
+    *error = st.message();
+    return false;
+  }
+  if (npy.kind != 'f') {
+    *error = path + ": expected a float array, got " + npy.typeName();
+    return false;
+  }
+  out->shape = npy.shape;
+  out->data.resize(npy.numElements());
+  st = moert::convertNpyTo(npy, moert::DType::F32, out->data.data());
+  if (!st.ok()) {
+    *error = path + ": " + st.message();
+    return false;
+  }
+  return true;
+}
+
+bool checkShape(const char *name, const Array &a,
+                const std::vector<int64_t> &want, std::string *error) {
+  if (a.shape == want)
+    return true;
+  *error = std::string(name) + " has shape " + moert::shapeToString(a.shape) +
+           ", expected " + moert::shapeToString(want);
+  return false;
+}
+
+bool parseNumber(const char *s, double *out) {
+  char *end = nullptr;
+  double v = std::strtod(s, &end);
+  if (end == s || *end != '\0' || !std::isfinite(v) || v < 0)
+    return false;
+  *out = v;
+  return true;
+}
+
+/// Fraction of the values that are exactly bf16.
+double bf16Fraction(const std::vector<float> &v) {
+  if (v.empty())
+    return 1.0;
+  size_t n = 0;
+  for (float f : v)
+    n += isBF16(f);
+  return double(n) / double(v.size());
+}
+
+/// Hand-derived values for each op of the reference (a check of the
+/// reference itself, independent of the compiler).
+int selfTest() {
+  int checks = 0, failed = 0;
+  auto near = [&](const char *what, double got, double want) {
+    ++checks;
+    if (std::fabs(got - want) <= 1e-6 * std::max(1.0, std::fabs(want)))
+      return;
+    ++failed;
+    std::printf("self-test FAIL: %s = %.9g, expected %.9g\n", what, got, want);
+  };
+  auto same = [&](const char *what, const std::vector<int32_t> &got,
+                  const std::vector<int32_t> &want) {
+    ++checks;
+    if (got == want)
+      return;
+    ++failed;
+    std::printf("self-test FAIL: %s:", what);
+    for (int32_t v : got)
+      std::printf(" %d", v);
+    std::printf(", expected");
+    for (int32_t v : want)
+      std::printf(" %d", v);
+    std::printf("\n");
+  };
+  // route: softmax([0, ln 2, ln 4]) = [1, 2, 4] / 7; sigmoid(0) = 1/2;
+  // sqrtsoftplus(0) = sqrt(ln 2), sqrtsoftplus(30) = sqrt(30) (x > 20).
+  {
+    std::vector<float> sm = route(ScoreFunction::Softmax,
+                                  {0.0f, std::log(2.0f), std::log(4.0f)}, 1, 3);
+    near("softmax[0]", sm[0], 1.0 / 7), near("softmax[2]", sm[2], 4.0 / 7);
+    near("sigmoid(0)", route(ScoreFunction::Sigmoid, {0.0f}, 1, 1)[0], 0.5);
+    std::vector<float> sp =
+        route(ScoreFunction::SqrtSoftplus, {0.0f, 30.0f}, 1, 2);
+    near("sqrtsoftplus(0)", sp[0], std::sqrt(std::log(2.0)));
+    near("sqrtsoftplus(30)", sp[1], std::sqrt(30.0));
+  }
+  // topk: ties to the lower index, ordered by descending score.
+  {
+    std::vector<float> s = {0.1f, 0.4f, 0.4f, 0.3f};
+    TopKResult r = topk(s, nullptr, 1, 4, 2, 1, 1, GroupScore::TopSum, 0,
+                        Normalize::None, 1.0);
+    same("topk k=2 tie", r.indices, {1, 2});
+    near("topk k=2 tie margin", r.margin[0], 0.1);
+    r = topk(s, nullptr, 1, 4, 3, 1, 1, GroupScore::TopSum, 0,
+             Normalize::Sum, 1.0);
+    same("topk k=3", r.indices, {1, 2, 3});
+    near("topk k=3 sum w[2]", r.weights[2], 0.3 / 1.1);
+    // The bias steers the selection only: sel = [.1 .4 .4 .5] -> 3, 1;
+    // weights = unbiased [.3 .4], normalized [3/7 4/7], scaled by 2.
+    const float bias[4] = {0, 0, 0, 0.2f};
+    r = topk(s, bias, 1, 4, 2, 1, 1, GroupScore::TopSum, 0, Normalize::Sum,
+             2.0);
+    same("topk bias", r.indices, {3, 1});
+    near("topk bias w[0]", r.weights[0], 6.0 / 7);
+    near("topk bias w[1]", r.weights[1], 8.0 / 7);
+    // normalize=sum is a no-op for k = 1.
+    r = topk(s, nullptr, 1, 4, 1, 1, 1, GroupScore::TopSum, 0, Normalize::Sum,
+             1.0);
+    same("topk k=1 tie", r.indices, {1});
+    near("topk k=1 sum no-op", r.weights[0], 0.4);
+    // softmax over the chosen: [1, 0] -> [e/(e+1), 1/(e+1)].
+    r = topk({1.0f, -2.0f, 0.0f}, nullptr, 1, 3, 2, 1, 1, GroupScore::TopSum,
+             0, Normalize::Softmax, 1.0);
+    same("topk softmax", r.indices, {0, 2});
+    near("topk softmax w[0]", r.weights[0], std::exp(1.0) / (std::exp(1.0) + 1));
+  }
+  // Groups {0,1} {2,3} of [.1 .9 .5 .6], keep 1, k = 2: top-sum (q = 2)
+  // scores 1.0 vs 1.1 -> group 1; max scores .9 vs .6 -> group 0; top-sum
+  // with q = 1 is the max.
+  {
+    std::vector<float> s = {0.1f, 0.9f, 0.5f, 0.6f};
+    TopKResult r = topk(s, nullptr, 1, 4, 2, 2, 1, GroupScore::TopSum, 0,
+                        Normalize::None, 1.0);
+    same("groups top_sum", r.indices, {3, 2});
+    near("groups top_sum margin", r.margin[0], 0.1);
+    r = topk(s, nullptr, 1, 4, 2, 2, 1, GroupScore::Max, 0, Normalize::None,
+             1.0);
+    same("groups max", r.indices, {1, 0});
+    r = topk(s, nullptr, 1, 4, 2, 2, 1, GroupScore::TopSum, 1,
+             Normalize::None, 1.0);
+    same("groups topq=1", r.indices, {1, 0});
+    // Tied groups: the lower one stays.
+    r = topk({0.2f, 0.7f, 0.7f, 0.2f}, nullptr, 1, 4, 2, 2, 1,
+             GroupScore::TopSum, 0, Normalize::None, 1.0);
+    same("groups tie", r.indices, {1, 0});
+  }
+  // aux loss, T = 2, E = 2, K = 1, p = [[.75 .25] [.5 .5]], indices [0, 1]:
+  // batch: E/(K T²) · (1.25·1 + .75·1) = 1; sequence L = 1: (2·.75 + 2·.5)/2.
+  // Sigmoid scores are normalized per token first.
+  {
+    std::vector<float> p = {0.75f, 0.25f, 0.5f, 0.5f};
+    near("aux batch", auxLoss(p, {0, 1}, 2, 2, 1, 1.0, 0, SeqLayout::Contiguous),
+         1.0);
+    near("aux sequence",
+         auxLoss(p, {0, 1}, 2, 2, 1, 1.0, 1, SeqLayout::Contiguous), 1.25);
+    std::vector<float> q =
+        auxLossScores(ScoreFunction::Sigmoid, {0.3f, 0.1f}, 1, 2);
+    near("aux sigmoid p[0]", q[0], 0.75);
+    near("z loss", zLoss({0.0f, 0.0f, 1.0f, 1.0f}, 2, 2, 1.0),
+         (std::pow(std::log(2.0), 2) + std::pow(1 + std::log(2.0), 2)) / 2);
+  }
+  // permute, T = 3, K = 1, E = 2, indices [1 0 1], align 2: sizes [2 2],
+  // rows [2 0 3], R = 3 + 2 = 5, padding rows 1 and 4 zero.
+  {
+    const float x[3] = {10, 20, 30};
+    PermuteResult r = permute(x, {1, 0, 1}, 3, 1, 1, 2, 2);
+    same("permute sizes", r.groupSizes, {2, 2});
+    same("permute rows", r.rows, {2, 0, 3});
+    near("permute R", double(r.R), 5);
+    near("permute row 0", r.permuted[0], 20);
+    near("permute row 1 (padding)", r.permuted[1], 0);
+    near("permute row 3", r.permuted[3], 30);
+    // grouped matmul on it, Kd = N = 1: group 0 × 2, group 1 × 3, NK = KN.
+    const float b[2] = {2, 3};
+    std::vector<float> c = groupedMatmul(r.permuted, 5, 1, b, 2, 1,
+                                         WeightLayout::NK, r.groupSizes, false);
+    near("grouped_matmul row 2", c[2], 30), near("grouped_matmul row 3", c[3], 90);
+    // combine with weight 0.5: token 2 = 0.5 · 90.
+    std::vector<float> out =
+        combine(c, 1, r.rows, {0.5f, 0.5f, 0.5f}, 3, 1, false);
+    near("combine token 2", out[2], 45);
+  }
+  // activations at 1 (and relu2 at -1, 2).
+  near("silu(1)", activate(Activation::Silu, 1), 0.7310585786);
+  near("gelu(1)", activate(Activation::Gelu, 1), 0.8413447461);
+  near("gelu_tanh(1)", activate(Activation::GeluTanh, 1), 0.8411919906);
+  near("relu(-1)", activate(Activation::Relu, -1), 0);
+  near("relu2(-1)", activate(Activation::Relu2, -1), 0);
+  near("relu2(2)", activate(Activation::Relu2, 2), 4);
+  near("identity(-3)", activate(Activation::Identity, -3), -3);
+  near("bf16(1 + 2^-8) ties to even", roundBF16(1.0f + 1.0f / 256), 1.0);
+  std::printf("self-test: %d of %d checks passed\n", checks - failed, checks);
+  return failed ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string dumpDir, spec;
+  double tieMargin = 1e-5, maxExcluded = 0.01, auxTol = 1e-4;
+  double outTol = -1, tokenTol = -1;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *opt) -> const char * {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "moe-reference-check: error: %s needs a value\n",
+                     opt);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    auto number = [&](const char *opt, double *out) {
+      const char *v = value(opt);
+      if (!parseNumber(v, out)) {
+        std::fprintf(stderr,
+                     "moe-reference-check: error: %s: bad number '%s'\n", opt,
+                     v);
+        std::exit(2);
+      }
+    };
+    if (a == "--dump")
+      dumpDir = value("--dump");
+    else if (a == "--config")
+      spec = value("--config");
+    else if (a == "--tie-margin")
+      number("--tie-margin", &tieMargin);
+    else if (a == "--max-excluded")
+      number("--max-excluded", &maxExcluded);
+    else if (a == "--out-tol")
+      number("--out-tol", &outTol);
+    else if (a == "--token-tol")
+      number("--token-tol", &tokenTol);
+    else if (a == "--aux-tol")
+      number("--aux-tol", &auxTol);
+    else if (a == "-v")
+      verbose = true;
+    else if (a == "--self-test")
+      return selfTest();
+    else if (a == "-h" || a == "--help") {
+      std::printf(kUsage, LayerConfig::help());
+      return 0;
+    } else {
+      std::fprintf(stderr, kUsage, LayerConfig::help());
+      return usageError("unknown argument '" + a + "'");
+    }
+  }
+  if (dumpDir.empty() || spec.empty()) {
+    std::fprintf(stderr, kUsage, LayerConfig::help());
+    return usageError("--dump and --config are required");
+  }
+
+  LayerConfig cfg;
+  std::string err;
+  if (!cfg.parse(spec, &err))
+    return usageError("--config: " + err);
+  const bool bf16 = cfg.elemType == ElemType::BF16;
+  if (outTol < 0)
+    outTol = bf16 ? 1e-2 : 1e-5;
+  if (tokenTol < 0)
+    tokenTol = bf16 ? 5e-2 : 1e-4;
+
+  // ----- Load the dump ---------------------------------------------------------
+  Array x, wr, bias, wg, wu, wd, out, aux;
+  const bool hasBias = fileExists(dumpDir + "/bias.npy");
+  if (!loadArray(dumpDir, "x", &x, &err) ||
+      !loadArray(dumpDir, "router_weight", &wr, &err) ||
+      (hasBias && !loadArray(dumpDir, "bias", &bias, &err)) ||
+      !loadArray(dumpDir, "w_gate", &wg, &err) ||
+      !loadArray(dumpDir, "w_up", &wu, &err) ||
+      !loadArray(dumpDir, "w_down", &wd, &err) ||
+      !loadArray(dumpDir, "out", &out, &err) ||
+      !loadArray(dumpDir, "aux_loss", &aux, &err))
+    return usageError(err);
+  if (x.shape.size() != 2 || wr.shape.size() != 2 || wg.shape.size() != 3)
+    return usageError("x and router_weight must be rank 2 and w_gate rank 3");
+  const int64_t T = x.shape[0], H = x.shape[1], E = wr.shape[1];
+  const bool kn = cfg.weightLayout == WeightLayout::KN;
+  if (wg.shape[0] != E || wg.shape[kn ? 1 : 2] != H)
+    return usageError("w_gate has shape " + moert::shapeToString(wg.shape) +
+                      ", which is not " + (kn ? "[E, H, F]" : "[E, F, H]") +
+                      " (layout=" + toString(cfg.weightLayout) + ") for E = " +
+                      std::to_string(E) + ", H = " + std::to_string(H) +
+                      " (is layout= right?)");
+  const int64_t F = kn ? wg.shape[2] : wg.shape[1];
+  if (!checkShape("router_weight", wr, {H, E}, &err) ||
+      (hasBias && !checkShape("bias", bias, {E}, &err)) ||
+      !checkShape("w_gate", wg, kn ? std::vector<int64_t>{E, H, F}
+                                   : std::vector<int64_t>{E, F, H}, &err) ||
+      !checkShape("w_up", wu, wg.shape, &err) ||
+      !checkShape("w_down", wd, kn ? std::vector<int64_t>{E, F, H}
+                                   : std::vector<int64_t>{E, H, F}, &err) ||
+      !checkShape("out", out, {T, H}, &err) ||
+      !checkShape("aux_loss", aux, {}, &err))
+    return usageError(err + " (is layout= right?)");
+  if (!cfg.validate(T, E, hasBias, &err))
+    return usageError("--config: " + err);
+  // The dump has bf16 as float32: make sure dtype= says what the layer used.
+  {
+    double fx = bf16Fraction(x.data), fw = bf16Fraction(wg.data),
+           fo = bf16Fraction(out.data);
+    if (bf16 && (fx < 1 || fw < 1 || fo < 1))
+      return usageError("dtype=bf16, but x/w_gate/out hold values that are "
+                        "not bf16: pass dtype=f32");
+    if (!bf16 && fx == 1 && fw == 1)
+      return usageError("dtype=f32, but x and w_gate hold only bf16 values: "
+                        "pass dtype=bf16");
+  }
+
+  // ----- Reference -------------------------------------------------------------
+  LayerInputs in;
+  in.T = T, in.H = H, in.E = E, in.F = F;
+  in.x = x.data.data();
+  in.routerWeight = wr.data.data();
+  in.bias = hasBias ? bias.data.data() : nullptr;
+  in.wGate = wg.data.data();
+  in.wUp = wu.data.data();
+  in.wDown = wd.data.data();
+  LayerResult ref = runLayer(cfg, in);
+  const int64_t K = cfg.k;
+
+  std::printf("moe-reference-check: %s\n", dumpDir.c_str());
+  std::printf("layer: T=%lld H=%lld F=%lld E=%lld K=%lld R=%lld, bias %s\n",
+              (long long)T, (long long)H, (long long)F, (long long)E,
+              (long long)K, (long long)ref.R, hasBias ? "yes" : "no");
+  std::printf("config: %s\n", cfg.str().c_str());
+
+  // ----- Routing: near-ties and coverage ---------------------------------------
+  std::vector<char> excluded(T, 0);
+  int64_t numExcluded = 0;
+  float minMargin = std::numeric_limits<float>::infinity();
+  for (int64_t t = 0; t < T; ++t) {
+    float m = ref.topk.margin[t];
+    minMargin = std::min(minMargin, m);
+    if (!(m >= tieMargin)) {
+      excluded[t] = 1;
+      ++numExcluded;
+    }
+  }
+  std::vector<int64_t> load(E, 0);
+  for (int32_t e : ref.topk.indices)
+    load[e] += 1;
+  int64_t minLoad = *std::min_element(load.begin(), load.end());
+  int64_t maxLoad = *std::max_element(load.begin(), load.end());
+  int64_t emptyExperts = std::count(load.begin(), load.end(), 0);
+  std::printf("routing: %lld of %lld tokens are near-ties (margin < %g), "
+              "excluded; smallest margin %.3g\n",
+              (long long)numExcluded, (long long)T, tieMargin, minMargin);
+  std::printf("routing: expert load min %lld max %lld, %lld empty\n",
+              (long long)minLoad, (long long)maxLoad, (long long)emptyExperts);
+  auto countChanged = [&](const TopKResult &other) {
+    int64_t n = 0;
+    for (int64_t t = 0; t < T; ++t) {
+      std::vector<int32_t> a(&ref.topk.indices[t * K],
+                             &ref.topk.indices[t * K] + K);
+      std::vector<int32_t> b(&other.indices[t * K], &other.indices[t * K] + K);
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      n += a != b;
+    }
+    return n;
+  };
+  const Normalize norm = cfg.postSoftmax ? Normalize::Softmax : cfg.normalize;
+  if (hasBias) {
+    TopKResult nb = topk(ref.scores, nullptr, T, E, K, cfg.numGroups,
+                         cfg.groupTopk, cfg.groupScore, cfg.groupScoreTopq,
+                         norm, cfg.scalingFactor);
+    std::printf("routing: the bias steers %lld of %lld tokens\n",
+                (long long)countChanged(nb), (long long)T);
+  }
+  if (cfg.numGroups > 1) {
+    TopKResult ng = topk(ref.scores, in.bias, T, E, K, 1, 1, cfg.groupScore, 0,
+                         norm, cfg.scalingFactor);
+    std::printf("routing: group limiting changes %lld of %lld tokens\n",
+                (long long)countChanged(ng), (long long)T);
+  }
+  if (cfg.align > 1) {
+    int64_t used = 0;
+    for (int32_t s : ref.perm.groupSizes)
+      used += s;
+    std::printf("permute: %lld padding rows of %lld used rows (R = %lld)\n",
+                (long long)(used - T * K), (long long)used, (long long)ref.R);
+  }
+
+  std::vector<std::string> failures;
+  if (double(numExcluded) > maxExcluded * double(T)) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "%lld near-tie tokens exceed %g of %lld tokens",
+                  (long long)numExcluded, maxExcluded, (long long)T);
+    failures.push_back(buf);
+  }
+
+  // ----- out -------------------------------------------------------------------
+  {
+    double num = 0, den = 0, worst = -1;
+    int64_t worstTok = -1, badTokens = 0, nonFinite = 0, compared = 0;
+    for (int64_t t = 0; t < T; ++t) {
+      if (excluded[t])
+        continue;
+      ++compared;
+      double tn = 0, td = 0;
+      for (int64_t h = 0; h < H; ++h) {
+        double g = out.data[t * H + h], r = ref.out[t * H + h];
+        if (!std::isfinite(g))
+          ++nonFinite;
+        tn += (g - r) * (g - r);
+        td += r * r;
+      }
+      num += tn;
+      den += td;
+      double rel = std::sqrt(tn) / std::max(std::sqrt(td), 1e-30);
+      if (!(rel <= tokenTol)) {
+        ++badTokens;
+        if (verbose && badTokens <= 5) {
+          std::printf("  token %lld: rel error %.3g; expert",
+                      (long long)t, rel);
+          for (int64_t k = 0; k < K; ++k)
+            std::printf(" %d (w %.5g)", ref.topk.indices[t * K + k],
+                        ref.topk.weights[t * K + k]);
+          std::printf("\n    got");
+          for (int64_t h = 0; h < std::min<int64_t>(H, 6); ++h)
+            std::printf(" %.6g", out.data[t * H + h]);
+          std::printf("\n    ref");
+          for (int64_t h = 0; h < std::min<int64_t>(H, 6); ++h)
+            std::printf(" %.6g", ref.out[t * H + h]);
+          std::printf("\n");
+        }
+      }
+      if (!(rel <= worst)) {
+        worst = rel;
+        worstTok = t;
+      }
+    }
+    double rel = std::sqrt(num) / std::max(std::sqrt(den), 1e-30);
+    std::printf("out: rel L2 error %.3e (tolerance %g) over %lld tokens; worst "
+                "token %lld at %.3e (tolerance %g), %lld above\n",
+                rel, outTol, (long long)compared, (long long)worstTok, worst,
+                tokenTol, (long long)badTokens);
+    if (den == 0)
+      failures.push_back("out: the reference is all zeros (no signal)");
+    if (nonFinite)
+      failures.push_back("out: " + std::to_string(nonFinite) +
+                         " values are not finite");
+    if (!(rel <= outTol))
+      failures.push_back("out: relative L2 error above tolerance");
+    if (badTokens)
+      failures.push_back("out: " + std::to_string(badTokens) +
+                         " tokens above the per-token tolerance");
+  }
+
+  // ----- aux_loss ----------------------------------------------------------------
+  {
+    // Re-routing a near-tie token moves its K counts between experts of its
+    // sequence: bound the change by coef · K · (max_e P_e - min_e P_e).
+    double slack = 0;
+    if (cfg.auxLossCoeff > 0 && numExcluded > 0) {
+      const int64_t L = cfg.auxLossVariant == AuxVariant::Sequence
+                            ? cfg.seqLength
+                            : T;
+      const int64_t numSeq = T / L;
+      const double coef = double(E) * cfg.auxLossCoeff /
+                          (double(K) * double(L) * double(L)) / double(numSeq);
+      for (int64_t t = 0; t < T; ++t) {
+        if (!excluded[t])
+          continue;
+        int64_t s = cfg.seqLayout == SeqLayout::Contiguous ? t / L : t % numSeq;
+        std::vector<double> P(E, 0.0);
+        for (int64_t i = 0; i < L; ++i) {
+          int64_t u = cfg.seqLayout == SeqLayout::Contiguous ? s * L + i
+                                                             : i * numSeq + s;
+          for (int64_t e = 0; e < E; ++e)
+            P[e] += ref.auxScores[u * E + e];
+        }
+        slack += coef * double(K) *
+                 (*std::max_element(P.begin(), P.end()) -
+                  *std::min_element(P.begin(), P.end()));
+      }
+    }
+    const double got = aux.data[0], want = ref.loss;
+    const double diff = std::fabs(got - want);
+    const double rel = diff / std::max(std::fabs(want), 1e-30);
+    const double allowed = auxTol * std::fabs(want) + slack;
+    std::printf("aux_loss: got %.9g, reference %.9g (aux %.9g + z %.9g), rel "
+                "error %.3e (tolerance %g",
+                got, want, (double)ref.auxLoss, (double)ref.zLoss,
+                want == 0 && got == 0 ? 0.0 : rel, auxTol);
+    if (slack > 0)
+      std::printf(" + near-tie slack %.3g", slack);
+    std::printf(")\n");
+    if (!std::isfinite(got) || !(diff <= allowed)) {
+      failures.push_back("aux_loss: relative error above tolerance");
+      // Diagnose the other reading of "sequence".
+      if (cfg.auxLossCoeff > 0 &&
+          cfg.auxLossVariant == AuxVariant::Sequence) {
+        SeqLayout other = cfg.seqLayout == SeqLayout::Contiguous
+                              ? SeqLayout::Strided
+                              : SeqLayout::Contiguous;
+        float alt = auxLoss(ref.auxScores, ref.topk.indices, T, E, K,
+                            cfg.auxLossCoeff, cfg.seqLength, other) +
+                    ref.zLoss;
+        std::printf("aux_loss: with the %s sequence layout the reference "
+                    "would be %.9g\n",
+                    other == SeqLayout::Strided ? "strided" : "contiguous",
+                    (double)alt);
+      }
+    }
+  }
+
+  if (failures.empty()) {
+    std::printf("PASS\n");
+    return 0;
+  }
+  for (const std::string &f : failures)
+    std::printf("FAIL: %s\n", f.c_str());
+  return 1;
+}
