@@ -1,0 +1,166 @@
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-generate-vjp | FileCheck %s
+// Saving everything: the glu output becomes a residual, not a recompute.
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-generate-vjp=recompute=none | FileCheck %s --check-prefix=NONE
+// Recomputing the dispatch too: the backward permutes again.
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-generate-vjp=recompute=glu,permute | FileCheck %s --check-prefix=DISPATCH
+// RUN: not moe-opt %s --moe-generate-vjp=recompute=bogus 2>&1 | FileCheck %s --check-prefix=BOGUS
+// BOGUS: error: moe-generate-vjp: unknown recompute kind 'bogus' (known: glu, permute, gate, route, none)
+// RUN: not moe-opt %s --moe-generate-vjp=function=nowhere 2>&1 | FileCheck %s --check-prefix=NOWHERE
+// NOWHERE: error: moe-generate-vjp: no public function @nowhere
+
+// moe-generate-vjp: @f → @f_fwd (results + residuals) and ONE @f_bwd
+// (residuals + cotangents → gradients). Numbers are checked by finite
+// differences in test/gradcheck/vjp; here, the structure of each adjoint.
+
+// gate: dx = dlogits · wᵀ and dw = xᵀ · dlogits as f32 reductions; dx back
+// to x's bf16.
+// CHECK-LABEL: func.func @gate_fwd
+// CHECK-SAME:  -> (tensor<4x2xf32> {moe.name = "result0", moe.role = "output"}, tensor<4x8xbf16> {moe.name = "res0", moe.role = "residual"}, tensor<8x2xf32> {moe.name = "res1", moe.role = "residual"})
+// CHECK-LABEL: func.func @gate_bwd
+// CHECK-SAME:  (%[[X:.*]]: tensor<4x8xbf16> {moe.name = "res0", moe.role = "residual"}, %[[W:.*]]: tensor<8x2xf32> {moe.name = "res1", moe.role = "residual"}, %[[DL:.*]]: tensor<4x2xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<4x8xbf16> {moe.name = "d_arg0", moe.role = "gradient"}, tensor<8x2xf32> {moe.name = "d_arg1", moe.role = "gradient"})
+// CHECK:       %[[DX32:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[DL]], %[[W]] : tensor<4x2xf32>, tensor<8x2xf32>)
+// CHECK:       %[[DW:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[X]], %[[DL]] : tensor<4x8xbf16>, tensor<4x2xf32>)
+// CHECK:       %[[DX:.*]] = linalg.generic {{.*}} ins(%[[DX32]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xbf16>)
+// CHECK:       return %[[DX]], %[[DW]]
+func.func @gate(%x: tensor<4x8xbf16>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %l = moe.gate %x, %w : tensor<4x8xbf16>, tensor<8x2xf32>
+  return %l : tensor<4x2xf32>
+}
+
+// -----
+
+// grouped_matmul: dgrad is a grouped matmul reading the same weights with
+// the other layout; wgrad is grouped_weight_grad in the weights' layout.
+// CHECK-LABEL: func.func @matmul_nk_bwd
+// CHECK-SAME:  (%[[A:.*]]: tensor<8x4xbf16> {{.*}}, %[[B:.*]]: tensor<2x6x4xbf16> {{.*}}, %[[N:.*]]: tensor<2xi32> {{.*}}, %[[DC:.*]]: tensor<8x6xbf16> {{.*}})
+// CHECK:       %[[DA:.*]] = moe.grouped_matmul %[[DC]], %[[B]], %[[N]] : (tensor<8x6xbf16>, tensor<2x6x4xbf16>, tensor<2xi32>) -> tensor<8x4xbf16>
+// CHECK:       %[[DB:.*]] = moe.grouped_weight_grad %[[A]], %[[DC]], %[[N]] {weight_layout = #moe<weight_layout nk>} : (tensor<8x4xbf16>, tensor<8x6xbf16>, tensor<2xi32>) -> tensor<2x6x4xbf16>
+// CHECK:       return %[[DA]], %[[DB]]
+func.func @matmul_nk(%a: tensor<8x4xbf16>, %b: tensor<2x6x4xbf16>, %n: tensor<2xi32>) -> tensor<8x6xbf16> {
+  %c = moe.grouped_matmul %a, %b, %n {weight_layout = #moe<weight_layout nk>}
+      : (tensor<8x4xbf16>, tensor<2x6x4xbf16>, tensor<2xi32>) -> tensor<8x6xbf16>
+  return %c : tensor<8x6xbf16>
+}
+
+// -----
+
+// permute: dx[t] = Σ_k dxs[rows[t, k]], a combine with unit weights; the
+// integer results get no cotangent, the indices no gradient.
+// CHECK-LABEL: func.func @permute_bwd
+// CHECK-SAME:  (%[[ROWS:.*]]: tensor<4x2xi32> {moe.name = "res0", moe.role = "residual"}, %[[DXS:.*]]: tensor<8x3xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<4x3xf32> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK:       %[[ONES:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x2xf32>)
+// CHECK:       %[[DX:.*]] = moe.combine %[[DXS]], %[[ROWS]], %[[ONES]]
+// CHECK:       return %[[DX]]
+func.func @permute(%x: tensor<4x3xf32>, %idx: tensor<4x2xi32>) -> (tensor<8x3xf32>, tensor<4xi32>) {
+  %xs, %sizes, %rows = moe.permute %x, %idx experts 4 align 1 : tensor<4x3xf32>, tensor<4x2xi32>
+  return %xs, %sizes : tensor<8x3xf32>, tensor<4xi32>
+}
+
+// -----
+
+// combine: one combine_grad gives both dy and dweights.
+// CHECK-LABEL: func.func @combine_bwd
+// CHECK:       %[[DY:.*]], %[[DW:.*]] = moe.combine_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32>
+// CHECK:       return %[[DY]], %[[DW]]
+func.func @combine(%y: tensor<8x3xf32>, %rows: tensor<4x2xi32>, %w: tensor<4x2xf32>) -> tensor<4x3xf32> {
+  %out = moe.combine %y, %rows, %w : tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32>
+  return %out : tensor<4x3xf32>
+}
+
+// -----
+
+// topk: the expert bias only steers selection — no gradient for it.
+// CHECK-LABEL: func.func @topk_bias_bwd
+// CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK-NOT:   d_arg1
+func.func @topk_bias(%s: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
+  %w, %i = moe.topk sigmoid %s bias %b k 2 {normalize = #moe<normalize sum>} : tensor<4x8xf32>, tensor<8xf32>
+  return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
+}
+
+// -----
+
+// all_to_all: the reverse exchange with the received counts.
+// CHECK-LABEL: func.func @exchange_bwd
+// CHECK-SAME:  (%[[RECV:.*]]: tensor<4xi32> {moe.name = "res0", moe.role = "residual"}, %[[DY:.*]]: tensor<16x3xf32> {{.*}})
+// CHECK:       %[[DX:.*]], %{{.*}} = moe.all_to_all %[[DY]], %[[RECV]] on @ep axis 0 : (tensor<16x3xf32>, tensor<4xi32>) -> (tensor<8x3xf32>, tensor<4xi32>)
+// CHECK:       return %[[DX]]
+shard.grid @ep(shape = 4)
+func.func @exchange(%x: tensor<8x3xf32>, %send: tensor<4xi32>) -> tensor<16x3xf32> {
+  %y, %r = moe.all_to_all %x, %send on @ep axis 0 : (tensor<8x3xf32>, tensor<4xi32>) -> (tensor<16x3xf32>, tensor<4xi32>)
+  return %y : tensor<16x3xf32>
+}
+
+// -----
+
+// FP8 is straight-through: dequantize multiplies by the scale, quantize
+// divides by it (so the pair passes the gradient through).
+// CHECK-LABEL: func.func @fp8_round_trip_bwd
+// CHECK:       linalg.generic
+// CHECK:         arith.mulf
+// CHECK:       } -> tensor<4x256xf32>
+// CHECK:       linalg.generic
+// CHECK:         arith.divf
+// CHECK:       } -> tensor<4x256xbf16>
+func.func @fp8_round_trip(%x: tensor<4x256xbf16>) -> tensor<4x256xbf16> {
+  %q, %s = moe.quantize block_1x128 %x : (tensor<4x256xbf16>) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>)
+  %y = moe.dequantize block_1x128 %q, %s : (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>) -> tensor<4x256xbf16>
+  return %y : tensor<4x256xbf16>
+}
+
+// -----
+
+// The whole layer: expanded, then one backward with every adjoint in it.
+// The glu output is recomputed (default policy), not saved.
+// CHECK-LABEL: func.func @layer_fwd
+// CHECK-NOT:   moe.layer
+// CHECK-LABEL: func.func @layer_bwd
+// CHECK-SAME:  {moe.name = "d_out", moe.role = "cotangent"}
+// CHECK-SAME:  {moe.name = "d_aux_loss", moe.role = "cotangent"}
+// CHECK-SAME:  -> (tensor<16x8xbf16> {moe.name = "d_x", moe.role = "gradient"}, tensor<8x8xf32> {moe.name = "d_router_weight", moe.role = "gradient"}, tensor<8x8x12xbf16> {moe.name = "d_w_gate", moe.role = "gradient"}, tensor<8x8x12xbf16> {moe.name = "d_w_up", moe.role = "gradient"}, tensor<8x12x8xbf16> {moe.name = "d_w_down", moe.role = "gradient"})
+// CHECK-NOT:   moe.layer
+// CHECK:       moe.combine_grad
+// CHECK:       moe.glu silu
+// CHECK:       moe.grouped_matmul {{.*}}weight_layout = #moe<weight_layout nk>
+// CHECK:       moe.grouped_weight_grad
+// CHECK-COUNT-2: moe.grouped_weight_grad
+// CHECK:       moe.combine
+// CHECK:       return
+// NONE-LABEL:  func.func @layer_bwd
+// NONE-NOT:    moe.glu
+// NONE-NOT:    moe.permute
+// NONE:        return
+// DISPATCH-LABEL: func.func @layer_bwd
+// DISPATCH:    moe.permute
+// DISPATCH:    moe.glu silu
+// DISPATCH:    return
+func.func @layer(%x: tensor<16x8xbf16>, %wr: tensor<8x8xf32>, %b: tensor<8xf32>, %wg: tensor<8x8x12xbf16>,
+                 %wu: tensor<8x8x12xbf16>, %wd: tensor<8x12x8xbf16>) -> (tensor<16x8xbf16>, tensor<f32>) {
+  %out, %aux = moe.layer %x, %wr bias %b experts(%wg, %wu, %wd)
+      {k = 2 : i64, score_function = #moe<score_function sigmoid>, normalize = #moe<normalize sum>,
+       aux_loss_coeff = 1.0e-02 : f64, z_loss_coeff = 1.0e-03 : f64}
+      : (tensor<16x8xbf16>, tensor<8x8xf32>, tensor<8xf32>, tensor<8x8x12xbf16>, tensor<8x8x12xbf16>, tensor<8x12x8xbf16>)
+      -> (tensor<16x8xbf16>, tensor<f32>)
+  return %out, %aux : tensor<16x8xbf16>, tensor<f32>
+}
+
+// -----
+
+// Ops without an adjoint are reported by name.
+func.func @unsupported(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.divf' op has no adjoint: moe-generate-vjp supports the moe ops and arith.addf/subf/mulf/truncf/extf/constant and tensor.empty on tensors}}
+  %z = arith.divf %x, %y : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
+func.func @fp8_matmul(%a: tensor<16x256xf8E4M3FN>, %b: tensor<2x256x128xf8E4M3FN>, %n: tensor<2xi32>,
+                      %as: tensor<f32>, %bs: tensor<f32>) -> tensor<16x128xbf16> {
+  // expected-error @+1 {{'moe.grouped_matmul' op adjoint of an FP8 grouped_matmul is not supported yet}}
+  %c = moe.grouped_matmul %a, %b, %n scales(%as, %bs)
+      : (tensor<16x256xf8E4M3FN>, tensor<2x256x128xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32>) -> tensor<16x128xbf16>
+  return %c : tensor<16x128xbf16>
+}
