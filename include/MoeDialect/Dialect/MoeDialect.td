@@ -15,9 +15,13 @@ def Moe_Dialect : Dialect {
     `moe.z_loss`, `moe.expert_bias_update`), token dispatch (`moe.permute`),
     ragged expert matmuls (`moe.grouped_matmul`, `moe.grouped_weight_grad`),
     the gated activation (`moe.glu`), expert-parallel exchange
-    (`moe.all_to_all`), the weighted gather back to tokens (`moe.combine`),
+    (`moe.all_to_all`), the weighted gather back to tokens (`moe.combine`,
+    and its adjoint `moe.combine_grad`),
     FP8 quantization (`moe.quantize`, `moe.dequantize`) and the whole block as
-    one op (`moe.layer`). All ops have value semantics on ranked tensors.
+    one op (`moe.layer`). All ops have value semantics on ranked tensors;
+    their `moe.buffer.*` forms (what one-shot-bufferize makes of them) write
+    into destination buffers. Every differentiable op implements
+    `VJPOpInterface`, its adjoint for `moe-generate-vjp`.
     Router math is f32; activations and weights are bf16 (f16 and f32 are
     accepted everywhere); accumulation is f32.
   }];

@@ -89,6 +89,11 @@ def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
     are multiplied by `scaling_factor`. `indices` are i32 and carry no
     gradient.
 
+    Gradients (`moe-generate-vjp`): flow from `weights` through the
+    normalization and scaling to the chosen entries of `scores`; the expert
+    `bias` gets NO gradient, since it only steers selection (it is updated by
+    `moe.expert_bias_update` instead).
+
     ```mlir
     %w, %i = moe.topk sigmoid %scores bias %b k 4
         {num_groups = 4 : i64, group_topk = 2 : i64,
@@ -315,7 +320,9 @@ def Moe_AllToAllOp : Moe_Op<"all_to_all", [
     `output` `[R', H]`; the rest of `output` is zero. `recv_sizes[q]` is
     the number of rows received from rank q. The op exchanges the counts
     itself. On a one-rank axis it is the identity (and folds away when the
-    types agree). It communicates, so it is not Pure: collectives keep
+    types agree): rank 0 sends its `send_sizes[0]` rows to itself, and the
+    rows past them are zero in a well-formed graph (`moe.permute` zeroes the
+    rows past its last group), so output = input. It communicates, so it is not Pure: collectives keep
     their order.
 
     ```mlir
@@ -417,6 +424,11 @@ def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
     Forward operands use e4m3 and gradients e5m2 by convention; the
     result type says which.
 
+    Gradients are straight-through, as FP8 training does: the adjoint of
+    `moe.quantize` is `dx = dq / scale` and that of `moe.dequantize` is
+    `dq = dy · scale`, so a quantize/dequantize pair passes the gradient
+    unchanged; scales and amax histories get no gradient.
+
     ```mlir
     %q, %s = moe.quantize block_1x128 %x
         : (tensor<144x256xbf16>) -> (tensor<144x256xf8E4M3FN>, tensor<144x2xf32>)
@@ -483,6 +495,10 @@ def Moe_LayerOp : Moe_Op<"layer", [Pure, InferTypeOpAdaptorWithIsCompatible,
     aux_loss = moe.aux_loss(...) if aux_loss_coeff > 0
              + moe.z_loss(logits) if z_loss_coeff > 0   (0-d f32; 0 if both off)
     ```
+
+    Gradients: `moe-generate-vjp` expands the layer first and returns
+    gradients for `x`, `router_weight` and the three expert weights; the
+    expert `bias` gets none (it only steers selection).
 
     The router attributes mean what they mean on `moe.topk` and
     `moe.aux_loss`; `post_softmax` selects on the raw logits and applies the
