@@ -427,7 +427,8 @@ def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
     Gradients are straight-through, as FP8 training does: the adjoint of
     `moe.quantize` is `dx = dq / scale` and that of `moe.dequantize` is
     `dq = dy · scale`, so a quantize/dequantize pair passes the gradient
-    unchanged; scales and amax histories get no gradient.
+    through (equal up to f32 rounding of `· scale / scale`); scales and amax
+    histories get no gradient.
 
     ```mlir
     %q, %s = moe.quantize block_1x128 %x
