@@ -51,10 +51,11 @@ DictionaryAttr bufferProperties(Operation *op) {
   return DictionaryAttr::get(op->getContext(), kept);
 }
 
-template <typename TensorOp, typename BufferOp>
-struct MoeOpBufferization
-    : public BufferizableOpInterface::ExternalModel<
-          MoeOpBufferization<TensorOp, BufferOp>, TensorOp> {
+/// The analysis answers every moe op shares: operands are only read, and no
+/// result aliases an operand.
+template <typename ConcreteModel, typename ConcreteOp>
+struct ReadOnlyOperandsModel
+    : public BufferizableOpInterface::ExternalModel<ConcreteModel, ConcreteOp> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -67,6 +68,12 @@ struct MoeOpBufferization
                                       const AnalysisState &) const {
     return {};
   }
+};
+
+template <typename TensorOp, typename BufferOp>
+struct MoeOpBufferization
+    : public ReadOnlyOperandsModel<MoeOpBufferization<TensorOp, BufferOp>,
+                                   TensorOp> {
   bool bufferizesToAllocation(Operation *, Value) const { return true; }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -88,32 +95,25 @@ struct MoeOpBufferization
     }
     // Delayed quantization: the history result is a rolled copy, updated in
     // place by the buffer op instead of being an output.
+    ValueRange outputs = results;
     if constexpr (std::is_same_v<TensorOp, QuantizeOp>) {
-      auto quantize = cast<QuantizeOp>(op);
-      if (quantize.getAmaxHistory()) {
+      if (cast<QuantizeOp>(op).getAmaxHistory()) {
         constexpr unsigned historyOperand = 1; // (input, amax_history)
         Value copy = results.back();
         memref::CopyOp::create(rewriter, op->getLoc(), operands[historyOperand],
                                copy);
         operands[historyOperand] = copy;
-        results.pop_back();
-        operands.append(results);
-        results.push_back(copy);
-        return createBufferOp(op, rewriter, operands, results);
+        outputs = outputs.drop_back();
       }
     }
-    operands.append(results);
-    return createBufferOp(op, rewriter, operands, results);
-  }
+    operands.append(outputs.begin(), outputs.end());
 
-  static LogicalResult createBufferOp(Operation *op, RewriterBase &rewriter,
-                                      ValueRange operands, ValueRange results) {
-    OperationState state(op->getLoc(), BufferOp::getOperationName());
-    state.addOperands(operands);
+    OperationState bufferOpState(op->getLoc(), BufferOp::getOperationName());
+    bufferOpState.addOperands(operands);
     // Inherent attributes land in the buffer op's properties.
-    state.addAttributes(bufferProperties(op).getValue());
-    state.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
-    rewriter.create(state);
+    bufferOpState.addAttributes(bufferProperties(op).getValue());
+    bufferOpState.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+    rewriter.create(bufferOpState);
     replaceOpWithBufferizedValues(rewriter, op, results);
     return success();
   }
@@ -122,20 +122,7 @@ struct MoeOpBufferization
 /// moe.layer has no buffer form: its meaning is the graph moe-expand-layer
 /// builds, and that graph bufferizes. Say so instead of "not bufferized".
 struct LayerBufferization
-    : public BufferizableOpInterface::ExternalModel<LayerBufferization,
-                                                    LayerOp> {
-  bool bufferizesToMemoryRead(Operation *, OpOperand &,
-                              const AnalysisState &) const {
-    return true;
-  }
-  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
-                               const AnalysisState &) const {
-    return false;
-  }
-  AliasingValueList getAliasingValues(Operation *, OpOperand &,
-                                      const AnalysisState &) const {
-    return {};
-  }
+    : public ReadOnlyOperandsModel<LayerBufferization, LayerOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &,
                           const BufferizationOptions &,
                           BufferizationState &) const {

@@ -47,6 +47,16 @@ struct InferErrorSink {
 };
 } // namespace
 
+/// How every inferReturnTypes ends: appends the types its infer<Op>
+/// computed.
+static LogicalResult appendInferred(FailureOr<TypeList> types,
+                                    SmallVectorImpl<Type> &inferred) {
+  if (failed(types))
+    return failure();
+  inferred.append(types->begin(), types->end());
+  return success();
+}
+
 /// Compares each actual result with the inferred one (see expectResult).
 static LogicalResult checkResults(ErrorSink err, TypeRange actual,
                                   ArrayRef<Type> inferred,
@@ -268,13 +278,10 @@ LogicalResult GateOp::inferReturnTypes(MLIRContext *ctx,
                                        std::optional<Location> loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  auto types = inferGate(InferErrorSink{loc, getOperationName()}, ctx,
-                         adaptor.getX().getType(),
-                         adaptor.getWeight().getType());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferGate(InferErrorSink{loc, getOperationName()}, ctx,
+                                  adaptor.getX().getType(),
+                                  adaptor.getWeight().getType()),
+                        inferred);
 }
 
 bool GateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -340,13 +347,11 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   Value bias = adaptor.getBias();
-  auto types = inferTopK(InferErrorSink{loc, getOperationName()}, ctx,
-                         adaptor.getScores().getType(),
-                         bias ? bias.getType() : Type(), adaptor.getK());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferTopK(InferErrorSink{loc, getOperationName()}, ctx,
+                                  adaptor.getScores().getType(),
+                                  bias ? bias.getType() : Type(),
+                                  adaptor.getK()),
+                        inferred);
 }
 
 bool TopKOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -416,13 +421,10 @@ LogicalResult AuxLossOp::inferReturnTypes(MLIRContext *ctx,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
-  auto types = inferAuxLoss(InferErrorSink{loc, getOperationName()}, ctx,
-                            adaptor.getScores().getType(),
-                            adaptor.getIndices().getType());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferAuxLoss(InferErrorSink{loc, getOperationName()},
+                                     ctx, adaptor.getScores().getType(),
+                                     adaptor.getIndices().getType()),
+                        inferred);
 }
 
 bool AuxLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -525,13 +527,10 @@ static FailureOr<TypeList> inferBiasUpdate(ErrorSink err, Type biasT,
 LogicalResult ExpertBiasUpdateOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &inferred) {
-  auto types = inferBiasUpdate(InferErrorSink{loc, getOperationName()},
-                               adaptor.getBias().getType(),
-                               adaptor.getCounts().getType());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferBiasUpdate(InferErrorSink{loc, getOperationName()},
+                                        adaptor.getBias().getType(),
+                                        adaptor.getCounts().getType()),
+                        inferred);
 }
 
 bool ExpertBiasUpdateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -613,14 +612,11 @@ LogicalResult PermuteOp::inferReturnTypes(MLIRContext *ctx,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
-  auto types = inferPermute(InferErrorSink{loc, getOperationName()}, ctx,
-                            adaptor.getX().getType(),
-                            adaptor.getIndices().getType(),
-                            adaptor.getNumExperts(), adaptor.getAlign());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(
+      inferPermute(InferErrorSink{loc, getOperationName()}, ctx,
+                   adaptor.getX().getType(), adaptor.getIndices().getType(),
+                   adaptor.getNumExperts(), adaptor.getAlign()),
+      inferred);
 }
 
 bool PermuteOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -873,13 +869,10 @@ LogicalResult GluOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   Value up = adaptor.getUp();
-  auto types = inferGlu(InferErrorSink{loc, getOperationName()},
-                        adaptor.getGate().getType(),
-                        up ? up.getType() : Type());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferGlu(InferErrorSink{loc, getOperationName()},
+                                 adaptor.getGate().getType(),
+                                 up ? up.getType() : Type()),
+                        inferred);
 }
 
 bool GluOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -977,13 +970,11 @@ LogicalResult CombineOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &inferred) {
-  auto types = inferCombine(InferErrorSink{loc, getOperationName()},
-                            adaptor.getY().getType(), adaptor.getRows().getType(),
-                            adaptor.getWeights().getType());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(inferCombine(InferErrorSink{loc, getOperationName()},
+                                     adaptor.getY().getType(),
+                                     adaptor.getRows().getType(),
+                                     adaptor.getWeights().getType()),
+                        inferred);
 }
 
 bool CombineOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -1042,14 +1033,12 @@ LogicalResult CombineGradOp::inferReturnTypes(MLIRContext *ctx,
                                               std::optional<Location> loc,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &inferred) {
-  auto types = inferCombineGrad(
-      InferErrorSink{loc, getOperationName()}, ctx, adaptor.getDout().getType(),
-      adaptor.getY().getType(), adaptor.getRows().getType(),
-      adaptor.getWeights().getType());
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(
+      inferCombineGrad(InferErrorSink{loc, getOperationName()}, ctx,
+                       adaptor.getDout().getType(), adaptor.getY().getType(),
+                       adaptor.getRows().getType(),
+                       adaptor.getWeights().getType()),
+      inferred);
 }
 
 bool CombineGradOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
@@ -1163,11 +1152,9 @@ LogicalResult LayerOp::inferReturnTypes(MLIRContext *ctx,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
                                         SmallVectorImpl<Type> &inferred) {
-  auto types = inferLayer(InferErrorSink{loc, getOperationName()}, ctx, adaptor);
-  if (failed(types))
-    return failure();
-  inferred.append(types->begin(), types->end());
-  return success();
+  return appendInferred(
+      inferLayer(InferErrorSink{loc, getOperationName()}, ctx, adaptor),
+      inferred);
 }
 
 bool LayerOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {

@@ -321,6 +321,14 @@ ArtifactPaths artifactPathsFor(const std::string &arg) {
   return p;
 }
 
+Status loadArtifactSpec(const ArtifactPaths &paths, ArtifactSpec *out) {
+  if (!pathExists(paths.json))
+    return Status::error(format("cannot find artifact metadata %s (ARTIFACT is the stem, .so or "
+                                ".json written by moe-compile -o STEM)",
+                                paths.json.c_str()));
+  return loadArtifactSpec(paths.json, out);
+}
+
 double randomStddev(const ArgSpec &arg) {
   if (arg.role == Role::Weight) {
     size_t rank = arg.shape.size();
@@ -350,6 +358,13 @@ Status SharedLibrary::open(const std::string &path) {
   handle_ = h;
   path_ = path;
   return Status::success();
+}
+
+Status SharedLibrary::openArtifact(const ArtifactPaths &paths) {
+  if (!isRegularFile(paths.so))
+    return Status::error(format("cannot find %s, the shared object of artifact %s",
+                                paths.so.c_str(), paths.stem.c_str()));
+  return open(paths.so);
 }
 
 Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) const {

@@ -76,6 +76,10 @@ bool isFloatDType(DType t) {
   return false;
 }
 
+bool isNarrowFloatDType(DType t) {
+  return isFloatDType(t) && t != DType::F64 && t != DType::F32;
+}
+
 namespace {
 
 /// A binary floating-point format with a sign bit, `ebits` exponent bits and
@@ -184,6 +188,14 @@ int64_t toInt64(double v) {
   return static_cast<int64_t>(v);
 }
 
+/// One element's bytes, copied (a buffer need not be aligned for T).
+template <typename T> void storeBits(void *dst, T v) { std::memcpy(dst, &v, sizeof(T)); }
+template <typename T> T loadBits(const void *src) {
+  T v;
+  std::memcpy(&v, src, sizeof(T));
+  return v;
+}
+
 } // namespace
 
 uint16_t roundToBF16(double v) { return static_cast<uint16_t>(encode(v, kBF16)); }
@@ -223,58 +235,27 @@ double f8e8m0ToDouble(uint8_t bits) {
 
 void storeFloat(DType t, double v, void *dst) {
   switch (t) {
-  case DType::F64:
-    std::memcpy(dst, &v, 8);
-    return;
-  case DType::F32: {
-    float f = static_cast<float>(v); // IEEE round-to-nearest-even
-    std::memcpy(dst, &f, 4);
-    return;
-  }
-  case DType::F16: {
-    uint16_t b = roundToF16(v);
-    std::memcpy(dst, &b, 2);
-    return;
-  }
-  case DType::BF16: {
-    uint16_t b = roundToBF16(v);
-    std::memcpy(dst, &b, 2);
-    return;
-  }
-  case DType::F8E4M3:
-    *static_cast<uint8_t *>(dst) = roundToF8E4M3(v);
-    return;
-  case DType::F8E5M2:
-    *static_cast<uint8_t *>(dst) = roundToF8E5M2(v);
-    return;
-  case DType::F8E8M0:
-    *static_cast<uint8_t *>(dst) = roundToF8E8M0(v);
-    return;
+  case DType::F64: return storeBits(dst, v);
+  case DType::F32: return storeBits(dst, static_cast<float>(v)); // IEEE RNE
+  case DType::F16: return storeBits(dst, roundToF16(v));
+  case DType::BF16: return storeBits(dst, roundToBF16(v));
+  case DType::F8E4M3: return storeBits(dst, roundToF8E4M3(v));
+  case DType::F8E5M2: return storeBits(dst, roundToF8E5M2(v));
+  case DType::F8E8M0: return storeBits(dst, roundToF8E8M0(v));
   case DType::I64:
   case DType::I32:
   case DType::I8:
   case DType::I1:
-    storeInt(t, toInt64(v), dst);
-    return;
+    return storeInt(t, toInt64(v), dst);
   }
 }
 
 void storeInt(DType t, int64_t v, void *dst) {
   switch (t) {
-  case DType::I64:
-    std::memcpy(dst, &v, 8);
-    return;
-  case DType::I32: {
-    int32_t x = static_cast<int32_t>(v);
-    std::memcpy(dst, &x, 4);
-    return;
-  }
-  case DType::I8:
-    *static_cast<int8_t *>(dst) = static_cast<int8_t>(v);
-    return;
-  case DType::I1:
-    *static_cast<uint8_t *>(dst) = v != 0 ? 1 : 0;
-    return;
+  case DType::I64: return storeBits(dst, v);
+  case DType::I32: return storeBits(dst, static_cast<int32_t>(v));
+  case DType::I8: return storeBits(dst, static_cast<int8_t>(v));
+  case DType::I1: return storeBits(dst, static_cast<uint8_t>(v != 0 ? 1 : 0));
   case DType::F64:
   case DType::F32:
   case DType::F16:
@@ -282,39 +263,19 @@ void storeInt(DType t, int64_t v, void *dst) {
   case DType::F8E4M3:
   case DType::F8E5M2:
   case DType::F8E8M0:
-    storeFloat(t, static_cast<double>(v), dst);
-    return;
+    return storeFloat(t, static_cast<double>(v), dst);
   }
 }
 
 double loadAsDouble(DType t, const void *src) {
   switch (t) {
-  case DType::F64: {
-    double v;
-    std::memcpy(&v, src, 8);
-    return v;
-  }
-  case DType::F32: {
-    float v;
-    std::memcpy(&v, src, 4);
-    return v;
-  }
-  case DType::F16: {
-    uint16_t b;
-    std::memcpy(&b, src, 2);
-    return f16ToDouble(b);
-  }
-  case DType::BF16: {
-    uint16_t b;
-    std::memcpy(&b, src, 2);
-    return bf16ToDouble(b);
-  }
-  case DType::F8E4M3:
-    return f8e4m3ToDouble(*static_cast<const uint8_t *>(src));
-  case DType::F8E5M2:
-    return f8e5m2ToDouble(*static_cast<const uint8_t *>(src));
-  case DType::F8E8M0:
-    return f8e8m0ToDouble(*static_cast<const uint8_t *>(src));
+  case DType::F64: return loadBits<double>(src);
+  case DType::F32: return loadBits<float>(src);
+  case DType::F16: return f16ToDouble(loadBits<uint16_t>(src));
+  case DType::BF16: return bf16ToDouble(loadBits<uint16_t>(src));
+  case DType::F8E4M3: return f8e4m3ToDouble(loadBits<uint8_t>(src));
+  case DType::F8E5M2: return f8e5m2ToDouble(loadBits<uint8_t>(src));
+  case DType::F8E8M0: return f8e8m0ToDouble(loadBits<uint8_t>(src));
   case DType::I64:
   case DType::I32:
   case DType::I8:
@@ -326,20 +287,10 @@ double loadAsDouble(DType t, const void *src) {
 
 int64_t loadAsInt(DType t, const void *src) {
   switch (t) {
-  case DType::I64: {
-    int64_t v;
-    std::memcpy(&v, src, 8);
-    return v;
-  }
-  case DType::I32: {
-    int32_t v;
-    std::memcpy(&v, src, 4);
-    return v;
-  }
-  case DType::I8:
-    return *static_cast<const int8_t *>(src);
-  case DType::I1:
-    return *static_cast<const uint8_t *>(src) != 0 ? 1 : 0;
+  case DType::I64: return loadBits<int64_t>(src);
+  case DType::I32: return loadBits<int32_t>(src);
+  case DType::I8: return loadBits<int8_t>(src);
+  case DType::I1: return loadBits<uint8_t>(src) != 0 ? 1 : 0;
   case DType::F64:
   case DType::F32:
   case DType::F16:

@@ -64,4 +64,11 @@ Status fillRandomInput(const EntrySpec &entry, const ArgSpec &arg, uint64_t seed
       .withPrefix(format("entry '%s', input '%s'", entry.name.c_str(), arg.name.c_str()));
 }
 
+Status makeInput(const EntrySpec &entry, const ArgSpec &arg, const std::string &npyPath,
+                 uint64_t seed, void *dst) {
+  if (!npyPath.empty())
+    return loadInputNpy(entry, arg, npyPath, dst);
+  return fillRandomInput(entry, arg, seed, dst);
+}
+
 } // namespace moert

@@ -5,7 +5,6 @@
 #include "moe_runtime/FileUtil.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace moert {
@@ -171,6 +170,14 @@ uint32_t readLE(const std::string &s, size_t off, int bytes) {
   return v;
 }
 
+/// The DType stored like a float ('f') or signed int ('i') .npy element of
+/// `itemSize` bytes.
+DType storageDType(char kind, size_t itemSize) {
+  if (kind == 'f')
+    return itemSize == 2 ? DType::F16 : itemSize == 4 ? DType::F32 : DType::F64;
+  return itemSize == 1 ? DType::I8 : itemSize == 4 ? DType::I32 : DType::I64;
+}
+
 } // namespace
 
 Status readNpy(const std::string &path, NpyArray *out) {
@@ -256,57 +263,21 @@ Status convertNpyTo(const NpyArray &src, DType t, void *dstVoid) {
   unsigned char *dst = static_cast<unsigned char *>(dstVoid);
   size_t esize = dtypeSize(t);
   const char *p = src.data.data();
-  // Element i of the source as double, or as an exact integer.
-  auto asDouble = [&](size_t i) -> double {
-    const char *e = p + i * src.itemSize;
-    switch (src.kind) {
-    case 'f':
-      if (src.itemSize == 2) {
-        uint16_t b;
-        std::memcpy(&b, e, 2);
-        return f16ToDouble(b);
-      }
-      if (src.itemSize == 4) {
-        float f;
-        std::memcpy(&f, e, 4);
-        return f;
-      }
-      {
-        double d;
-        std::memcpy(&d, e, 8);
-        return d;
-      }
-    case 'b':
-    case 'u':
-      return static_cast<unsigned char>(*e);
-    default: // 'i'
-      if (src.itemSize == 1)
-        return static_cast<signed char>(*e);
-      if (src.itemSize == 4) {
-        int32_t v;
-        std::memcpy(&v, e, 4);
-        return v;
-      }
-      {
-        int64_t v;
-        std::memcpy(&v, e, 8);
-        return static_cast<double>(v);
-      }
-    }
-  };
+  // uint8 and bool elements are plain bytes; float and int elements are
+  // stored like the DType of their kind and size.
+  bool isByte = src.kind == 'u' || src.kind == 'b';
+  DType srcType = storageDType(src.kind, src.itemSize);
+  // Element i of a float source.
+  auto asDouble = [&](size_t i) { return loadAsDouble(srcType, p + i * src.itemSize); };
+  // Element i of any other source, exactly.
   auto asInt = [&](size_t i) -> int64_t {
     const char *e = p + i * src.itemSize;
-    if (src.kind == 'i' && src.itemSize == 8) {
-      int64_t v;
-      std::memcpy(&v, e, 8);
-      return v;
-    }
-    return static_cast<int64_t>(asDouble(i)); // exact for every other int kind
+    return isByte ? static_cast<unsigned char>(*e) : loadAsInt(srcType, e);
   };
 
   if (isFloatDType(t)) {
     for (size_t i = 0; i < n; ++i) {
-      double v = src.kind == 'i' ? static_cast<double>(asInt(i)) : asDouble(i);
+      double v = src.kind == 'f' ? asDouble(i) : static_cast<double>(asInt(i));
       storeFloat(t, v, dst + i * esize);
     }
     return Status::success();
@@ -404,8 +375,7 @@ Status writeNpy(const std::string &path, DType t, const std::vector<int64_t> &sh
   const void *payload = data;
   size_t bytes = count * dtypeSize(t);
   std::vector<float> widened;
-  if (t == DType::F16 || t == DType::BF16 || t == DType::F8E4M3 || t == DType::F8E5M2 ||
-      t == DType::F8E8M0) {
+  if (isNarrowFloatDType(t)) {
     widened.resize(count);
     const unsigned char *src = static_cast<const unsigned char *>(data);
     for (size_t i = 0; i < count; ++i)

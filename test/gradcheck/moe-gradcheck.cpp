@@ -10,12 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "moe_runtime/Artifact.h"
-#include "moe_runtime/Buffer.h"
 #include "moe_runtime/DType.h"
+#include "moe_runtime/EntryBuffers.h"
 #include "moe_runtime/FileUtil.h"
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Npy.h"
 #include "moe_runtime/Random.h"
+#include "moe_runtime/Tool.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -31,8 +32,6 @@ using namespace moert;
 
 namespace {
 
-constexpr int kExitFail = 1;
-constexpr int kExitUsage = 2;
 constexpr double kDefaultEps = 1e-3;
 constexpr double kDefaultRtol = 1e-2;
 constexpr double kTiny = 1e-30;
@@ -122,37 +121,6 @@ struct Options {
   std::string inputsDir;
 };
 
-[[noreturn]] void usageError(const std::string &msg) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "moe-gradcheck: error: %s\nRun 'moe-gradcheck --help' for usage.\n",
-               msg.c_str());
-  std::exit(kExitUsage);
-}
-
-[[noreturn]] void fatal(const std::string &msg) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "moe-gradcheck: error: %s\n", msg.c_str());
-  std::exit(kExitFail);
-}
-
-void check(const Status &s) {
-  if (!s.ok())
-    fatal(s.message());
-}
-
-bool parseUnsigned(const std::string &text, uint64_t *out) {
-  if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ')
-    return false;
-  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  errno = 0;
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(text.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
-  if (errno != 0 || !end || *end != '\0')
-    return false;
-  *out = v;
-  return true;
-}
-
 double parsePositive(const std::string &flag, const std::string &text) {
   errno = 0;
   char *end = nullptr;
@@ -164,65 +132,29 @@ double parsePositive(const std::string &flag, const std::string &text) {
 
 Options parseCommandLine(int argc, char **argv) {
   Options o;
-  bool noMoreFlags = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (noMoreFlags || arg.empty() || arg[0] != '-' || arg == "-") {
-      if (!o.artifact.empty())
-        usageError(format("more than one artifact given ('%s' and '%s')", o.artifact.c_str(),
-                          arg.c_str()));
-      o.artifact = arg;
-      continue;
-    }
-    if (arg == "--") {
-      noMoreFlags = true;
-      continue;
-    }
-    if (arg == "-h" || arg == "--help" || arg == "-help") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    std::string name = arg, value;
-    bool hasValue = false;
-    size_t eq = arg.find('=');
-    if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      hasValue = true;
-    }
-    auto takeValue = [&]() -> std::string {
-      if (hasValue)
-        return value;
-      if (i + 1 >= argc)
-        usageError(name + " needs a value");
-      return argv[++i];
-    };
+  ArtifactCommandLine cl(argc, argv, kHelp);
+  while (cl.nextFlag()) {
+    const std::string &name = cl.flag();
     if (name == "--entry") {
       if (!o.entry.empty())
         usageError("--entry given twice (moe-gradcheck checks one entry)");
-      o.entry = takeValue();
-      if (o.entry.empty())
-        usageError("--entry needs a name");
+      o.entry = cl.nonEmptyValue("a name");
     } else if (name == "--seed") {
-      std::string v = takeValue();
-      if (!parseUnsigned(v, &o.seed))
-        usageError("--seed expects a non-negative 64-bit integer, got '" + v + "'");
+      o.seed = cl.unsignedValue();
     } else if (name == "--eps") {
-      o.eps = parsePositive("--eps", takeValue());
+      o.eps = parsePositive("--eps", cl.value());
     } else if (name == "--rtol") {
-      o.rtol = parsePositive("--rtol", takeValue());
+      o.rtol = parsePositive("--rtol", cl.value());
     } else if (name == "--per-input") {
-      if (hasValue)
-        usageError(name + " takes no value");
+      cl.noValue();
       o.perInput = true;
     } else if (name == "--inputs") {
-      o.inputsDir = takeValue();
-      if (o.inputsDir.empty())
-        usageError("--inputs needs a directory");
+      o.inputsDir = cl.nonEmptyValue("a directory");
     } else {
-      usageError("unknown option '" + arg + "'");
+      cl.unknownFlag();
     }
   }
+  o.artifact = cl.artifact();
   if (o.artifact.empty())
     usageError("no artifact given (moe-gradcheck ARTIFACT --entry F)");
   if (o.entry.empty())
@@ -233,8 +165,6 @@ Options parseCommandLine(int argc, char **argv) {
 std::string typeString(const ArgSpec &a) {
   return shapeToString(a.shape) + " " + dtypeName(a.dtype);
 }
-
-bool isLowPrecision(DType t) { return isFloatDType(t) && t != DType::F32 && t != DType::F64; }
 
 /// Half the distance between 1 and the next value of float type t (the
 /// relative rounding error of one value).
@@ -366,51 +296,15 @@ Status validate(VjpEntries *v) {
 
 // ---- Buffers and calls -------------------------------------------------------
 
-/// One buffer per argument of an entry, zeroed.
-struct ArgBuffers {
-  const EntrySpec *entry = nullptr;
-  std::vector<AlignedBuffer> buffers;
-  std::vector<void *> pointers;
-
-  Status allocate(const EntrySpec &e) {
-    entry = &e;
-    buffers.clear();
-    buffers.resize(e.args.size());
-    pointers.assign(e.args.size(), nullptr);
-    for (size_t i = 0; i < e.args.size(); ++i) {
-      MOERT_TRY(buffers[i].allocate(e.args[i].numBytes)
-                    .withPrefix(format("entry '%s', argument '%s' %s", e.name.c_str(),
-                                       e.args[i].name.c_str(), typeString(e.args[i]).c_str())));
-      pointers[i] = buffers[i].data();
-    }
-    return Status::success();
-  }
-  void *data(size_t i) { return buffers[i].data(); }
-  const void *data(size_t i) const { return buffers[i].data(); }
-  /// The buffer of the argument called `name`, or null.
-  const void *find(const std::string &name) const {
-    for (size_t i = 0; i < entry->args.size(); ++i)
-      if (entry->args[i].name == name)
-        return buffers[i].data();
-    return nullptr;
-  }
-  void call(EntryFunction fn) {
-    for (size_t i = 0; i < entry->args.size(); ++i)
-      if (!entry->args[i].isInput)
-        buffers[i].zero();
-    fn(pointers.data());
-  }
-};
-
 double element(const ArgSpec &a, const void *base, size_t i) {
   return loadAsDouble(a.dtype, static_cast<const unsigned char *>(base) + i * dtypeSize(a.dtype));
 }
 
 /// Copy the inputs of `from` (an entry with the same input arguments) into the
 /// inputs of `to`, by name.
-void copyInputsByName(const ArgBuffers &from, ArgBuffers *to) {
-  for (size_t i = 0; i < to->entry->args.size(); ++i) {
-    const ArgSpec &a = to->entry->args[i];
+void copyInputsByName(const EntryBuffers &from, EntryBuffers *to) {
+  for (size_t i = 0; i < to->entry().args.size(); ++i) {
+    const ArgSpec &a = to->entry().args[i];
     if (!a.isInput)
       continue;
     if (const void *src = from.find(a.name))
@@ -425,7 +319,7 @@ struct Evaluation {
 };
 
 /// Call F on `x` and compute phi = sum_r <v_r, F(x)_r> over F's float results.
-Evaluation evaluate(const VjpEntries &v, ArgBuffers &x, const ArgBuffers &bwdArgs) {
+Evaluation evaluate(const VjpEntries &v, EntryBuffers &x, const EntryBuffers &bwdArgs) {
   x.call(v.fFn);
   Evaluation ev;
   for (const auto &c : v.cotangents) {
@@ -472,16 +366,13 @@ std::string joinNames(const std::vector<std::string> &names) {
 } // namespace
 
 int main(int argc, char **argv) {
+  setToolName("moe-gradcheck");
   Options o = parseCommandLine(argc, argv);
 
   // 1. The artifact and its three entries.
   ArtifactPaths paths = artifactPathsFor(o.artifact);
-  if (!pathExists(paths.json))
-    fatal(format("cannot find artifact metadata %s (ARTIFACT is the stem, .so or .json "
-                 "written by moe-compile -o STEM)",
-                 paths.json.c_str()));
   ArtifactSpec spec;
-  check(loadArtifactSpec(paths.json, &spec));
+  check(loadArtifactSpec(paths, &spec));
   if (targetDeviceKind(spec.target) != "cpu")
     fatal(format("artifact %s was compiled for target %s; moe-gradcheck runs cpu artifacts "
                  "only (compile with --target=cpu)",
@@ -502,20 +393,17 @@ int main(int argc, char **argv) {
     if (f.args[i].isInput)
       check(planInput(o.inputsDir, f, f.args[i], &xFiles[i]));
   // The cotangents of float results; those of integer results stay zero.
-  std::vector<bool> randomCotangent(bwd.args.size(), false);
+  std::vector<bool> floatCotangent(bwd.args.size(), false);
   for (const auto &c : v.cotangents) {
     if (!isFloatDType(bwd.args[c.first].dtype) || !isFloatDType(f.args[c.second].dtype))
       continue;
-    randomCotangent[c.first] = true;
+    floatCotangent[c.first] = true;
     check(planInput(o.inputsDir, bwd, bwd.args[c.first], &vFiles[c.first]));
   }
 
   // 3. Load the code.
-  if (!isRegularFile(paths.so))
-    fatal(format("cannot find %s, the shared object of artifact %s", paths.so.c_str(),
-                 paths.stem.c_str()));
   SharedLibrary library;
-  check(library.open(paths.so));
+  check(library.openArtifact(paths));
   check(library.lookup(f.symbol, &v.fFn).withPrefix(format("entry '%s'", f.name.c_str())));
   check(library.lookup(fwd.symbol, &v.fwdFn).withPrefix(format("entry '%s'", fwd.name.c_str())));
   check(library.lookup(bwd.symbol, &v.bwdFn).withPrefix(format("entry '%s'", bwd.name.c_str())));
@@ -524,34 +412,26 @@ int main(int argc, char **argv) {
               f.name.c_str(), o.seed, o.eps, o.rtol);
   std::vector<std::string> lowPrecision;
   for (const ArgSpec &a : f.args)
-    if (isLowPrecision(a.dtype))
+    if (isNarrowFloatDType(a.dtype))
       lowPrecision.push_back(a.name + " (" + dtypeName(a.dtype) + ")");
-  if (!lowPrecision.empty()) {
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "moe-gradcheck: warning: %s: finite differences in low precision mean "
-                 "little; check an f32 build of the model\n",
-                 joinNames(lowPrecision).c_str());
-  }
+  if (!lowPrecision.empty())
+    warning(joinNames(lowPrecision) +
+            ": finite differences in low precision mean little; check an f32 build of the "
+            "model");
 
   // 4. x: F's inputs, as moe-runner --entry F makes them.
-  ArgBuffers x;
+  EntryBuffers x;
   check(x.allocate(f));
-  for (size_t i = 0; i < f.args.size(); ++i) {
-    if (!f.args[i].isInput)
-      continue;
-    if (!xFiles[i].empty())
-      check(loadInputNpy(f, f.args[i], xFiles[i], x.data(i)));
-    else
-      check(fillRandomInput(f, f.args[i], o.seed, x.data(i)));
-  }
+  for (size_t i = 0; i < f.args.size(); ++i)
+    if (f.args[i].isInput)
+      check(makeInput(f, f.args[i], xFiles[i], o.seed, x.data(i)));
 
   // 5. F_fwd(x): results (vs F(x)) and residuals.
-  ArgBuffers fwdArgs;
+  EntryBuffers fwdArgs;
   check(fwdArgs.allocate(fwd));
   copyInputsByName(x, &fwdArgs);
   fwdArgs.call(v.fwdFn);
-  ArgBuffers fAtX;
+  EntryBuffers fAtX;
   check(fAtX.allocate(f));
   copyInputsByName(x, &fAtX);
   fAtX.call(v.fFn);
@@ -594,21 +474,16 @@ int main(int argc, char **argv) {
   }
 
   // 6. F_bwd(residuals, v): the gradients.
-  ArgBuffers bwdArgs;
+  EntryBuffers bwdArgs;
   check(bwdArgs.allocate(bwd));
   for (size_t i = 0; i < bwd.args.size(); ++i) {
     const ArgSpec &b = bwd.args[i];
     if (!b.isInput)
       continue;
-    if (b.role == Role::Residual) {
+    if (b.role == Role::Residual)
       std::memcpy(bwdArgs.data(i), fwdArgs.find(b.name), b.numBytes);
-    } else if (!randomCotangent[i]) {
-      // The cotangent of an integer result: zero (as allocated).
-    } else if (!vFiles[i].empty()) {
-      check(loadInputNpy(bwd, b, vFiles[i], bwdArgs.data(i)));
-    } else {
-      check(fillRandomInput(bwd, b, o.seed, bwdArgs.data(i)));
-    }
+    else if (floatCotangent[i]) // those of integer results stay zero
+      check(makeInput(bwd, b, vFiles[i], o.seed, bwdArgs.data(i)));
   }
   bwdArgs.call(v.bwdFn);
   {
@@ -659,7 +534,7 @@ int main(int argc, char **argv) {
       groups.back().push_back(k);
   }
   Evaluation atX = evaluate(v, fAtX, bwdArgs);
-  ArgBuffers xp, xm;
+  EntryBuffers xp, xm;
   check(xp.allocate(f));
   check(xm.allocate(f));
   for (const std::vector<size_t> &group : groups) {
@@ -711,7 +586,6 @@ int main(int argc, char **argv) {
     std::printf("PASS\n");
   else
     std::printf("FAIL: %d of %d checks failed\n", failures, checks);
-  if (std::fflush(stdout) != 0 || std::ferror(stdout))
-    fatal(format("cannot write the report: %s", std::strerror(errno)));
-  return failures == 0 ? 0 : kExitFail;
+  finishReport();
+  return failures == 0 ? 0 : kExitError;
 }

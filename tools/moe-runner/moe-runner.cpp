@@ -10,16 +10,16 @@
 #include "Compile.h"
 
 #include "moe_runtime/Artifact.h"
-#include "moe_runtime/Buffer.h"
+#include "moe_runtime/EntryBuffers.h"
 #include "moe_runtime/FileUtil.h"
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Json.h"
 #include "moe_runtime/Npy.h"
 #include "moe_runtime/Random.h"
 #include "moe_runtime/Timing.h"
+#include "moe_runtime/Tool.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -31,9 +31,6 @@
 using namespace moert;
 
 namespace {
-
-constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
 
 const char *kHelp = R"(moe-runner: run a compiled moe-mlir artifact (no MLIR needed).
 
@@ -125,38 +122,6 @@ struct Options {
   std::string compiler;
 };
 
-[[noreturn]] void usageError(const std::string &msg) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "moe-runner: error: %s\nRun 'moe-runner --help' for usage.\n",
-               msg.c_str());
-  std::exit(kExitUsage);
-}
-
-[[noreturn]] void fatal(const std::string &msg) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "moe-runner: error: %s\n", msg.c_str());
-  std::exit(kExitError);
-}
-
-void check(const Status &s) {
-  if (!s.ok())
-    fatal(s.message());
-}
-
-bool parseUnsigned(const std::string &text, uint64_t *out) {
-  if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ')
-    return false;
-  // Decimal, or hexadecimal with 0x (a leading 0 does not mean octal).
-  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-  errno = 0;
-  char *end = nullptr;
-  unsigned long long v = std::strtoull(text.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
-  if (errno != 0 || !end || *end != '\0')
-    return false;
-  *out = v;
-  return true;
-}
-
 long parseCount(const std::string &flag, const std::string &text, long minValue) {
   uint64_t v;
   if (!parseUnsigned(text, &v) || v > 1000000000ULL || static_cast<long>(v) < minValue)
@@ -167,93 +132,44 @@ long parseCount(const std::string &flag, const std::string &text, long minValue)
 
 Options parseCommandLine(int argc, char **argv) {
   Options o;
-  bool noMoreFlags = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (noMoreFlags || arg.empty() || arg[0] != '-' || arg == "-") {
-      if (!o.artifact.empty())
-        usageError(format("more than one artifact given ('%s' and '%s')", o.artifact.c_str(),
-                          arg.c_str()));
-      o.artifact = arg;
-      continue;
-    }
-    if (arg == "--") {
-      noMoreFlags = true;
-      continue;
-    }
-    if (arg == "-h" || arg == "--help" || arg == "-help") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    std::string name = arg, value;
-    bool hasValue = false;
-    size_t eq = arg.find('=');
-    if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      hasValue = true;
-    }
-    auto takeValue = [&]() -> std::string {
-      if (hasValue)
-        return value;
-      if (i + 1 >= argc)
-        usageError(name + " needs a value");
-      return argv[++i];
-    };
-    auto noValue = [&]() {
-      if (hasValue)
-        usageError(name + " takes no value");
-    };
+  ArtifactCommandLine cl(argc, argv, kHelp);
+  while (cl.nextFlag()) {
+    const std::string &name = cl.flag();
     if (name == "--entry") {
-      std::string e = takeValue();
-      if (e.empty())
-        usageError("--entry needs a name");
-      o.entries.push_back(e);
+      o.entries.push_back(cl.nonEmptyValue("a name"));
     } else if (name == "--device") {
-      o.device = takeValue();
+      o.device = cl.value();
       if (o.device != "cpu" && o.device != "gpu")
         usageError("--device expects cpu or gpu, got '" + o.device + "'");
     } else if (name == "--seed") {
-      std::string v = takeValue();
-      if (!parseUnsigned(v, &o.seed))
-        usageError("--seed expects a non-negative 64-bit integer, got '" + v + "'");
+      o.seed = cl.unsignedValue();
     } else if (name == "--inputs") {
-      o.inputsDir = takeValue();
-      if (o.inputsDir.empty())
-        usageError("--inputs needs a directory");
+      o.inputsDir = cl.nonEmptyValue("a directory");
     } else if (name == "--dump") {
-      o.dumpDir = takeValue();
-      if (o.dumpDir.empty())
-        usageError("--dump needs a directory");
+      o.dumpDir = cl.nonEmptyValue("a directory");
     } else if (name == "--iters") {
-      o.iters = parseCount("--iters", takeValue(), 1);
+      o.iters = parseCount("--iters", cl.value(), 1);
     } else if (name == "--warmup") {
-      o.warmup = parseCount("--warmup", takeValue(), 0);
+      o.warmup = parseCount("--warmup", cl.value(), 0);
     } else if (name == "--json") {
-      noValue();
+      cl.noValue();
       o.json = true;
     } else if (name == "--print") {
-      noValue();
+      cl.noValue();
       o.print = true;
     } else if (name == "--compiler") {
-      o.compiler = takeValue();
-      if (o.compiler.empty())
-        usageError("--compiler needs a path");
+      o.compiler = cl.nonEmptyValue("a path");
     } else {
-      usageError("unknown option '" + arg + "'");
+      cl.unknownFlag();
     }
   }
+  o.artifact = cl.artifact();
   if (o.artifact.empty())
     usageError("no artifact given (moe-runner ARTIFACT|FILE.mlir [options])");
   return o;
 }
 
 // ---- Per-entry work --------------------------------------------------------
-
-struct ArgState {
-  const ArgSpec *spec = nullptr;
-  AlignedBuffer buffer;
-};
 
 /// What one selected entry needs before it runs.
 struct EntryPlan {
@@ -291,11 +207,10 @@ std::string formatValue(DType t, const unsigned char *p) {
   return format("%lld", static_cast<long long>(loadAsInt(t, p)));
 }
 
-OutputStats summarize(const ArgState &a, bool withValues) {
+OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
   OutputStats s;
-  s.spec = a.spec;
-  const ArgSpec &arg = *a.spec;
-  const unsigned char *p = static_cast<const unsigned char *>(a.buffer.data());
+  s.spec = &arg;
+  const unsigned char *p = static_cast<const unsigned char *>(data);
   size_t esize = dtypeSize(arg.dtype);
   for (size_t i = 0; i < arg.numElements; ++i) {
     double v = loadAsDouble(arg.dtype, p + i * esize);
@@ -314,109 +229,83 @@ OutputStats summarize(const ArgState &a, bool withValues) {
 /// for every input.
 Status prepareArgs(const Options &o, const EntrySpec &entry,
                    const std::vector<std::string> &npyPaths,
-                   const std::vector<ArgState> *residualSource, const std::string &sourceName,
-                   std::vector<ArgState> *args, std::vector<void *> *pointers,
+                   const EntryBuffers *residualSource, EntryBuffers *args,
                    std::vector<std::pair<std::string, std::string>> *sources) {
-  args->clear();
-  args->resize(entry.args.size());
-  pointers->assign(entry.args.size(), nullptr);
+  MOERT_TRY(args->allocate(entry));
   for (size_t i = 0; i < entry.args.size(); ++i) {
-    ArgState &a = (*args)[i];
-    a.spec = &entry.args[i];
-    MOERT_TRY(a.buffer.allocate(a.spec->numBytes)
-                  .withPrefix(format("entry '%s', argument '%s' %s %s", entry.name.c_str(),
-                                     a.spec->name.c_str(),
-                                     shapeToString(a.spec->shape).c_str(),
-                                     dtypeName(a.spec->dtype))));
-    (*pointers)[i] = a.buffer.data();
-    if (!a.spec->isInput)
+    const ArgSpec &a = entry.args[i];
+    if (!a.isInput)
       continue;
-    if (residualSource && a.spec->role == Role::Residual) {
-      const ArgState *from = nullptr;
-      for (const ArgState &r : *residualSource)
-        if (!r.spec->isInput && r.spec->role == Role::Residual && r.spec->name == a.spec->name)
-          from = &r;
-      if (!from || from->spec->numBytes != a.spec->numBytes) // checked when planning
+    std::string source;
+    if (residualSource && a.role == Role::Residual) {
+      const EntrySpec &fwd = residualSource->entry();
+      const ArgSpec *from = fwd.findArg(a.name);
+      if (!from || from->isInput || from->role != Role::Residual ||
+          from->numBytes != a.numBytes) // checked when planning
         return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
-                                    entry.name.c_str(), a.spec->name.c_str(),
-                                    sourceName.c_str()));
-      std::memcpy(a.buffer.data(), from->buffer.data(), a.spec->numBytes);
-      if (sources)
-        sources->emplace_back(a.spec->name, "entry " + sourceName);
-    } else if (!npyPaths[i].empty()) {
-      MOERT_TRY(loadInputNpy(entry, *a.spec, npyPaths[i], a.buffer.data()));
-      if (sources)
-        sources->emplace_back(a.spec->name, npyPaths[i]);
+                                    entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
+      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
+      source = "entry " + fwd.name;
     } else {
-      MOERT_TRY(fillRandomInput(entry, *a.spec, o.seed, a.buffer.data()));
-      if (sources)
-        sources->emplace_back(a.spec->name, "random");
+      MOERT_TRY(makeInput(entry, a, npyPaths[i], o.seed, args->data(i)));
+      source = npyPaths[i].empty() ? "random" : npyPaths[i];
     }
+    if (sources)
+      sources->emplace_back(a.name, source);
   }
   return Status::success();
 }
 
-Status dumpArgs(const Options &o, const EntrySpec &entry, const std::vector<ArgState> &args) {
+Status dumpArgs(const Options &o, const EntryBuffers &args) {
+  const EntrySpec &entry = args.entry();
   std::string dir = joinPath(o.dumpDir, entry.name);
   MOERT_TRY(makeDirectories(dir));
-  for (const ArgState &a : args)
-    MOERT_TRY(writeNpy(joinPath(dir, a.spec->name + ".npy"), a.spec->dtype, a.spec->shape,
-                       a.buffer.data()));
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    MOERT_TRY(writeNpy(joinPath(dir, entry.args[i].name + ".npy"), entry.args[i].dtype,
+                       entry.args[i].shape, args.data(i)));
   return Status::success();
 }
 
 Status runEntry(const Options &o, const EntryPlan &plan, EntryResult *result) {
   const EntrySpec &entry = *plan.entry;
-  EntryFunction fn = plan.fn;
   result->spec = &entry;
 
   // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,
   // makes the residuals.
-  std::vector<ArgState> fwdArgs;
+  EntryBuffers fwdArgs;
   if (plan.fwd) {
-    std::vector<void *> fwdPointers;
-    MOERT_TRY(prepareArgs(o, *plan.fwd, plan.fwdNpyPaths, nullptr, "", &fwdArgs, &fwdPointers,
-                          nullptr)
+    MOERT_TRY(prepareArgs(o, *plan.fwd, plan.fwdNpyPaths, nullptr, &fwdArgs, nullptr)
                   .withPrefix(format("entry '%s' (making the residuals of entry '%s')",
                                      plan.fwd->name.c_str(), entry.name.c_str())));
-    plan.fwdFn(fwdPointers.data());
+    plan.fwdFn(fwdArgs.pointers());
     if (!o.dumpDir.empty())
-      MOERT_TRY(dumpArgs(o, *plan.fwd, fwdArgs));
+      MOERT_TRY(dumpArgs(o, fwdArgs));
     result->residualsFrom = plan.fwd->name;
     for (const ArgSpec *r : entry.residuals(/*inputs=*/true))
       result->residualNames.push_back(r->name);
   }
 
-  std::vector<ArgState> args;
-  std::vector<void *> pointers;
-  MOERT_TRY(prepareArgs(o, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,
-                        plan.fwd ? plan.fwd->name : "", &args, &pointers,
+  EntryBuffers args;
+  MOERT_TRY(prepareArgs(o, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr, &args,
                         &result->inputSources));
 
-  auto zeroOutputs = [&] {
-    for (ArgState &a : args)
-      if (!a.spec->isInput)
-        a.buffer.zero();
-  };
-  for (long w = 0; w < o.warmup; ++w) {
-    zeroOutputs();
-    fn(pointers.data());
-  }
+  for (long w = 0; w < o.warmup; ++w)
+    args.call(plan.fn);
   for (long it = 0; it < o.iters; ++it) {
-    zeroOutputs();
+    args.zeroOutputs();
     uint64_t t0 = nowNanoseconds();
-    fn(pointers.data());
+    plan.fn(args.pointers());
     uint64_t t1 = nowNanoseconds();
     result->samplesMs.push_back(static_cast<double>(t1 - t0) * 1e-6);
   }
   result->medianMs = median(result->samplesMs);
 
-  for (const ArgState &a : args)
-    if (!a.spec->isInput)
-      result->outputs.push_back(summarize(a, o.print));
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    if (!entry.args[i].isInput)
+      result->outputs.push_back(summarize(entry.args[i], args.data(i), o.print));
 
   if (!o.dumpDir.empty())
-    MOERT_TRY(dumpArgs(o, entry, args));
+    MOERT_TRY(dumpArgs(o, args));
   return Status::success();
 }
 
@@ -545,6 +434,7 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
 } // namespace
 
 int main(int argc, char **argv) {
+  setToolName("moe-runner");
   Options o = parseCommandLine(argc, argv);
 
   // 1. The artifact: compile a .mlir first (cached).
@@ -560,12 +450,8 @@ int main(int argc, char **argv) {
     usageError("--compiler applies only to a FILE.mlir argument");
   }
   ArtifactPaths paths = artifactPathsFor(artifactArg);
-  if (!pathExists(paths.json))
-    fatal(format("cannot find artifact metadata %s (ARTIFACT is the stem, .so or .json "
-                 "written by moe-compile -o STEM)",
-                 paths.json.c_str()));
   ArtifactSpec spec;
-  check(loadArtifactSpec(paths.json, &spec));
+  check(loadArtifactSpec(paths, &spec));
 
   // 2. Which entries.
   std::vector<const EntrySpec *> selected;
@@ -638,20 +524,15 @@ int main(int argc, char **argv) {
           fwdName.empty()
               ? "no entry makes them (an entry X_bwd takes its residuals from X_fwd)"
               : "the artifact has no entry '" + fwdName + "' to make them";
-      std::fflush(stdout);
-      std::fprintf(stderr,
-                   "moe-runner: warning: entry '%s': residual inputs %s are random, since %s; "
-                   "its outputs mean nothing (give the residuals with --inputs)\n",
-                   e.name.c_str(), randomResiduals.c_str(), why.c_str());
+      warning(format("entry '%s': residual inputs %s are random, since %s; its outputs mean "
+                     "nothing (give the residuals with --inputs)",
+                     e.name.c_str(), randomResiduals.c_str(), why.c_str()));
     }
   }
 
   // 5. Load the code and resolve every entry.
-  if (!isRegularFile(paths.so))
-    fatal(format("cannot find %s, the shared object of artifact %s", paths.so.c_str(),
-                 paths.stem.c_str()));
   SharedLibrary library;
-  check(library.open(paths.so));
+  check(library.openArtifact(paths));
   for (EntryPlan &plan : plans) {
     check(library.lookup(plan.entry->symbol, &plan.fn)
               .withPrefix(format("entry '%s'", plan.entry->name.c_str())));
@@ -686,7 +567,6 @@ int main(int argc, char **argv) {
       std::printf("%s%s\n", jsonEntries[k].c_str(), k + 1 < jsonEntries.size() ? "," : "");
     std::printf("  ]\n}\n");
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout))
-    fatal(format("cannot write the report: %s", std::strerror(errno)));
+  finishReport();
   return 0;
 }

@@ -76,11 +76,10 @@ struct I32 {
   Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
   Value mins(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
   Value maxs(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
-  Value zext(Value i1) {
-    return arith::ExtUIOp::create(b, loc, b.getI32Type(), i1);
+  /// Zero-extends an i1 or i8 to i32.
+  Value zext(Value x) {
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), x);
   }
-  Value andi1(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value ori1(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
 
   /// v >> s rounded to nearest, ties to even, for an unsigned v and a shift
   /// s in [1, 31].
@@ -90,8 +89,8 @@ struct I32 {
     Value rem = band(v, sub(shl(one, s), one));
     Value half = shl(one, sub(s, one));
     Value above = ugt(rem, half);
-    Value tieOdd = andi1(eq(rem, half), eq(band(q, one), one));
-    return add(q, zext(ori1(above, tieOdd)));
+    Value tieOdd = band(eq(rem, half), eq(band(q, one), one));
+    return add(q, zext(bor(above, tieOdd)));
   }
 };
 
@@ -116,7 +115,7 @@ Value encodeE8M0(OpBuilder &b, Location loc, Value v) {
 
 Value decodeE8M0(OpBuilder &b, Location loc, Value bits8) {
   I32 i{b, loc};
-  Value e = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits8);
+  Value e = i.zext(bits8);
   // 2^(e-127): exponent field e for e ≥ 1; e = 0 is the f32 subnormal
   // 2^-127 = 0x00400000.
   Value mag = i.sel(i.eq(e, i.c(0)), i.c(0x00400000), i.shl(e, i.c(23)));
@@ -178,7 +177,7 @@ Value decodeFp8(OpBuilder &b, Location loc, Value bits, Type fp8Type) {
     return decodeE8M0(b, loc, bits);
   Fp8Format fmt = formatOf(fp8Type);
   I32 i{b, loc};
-  Value v = arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+  Value v = i.zext(bits);
   Value sign = i.shl(i.band(v, i.c(0x80)), i.c(24));
   Value magBits = i.band(v, i.c(0x7F));
   int expMask = (1 << (7 - fmt.mantissaBits)) - 1;

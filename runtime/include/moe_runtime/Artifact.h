@@ -92,6 +92,10 @@ struct ArtifactPaths {
 /// ARTIFACT may be given as the stem, the .so or the .json path.
 ArtifactPaths artifactPathsFor(const std::string &arg);
 
+/// loadArtifactSpec(paths.json); when there is no such file, the error says
+/// what ARTIFACT may be.
+Status loadArtifactSpec(const ArtifactPaths &paths, ArtifactSpec *out);
+
 /// Standard deviation of random values for an argument (README, "Random
 /// inputs"): input, cotangent and any other role: 1; weight of rank >= 2:
 /// 1/sqrt(shape[rank-2]); weight of rank 0 or 1: 0.01.
@@ -109,6 +113,9 @@ public:
 
   /// dlopen(path, RTLD_NOW | RTLD_LOCAL); errors carry dlerror().
   Status open(const std::string &path);
+  /// open() the artifact's .so; when there is no such file, the error names
+  /// the artifact.
+  Status openArtifact(const ArtifactPaths &paths);
   /// dlsym; errors carry dlerror().
   Status lookup(const std::string &symbol, EntryFunction *out) const;
   const std::string &path() const { return path_; }

@@ -45,6 +45,8 @@ bool parseDType(const std::string &name, DType *out);
 size_t dtypeSize(DType t);
 /// True for the floating-point types (f64 ... f8e8m0).
 bool isFloatDType(DType t);
+/// True for the floating-point types narrower than f32 (f16, bf16, fp8).
+bool isNarrowFloatDType(DType t);
 /// Comma-separated list of every dtype name (for messages).
 const char *allDTypeNames();
 

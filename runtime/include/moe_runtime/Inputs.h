@@ -40,6 +40,11 @@ Status loadInputNpy(const EntrySpec &entry, const ArgSpec &arg, const std::strin
 /// N(0, randomStddev(arg)^2) from stream argumentStreamSeed(seed, arg.name).
 Status fillRandomInput(const EntrySpec &entry, const ArgSpec &arg, uint64_t seed, void *dst);
 
+/// Make input `arg` of `entry` at `dst` as planInput decided: from
+/// `npyPath` (loadInputNpy), or random (fillRandomInput) when it is "".
+Status makeInput(const EntrySpec &entry, const ArgSpec &arg, const std::string &npyPath,
+                 uint64_t seed, void *dst);
+
 } // namespace moert
 
 #endif // MOE_RUNTIME_INPUTS_H

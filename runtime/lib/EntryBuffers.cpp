@@ -1,0 +1,42 @@
+//===- EntryBuffers.cpp - the argument buffers of one entry ---------------===//
+
+#include "moe_runtime/EntryBuffers.h"
+
+#include "moe_runtime/Npy.h"
+
+namespace moert {
+
+Status EntryBuffers::allocate(const EntrySpec &entry) {
+  entry_ = &entry;
+  buffers_.clear();
+  buffers_.resize(entry.args.size());
+  pointers_.assign(entry.args.size(), nullptr);
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ArgSpec &a = entry.args[i];
+    MOERT_TRY(buffers_[i].allocate(a.numBytes).withPrefix(
+        format("entry '%s', argument '%s' %s %s", entry.name.c_str(), a.name.c_str(),
+               shapeToString(a.shape).c_str(), dtypeName(a.dtype))));
+    pointers_[i] = buffers_[i].data();
+  }
+  return Status::success();
+}
+
+const void *EntryBuffers::find(const std::string &name) const {
+  for (size_t i = 0; i < entry_->args.size(); ++i)
+    if (entry_->args[i].name == name)
+      return buffers_[i].data();
+  return nullptr;
+}
+
+void EntryBuffers::zeroOutputs() {
+  for (size_t i = 0; i < entry_->args.size(); ++i)
+    if (!entry_->args[i].isInput)
+      buffers_[i].zero();
+}
+
+void EntryBuffers::call(EntryFunction fn) {
+  zeroOutputs();
+  fn(pointers());
+}
+
+} // namespace moert
