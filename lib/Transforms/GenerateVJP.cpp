@@ -116,6 +116,37 @@ LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
     cots.add(op->getOperand(1), arith::NegFOp::create(b, loc, d), loc);
     return success();
   }
+  if (isa<arith::NegFOp>(op)) {
+    cots.add(op->getOperand(0), arith::NegFOp::create(b, loc, d), loc);
+    return success();
+  }
+  if (isa<arith::DivFOp>(op)) {
+    // d(a/b) = d/b for a, −d·a/b² for b.
+    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
+    Value da = arith::DivFOp::create(b, loc, d, rhs);
+    Value db = arith::NegFOp::create(
+        b, loc,
+        arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, da, lhs),
+                              rhs));
+    cots.add(op->getOperand(0), da, loc);
+    cots.add(op->getOperand(1), db, loc);
+    return success();
+  }
+  // Reshapes: the cotangent takes the inverse reshape.
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    cots.add(expand.getSrc(),
+             tensor::CollapseShapeOp::create(b, loc, expand.getSrcType(), d,
+                                             expand.getReassociationIndices()),
+             loc);
+    return success();
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    cots.add(collapse.getSrc(),
+             tensor::ExpandShapeOp::create(b, loc, collapse.getSrcType(), d,
+                                           collapse.getReassociationIndices()),
+             loc);
+    return success();
+  }
   if (isa<arith::MulFOp>(op)) {
     Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
     cots.add(op->getOperand(0), arith::MulFOp::create(b, loc, d, rhs), loc);
@@ -131,8 +162,9 @@ LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
     return success();
   }
   return op->emitOpError("has no adjoint: moe-generate-vjp supports the moe "
-                         "ops and arith.addf/subf/mulf/truncf/extf/constant "
-                         "and tensor.empty on tensors");
+                         "ops, arith.addf/subf/mulf/divf/negf/truncf/extf/"
+                         "constant, tensor.empty and tensor.expand_shape/"
+                         "collapse_shape on tensors");
 }
 
 struct MoeGenerateVJPPass

@@ -60,6 +60,72 @@ func.func @permute(%x: tensor<4x3xf32>, %idx: tensor<4x2xi32>) -> (tensor<8x3xf3
 
 // -----
 
+// route softmax: dl = s ⊙ (ds − Σ_e s·ds): a row reduction, then a map.
+// CHECK-LABEL: func.func @route_softmax_bwd
+// CHECK-SAME:  (%[[S:.*]]: tensor<4x8xf32> {moe.name = "res0", moe.role = "residual"}, %[[DS:.*]]: tensor<4x8xf32> {{.*}})
+// CHECK:       %[[DOT:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[S]], %[[DS]] : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:       %[[DL:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[S]], %[[DS]], %[[DOT]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>)
+// CHECK:         arith.subf
+// CHECK:         arith.mulf
+// CHECK:       return %[[DL]]
+func.func @route_softmax(%l: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = moe.route softmax %l : tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+
+// -----
+
+// aux loss (sequence, sigmoid scores): counts per sequence from the indices
+// as [sequences, length, k]; dp back to [T, E]; then the per-token
+// normalization's rule. The indices get no gradient.
+// CHECK-LABEL: func.func @aux_sequence_bwd
+// CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK:       %[[IDX3:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 2, 2] : tensor<4x2xi32> into tensor<2x2x2xi32>
+// CHECK:       %[[COUNTS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[IDX3]] : tensor<2x2x2xi32>) outs(%{{.*}} : tensor<2x8xf32>)
+// CHECK:       %[[DP3:.*]] = linalg.generic {{.*}} ins(%[[COUNTS]], %{{.*}} : tensor<2x8xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x2x8xf32>)
+// CHECK:       %[[DP:.*]] = tensor.collapse_shape %[[DP3]] {{\[\[}}0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
+// CHECK:       linalg.generic {{.*}} ins(%[[DP]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+func.func @aux_sequence(%s: tensor<4x8xf32>, %i: tensor<4x2xi32>) -> tensor<f32> {
+  %l = moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-02 {seq_length = 2 : i64} : tensor<4x8xf32>, tensor<4x2xi32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// z-loss: row max, row Σexp, then dloss·(2c/T)·lse·softmax.
+// CHECK-LABEL: func.func @zloss_bwd
+// CHECK:       linalg.generic {{.*}}"reduction"
+// CHECK:         arith.maximumf
+// CHECK:       linalg.generic {{.*}}"reduction"
+// CHECK:         math.exp
+// CHECK:       linalg.generic
+// CHECK:         math.log
+// CHECK:       return
+func.func @zloss(%l: tensor<4x8xf32>) -> tensor<f32> {
+  %z = moe.z_loss %l coeff 1.0e-03 : tensor<4x8xf32>
+  return %z : tensor<f32>
+}
+
+// -----
+
+// glu, fused [R, 2F] operand: one map writes dgate into the first F columns
+// and dup into the last F.
+// CHECK-LABEL: func.func @glu_fused_bwd
+// CHECK-SAME:  (%[[GU:.*]]: tensor<6x8xf32> {moe.name = "res0", moe.role = "residual"}, %[[DH:.*]]: tensor<6x4xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<6x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<6x8xf32>)
+// CHECK:         linalg.index 0
+// CHECK:         linalg.index 1
+// CHECK:         tensor.extract %[[GU]]
+// CHECK:         tensor.extract %[[GU]]
+// CHECK:         tensor.extract %[[DH]]
+func.func @glu_fused(%gu: tensor<6x8xf32>) -> tensor<6x4xf32> {
+  %h = moe.glu silu %gu : tensor<6x8xf32>
+  return %h : tensor<6x4xf32>
+}
+
+// -----
+
 // combine: one combine_grad gives both dy and dweights.
 // CHECK-LABEL: func.func @combine_bwd
 // CHECK:       %[[DY:.*]], %[[DW:.*]] = moe.combine_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32>
@@ -150,9 +216,26 @@ func.func @layer(%x: tensor<16x8xbf16>, %wr: tensor<8x8xf32>, %b: tensor<8xf32>,
 
 // Ops without an adjoint are reported by name.
 func.func @unsupported(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'arith.divf' op has no adjoint: moe-generate-vjp supports the moe ops and arith.addf/subf/mulf/truncf/extf/constant and tensor.empty on tensors}}
-  %z = arith.divf %x, %y : tensor<4xf32>
+  // expected-error @+1 {{'arith.maximumf' op has no adjoint: moe-generate-vjp supports the moe ops, arith.addf/subf/mulf/divf/negf/truncf/extf/constant, tensor.empty and tensor.expand_shape/collapse_shape on tensors}}
+  %z = arith.maximumf %x, %y : tensor<4xf32>
   return %z : tensor<4xf32>
+}
+
+// -----
+
+// Upstream tensor ops: a reshape's cotangent takes the inverse reshape;
+// division and negation by their rules.
+// CHECK-LABEL: func.func @upstream_bwd
+// CHECK-SAME:  -> (tensor<2x4xf32> {moe.name = "d_arg0", moe.role = "gradient"}, tensor<8xf32> {moe.name = "d_arg1", moe.role = "gradient"})
+// CHECK:       arith.negf
+// CHECK:       arith.divf
+// CHECK:       %[[DX:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK:       return %[[DX]]
+func.func @upstream(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %flat = tensor.collapse_shape %x [[0, 1]] : tensor<2x4xf32> into tensor<8xf32>
+  %q = arith.divf %flat, %y : tensor<8xf32>
+  %n = arith.negf %q : tensor<8xf32>
+  return %n : tensor<8xf32>
 }
 
 // -----

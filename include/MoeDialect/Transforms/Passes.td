@@ -45,9 +45,10 @@ def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
     the expert activation (Megatron/TE's `moe_act` recompute); `glu,permute`
     also recomputes the dispatched tokens; `none` saves everything.
 
-    Upstream ops supported in the forward: arith.addf/subf/mulf/truncf/extf
-    and arith.constant on tensors, tensor.empty; anything else without an
-    adjoint is reported by name.
+    Upstream ops supported in the forward: arith.addf/subf/mulf/divf/negf/
+    truncf/extf and arith.constant on tensors, tensor.empty and
+    tensor.expand_shape/collapse_shape; anything else without an adjoint is
+    reported by name.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
