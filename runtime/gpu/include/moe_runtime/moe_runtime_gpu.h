@@ -1,0 +1,91 @@
+/*===- moe_runtime_gpu.h - libmoe_runtime_gpu C ABI -----------------*- C -*-===
+ *
+ * GPU entry points of the MoE runtime: grouped (ragged) GEMMs on cuBLASLt.
+ * Plain C, no MLIR, no LLVM. Built only where a CUDA toolkit is found
+ * (runtime/gpu/README.md).
+ *
+ * Conventions (as in moe_runtime.h): 0 on success, -1 on failure; the failing
+ * call (CUDA or cuBLASLt function and its status) is described by
+ * moert_gpu_last_error() on the calling thread. All pointers except
+ * `stream` are device pointers; `stream` is a cudaStream_t (NULL: the legacy
+ * default stream). Work is enqueued on `stream`; the functions return before
+ * it finishes, except that they wait for the group sizes (see below).
+ *
+ * Groups: group g covers rows [off_g, off_g + sizes[g]) with
+ * off = exclusive prefix sum of sizes (64-bit). Empty groups are normal.
+ * sizes must be >= 0 and sum to at most `rows`.
+ *
+ * The *_device-sizes entry points read group_sizes_device from the GPU with
+ * one device-to-host copy per call, synchronising `stream` up to that point.
+ * The *_host_sizes variants take the sizes in host memory and do not block.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef MOE_RUNTIME_MOE_RUNTIME_GPU_H
+#define MOE_RUNTIME_MOE_RUNTIME_GPU_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define MOERT_GPU_EXPORT __attribute__((visibility("default")))
+#else
+#define MOERT_GPU_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Weight layouts. */
+#define MOERT_WEIGHT_KN 0 /* b[G, K, N] (row-major per group) */
+#define MOERT_WEIGHT_NK 1 /* b[G, N, K]: each group's matrix is used transposed */
+
+/* Output element types. */
+#define MOERT_GPU_OUT_BF16 0
+#define MOERT_GPU_OUT_F32 1
+
+/* Message of the last failed call on this thread ("" if none). */
+MOERT_GPU_EXPORT const char *moert_gpu_last_error(void);
+
+/* C[r, :] = A[r, :] · B[g]  (or · B[g]^T for MOERT_WEIGHT_NK) for every row r
+ * of group g; rows r >= sum(sizes) of C are set to zero.
+ *   a: bf16 [rows, k_dim] row-major
+ *   b: bf16 [num_groups, k_dim, n] (KN) or [num_groups, n, k_dim] (NK)
+ *   c: [rows, n] row-major, bf16 or f32 (c_dtype); fp32 accumulation. */
+MOERT_GPU_EXPORT int moert_grouped_gemm_bf16(const void *a, const void *b,
+                                             const int32_t *group_sizes_device,
+                                             int64_t num_groups, int64_t k_dim, int64_t n,
+                                             int32_t weight_layout, void *c,
+                                             int32_t c_dtype, int64_t rows, void *stream);
+
+/* db[g] = A_g^T · dC_g, where A_g, dC_g are group g's rows of a and dc.
+ *   a:  bf16 [rows, k_dim],  dc: bf16 [rows, n]
+ *   db: [num_groups, k_dim, n] (KN) or [num_groups, n, k_dim] (NK, = dC_g^T A_g),
+ *       bf16 or f32 (db_dtype). An empty group's db[g] is exactly zero. */
+MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
+                                                    const int32_t *group_sizes_device,
+                                                    int64_t num_groups, int64_t k_dim,
+                                                    int64_t n, int32_t weight_layout,
+                                                    void *db, int32_t db_dtype,
+                                                    int64_t rows, void *stream);
+
+/* The same with the group sizes in host memory (no device-to-host copy, no
+ * synchronisation; the host array may be reused as soon as the call returns). */
+MOERT_GPU_EXPORT int moert_grouped_gemm_bf16_host_sizes(
+    const void *a, const void *b, const int32_t *group_sizes_host, int64_t num_groups,
+    int64_t k_dim, int64_t n, int32_t weight_layout, void *c, int32_t c_dtype,
+    int64_t rows, void *stream);
+MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
+    const void *a, const void *dc, const int32_t *group_sizes_host, int64_t num_groups,
+    int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
+    int64_t rows, void *stream);
+
+/* Frees the cached cuBLASLt handles, descriptors, workspaces and pinned
+ * buffers (e.g. before cudaDeviceReset). Safe to call at any time when no
+ * other thread is inside a moert_gpu call. */
+MOERT_GPU_EXPORT void moert_gpu_release_caches(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOE_RUNTIME_MOE_RUNTIME_GPU_H */

@@ -1,0 +1,637 @@
+//===- GroupedGemm.cpp - grouped GEMMs on cuBLASLt ------------------------===//
+//
+// moert_grouped_gemm_bf16 / moert_grouped_weight_grad_bf16: one cublasLtMatmul
+// per run of consecutive groups of equal size (a strided-batched call when the
+// run holds more than one group), with cached handles, workspaces, matmul
+// descriptors, layouts and heuristic results keyed by problem shape and
+// pointer alignment. When a call needs several cublasLtMatmul launches they
+// are spread over a few auxiliary streams (fork/join with events on the
+// caller's stream; MOERT_GPU_STREAMS, default 4, 1 = all on the caller's
+// stream), so that small groups run side by side instead of one after another.
+//
+// cuBLASLt is column-major; our tensors are row-major. A row-major [M, N]
+// matrix is the column-major N x M matrix with ld = N, so the row-major
+// product C = A * B is computed as the column-major C^T = B^T * A^T, i.e. with
+// the roles of the two operands swapped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "moe_runtime/moe_runtime_gpu.h"
+
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace {
+
+thread_local std::string gLastError;
+
+__attribute__((format(printf, 1, 2))) int fail(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  gLastError = buf;
+  return -1;
+}
+
+// "cudaMemcpyAsync(dst, ...)" -> "cudaMemcpyAsync"
+std::string callName(const char *expr) {
+  const char *p = std::strchr(expr, '(');
+  return p ? std::string(expr, p - expr) : std::string(expr);
+}
+
+#define CK_CUDA(call)                                                              \
+  do {                                                                             \
+    cudaError_t e_ = (call);                                                       \
+    if (e_ != cudaSuccess)                                                         \
+      return fail("%s: %s failed: %s (%s, status %d)", gWhat,                      \
+                  callName(#call).c_str(), cudaGetErrorString(e_),                 \
+                  cudaGetErrorName(e_), (int)e_);                                  \
+  } while (0)
+
+#define CK_LT(call)                                                                \
+  do {                                                                             \
+    cublasStatus_t s_ = (call);                                                    \
+    if (s_ != CUBLAS_STATUS_SUCCESS)                                               \
+      return fail("%s: %s failed: %s (%s, status %d)", gWhat,                      \
+                  callName(#call).c_str(), cublasLtGetStatusString(s_),            \
+                  cublasLtGetStatusName(s_), (int)s_);                             \
+  } while (0)
+
+#define CK(expr)                                                                   \
+  do {                                                                             \
+    if ((expr) != 0)                                                               \
+      return -1;                                                                   \
+  } while (0)
+
+// The entry point being executed, for messages (set under gMutex).
+thread_local const char *gWhat = "moert_gpu";
+
+constexpr size_t kWorkspaceBytes = 32u << 20; // cuBLASLt's advice for Hopper
+constexpr size_t kMaxPlans = 8192;
+
+// One cuBLASLt problem: D = op(A) * op(B), column-major, bf16 A/B, fp32
+// compute, D of type `out` (bf16 or f32), optionally strided-batched.
+struct PlanKey {
+  int device;
+  int transA, transB;
+  uint64_t m, n, k;
+  int64_t lda, ldb, ldc;
+  int32_t batch;
+  int64_t strideA, strideB, strideC;
+  int out;
+  uint32_t alignA, alignB, alignC;
+  bool operator<(const PlanKey &o) const {
+    return std::tie(device, transA, transB, m, n, k, lda, ldb, ldc, batch, strideA,
+                    strideB, strideC, out, alignA, alignB, alignC) <
+           std::tie(o.device, o.transA, o.transB, o.m, o.n, o.k, o.lda, o.ldb, o.ldc,
+                    o.batch, o.strideA, o.strideB, o.strideC, o.out, o.alignA, o.alignB,
+                    o.alignC);
+  }
+};
+
+struct Plan {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  size_t workspace = 0;
+};
+
+void destroyPlan(Plan &p) {
+  // Teardown: statuses are not actionable here.
+  if (p.op)
+    (void)cublasLtMatmulDescDestroy(p.op);
+  if (p.a)
+    (void)cublasLtMatrixLayoutDestroy(p.a);
+  if (p.b)
+    (void)cublasLtMatrixLayoutDestroy(p.b);
+  if (p.c)
+    (void)cublasLtMatrixLayoutDestroy(p.c);
+  p = Plan{};
+}
+
+std::mutex gMutex;
+std::map<int, cublasLtHandle_t> gHandles;
+std::map<std::pair<int, void *>, void *> gWorkspaces; // (device, stream) -> buffer
+std::map<PlanKey, Plan> gPlans;
+// Per device: auxiliary streams, each with its own workspace, for spreading
+// one call's matmuls; events to fork from and join into the caller's stream.
+struct Aux {
+  std::vector<cudaStream_t> streams;
+  std::vector<void *> workspaces;
+  std::vector<cudaEvent_t> done;
+  cudaEvent_t fork = nullptr;
+};
+std::map<int, Aux> gAux;
+int32_t *gPinnedSizes = nullptr;
+int64_t gPinnedCapacity = 0;
+
+void releaseAllLocked() {
+  for (auto &kv : gPlans)
+    destroyPlan(kv.second);
+  gPlans.clear();
+  int cur = -1;
+  bool haveCur = cudaGetDevice(&cur) == cudaSuccess;
+  for (auto &kv : gWorkspaces) {
+    if (cudaSetDevice(kv.first.first) == cudaSuccess)
+      (void)cudaFree(kv.second);
+  }
+  gWorkspaces.clear();
+  for (auto &kv : gAux) {
+    if (cudaSetDevice(kv.first) != cudaSuccess)
+      continue;
+    Aux &x = kv.second;
+    for (cudaStream_t st : x.streams)
+      (void)cudaStreamSynchronize(st);
+    for (void *w : x.workspaces)
+      (void)cudaFree(w);
+    for (cudaStream_t st : x.streams)
+      (void)cudaStreamDestroy(st);
+    for (cudaEvent_t e : x.done)
+      (void)cudaEventDestroy(e);
+    if (x.fork)
+      (void)cudaEventDestroy(x.fork);
+  }
+  gAux.clear();
+  for (auto &kv : gHandles)
+    (void)cublasLtDestroy(kv.second);
+  gHandles.clear();
+  if (gPinnedSizes)
+    (void)cudaFreeHost(gPinnedSizes);
+  gPinnedSizes = nullptr;
+  gPinnedCapacity = 0;
+  if (haveCur)
+    (void)cudaSetDevice(cur);
+}
+
+uint32_t alignmentOf(const void *p) {
+  uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  uint32_t a = 256;
+  while (a > 1 && (v % a) != 0)
+    a >>= 1;
+  return a;
+}
+uint32_t alignmentOfBytes(int64_t bytes) {
+  uint32_t a = 256;
+  while (a > 1 && (bytes % a) != 0)
+    a >>= 1;
+  return a;
+}
+
+struct Context {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  cublasLtHandle_t handle = nullptr;
+  void *workspace = nullptr;
+};
+
+int getContext(void *stream, Context &ctx) {
+  ctx.stream = static_cast<cudaStream_t>(stream);
+  CK_CUDA(cudaGetDevice(&ctx.device));
+  auto h = gHandles.find(ctx.device);
+  if (h == gHandles.end()) {
+    cublasLtHandle_t handle = nullptr;
+    CK_LT(cublasLtCreate(&handle));
+    h = gHandles.emplace(ctx.device, handle).first;
+  }
+  ctx.handle = h->second;
+  auto key = std::make_pair(ctx.device, stream);
+  auto w = gWorkspaces.find(key);
+  if (w == gWorkspaces.end()) {
+    void *ws = nullptr;
+    CK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
+    w = gWorkspaces.emplace(key, ws).first;
+  }
+  ctx.workspace = w->second;
+  return 0;
+}
+
+int makeLayout(cublasLtMatrixLayout_t *out, cudaDataType_t type, uint64_t rows,
+               uint64_t cols, int64_t ld, int32_t batch, int64_t stride) {
+  CK_LT(cublasLtMatrixLayoutCreate(out, type, rows, cols, ld));
+  if (batch > 1) {
+    CK_LT(cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                           &batch, sizeof batch));
+    CK_LT(cublasLtMatrixLayoutSetAttribute(
+        *out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride));
+  }
+  return 0;
+}
+
+int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
+  CK_LT(cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  cublasOperation_t ta = k.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t tb = k.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+  // Stored shapes: op(A) is m x k, op(B) is k x n, C is m x n.
+  CK(makeLayout(&p.a, CUDA_R_16BF, k.transA ? k.k : k.m, k.transA ? k.m : k.k, k.lda,
+                k.batch, k.strideA));
+  CK(makeLayout(&p.b, CUDA_R_16BF, k.transB ? k.n : k.k, k.transB ? k.k : k.n, k.ldb,
+                k.batch, k.strideB));
+  CK(makeLayout(&p.c, k.out == MOERT_GPU_OUT_F32 ? CUDA_R_32F : CUDA_R_16BF, k.m, k.n,
+                k.ldc, k.batch, k.strideC));
+
+  cublasLtMatmulPreference_t pref = nullptr;
+  CK_LT(cublasLtMatmulPreferenceCreate(&pref));
+  struct PrefGuard {
+    cublasLtMatmulPreference_t p;
+    ~PrefGuard() { (void)cublasLtMatmulPreferenceDestroy(p); }
+  } guard{pref};
+  uint64_t ws = kWorkspaceBytes;
+  CK_LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                             &ws, sizeof ws));
+  CK_LT(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &k.alignA, sizeof k.alignA));
+  CK_LT(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &k.alignB, sizeof k.alignB));
+  CK_LT(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &k.alignC, sizeof k.alignC));
+  CK_LT(cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &k.alignC, sizeof k.alignC));
+
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  CK_LT(cublasLtMatmulAlgoGetHeuristic(ctx.handle, p.op, p.a, p.b, p.c, p.c, pref, 1,
+                                       &result, &found));
+  if (found < 1)
+    return fail("%s: cublasLtMatmulAlgoGetHeuristic found no algorithm for m=%llu "
+                "n=%llu k=%llu batch=%d (transA=%d transB=%d, out %s)",
+                gWhat, (unsigned long long)k.m, (unsigned long long)k.n,
+                (unsigned long long)k.k, (int)k.batch, k.transA, k.transB,
+                k.out == MOERT_GPU_OUT_F32 ? "f32" : "bf16");
+  p.algo = result.algo;
+  p.workspace = result.workspaceSize;
+  return 0;
+}
+
+// D(m x n) = op(A) * op(B), column-major; A and B bf16.
+int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
+           uint64_t k, const void *A, int64_t lda, int64_t strideA, const void *B,
+           int64_t ldb, int64_t strideB, void *C, int64_t ldc, int64_t strideC,
+           int32_t batch, int32_t out) {
+  if (m == 0 || n == 0 || batch == 0)
+    return 0;
+  const int64_t outElt = out == MOERT_GPU_OUT_F32 ? 4 : 2;
+  PlanKey key{};
+  key.device = ctx.device;
+  key.transA = transA;
+  key.transB = transB;
+  key.m = m;
+  key.n = n;
+  key.k = k;
+  key.lda = lda;
+  key.ldb = ldb;
+  key.ldc = ldc;
+  key.batch = batch;
+  key.strideA = batch > 1 ? strideA : 0;
+  key.strideB = batch > 1 ? strideB : 0;
+  key.strideC = batch > 1 ? strideC : 0;
+  key.out = out;
+  key.alignA = alignmentOf(A);
+  key.alignB = alignmentOf(B);
+  key.alignC = alignmentOf(C);
+  if (batch > 1) {
+    key.alignA = std::min(key.alignA, alignmentOfBytes(strideA * 2));
+    key.alignB = std::min(key.alignB, alignmentOfBytes(strideB * 2));
+    key.alignC = std::min(key.alignC, alignmentOfBytes(strideC * outElt));
+  }
+  auto it = gPlans.find(key);
+  if (it == gPlans.end()) {
+    if (gPlans.size() >= kMaxPlans) {
+      for (auto &kv : gPlans)
+        destroyPlan(kv.second);
+      gPlans.clear();
+    }
+    Plan p;
+    if (buildPlan(ctx, key, p) != 0) {
+      destroyPlan(p);
+      return -1;
+    }
+    it = gPlans.emplace(key, p).first;
+  }
+  const Plan &p = it->second;
+  const float alpha = 1.0f, beta = 0.0f;
+  CK_LT(cublasLtMatmul(ctx.handle, p.op, &alpha, A, p.a, B, p.b, &beta, C, p.c, C, p.c,
+                       &p.algo, ctx.workspace, p.workspace, ctx.stream));
+  return 0;
+}
+
+// One cublasLtMatmul to issue (arguments of matmul()).
+struct Call {
+  bool transA, transB;
+  uint64_t m, n, k;
+  const void *A;
+  int64_t lda, strideA;
+  const void *B;
+  int64_t ldb, strideB;
+  void *C;
+  int64_t ldc, strideC;
+  int32_t batch;
+  double work; // m*n*k*batch, for balancing the streams
+};
+
+int auxStreamsWanted() {
+  const char *e = std::getenv("MOERT_GPU_STREAMS");
+  if (!e || !*e)
+    return 4;
+  int v = std::atoi(e);
+  return v < 1 ? 1 : (v > 16 ? 16 : v);
+}
+
+int ensureAux(int device, int count, Aux *&out) {
+  Aux &x = gAux[device];
+  if (!x.fork)
+    CK_CUDA(cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming));
+  while ((int)x.streams.size() < count) {
+    cudaStream_t st = nullptr;
+    CK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    x.streams.push_back(st);
+    void *ws = nullptr;
+    CK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
+    x.workspaces.push_back(ws);
+    cudaEvent_t ev = nullptr;
+    CK_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    x.done.push_back(ev);
+  }
+  out = &x;
+  return 0;
+}
+
+int issue(const Context &ctx, const Call &c, int32_t out) {
+  return matmul(ctx, c.transA, c.transB, c.m, c.n, c.k, c.A, c.lda, c.strideA, c.B, c.ldb,
+                c.strideB, c.C, c.ldc, c.strideC, c.batch, out);
+}
+
+// Issues the calls: on the caller's stream, or spread over auxiliary streams
+// (largest first, each to the least-loaded stream) between a fork and a join.
+int runCalls(const Context &ctx, const std::vector<Call> &calls, int32_t out) {
+  const int want = auxStreamsWanted();
+  if (calls.size() < 2 || want < 2) {
+    for (const Call &c : calls)
+      CK(issue(ctx, c, out));
+    return 0;
+  }
+  const int ns = (int)std::min<size_t>(want, calls.size());
+  Aux *aux = nullptr;
+  CK(ensureAux(ctx.device, ns, aux));
+  CK_CUDA(cudaEventRecord(aux->fork, ctx.stream));
+  for (int i = 0; i < ns; ++i)
+    CK_CUDA(cudaStreamWaitEvent(aux->streams[i], aux->fork, 0));
+  std::vector<size_t> order(calls.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return calls[a].work != calls[b].work ? calls[a].work > calls[b].work : a < b;
+  });
+  std::vector<double> load(ns, 0.0);
+  int rc = 0;
+  for (size_t i : order) {
+    int s = int(std::min_element(load.begin(), load.end()) - load.begin());
+    load[s] += calls[i].work;
+    Context sub = ctx;
+    sub.stream = aux->streams[s];
+    sub.workspace = aux->workspaces[s];
+    if ((rc = issue(sub, calls[i], out)) != 0)
+      break;
+  }
+  // Join even after a failure, so that the caller's stream stays ordered
+  // after everything issued.
+  for (int i = 0; i < ns; ++i) {
+    CK_CUDA(cudaEventRecord(aux->done[i], aux->streams[i]));
+    CK_CUDA(cudaStreamWaitEvent(ctx.stream, aux->done[i], 0));
+  }
+  return rc;
+}
+
+int checkCommon(const void *x, const void *y, const void *out, const int32_t *sizes,
+                int64_t num_groups, int64_t k_dim, int64_t n, int32_t layout,
+                int32_t dtype, int64_t rows) {
+  if (num_groups < 0 || k_dim < 0 || n < 0 || rows < 0)
+    return fail("%s: negative dimension (num_groups=%lld, k_dim=%lld, n=%lld, rows=%lld)",
+                gWhat, (long long)num_groups, (long long)k_dim, (long long)n,
+                (long long)rows);
+  if (layout != MOERT_WEIGHT_KN && layout != MOERT_WEIGHT_NK)
+    return fail("%s: weight_layout %d is neither 0 (kn) nor 1 (nk)", gWhat, (int)layout);
+  if (dtype != MOERT_GPU_OUT_BF16 && dtype != MOERT_GPU_OUT_F32)
+    return fail("%s: output dtype %d is neither 0 (bf16) nor 1 (f32)", gWhat, (int)dtype);
+  if (num_groups > 0 && !sizes)
+    return fail("%s: group sizes pointer is NULL with num_groups=%lld", gWhat,
+                (long long)num_groups);
+  if (num_groups > INT32_MAX)
+    return fail("%s: num_groups=%lld is too large", gWhat, (long long)num_groups);
+  (void)x;
+  (void)y;
+  (void)out;
+  return 0;
+}
+
+// Reads the sizes (host or device) into `sz` and validates them.
+int readSizes(const Context &ctx, const int32_t *sizes, bool onDevice, int64_t num_groups,
+              int64_t rows, std::vector<int64_t> &sz, int64_t &total) {
+  sz.assign(num_groups, 0);
+  const int32_t *src = sizes;
+  if (onDevice && num_groups > 0) {
+    if (num_groups > gPinnedCapacity) {
+      if (gPinnedSizes)
+        CK_CUDA(cudaFreeHost(gPinnedSizes));
+      gPinnedSizes = nullptr;
+      gPinnedCapacity = 0;
+      int64_t cap = num_groups < 1024 ? 1024 : num_groups;
+      CK_CUDA(cudaMallocHost(reinterpret_cast<void **>(&gPinnedSizes),
+                             cap * sizeof(int32_t)));
+      gPinnedCapacity = cap;
+    }
+    CK_CUDA(cudaMemcpyAsync(gPinnedSizes, sizes, num_groups * sizeof(int32_t),
+                            cudaMemcpyDeviceToHost, ctx.stream));
+    CK_CUDA(cudaStreamSynchronize(ctx.stream));
+    src = gPinnedSizes;
+  }
+  total = 0;
+  for (int64_t g = 0; g < num_groups; ++g) {
+    if (src[g] < 0)
+      return fail("%s: group_sizes[%lld] = %d is negative", gWhat, (long long)g,
+                  (int)src[g]);
+    sz[g] = src[g];
+    total += src[g];
+  }
+  if (total > rows)
+    return fail("%s: the group sizes sum to %lld rows, more than rows=%lld", gWhat,
+                (long long)total, (long long)rows);
+  return 0;
+}
+
+int groupedGemm(const void *a, const void *b, const int32_t *sizes, bool sizesOnDevice,
+                int64_t num_groups, int64_t K, int64_t N, int32_t layout, void *c,
+                int32_t cdt, int64_t rows, void *stream) {
+  CK(checkCommon(a, b, c, sizes, num_groups, K, N, layout, cdt, rows));
+  if (N == 0 || rows == 0)
+    return 0;
+  if (!c)
+    return fail("%s: output pointer c is NULL", gWhat);
+  Context ctx;
+  CK(getContext(stream, ctx));
+  std::vector<int64_t> sz;
+  int64_t total = 0;
+  CK(readSizes(ctx, sizes, sizesOnDevice, num_groups, rows, sz, total));
+  if (total > 0 && K > 0 && (!a || !b))
+    return fail("%s: input pointer a or b is NULL", gWhat);
+  const int64_t elt = cdt == MOERT_GPU_OUT_F32 ? 4 : 2;
+  char *cp = static_cast<char *>(c);
+  const char *ap = static_cast<const char *>(a);
+  const char *bp = static_cast<const char *>(b);
+  if (K == 0) {
+    // An empty contraction: every row is zero.
+    CK_CUDA(cudaMemsetAsync(cp, 0, size_t(rows) * N * elt, ctx.stream));
+    return 0;
+  }
+  if (total < rows)
+    CK_CUDA(cudaMemsetAsync(cp + size_t(total) * N * elt, 0,
+                            size_t(rows - total) * N * elt, ctx.stream));
+  std::vector<Call> calls;
+  int64_t off = 0;
+  for (int64_t g = 0; g < num_groups;) {
+    int64_t mg = sz[g];
+    int64_t g1 = g + 1;
+    while (g1 < num_groups && sz[g1] == mg)
+      ++g1;
+    const int32_t batch = int32_t(g1 - g);
+    if (mg > 0) {
+      // Column-major: C^T (N x mg) = op(B_g)(N x K) * A_g^T (K x mg).
+      const void *A = bp + size_t(g) * K * N * 2;
+      const void *B = ap + size_t(off) * K * 2;
+      void *C = cp + size_t(off) * N * elt;
+      const bool nk = layout == MOERT_WEIGHT_NK;
+      calls.push_back(Call{nk, false, uint64_t(N), uint64_t(mg), uint64_t(K), A,
+                           nk ? K : N, K * N, B, K, mg * K, C, N, mg * N, batch,
+                           double(N) * mg * K * batch});
+    }
+    off += mg * batch;
+    g = g1;
+  }
+  return runCalls(ctx, calls, cdt);
+}
+
+int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
+                      bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N,
+                      int32_t layout, void *db, int32_t dt, int64_t rows, void *stream) {
+  CK(checkCommon(a, dc, db, sizes, num_groups, K, N, layout, dt, rows));
+  if (num_groups == 0 || K == 0 || N == 0)
+    return 0;
+  if (!db)
+    return fail("%s: output pointer db is NULL", gWhat);
+  Context ctx;
+  CK(getContext(stream, ctx));
+  std::vector<int64_t> sz;
+  int64_t total = 0;
+  CK(readSizes(ctx, sizes, sizesOnDevice, num_groups, rows, sz, total));
+  if (total > 0 && (!a || !dc))
+    return fail("%s: input pointer a or dc is NULL", gWhat);
+  const int64_t elt = dt == MOERT_GPU_OUT_F32 ? 4 : 2;
+  const size_t groupBytes = size_t(K) * N * elt;
+  char *dbp = static_cast<char *>(db);
+  const char *ap = static_cast<const char *>(a);
+  const char *dcp = static_cast<const char *>(dc);
+  std::vector<Call> calls;
+  int64_t off = 0;
+  for (int64_t g = 0; g < num_groups;) {
+    int64_t mg = sz[g];
+    int64_t g1 = g + 1;
+    while (g1 < num_groups && sz[g1] == mg)
+      ++g1;
+    const int32_t batch = int32_t(g1 - g);
+    void *D = dbp + size_t(g) * groupBytes;
+    const double work = double(K) * N * mg * batch;
+    if (mg == 0) {
+      // Empty groups: the gradient is exactly zero (cuBLASLt would skip them).
+      CK_CUDA(cudaMemsetAsync(D, 0, groupBytes * batch, ctx.stream));
+    } else {
+      const void *Ag = ap + size_t(off) * K * 2;
+      const void *dCg = dcp + size_t(off) * N * 2;
+      if (layout == MOERT_WEIGHT_KN)
+        // db_g row-major [K,N] = column-major N x K = dC_g^T (N x mg) * A_g (mg x K).
+        calls.push_back(Call{false, true, uint64_t(N), uint64_t(K), uint64_t(mg), dCg, N,
+                             mg * N, Ag, K, mg * K, D, N, K * N, batch, work});
+      else
+        // db_g row-major [N,K] = column-major K x N = A_g^T (K x mg) * dC_g (mg x N).
+        calls.push_back(Call{false, true, uint64_t(K), uint64_t(N), uint64_t(mg), Ag, K,
+                             mg * K, dCg, N, mg * N, D, K, K * N, batch, work});
+    }
+    off += mg * batch;
+    g = g1;
+  }
+  return runCalls(ctx, calls, dt);
+}
+
+struct Entry {
+  std::lock_guard<std::mutex> lock{gMutex};
+  explicit Entry(const char *what) {
+    gWhat = what;
+    gLastError.clear();
+  }
+};
+
+} // namespace
+
+extern "C" {
+
+const char *moert_gpu_last_error(void) { return gLastError.c_str(); }
+
+int moert_grouped_gemm_bf16(const void *a, const void *b, const int32_t *group_sizes_device,
+                            int64_t num_groups, int64_t k_dim, int64_t n,
+                            int32_t weight_layout, void *c, int32_t c_dtype, int64_t rows,
+                            void *stream) {
+  Entry e("moert_grouped_gemm_bf16");
+  return groupedGemm(a, b, group_sizes_device, true, num_groups, k_dim, n, weight_layout,
+                     c, c_dtype, rows, stream);
+}
+
+int moert_grouped_gemm_bf16_host_sizes(const void *a, const void *b,
+                                       const int32_t *group_sizes_host, int64_t num_groups,
+                                       int64_t k_dim, int64_t n, int32_t weight_layout,
+                                       void *c, int32_t c_dtype, int64_t rows,
+                                       void *stream) {
+  Entry e("moert_grouped_gemm_bf16_host_sizes");
+  return groupedGemm(a, b, group_sizes_host, false, num_groups, k_dim, n, weight_layout,
+                     c, c_dtype, rows, stream);
+}
+
+int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
+                                   const int32_t *group_sizes_device, int64_t num_groups,
+                                   int64_t k_dim, int64_t n, int32_t weight_layout,
+                                   void *db, int32_t db_dtype, int64_t rows, void *stream) {
+  Entry e("moert_grouped_weight_grad_bf16");
+  return groupedWeightGrad(a, dc, group_sizes_device, true, num_groups, k_dim, n,
+                           weight_layout, db, db_dtype, rows, stream);
+}
+
+int moert_grouped_weight_grad_bf16_host_sizes(const void *a, const void *dc,
+                                              const int32_t *group_sizes_host,
+                                              int64_t num_groups, int64_t k_dim, int64_t n,
+                                              int32_t weight_layout, void *db,
+                                              int32_t db_dtype, int64_t rows,
+                                              void *stream) {
+  Entry e("moert_grouped_weight_grad_bf16_host_sizes");
+  return groupedWeightGrad(a, dc, group_sizes_host, false, num_groups, k_dim, n,
+                           weight_layout, db, db_dtype, rows, stream);
+}
+
+void moert_gpu_release_caches(void) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  releaseAllLocked();
+}
+
+} // extern "C"

@@ -1,0 +1,350 @@
+//===- grouped_gemm_test.cpp - moert_grouped_* against a CPU reference ----===//
+//
+// Checks moert_grouped_gemm_bf16 and moert_grouped_weight_grad_bf16 (and their
+// *_host_sizes variants) on random bf16 data against a double-precision CPU
+// reference computed from the same bf16 inputs: both weight layouts, both
+// output types, empty groups (leading, trailing, consecutive), rows past the
+// last group, equal-size runs (the strided-batched path), unaligned shapes,
+// the argument errors; with the matmuls on the caller's stream and spread
+// over auxiliary streams (MOERT_GPU_STREAMS=1 and 4). Outputs are poisoned
+// (all-ones bytes: NaN) first, so an element left unwritten fails.
+//
+// Pass: relative L2 error <= 1e-2 for bf16 outputs, <= 1e-3 for f32 outputs;
+// tail rows and empty groups' gradients exactly zero.
+// Usage: moe-gpu-grouped-gemm-test [seed]   (prints "ALL PASSED" / "FAILED")
+//
+//===----------------------------------------------------------------------===//
+
+#include "moe_runtime/moe_runtime_gpu.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+int gFailures = 0;
+int gChecks = 0;
+
+#define CUDA_OR_DIE(call)                                                          \
+  do {                                                                             \
+    cudaError_t e_ = (call);                                                       \
+    if (e_ != cudaSuccess) {                                                       \
+      std::printf("FAIL: %s: %s (%s)\n", #call, cudaGetErrorString(e_),             \
+                  cudaGetErrorName(e_));                                           \
+      std::exit(2);                                                                \
+    }                                                                              \
+  } while (0)
+
+uint16_t toBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return 0x7fc0;
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return uint16_t(u >> 16);
+}
+float fromBf16(uint16_t h) {
+  uint32_t u = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+struct DevBuf {
+  void *p = nullptr;
+  size_t bytes = 0;
+  explicit DevBuf(size_t n) : bytes(n) {
+    CUDA_OR_DIE(cudaMalloc(&p, n ? n : 1));
+  }
+  ~DevBuf() { cudaFree(p); }
+  DevBuf(const DevBuf &) = delete;
+  DevBuf &operator=(const DevBuf &) = delete;
+};
+
+std::vector<uint16_t> randomBf16(std::mt19937_64 &rng, size_t n, std::vector<double> &vals) {
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  std::vector<uint16_t> out(n);
+  vals.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = toBf16(d(rng));
+    vals[i] = fromBf16(out[i]);
+  }
+  return out;
+}
+
+// Output read back as doubles; NaN for unwritten (poisoned) elements.
+std::vector<double> readOut(const DevBuf &buf, size_t n, int dtype) {
+  std::vector<double> r(n);
+  if (dtype == MOERT_GPU_OUT_F32) {
+    std::vector<float> h(n);
+    CUDA_OR_DIE(cudaMemcpy(h.data(), buf.p, n * 4, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i)
+      r[i] = h[i];
+  } else {
+    std::vector<uint16_t> h(n);
+    CUDA_OR_DIE(cudaMemcpy(h.data(), buf.p, n * 2, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i)
+      r[i] = fromBf16(h[i]);
+  }
+  return r;
+}
+
+struct Case {
+  std::string name;
+  std::vector<int32_t> sizes;
+  int64_t K, N, rows;
+};
+
+void report(bool ok, const std::string &what, const std::string &detail) {
+  ++gChecks;
+  if (!ok)
+    ++gFailures;
+  std::printf("%s %s %s\n", ok ? "PASS" : "FAIL", what.c_str(), detail.c_str());
+}
+
+// Compares got against ref; `zeroMask[i]` elements must be exactly 0.
+void compare(const std::string &what, const std::vector<double> &got,
+             const std::vector<double> &ref, const std::vector<char> &mustBeZero,
+             double tol) {
+  double num = 0, den = 0;
+  size_t nonfinite = 0, nonzero = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) {
+      ++nonfinite;
+      continue;
+    }
+    if (mustBeZero[i] && got[i] != 0.0)
+      ++nonzero;
+    double d = got[i] - ref[i];
+    num += d * d;
+    den += ref[i] * ref[i];
+  }
+  double rel = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  bool ok = nonfinite == 0 && nonzero == 0 && rel <= tol;
+  char detail[256];
+  std::snprintf(detail, sizeof detail,
+                "rel_l2=%.3e (tol %.0e) unwritten/nonfinite=%zu nonzero_where_zero=%zu",
+                rel, tol, nonfinite, nonzero);
+  report(ok, what, detail);
+}
+
+void runCase(std::mt19937_64 &rng, const Case &cs) {
+  const int64_t G = (int64_t)cs.sizes.size(), K = cs.K, N = cs.N, R = cs.rows;
+  std::vector<int64_t> off(G + 1, 0);
+  for (int64_t g = 0; g < G; ++g)
+    off[g + 1] = off[g] + cs.sizes[g];
+  const int64_t total = off[G];
+
+  std::vector<double> av, bv, dcv;
+  auto ah = randomBf16(rng, size_t(R) * K, av);
+  auto bh = randomBf16(rng, size_t(G) * K * N, bv); // interpreted per layout
+  auto dch = randomBf16(rng, size_t(R) * N, dcv);
+  DevBuf a(ah.size() * 2), b(bh.size() * 2), dc(dch.size() * 2), sizes(G * 4);
+  CUDA_OR_DIE(cudaMemcpy(a.p, ah.data(), ah.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(b.p, bh.data(), bh.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(dc.p, dch.data(), dch.size() * 2, cudaMemcpyHostToDevice));
+  if (G)
+    CUDA_OR_DIE(cudaMemcpy(sizes.p, cs.sizes.data(), G * 4, cudaMemcpyHostToDevice));
+  // The copies ran on the legacy stream; the calls below use a non-blocking one.
+  CUDA_OR_DIE(cudaDeviceSynchronize());
+  cudaStream_t stream;
+  CUDA_OR_DIE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+  for (int layout = 0; layout < 2; ++layout) {
+    // Forward reference.
+    std::vector<double> cref(size_t(R) * N, 0.0);
+    std::vector<char> czero(size_t(R) * N, 0);
+    for (int64_t g = 0; g < G; ++g)
+      for (int64_t r = off[g]; r < off[g + 1]; ++r)
+        for (int64_t j = 0; j < N; ++j) {
+          double s = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            double w = layout == 0 ? bv[(size_t(g) * K + k) * N + j]
+                                   : bv[(size_t(g) * N + j) * K + k];
+            s += av[size_t(r) * K + k] * w;
+          }
+          cref[size_t(r) * N + j] = s;
+        }
+    for (int64_t r = total; r < R; ++r)
+      for (int64_t j = 0; j < N; ++j)
+        czero[size_t(r) * N + j] = 1;
+    // Weight-gradient reference: db[g] = A_g^T dC_g ([K,N] or its transpose).
+    std::vector<double> dbref(size_t(G) * K * N, 0.0);
+    std::vector<char> dbzero(size_t(G) * K * N, 0);
+    for (int64_t g = 0; g < G; ++g) {
+      for (int64_t k = 0; k < K; ++k)
+        for (int64_t j = 0; j < N; ++j) {
+          double s = 0;
+          for (int64_t r = off[g]; r < off[g + 1]; ++r)
+            s += av[size_t(r) * K + k] * dcv[size_t(r) * N + j];
+          size_t idx = layout == 0 ? (size_t(g) * K + k) * N + j : (size_t(g) * N + j) * K + k;
+          dbref[idx] = s;
+          dbzero[idx] = cs.sizes[g] == 0;
+        }
+    }
+
+    for (int dtype = 0; dtype < 2; ++dtype) {
+      const size_t elt = dtype == MOERT_GPU_OUT_F32 ? 4 : 2;
+      const double tol = dtype == MOERT_GPU_OUT_F32 ? 1e-3 : 1e-2;
+      for (int hostSizes = 0; hostSizes < 2; ++hostSizes) {
+        char what[256];
+        std::snprintf(what, sizeof what, "%s G=%" PRId64 " K=%" PRId64 " N=%" PRId64
+                      " rows=%" PRId64 " sum=%" PRId64 " layout=%s out=%s sizes=%s",
+                      cs.name.c_str(), G, K, N, R, total, layout ? "nk" : "kn",
+                      dtype ? "f32" : "bf16", hostSizes ? "host" : "device");
+        DevBuf c(size_t(R) * N * elt);
+        CUDA_OR_DIE(cudaMemsetAsync(c.p, 0xff, c.bytes, stream)); // ordered before the call
+        int rc = hostSizes
+                     ? moert_grouped_gemm_bf16_host_sizes(a.p, b.p, cs.sizes.data(), G, K,
+                                                          N, layout, c.p, dtype, R, stream)
+                     : moert_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N,
+                                               layout, c.p, dtype, R, stream);
+        if (rc != 0) {
+          report(false, std::string("gemm ") + what, moert_gpu_last_error());
+        } else {
+          CUDA_OR_DIE(cudaStreamSynchronize(stream));
+          compare(std::string("gemm ") + what, readOut(c, size_t(R) * N, dtype), cref,
+                  czero, tol);
+        }
+
+        DevBuf db(size_t(G) * K * N * elt);
+        CUDA_OR_DIE(cudaMemsetAsync(db.p, 0xff, db.bytes, stream));
+        rc = hostSizes ? moert_grouped_weight_grad_bf16_host_sizes(
+                             a.p, dc.p, cs.sizes.data(), G, K, N, layout, db.p, dtype, R,
+                             stream)
+                       : moert_grouped_weight_grad_bf16(a.p, dc.p, (const int32_t *)sizes.p,
+                                                        G, K, N, layout, db.p, dtype, R,
+                                                        stream);
+        if (rc != 0) {
+          report(false, std::string("wgrad ") + what, moert_gpu_last_error());
+        } else {
+          CUDA_OR_DIE(cudaStreamSynchronize(stream));
+          compare(std::string("wgrad ") + what, readOut(db, size_t(G) * K * N, dtype),
+                  dbref, dbzero, tol);
+        }
+      }
+    }
+  }
+  CUDA_OR_DIE(cudaStreamDestroy(stream));
+}
+
+void expectError(const std::string &what, int rc, const char *needle) {
+  std::string msg = moert_gpu_last_error();
+  bool ok = rc != 0 && msg.find(needle) != std::string::npos;
+  report(ok, "error " + what, "rc=" + std::to_string(rc) + " message=\"" + msg + "\"");
+}
+
+void errorCases() {
+  DevBuf a(64 * 16 * 2), b(2 * 16 * 16 * 2), c(64 * 16 * 4), sizes(2 * 4);
+  int32_t neg[2] = {4, -1};
+  CUDA_OR_DIE(cudaMemcpy(sizes.p, neg, 8, cudaMemcpyHostToDevice));
+  expectError("negative size",
+              moert_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, 2, 16, 16, 0, c.p,
+                                      0, 64, nullptr),
+              "is negative");
+  int32_t big[2] = {40, 40};
+  CUDA_OR_DIE(cudaMemcpy(sizes.p, big, 8, cudaMemcpyHostToDevice));
+  expectError("sizes exceed rows",
+              moert_grouped_weight_grad_bf16(a.p, c.p, (const int32_t *)sizes.p, 2, 16, 16,
+                                             0, b.p, 0, 64, nullptr),
+              "more than rows");
+  expectError("bad layout",
+              moert_grouped_gemm_bf16_host_sizes(a.p, b.p, big, 2, 16, 16, 7, c.p, 0, 64,
+                                                 nullptr),
+              "weight_layout 7");
+  expectError("bad dtype",
+              moert_grouped_gemm_bf16_host_sizes(a.p, b.p, big, 2, 16, 16, 0, c.p, 3, 64,
+                                                 nullptr),
+              "output dtype 3");
+  // A successful call clears the message.
+  int32_t ok[2] = {10, 20};
+  int rc = moert_grouped_gemm_bf16_host_sizes(a.p, b.p, ok, 2, 16, 16, 0, c.p, 0, 64,
+                                              nullptr);
+  CUDA_OR_DIE(cudaDeviceSynchronize());
+  report(rc == 0 && moert_gpu_last_error()[0] == '\0', "error cleared after success",
+         std::string("message=\"") + moert_gpu_last_error() + "\"");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : std::random_device{}();
+  std::printf("seed %" PRIu64 "\n", seed);
+  int ndev = 0;
+  cudaError_t e = cudaGetDeviceCount(&ndev);
+  if (e != cudaSuccess || ndev == 0) {
+    std::printf("FAIL: no CUDA device (%s)\n", cudaGetErrorString(e));
+    return 2;
+  }
+  cudaDeviceProp prop;
+  CUDA_OR_DIE(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+  std::mt19937_64 rng(seed);
+
+  std::vector<Case> cases = {
+      {"mixed+tail", {17, 0, 40, 23}, 64, 96, 90},
+      {"equal-run(batched)", {32, 32, 32, 32, 32, 32, 32, 32}, 128, 64, 256},
+      {"consecutive-empty", {0, 0, 5, 5, 5, 0, 0}, 32, 48, 20},
+      {"unaligned", {3, 0, 7, 1}, 33, 17, 12},
+      {"all-empty", {0, 0, 0}, 16, 24, 8},
+      {"no-groups", {}, 16, 24, 5},
+      {"larger", {}, 512, 384, 0},
+  };
+  // "larger": 16 random sizes (some empty) summing to ~2000 rows.
+  {
+    Case &l = cases.back();
+    std::uniform_int_distribution<int> d(0, 250);
+    int64_t s = 0;
+    for (int g = 0; g < 16; ++g) {
+      int v = (g % 5 == 3) ? 0 : d(rng);
+      l.sizes.push_back(v);
+      s += v;
+    }
+    l.rows = s + 7;
+  }
+  // Random shapes.
+  for (int i = 0; i < 3; ++i) {
+    std::uniform_int_distribution<int> gd(1, 10), kd(1, 32), sd(0, 40), zd(0, 3);
+    Case c;
+    c.name = "random" + std::to_string(i);
+    int G = gd(rng);
+    int64_t s = 0;
+    for (int g = 0; g < G; ++g) {
+      int v = zd(rng) == 0 ? 0 : sd(rng);
+      c.sizes.push_back(v);
+      s += v;
+    }
+    c.K = 8 * kd(rng);
+    c.N = 8 * kd(rng);
+    c.rows = s + zd(rng) * 3;
+    cases.push_back(c);
+  }
+
+  // Once with every matmul on the caller's stream, once spread over the
+  // auxiliary streams (the default).
+  for (const char *streams : {"1", "4"}) {
+    setenv("MOERT_GPU_STREAMS", streams, 1);
+    for (Case c : cases) {
+      c.name = std::string("streams=") + streams + " " + c.name;
+      runCase(rng, c);
+    }
+  }
+  unsetenv("MOERT_GPU_STREAMS");
+  errorCases();
+  CUDA_OR_DIE(cudaDeviceSynchronize());
+  moert_gpu_release_caches();
+  if (gFailures) {
+    std::printf("FAILED %d of %d checks\n", gFailures, gChecks);
+    return 1;
+  }
+  std::printf("ALL PASSED (%d checks)\n", gChecks);
+  return 0;
+}
