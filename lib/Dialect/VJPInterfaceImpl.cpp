@@ -8,7 +8,9 @@
 // row-wise math is linalg.generic (TensorMath.h).
 //
 // Conventions: the cotangent of a float tensor has its type; that of an FP8
-// tensor is f32 of its shape. Quantize/dequantize are straight-through
+// tensor is f32 of its shape. An adjoint runs only when some result has a
+// cotangent, and integer results never have one: ops whose only float result
+// is the first (topk, permute, all_to_all) always get it. Quantize/dequantize are straight-through
 // (dequantize: dq = dy · scale; quantize: dx = dq / scale, so a pair passes
 // the gradient unchanged), as FP8 training does.
 //
@@ -271,10 +273,6 @@ struct TopKAdjoint : Adjoint<TopKAdjoint, TopKOp> {
     auto topk = cast<TopKOp>(op);
     Location loc = op->getLoc();
     Value dw = dres[0];
-    if (!dw) {
-      dops.append(op->getNumOperands(), Value());
-      return success();
-    }
     Type f32 = b.getF32Type();
     Value s = ctx.forward(topk.getScores());
     Value idx = ctx.forward(topk.getIndices());
@@ -476,10 +474,6 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
     auto permute = cast<PermuteOp>(op);
     Location loc = op->getLoc();
     Value dxs = dres[0];
-    if (!dxs) {
-      dops.append({Value(), Value()});
-      return success();
-    }
     // dx[t] = Σ_k dxs[rows[t, k]]: a combine with unit weights (padding
     // rows are never gathered).
     Value rows = ctx.forward(permute.getRows());
@@ -595,10 +589,6 @@ struct AllToAllAdjoint : Adjoint<AllToAllAdjoint, AllToAllOp> {
     auto a2a = cast<AllToAllOp>(op);
     Location loc = op->getLoc();
     Value dy = dres[0];
-    if (!dy) {
-      dops.append({Value(), Value()});
-      return success();
-    }
     // The reverse exchange with the same counts: what came from rank q goes
     // back to rank q.
     Value recv = ctx.forward(a2a.getRecvSizes());

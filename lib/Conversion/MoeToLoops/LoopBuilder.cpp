@@ -6,6 +6,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <functional>
+
 namespace mlir::moe::loops {
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v) {
@@ -126,11 +128,19 @@ void fillZero(OpBuilder &b, Location loc, Value memref) {
     zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(f, 0.0));
   else
     zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, 0));
+  forEachIndex(b, loc, memref, type.getRank(),
+               [&](OpBuilder &nb, Location nloc, ArrayRef<Value> ivs) {
+                 memref::StoreOp::create(nb, nloc, zero, memref, ivs);
+               });
+}
+
+void forEachIndex(OpBuilder &b, Location loc, Value memref, int64_t numDims,
+                  IndexBody body) {
   SmallVector<Value> ivs;
   std::function<void(OpBuilder &, Location, int64_t)> nest =
       [&](OpBuilder &nb, Location nloc, int64_t d) {
-        if (d == type.getRank()) {
-          memref::StoreOp::create(nb, nloc, zero, memref, ivs);
+        if (d == numDims) {
+          body(nb, nloc, ivs);
           return;
         }
         forRange(nb, nloc, indexConst(nb, nloc, 0), dimOf(nb, nloc, memref, d),

@@ -34,6 +34,13 @@ Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx);
 void storeFromF32(OpBuilder &b, Location loc, Value v, Value memref,
                   ValueRange idx);
 
+using IndexBody =
+    llvm::function_ref<void(OpBuilder &, Location, ArrayRef<Value> ivs)>;
+/// Loops over dims [0, numDims) of `memref` (outermost first), calling
+/// `body` with the induction variables.
+void forEachIndex(OpBuilder &b, Location loc, Value memref, int64_t numDims,
+                  IndexBody body);
+
 /// Writes zero (of the element type) into every element of `memref`.
 void fillZero(OpBuilder &b, Location loc, Value memref);
 

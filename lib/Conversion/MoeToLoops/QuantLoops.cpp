@@ -43,31 +43,8 @@ namespace mlir::moe::loops {
 
 namespace {
 
-using IndexBody =
-    llvm::function_ref<void(OpBuilder &, Location, ArrayRef<Value> ivs)>;
 using IndexReduceBody = llvm::function_ref<Value(
     OpBuilder &, Location, ArrayRef<Value> ivs, Value acc)>;
-
-/// Loops over dims [0, numDims) of `memref`, calling `body` with the ivs
-/// appended to `prefix`.
-void forEachIndex(OpBuilder &b, Location loc, Value memref, int64_t numDims,
-                  IndexBody body) {
-  SmallVector<Value> ivs;
-  std::function<void(OpBuilder &, Location, int64_t)> nest =
-      [&](OpBuilder &nb, Location nloc, int64_t d) {
-        if (d == numDims) {
-          body(nb, nloc, ivs);
-          return;
-        }
-        forRange(nb, nloc, indexConst(nb, nloc, 0), dimOf(nb, nloc, memref, d),
-                 [&](OpBuilder &ib, Location iloc, Value iv) {
-                   ivs.push_back(iv);
-                   nest(ib, iloc, d + 1);
-                   ivs.pop_back();
-                 });
-      };
-  nest(b, loc, 0);
-}
 
 /// Folds `body` over every index of `memref`.
 Value reduceAll(OpBuilder &b, Location loc, Value memref, Value init,
