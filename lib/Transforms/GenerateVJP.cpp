@@ -167,6 +167,31 @@ LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
                          "collapse_shape on tensors");
 }
 
+/// moe.name and moe.role, where set, must be strings (annotateEntryNames and
+/// the artifact metadata read them as such).
+LogicalResult checkNameAttrs(func::FuncOp f) {
+  auto check = [&](DictionaryAttr attrs, StringRef what,
+                   unsigned index) -> LogicalResult {
+    if (!attrs)
+      return success();
+    for (StringRef key : {kNameAttr, kRoleAttr}) {
+      Attribute value = attrs.get(key);
+      if (value && !isa<StringAttr>(value))
+        return f.emitError() << what << " " << index << " of @"
+                             << f.getSymName() << " has " << key << " = "
+                             << value << "; expected a string";
+    }
+    return success();
+  };
+  for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+    if (failed(check(f.getArgAttrDict(i), "argument", i)))
+      return failure();
+  for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
+    if (failed(check(f.getResultAttrDict(i), "result", i)))
+      return failure();
+  return success();
+}
+
 struct MoeGenerateVJPPass
     : mlir::moe::impl::MoeGenerateVJPPassBase<MoeGenerateVJPPass> {
   using Base::Base;
@@ -198,7 +223,14 @@ struct MoeGenerateVJPPass
       targets.push_back(func);
     }
     if (!function.empty() && targets.empty()) {
-      module.emitError("moe-generate-vjp: no public function @") << function;
+      if (auto func = module.lookupSymbol<func::FuncOp>(function))
+        func.emitError("moe-generate-vjp: @")
+            << function << " is "
+            << (func.isExternal() ? "a declaration without a body"
+                                  : "private")
+            << "; only public functions with a body are differentiated";
+      else
+        module.emitError("moe-generate-vjp: no public function @") << function;
       return signalPassFailure();
     }
     for (func::FuncOp func : targets)
@@ -208,6 +240,20 @@ struct MoeGenerateVJPPass
 
   LogicalResult differentiate(func::FuncOp f, const llvm::StringSet<> &kinds) {
     MLIRContext *ctx = f.getContext();
+    auto module = f->getParentOfType<ModuleOp>();
+    for (StringRef suffix : {"_fwd", "_bwd"}) {
+      std::string name = (f.getSymName() + suffix).str();
+      if (Operation *existing = module.lookupSymbol(name)) {
+        InFlightDiagnostic diag = f.emitError("moe-generate-vjp: cannot "
+                                              "differentiate @")
+                                  << f.getSymName() << ": the module already "
+                                  << "has a symbol @" << name;
+        diag.attachNote(existing->getLoc()) << "@" << name << " is here";
+        return diag;
+      }
+    }
+    if (failed(checkNameAttrs(f)))
+      return failure();
     annotateEntryNames(f);
     RewritePatternSet patterns(ctx);
     populateExpandLayerPatterns(patterns);
@@ -302,9 +348,18 @@ struct MoeGenerateVJPPass
     };
     SmallVector<DictionaryAttr> fwdResultAttrs;
     f.getAllResultAttrs(fwdResultAttrs);
+    // Residual names must not repeat a name of @f's (@f_fwd keeps them all).
+    llvm::StringSet<> taken;
+    for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+      taken.insert(f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue());
+    for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
+      taken.insert(f.getResultAttrOfType<StringAttr>(i, kNameAttr).getValue());
     SmallVector<DictionaryAttr> bwdArgAttrs;
     for (size_t i = 0; i < bb.getResiduals().size(); ++i) {
       std::string name = "res" + std::to_string(i);
+      while (taken.contains(name))
+        name += "_";
+      taken.insert(name);
       fwdResultAttrs.push_back(named(name, "residual"));
       bwdArgAttrs.push_back(named(name, "residual"));
     }

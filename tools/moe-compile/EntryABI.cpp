@@ -6,35 +6,87 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
 
 namespace mlir::moe::compile {
 
+/// Whether a tensor holds no element: it is passed as a pointer nobody reads
+/// or writes (a memref with a zero in a non-leading dimension, e.g.
+/// memref<4x0xf32>, cannot take the bare-pointer convention at all).
+static bool isEmptyTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+}
+
+static MemRefType emptyMemRef(Type type) {
+  return MemRefType::get({0}, cast<RankedTensorType>(type).getElementType());
+}
+
 void rewriteEntriesToDestinations(ModuleOp module) {
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
+  SmallVector<func::FuncOp> entries;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isPrivate() && !func.isExternal())
+      entries.push_back(func);
+
+  // An entry that the module also calls (func.call @entry) keeps its
+  // value-returning form for those calls, as a private copy.
+  SymbolTable symbols(module);
+  for (func::FuncOp func : entries) {
+    if (SymbolTable::symbolKnownUseEmpty(func, module))
       continue;
+    auto copy = func.clone();
+    copy.setPrivate();
+    for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i) {
+      copy.removeArgAttr(i, moe::kNameAttr);
+      copy.removeArgAttr(i, moe::kRoleAttr);
+    }
+    for (unsigned i = 0, e = copy.getNumResults(); i < e; ++i) {
+      copy.removeResultAttr(i, StringAttr::get(copy.getContext(), moe::kNameAttr));
+      copy.removeResultAttr(i, StringAttr::get(copy.getContext(), moe::kRoleAttr));
+    }
+    copy.setSymName((func.getSymName() + "_callee").str());
+    symbols.insert(copy, std::next(Block::iterator(func)));
+    (void)SymbolTable::replaceAllSymbolUses(func, copy.getSymNameAttr(),
+                                            module);
+  }
+
+  for (func::FuncOp func : entries) {
     MLIRContext *ctx = func.getContext();
+    Block &body = func.getBody().front();
     // Names and roles are in the metadata now; nothing below needs them.
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, moe::kNameAttr);
       func.removeArgAttr(i, moe::kRoleAttr);
-      if (isa<TensorType>(func.getArgument(i).getType()))
+      BlockArgument arg = func.getArgument(i);
+      if (isEmptyTensor(arg.getType())) {
+        // No data: the body gets an empty tensor of that type instead.
+        OpBuilder b = OpBuilder::atBlockBegin(&body);
+        auto tensor = cast<RankedTensorType>(arg.getType());
+        Value empty = tensor::EmptyOp::create(b, arg.getLoc(), tensor.getShape(),
+                                              tensor.getElementType());
+        arg.replaceAllUsesWith(empty);
+        arg.setType(emptyMemRef(tensor));
+        continue;
+      }
+      if (isa<TensorType>(arg.getType()))
         func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                         BoolAttr::get(ctx, false));
     }
 
-    Block &body = func.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     OpBuilder b(ret);
-    SmallVector<Type> argTypes(func.getArgumentTypes());
     for (Value result : ret.getOperands()) {
+      if (isEmptyTensor(result.getType())) {
+        body.addArgument(emptyMemRef(result.getType()), ret.getLoc());
+        continue;
+      }
       auto tensor = cast<RankedTensorType>(result.getType());
       auto memref = MemRefType::get(tensor.getShape(), tensor.getElementType());
       BlockArgument dest = body.addArgument(memref, ret.getLoc());
-      argTypes.push_back(memref);
       bufferization::MaterializeInDestinationOp::create(
           b, ret.getLoc(), TypeRange{}, result, dest, /*restrict=*/true,
           /*writable=*/true);
@@ -43,11 +95,44 @@ void rewriteEntriesToDestinations(ModuleOp module) {
     ret.erase();
     SmallVector<DictionaryAttr> argAttrs;
     func.getAllArgAttrs(argAttrs);
-    argAttrs.resize(argTypes.size(), DictionaryAttr::get(ctx));
-    func.setFunctionType(FunctionType::get(ctx, argTypes, {}));
+    argAttrs.resize(body.getNumArguments(), DictionaryAttr::get(ctx));
+    func.setFunctionType(FunctionType::get(ctx, body.getArgumentTypes(), {}));
     func.setAllArgAttrs(argAttrs);
     func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
   }
+}
+
+std::vector<std::pair<std::string, std::string>>
+renameEntriesForLowering(ModuleOp module) {
+  std::vector<std::pair<std::string, std::string>> renamed;
+  unsigned counter = 0;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    std::string reserved;
+    do
+      reserved = "__moe_entry." + std::to_string(counter++);
+    while (module.lookupSymbol(reserved));
+    renamed.emplace_back(reserved, func.getSymName().str());
+    func.setSymName(reserved);
+  }
+  return renamed;
+}
+
+LogicalResult
+restoreEntryNames(ModuleOp module,
+                  const std::vector<std::pair<std::string, std::string>> &renamed) {
+  for (const auto &[reserved, name] : renamed) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(reserved);
+    if (!func)
+      return module.emitError("lowered module lost entry @") << name;
+    if (module.lookupSymbol(name))
+      return func.emitError("entry @")
+             << name << " has the name of a function that the lowered code "
+             << "calls; rename the entry";
+    func.setSymName(name);
+  }
+  return success();
 }
 
 LogicalResult addPackedWrappers(ModuleOp module,

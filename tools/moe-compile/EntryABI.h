@@ -19,6 +19,19 @@ namespace mlir::moe::compile {
 
 void rewriteEntriesToDestinations(mlir::ModuleOp module);
 
+/// Entry functions keep their C names in the artifact, but while lowering
+/// they go by reserved names, so that a name the lowering needs for itself
+/// (an entry called @malloc or @expf) does not get mixed up with them.
+/// Returns (reserved name, entry name) pairs for restoreEntryNames.
+std::vector<std::pair<std::string, std::string>>
+renameEntriesForLowering(mlir::ModuleOp module);
+
+/// Gives the lowered entries their names back; a located error when the
+/// lowered code took one of them (it calls a C function of that name).
+mlir::LogicalResult restoreEntryNames(
+    mlir::ModuleOp module,
+    const std::vector<std::pair<std::string, std::string>> &renamed);
+
 mlir::LogicalResult addPackedWrappers(mlir::ModuleOp module,
                                       const std::vector<EntryInfo> &entries);
 

@@ -112,7 +112,45 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
     EntryInfo entry;
     entry.name = func.getSymName().str();
     entry.symbol = entry.name + "_packed";
+    // LLVM's code generator calls these for its memory intrinsics: an entry
+    // of that name in the artifact would take their calls.
+    if (llvm::is_contained({"memcpy", "memmove", "memset", "malloc", "free",
+                            "calloc", "realloc", "aligned_alloc"},
+                           entry.name))
+      return func.emitError("entry @")
+             << entry.name
+             << " has the name of a C library function that compiled code "
+                "calls; rename the entry",
+             failure();
+    if (Operation *clash = module.lookupSymbol(entry.symbol)) {
+      InFlightDiagnostic diag = func.emitError("entry @")
+                                << entry.name << " needs the symbol @"
+                                << entry.symbol
+                                << " for its packed wrapper, but the module "
+                                   "already defines it; rename one of them";
+      diag.attachNote(clash->getLoc()) << "@" << entry.symbol << " is here";
+      return failure();
+    }
     entry.flops = expertFlops(func);
+    // annotateEntryNames keeps what is set; it must be a string.
+    for (unsigned i = 0, e = func.getNumArguments() + func.getNumResults();
+         i < e; ++i) {
+      bool isResult = i >= func.getNumArguments();
+      unsigned index = isResult ? i - func.getNumArguments() : i;
+      DictionaryAttr attrs = isResult ? func.getResultAttrDict(index)
+                                      : func.getArgAttrDict(index);
+      if (!attrs)
+        continue;
+      for (StringRef key : {kNameAttr, kRoleAttr}) {
+        Attribute value = attrs.get(key);
+        if (value && !isa<StringAttr>(value))
+          return func.emitError("entry @")
+                 << entry.name << ": " << (isResult ? "result " : "argument ")
+                 << index << " has " << key << " = " << value
+                 << "; expected a string",
+                 failure();
+      }
+    }
     annotateEntryNames(func);
     for (BlockArgument arg : func.getArguments()) {
       unsigned i = arg.getArgNumber();

@@ -117,6 +117,38 @@ struct PendingFiles {
 };
 } // namespace
 
+/// Where the artifact goes must be usable before anything is compiled: a
+/// stem naming a directory ("out/", "."), a missing or unwritable directory,
+/// or a directory already sitting at <stem>.so / <stem>.json.
+static bool checkOutputStem(llvm::StringRef stem) {
+  namespace fs = llvm::sys::fs;
+  namespace path = llvm::sys::path;
+  auto error = [&](const llvm::Twine &what) {
+    llvm::errs() << "moe-compile: error: " << what << "\n";
+    return false;
+  };
+  llvm::StringRef file = path::filename(stem);
+  if (stem.empty() || path::is_separator(stem.back()) || file == "." ||
+      file == "..")
+    return error("-o '" + stem +
+                 "' names a directory; give a path without extension, e.g. " +
+                 "-o dir/model for dir/model.so and dir/model.json");
+  llvm::StringRef parent = path::parent_path(stem);
+  if (parent.empty())
+    parent = ".";
+  if (!fs::is_directory(parent))
+    return error("cannot write the artifact " + stem + ".{so,json}: '" +
+                 parent + "' is not a directory");
+  if (fs::access(parent, fs::AccessMode::Write))
+    return error("cannot write the artifact " + stem + ".{so,json}: the "
+                 "directory '" + parent + "' is not writable");
+  for (const char *ext : {".so", ".json"})
+    if (fs::is_directory(stem + ext))
+      return error("cannot write the artifact: '" + stem + ext +
+                   "' is a directory");
+  return true;
+}
+
 static int fail(Progress &progress) {
   progress.fail();
   return 1;
@@ -141,8 +173,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string stem = outputStem;
-  if (stem.empty())
+  if (outputStem.getNumOccurrences() == 0)
     stem = llvm::sys::path::stem(inputFile).str();
+  if (emit == Emit::Artifact && !checkOutputStem(stem))
+    return 1;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -151,6 +185,9 @@ int main(int argc, char **argv) {
   moe::registerMoeDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the source line; a dump of the (half-lowered)
+  // operation after each one helps nobody who wrote the input.
+  context.printOpOnDiagnostic(false);
 
   Progress progress(emit == Emit::Artifact ? 5 : 2);
   progress.step("parse and verify " + inputFile);
@@ -180,9 +217,11 @@ int main(int argc, char **argv) {
 
   progress.step("lower to the LLVM dialect (moe-lower-to-cpu)");
   moe::compile::rewriteEntriesToDestinations(*module);
+  auto renamed = moe::compile::renameEntriesForLowering(*module);
   PassManager pm(&context);
   moe::buildMoeLowerToCpuPipeline(pm);
   if (failed(pm.run(*module)) ||
+      failed(moe::compile::restoreEntryNames(*module, renamed)) ||
       failed(moe::compile::addPackedWrappers(*module, *entries)) ||
       failed(verify(*module)))
     return fail(progress);
@@ -224,12 +263,20 @@ int main(int argc, char **argv) {
     }
     moe::compile::writeArtifactJson(json, target, inputFile, *entries);
   }
-  if (llvm::sys::fs::rename(soTemp, soPath) ||
-      llvm::sys::fs::rename(jsonTemp, jsonPath)) {
+  // Only what this run wrote is removed on failure: never a directory or a
+  // file that was there before.
+  bool soMoved = false;
+  std::error_code moveError = llvm::sys::fs::rename(soTemp, soPath);
+  if (!moveError) {
+    soMoved = true;
+    moveError = llvm::sys::fs::rename(jsonTemp, jsonPath);
+  }
+  if (moveError) {
     progress.fail();
     llvm::errs() << "moe-compile: error: cannot move the artifact into place at "
-                 << stem << ".{so,json}\n";
-    llvm::sys::fs::remove(soPath);
+                 << stem << ".{so,json}: " << moveError.message() << "\n";
+    if (soMoved)
+      llvm::sys::fs::remove(soPath);
     return 1;
   }
   pending.committed = true;

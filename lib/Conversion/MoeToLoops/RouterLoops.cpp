@@ -300,7 +300,11 @@ void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
   Value seqLen = config.variant == AuxLossVariant::Sequence
                      ? idx(b, loc, config.seqLength)
                      : t;
-  Value numSeq = arith::DivUIOp::create(b, loc, t, seqLen);
+  // T = 0 (batch variant: S = T) must not divide by zero: that is UB in the
+  // compiled code, not a NaN. No sequences then; the mean is 0/0 = NaN, as
+  // z_loss's is.
+  Value numSeq = arith::DivUIOp::create(
+      b, loc, t, arith::MaxUIOp::create(b, loc, seqLen, idx(b, loc, 1)));
   Type i64 = b.getI64Type(), f32 = b.getF32Type();
   Value counts = alloc1D(b, loc, i64, e);
   Value probSum = alloc1D(b, loc, f32, e);
