@@ -18,6 +18,8 @@
 
 #include "moe_runtime/moe_runtime_gpu.h"
 
+#include "Internal.h"
+
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
@@ -585,6 +587,8 @@ struct Entry {
 };
 
 } // namespace
+
+void moert_gpu::setLastError(const char *msg) { gLastError = msg; }
 
 extern "C" {
 

@@ -1,0 +1,313 @@
+//===- CudaDriver.cpp - the mgpu* entry points on the CUDA driver API -----===//
+//
+// What MLIR 22's gpu-to-llvm calls (STYLE.md 4.7; moe_runtime_mgpu.h), in the
+// manner of upstream's CudaRuntimeWrappers.cpp: every call runs with the
+// default device's primary context pushed (the same context the CUDA runtime
+// API and so the grouped GEMMs use), mgpuMemAlloc(0) is NULL, launches with
+// dynamic shared memory raise the function's limit first. Unlike upstream,
+// which only prints, failures are also recorded: moert_gpu_last_error() on
+// the thread and the process-wide sticky error (moert_gpu_sticky_error()).
+//
+//===----------------------------------------------------------------------===//
+
+#include "moe_runtime/moe_runtime_mgpu.h"
+
+#include "Internal.h"
+
+#include <cuda.h>
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+std::mutex gStickyMutex;
+char gSticky[1024]; // "" until the first failure; guarded by gStickyMutex
+std::atomic<int32_t> gDefaultDevice{0};
+
+__attribute__((format(printf, 2, 3))) void report(const char *entry, const char *fmt,
+                                                  ...) {
+  char detail[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  char msg[1024];
+  snprintf(msg, sizeof msg, "moe_runtime_gpu: %s: %s", entry, detail);
+  fprintf(stderr, "%s\n", msg);
+  moert_gpu::setLastError(msg);
+  std::lock_guard<std::mutex> lock(gStickyMutex);
+  if (gSticky[0] == '\0')
+    snprintf(gSticky, sizeof gSticky, "%s", msg);
+}
+
+// "cuMemAlloc(&p, n)" -> "cuMemAlloc"
+int callNameLen(const char *expr) {
+  const char *p = std::strchr(expr, '(');
+  return p ? (int)(p - expr) : (int)std::strlen(expr);
+}
+
+bool check(CUresult r, const char *entry, const char *expr) {
+  if (r == CUDA_SUCCESS)
+    return true;
+  const char *name = nullptr, *text = nullptr;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+    name = "unknown CUresult";
+  if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    text = "no description";
+  report(entry, "%.*s failed: %s: %s (status %d)", callNameLen(expr), expr, name, text,
+         (int)r);
+  return false;
+}
+
+// True on success; reports (and returns false) otherwise.
+#define CU(call) check((call), __func__, #call)
+
+// The primary context of `device`, retained once per device for the life of
+// the process (never released: compiled code may run from static
+// destructors). nullptr after a reported failure.
+CUcontext primaryContext(int32_t device, const char *entry) {
+  static std::mutex m;
+  static std::vector<CUcontext> contexts;
+  static bool initialised = false;
+  std::lock_guard<std::mutex> lock(m);
+  if (!initialised) {
+    if (!check(cuInit(0), entry, "cuInit(0)"))
+      return nullptr;
+    initialised = true;
+  }
+  if (device < 0) {
+    report(entry, "invalid default device %d", (int)device);
+    return nullptr;
+  }
+  if ((size_t)device < contexts.size() && contexts[device])
+    return contexts[device];
+  CUdevice dev;
+  if (!check(cuDeviceGet(&dev, device), entry, "cuDeviceGet(&dev, device)"))
+    return nullptr;
+  CUcontext ctx = nullptr;
+  if (!check(cuDevicePrimaryCtxRetain(&ctx, dev), entry,
+             "cuDevicePrimaryCtxRetain(&ctx, dev)"))
+    return nullptr;
+  if ((size_t)device >= contexts.size())
+    contexts.resize(device + 1, nullptr);
+  contexts[device] = ctx;
+  return ctx;
+}
+
+// Makes the default device's primary context current for one entry point.
+class ScopedContext {
+public:
+  explicit ScopedContext(const char *entry) : entry_(entry) {
+    CUcontext ctx = primaryContext(gDefaultDevice.load(), entry);
+    pushed_ = ctx && check(cuCtxPushCurrent(ctx), entry, "cuCtxPushCurrent(ctx)");
+  }
+  ~ScopedContext() {
+    if (pushed_)
+      check(cuCtxPopCurrent(nullptr), entry_, "cuCtxPopCurrent(nullptr)");
+  }
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+  bool ok() const { return pushed_; }
+
+private:
+  const char *entry_;
+  bool pushed_ = false;
+};
+
+#define SCOPED_CONTEXT_OR_RETURN(...)                                              \
+  ScopedContext scoped_(__func__);                                                 \
+  if (!scoped_.ok())                                                               \
+  return __VA_ARGS__
+
+CUstream asStream(void *s) { return reinterpret_cast<CUstream>(s); }
+CUdeviceptr asDevPtr(void *p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+} // namespace
+
+extern "C" {
+
+const char *moert_gpu_sticky_error(void) {
+  std::lock_guard<std::mutex> lock(gStickyMutex);
+  return gSticky;
+}
+
+void moert_gpu_clear_sticky_error(void) {
+  std::lock_guard<std::mutex> lock(gStickyMutex);
+  gSticky[0] = '\0';
+}
+
+void *mgpuModuleLoad(void *data, size_t gpuBlobSize) {
+  (void)gpuBlobSize; // cubin and fatbin carry their own size
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  if (!data) {
+    report(__func__, "no module image (NULL)");
+    return nullptr;
+  }
+  CUmodule module = nullptr;
+  if (!CU(cuModuleLoadData(&module, data)))
+    return nullptr;
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  if (!data) {
+    report(__func__, "no module image (NULL)");
+    return nullptr;
+  }
+  char log[8192];
+  log[0] = '\0';
+  CUjit_option opts[] = {CU_JIT_OPTIMIZATION_LEVEL, CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *vals[] = {reinterpret_cast<void *>(static_cast<intptr_t>(optLevel)), log,
+                  reinterpret_cast<void *>(static_cast<intptr_t>(sizeof log))};
+  CUmodule module = nullptr;
+  if (!CU(cuModuleLoadDataEx(&module, data, 3, opts, vals))) {
+    if (log[0])
+      fprintf(stderr, "moe_runtime_gpu: mgpuModuleLoadJIT: JIT log:\n%s\n", log);
+    return nullptr;
+  }
+  return module;
+}
+
+void mgpuModuleUnload(void *module) {
+  if (!module)
+    return; // its load failed and was reported
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuModuleUnload(reinterpret_cast<CUmodule>(module)));
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!module) {
+    report(__func__, "function '%s' requested from a module that failed to load",
+           name ? name : "(null)");
+    return nullptr;
+  }
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  CUfunction f = nullptr;
+  if (!CU(cuModuleGetFunction(&f, reinterpret_cast<CUmodule>(module), name)))
+    return nullptr;
+  return f;
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                      intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+                      void *stream, void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  if (!function) {
+    report(__func__, "no kernel to launch (its module or function lookup failed); "
+                     "launch skipped");
+    return;
+  }
+  SCOPED_CONTEXT_OR_RETURN();
+  CUfunction f = reinterpret_cast<CUfunction>(function);
+  if (smem > 0 &&
+      !CU(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
+    return;
+  CU(cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+                    (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
+                    asStream(stream), params, extra));
+}
+
+void *mgpuStreamCreate(void) {
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  CUstream s = nullptr;
+  if (!CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)))
+    return nullptr;
+  return s;
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuStreamSynchronize(asStream(stream)));
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (!stream)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuStreamDestroy(asStream(stream)));
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuStreamWaitEvent(asStream(stream), reinterpret_cast<CUevent>(event), 0));
+}
+
+void *mgpuEventCreate(void) {
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  CUevent e = nullptr;
+  if (!CU(cuEventCreate(&e, CU_EVENT_DISABLE_TIMING)))
+    return nullptr;
+  return e;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (!event)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuEventDestroy(reinterpret_cast<CUevent>(event)));
+}
+
+void mgpuEventSynchronize(void *event) {
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuEventSynchronize(reinterpret_cast<CUevent>(event)));
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuEventRecord(reinterpret_cast<CUevent>(event), asStream(stream)));
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+  (void)stream; // not stream-ordered, as upstream
+  if (sizeBytes == 0)
+    return nullptr;
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  CUdeviceptr p = 0;
+  if (isHostShared) {
+    if (!CU(cuMemAllocManaged(&p, sizeBytes, CU_MEM_ATTACH_GLOBAL)))
+      return nullptr;
+  } else if (!CU(cuMemAlloc(&p, sizeBytes))) {
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(p);
+}
+
+void mgpuMemFree(void *ptr, void *stream) {
+  (void)stream;
+  if (!ptr)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuMemFree(asDevPtr(ptr)));
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
+  if (sizeBytes == 0)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuMemcpyAsync(asDevPtr(dst), asDevPtr(src), sizeBytes, asStream(stream)));
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
+  if (count == 0)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuMemsetD32Async(asDevPtr(dst), value, count, asStream(stream)));
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
+  if (count == 0)
+    return;
+  SCOPED_CONTEXT_OR_RETURN();
+  CU(cuMemsetD16Async(asDevPtr(dst), value, count, asStream(stream)));
+}
+
+void mgpuSetDefaultDevice(int32_t device) { gDefaultDevice.store(device); }
+
+} // extern "C"
