@@ -103,12 +103,8 @@ void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
                  Value row = toI64(kb, kloc,
                                    memref::LoadOp::create(kb, kloc, rows,
                                                           ValueRange{t, k}));
-                 Value valid = arith::AndIOp::create(
-                     kb, kloc,
-                     arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::sge,
-                                           row, zero64),
-                     arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::slt,
-                                           row, yRows64));
+                 Value valid =
+                     inHalfOpenRange(kb, kloc, row, zero64, yRows64);
                  body(kb, kloc, t, k, row, valid);
                });
     });

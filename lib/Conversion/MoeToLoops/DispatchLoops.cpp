@@ -175,11 +175,7 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
                       Value &expert, Value &inRange) {
     expert = toI64(nb, nloc,
                    memref::LoadOp::create(nb, nloc, indices, ValueRange{t, k}));
-    Value geZero = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
-                                         expert, zero64);
-    Value ltE = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
-                                      expert, experts64);
-    inRange = arith::AndIOp::create(nb, nloc, geZero, ltE);
+    inRange = inHalfOpenRange(nb, nloc, expert, zero64, experts64);
   };
   forRange(b, loc, c0, numTokens, [&](OpBuilder &tb, Location tloc, Value t) {
     forRange(tb, tloc, indexConst(tb, tloc, 0), topK,
@@ -298,12 +294,7 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
                 Value row = toI64(
                     kb, kloc,
                     memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
-                Value valid = arith::AndIOp::create(
-                    kb, kloc,
-                    arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::sge,
-                                          row, zero64),
-                    arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::slt,
-                                          row, yRows64));
+                Value valid = inHalfOpenRange(kb, kloc, row, zero64, yRows64);
                 return ifElse(
                     kb, kloc, kb.getF32Type(), valid,
                     [&](OpBuilder &ib, Location iloc) -> Value {

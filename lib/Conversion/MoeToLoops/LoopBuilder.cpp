@@ -53,6 +53,13 @@ Value forReduce(OpBuilder &b, Location loc, Value lb, Value ub, Value init,
   return loop.getResult(0);
 }
 
+Value inHalfOpenRange(OpBuilder &b, Location loc, Value v, Value lo,
+                      Value hi) {
+  return arith::AndIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, lo),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, hi));
+}
+
 Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
              Value ifFalse) {
   return arith::SelectOp::create(b, loc, cond, ifTrue, ifFalse);

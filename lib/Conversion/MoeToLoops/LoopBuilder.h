@@ -23,6 +23,9 @@ void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body);
 /// scf.for with one loop-carried value; returns its final value.
 Value forReduce(OpBuilder &b, Location loc, Value lb, Value ub, Value init,
                 ReduceBody body);
+/// lo ≤ v < hi (signed), for index or integer values: the guard every
+/// emitter applies to indices and rows read from buffers.
+Value inHalfOpenRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi);
 /// scf.if with one result.
 Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
              Value ifFalse);

@@ -331,11 +331,7 @@ void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
             Value raw = memref::LoadOp::create(b, loc, indices,
                                                ValueRange{ti, ki});
             Value ei = arith::IndexCastOp::create(b, loc, b.getIndexType(), raw);
-            Value inRange = arith::AndIOp::create(
-                b, loc,
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ei,
-                                      zero),
-                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ei, e));
+            Value inRange = inHalfOpenRange(b, loc, ei, zero, e);
             scf::IfOp::create(b, loc, inRange, [&](OpBuilder &b, Location loc) {
               Value c = memref::LoadOp::create(b, loc, counts, ValueRange{ei});
               memref::StoreOp::create(
