@@ -8,6 +8,20 @@
 // which only prints, failures are also recorded: moert_gpu_last_error() on
 // the thread and the process-wide sticky error (moert_gpu_sticky_error()).
 //
+// Two deliberate differences from upstream:
+//  * One runtime stream per device (moert_gpu_stream()). mgpuStreamCreate
+//    returns it and mgpuStreamDestroy of it does nothing. gpu-to-llvm (with
+//    gpu-async-region) creates and destroys a stream around every async
+//    region; with one stream, all compiled work, the moert_* calls and the
+//    host's copies are ordered on one queue, no region pays for a stream
+//    creation, and a caller can time or synchronise "everything the
+//    compiled code did" with events on that one stream.
+//  * mgpuMemAlloc/mgpuMemFree are stream-ordered (cuMemAllocAsync /
+//    cuMemFreeAsync on the device's default memory pool, whose release
+//    threshold is raised to UINT64_MAX once), so an entry called repeatedly
+//    reuses its memory instead of paying cuMemAlloc/cuMemFree each call
+//    (cuMemFree synchronises the device).
+//
 //===----------------------------------------------------------------------===//
 
 #include "moe_runtime/moe_runtime_mgpu.h"
@@ -18,9 +32,11 @@
 
 #include <atomic>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace {
@@ -29,13 +45,7 @@ std::mutex gStickyMutex;
 char gSticky[1024]; // "" until the first failure; guarded by gStickyMutex
 std::atomic<int32_t> gDefaultDevice{0};
 
-__attribute__((format(printf, 2, 3))) void report(const char *entry, const char *fmt,
-                                                  ...) {
-  char detail[768];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(detail, sizeof detail, fmt, ap);
-  va_end(ap);
+void recordFailure(const char *entry, const char *detail) {
   char msg[1024];
   snprintf(msg, sizeof msg, "moe_runtime_gpu: %s: %s", entry, detail);
   fprintf(stderr, "%s\n", msg);
@@ -43,6 +53,16 @@ __attribute__((format(printf, 2, 3))) void report(const char *entry, const char 
   std::lock_guard<std::mutex> lock(gStickyMutex);
   if (gSticky[0] == '\0')
     snprintf(gSticky, sizeof gSticky, "%s", msg);
+}
+
+__attribute__((format(printf, 2, 3))) void report(const char *entry, const char *fmt,
+                                                  ...) {
+  char detail[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  recordFailure(entry, detail);
 }
 
 // "cuMemAlloc(&p, n)" -> "cuMemAlloc"
@@ -99,35 +119,108 @@ CUcontext primaryContext(int32_t device, const char *entry) {
   return ctx;
 }
 
-// Makes the default device's primary context current for one entry point.
-class ScopedContext {
-public:
-  explicit ScopedContext(const char *entry) : entry_(entry) {
-    CUcontext ctx = primaryContext(gDefaultDevice.load(), entry);
-    pushed_ = ctx && check(cuCtxPushCurrent(ctx), entry, "cuCtxPushCurrent(ctx)");
-  }
-  ~ScopedContext() {
-    if (pushed_)
-      check(cuCtxPopCurrent(nullptr), entry_, "cuCtxPopCurrent(nullptr)");
-  }
-  ScopedContext(const ScopedContext &) = delete;
-  ScopedContext &operator=(const ScopedContext &) = delete;
-  bool ok() const { return pushed_; }
-
-private:
-  const char *entry_;
-  bool pushed_ = false;
-};
-
 #define SCOPED_CONTEXT_OR_RETURN(...)                                              \
-  ScopedContext scoped_(__func__);                                                 \
+  moert_gpu::ScopedContext scoped_(__func__);                                                 \
   if (!scoped_.ok())                                                               \
   return __VA_ARGS__
 
 CUstream asStream(void *s) { return reinterpret_cast<CUstream>(s); }
 CUdeviceptr asDevPtr(void *p) { return reinterpret_cast<CUdeviceptr>(p); }
 
+// Per device: the runtime stream and whether allocations are stream-ordered
+// (the device has memory pools; their release threshold is raised once).
+struct DeviceState {
+  CUstream stream = nullptr;
+  bool poolChecked = false;
+  bool streamOrdered = false;
+};
+std::mutex gDeviceMutex;
+std::vector<DeviceState> gDevices;   // guarded by gDeviceMutex
+std::set<CUdeviceptr> gManaged;      // isHostShared allocations; gDeviceMutex
+
+DeviceState &deviceStateLocked(int32_t device) {
+  if ((size_t)device >= gDevices.size())
+    gDevices.resize(device + 1);
+  return gDevices[device];
+}
+
+// The runtime stream of the default device, created on first use (inside a
+// ScopedContext). NULL after a reported failure (a later call tries again).
+CUstream runtimeStream(const char *entry) {
+  int32_t device = gDefaultDevice.load();
+  if (device < 0) {
+    report(entry, "invalid default device %d", (int)device);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(gDeviceMutex);
+  DeviceState &d = deviceStateLocked(device);
+  if (!d.stream && !check(cuStreamCreate(&d.stream, CU_STREAM_NON_BLOCKING), entry,
+                          "cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)"))
+    d.stream = nullptr;
+  return d.stream;
+}
+
+bool isRuntimeStream(void *s) {
+  if (!s)
+    return false;
+  std::lock_guard<std::mutex> lock(gDeviceMutex);
+  for (const DeviceState &d : gDevices)
+    if (d.stream == asStream(s))
+      return true;
+  return false;
+}
+
+// `stream`, or the runtime stream for NULL.
+CUstream streamOrRuntime(void *stream, const char *entry) {
+  return stream ? asStream(stream) : runtimeStream(entry);
+}
+
+// Whether the default device allocates stream-ordered; the first call per
+// device raises its default pool's release threshold to UINT64_MAX, so that
+// freed memory stays in the pool for the next allocation.
+bool streamOrderedAlloc(const char *entry) {
+  int32_t device = gDefaultDevice.load();
+  std::lock_guard<std::mutex> lock(gDeviceMutex);
+  DeviceState &d = deviceStateLocked(device);
+  if (d.poolChecked)
+    return d.streamOrdered;
+  CUdevice dev;
+  int pools = 0;
+  if (!check(cuDeviceGet(&dev, device), entry, "cuDeviceGet(&dev, device)") ||
+      !check(cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, dev),
+             entry, "cuDeviceGetAttribute(MEMORY_POOLS_SUPPORTED)"))
+    return false;
+  if (pools) {
+    CUmemoryPool pool = nullptr;
+    cuuint64_t threshold = UINT64_MAX;
+    if (!check(cuDeviceGetDefaultMemPool(&pool, dev), entry,
+               "cuDeviceGetDefaultMemPool(&pool, dev)") ||
+        !check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+               entry, "cuMemPoolSetAttribute(RELEASE_THRESHOLD)"))
+      return false;
+  }
+  d.poolChecked = true;
+  d.streamOrdered = pools != 0;
+  return d.streamOrdered;
+}
+
 } // namespace
+
+namespace moert_gpu {
+
+void reportFailure(const char *entry, const char *msg) { recordFailure(entry, msg); }
+
+ScopedContext::ScopedContext(const char *entry) : entry_(entry) {
+  CUcontext ctx = primaryContext(gDefaultDevice.load(), entry);
+  pushed_ = ctx && check(cuCtxPushCurrent(ctx), entry, "cuCtxPushCurrent(ctx)");
+}
+
+ScopedContext::~ScopedContext() {
+  if (pushed_)
+    check(cuCtxPopCurrent(nullptr), entry_, "cuCtxPopCurrent(nullptr)");
+}
+
+} // namespace moert_gpu
 
 extern "C" {
 
@@ -214,12 +307,14 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
                     asStream(stream), params, extra));
 }
 
+void *moert_gpu_stream(void) {
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  return runtimeStream(__func__);
+}
+
 void *mgpuStreamCreate(void) {
   SCOPED_CONTEXT_OR_RETURN(nullptr);
-  CUstream s = nullptr;
-  if (!CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING)))
-    return nullptr;
-  return s;
+  return runtimeStream(__func__); // one stream; see the file comment
 }
 
 void mgpuStreamSynchronize(void *stream) {
@@ -228,8 +323,8 @@ void mgpuStreamSynchronize(void *stream) {
 }
 
 void mgpuStreamDestroy(void *stream) {
-  if (!stream)
-    return;
+  if (!stream || isRuntimeStream(stream))
+    return; // the runtime stream lives as long as the process
   SCOPED_CONTEXT_OR_RETURN();
   CU(cuStreamDestroy(asStream(stream)));
 }
@@ -265,13 +360,18 @@ void mgpuEventRecord(void *event, void *stream) {
 }
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  (void)stream; // not stream-ordered, as upstream
   if (sizeBytes == 0)
     return nullptr;
   SCOPED_CONTEXT_OR_RETURN(nullptr);
   CUdeviceptr p = 0;
   if (isHostShared) {
     if (!CU(cuMemAllocManaged(&p, sizeBytes, CU_MEM_ATTACH_GLOBAL)))
+      return nullptr;
+    std::lock_guard<std::mutex> lock(gDeviceMutex);
+    gManaged.insert(p);
+  } else if (streamOrderedAlloc(__func__)) {
+    CUstream s = streamOrRuntime(stream, __func__);
+    if (!s || !CU(cuMemAllocAsync(&p, sizeBytes, s)))
       return nullptr;
   } else if (!CU(cuMemAlloc(&p, sizeBytes))) {
     return nullptr;
@@ -280,11 +380,21 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
-  (void)stream;
   if (!ptr)
     return;
   SCOPED_CONTEXT_OR_RETURN();
-  CU(cuMemFree(asDevPtr(ptr)));
+  bool managed;
+  {
+    std::lock_guard<std::mutex> lock(gDeviceMutex);
+    managed = gManaged.erase(asDevPtr(ptr)) != 0;
+  }
+  if (managed || !streamOrderedAlloc(__func__)) {
+    CU(cuMemFree(asDevPtr(ptr)));
+    return;
+  }
+  CUstream s = streamOrRuntime(stream, __func__);
+  if (s)
+    CU(cuMemFreeAsync(asDevPtr(ptr), s));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
@@ -309,5 +419,67 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
 }
 
 void mgpuSetDefaultDevice(int32_t device) { gDefaultDevice.store(device); }
+
+int moert_gpu_device_count(void) {
+  // A probe: failures set moert_gpu_last_error() but not the sticky error.
+  char msg[1024];
+  const char *name = nullptr, *text = nullptr;
+  CUresult r = cuInit(0);
+  const char *call = "cuInit";
+  int count = 0;
+  if (r == CUDA_SUCCESS) {
+    r = cuDeviceGetCount(&count);
+    call = "cuDeviceGetCount";
+  }
+  if (r == CUDA_SUCCESS)
+    return count;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+    name = "unknown CUresult";
+  if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
+    text = "no description";
+  snprintf(msg, sizeof msg, "moe_runtime_gpu: moert_gpu_device_count: %s failed: %s: %s "
+           "(status %d)", call, name, text, (int)r);
+  moert_gpu::setLastError(msg);
+  return -1;
+}
+
+int moert_gpu_device_name(char *buf, size_t size) {
+  if (!buf || size == 0) {
+    report(__func__, "no buffer");
+    return -1;
+  }
+  buf[0] = '\0';
+  SCOPED_CONTEXT_OR_RETURN(-1);
+  CUdevice dev;
+  int major = 0, minor = 0;
+  char name[256] = "";
+  if (!CU(cuCtxGetDevice(&dev)) || !CU(cuDeviceGetName(name, sizeof name, dev)) ||
+      !CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)) ||
+      !CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)))
+    return -1;
+  snprintf(buf, size, "%s (sm_%d%d)", name, major, minor);
+  return 0;
+}
+
+void *moert_gpu_timer_event_create(void) {
+  SCOPED_CONTEXT_OR_RETURN(nullptr);
+  CUevent e = nullptr;
+  if (!CU(cuEventCreate(&e, CU_EVENT_DEFAULT)))
+    return nullptr;
+  return e;
+}
+
+float moert_gpu_event_elapsed_ms(void *start, void *end) {
+  if (!start || !end) {
+    report(__func__, "NULL event");
+    return -1.0f;
+  }
+  SCOPED_CONTEXT_OR_RETURN(-1.0f);
+  float ms = 0.0f;
+  if (!CU(cuEventElapsedTime(&ms, reinterpret_cast<CUevent>(start),
+                             reinterpret_cast<CUevent>(end))))
+    return -1.0f;
+  return ms;
+}
 
 } // extern "C"

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "moe_runtime/moe_runtime_gpu.h"
+#include "moe_runtime/moe_runtime_mgpu.h"
 
 #include "Internal.h"
 
@@ -631,6 +632,40 @@ int moert_grouped_weight_grad_bf16_host_sizes(const void *a, const void *dc,
   Entry e("moert_grouped_weight_grad_bf16_host_sizes");
   return groupedWeightGrad(a, dc, group_sizes_host, false, num_groups, k_dim, n,
                            weight_layout, db, db_dtype, rows, stream);
+}
+
+// The moert_entry_* functions: the device-size entry points on the runtime
+// stream, failures reported like mgpu* failures (sticky).
+#define MOERT_ENTRY_CALL(entry, call)                                              \
+  do {                                                                             \
+    moert_gpu::ScopedContext scoped_(entry);                                       \
+    if (!scoped_.ok())                                                             \
+      return;                                                                      \
+    void *stream_ = moert_gpu_stream();                                            \
+    if (!stream_)                                                                  \
+      return; /* reported */                                                       \
+    if ((call) != 0)                                                               \
+      moert_gpu::reportFailure(entry, gLastError.c_str());                         \
+  } while (0)
+
+void moert_entry_grouped_gemm_bf16(const void *a, const void *b,
+                                   const int32_t *group_sizes_device, int64_t num_groups,
+                                   int64_t k_dim, int64_t n, int32_t weight_layout, void *c,
+                                   int32_t c_dtype, int64_t rows) {
+  MOERT_ENTRY_CALL("moert_entry_grouped_gemm_bf16",
+                   moert_grouped_gemm_bf16(a, b, group_sizes_device, num_groups, k_dim, n,
+                                           weight_layout, c, c_dtype, rows, stream_));
+}
+
+void moert_entry_grouped_weight_grad_bf16(const void *a, const void *dc,
+                                          const int32_t *group_sizes_device,
+                                          int64_t num_groups, int64_t k_dim, int64_t n,
+                                          int32_t weight_layout, void *db, int32_t db_dtype,
+                                          int64_t rows) {
+  MOERT_ENTRY_CALL("moert_entry_grouped_weight_grad_bf16",
+                   moert_grouped_weight_grad_bf16(a, dc, group_sizes_device, num_groups,
+                                                  k_dim, n, weight_layout, db, db_dtype,
+                                                  rows, stream_));
 }
 
 void moert_gpu_release_caches(void) {

@@ -3,9 +3,35 @@
 #define MOE_RUNTIME_GPU_LIB_INTERNAL_H
 
 namespace moert_gpu {
+
 // Sets the message moert_gpu_last_error() returns on this thread
 // (GroupedGemm.cpp owns it).
 void setLastError(const char *msg);
+
+// Reports a failure of `entry` the way every void-returning entry point does
+// (CudaDriver.cpp): prints "moe_runtime_gpu: <entry>: <msg>" to stderr, sets
+// moert_gpu_last_error() on this thread, and records it as the process-wide
+// sticky error unless an earlier failure is recorded.
+void reportFailure(const char *entry, const char *msg);
+
+// Makes the default device's primary context current for the scope of one
+// entry point (CudaDriver.cpp); ok() is false after a reported failure. The
+// CUDA runtime API (cuBLASLt, the grouped GEMMs) uses the current context
+// when it is a primary context, so work issued inside such a scope goes to
+// the same device as the mgpu* calls and moert_gpu_stream().
+class ScopedContext {
+public:
+  explicit ScopedContext(const char *entry);
+  ~ScopedContext();
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+  bool ok() const { return pushed_; }
+
+private:
+  const char *entry_;
+  bool pushed_ = false;
+};
+
 } // namespace moert_gpu
 
 #endif

@@ -6,7 +6,9 @@
 // output types, empty groups (leading, trailing, consecutive), rows past the
 // last group, equal-size runs (the strided-batched path), unaligned shapes,
 // the argument errors; with the matmuls on the caller's stream and spread
-// over auxiliary streams (MOERT_GPU_STREAMS=1 and 4). Outputs are poisoned
+// over auxiliary streams (MOERT_GPU_STREAMS=1 and 4); and the same through
+// the moert_entry_* functions compiled code calls (runtime stream, sticky
+// errors). Outputs are poisoned
 // (all-ones bytes: NaN) first, so an element left unwritten fails.
 //
 // Pass: relative L2 error <= 1e-2 for bf16 outputs, <= 1e-3 for f32 outputs;
@@ -16,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "moe_runtime/moe_runtime_gpu.h"
+#include "moe_runtime/moe_runtime_mgpu.h"
 
 #include <cuda_runtime_api.h>
 
@@ -194,39 +197,58 @@ void runCase(std::mt19937_64 &rng, const Case &cs) {
     for (int dtype = 0; dtype < 2; ++dtype) {
       const size_t elt = dtype == MOERT_GPU_OUT_F32 ? 4 : 2;
       const double tol = dtype == MOERT_GPU_OUT_F32 ? 1e-3 : 1e-2;
-      for (int hostSizes = 0; hostSizes < 2; ++hostSizes) {
+      // 0: device sizes, 1: host sizes, 2: moert_entry_* (device sizes, the
+      // runtime stream, failures sticky).
+      for (int mode = 0; mode < 3; ++mode) {
+        const int hostSizes = mode == 1;
+        const bool entry = mode == 2;
+        cudaStream_t st = entry ? (cudaStream_t)moert_gpu_stream() : stream;
         char what[256];
         std::snprintf(what, sizeof what, "%s G=%" PRId64 " K=%" PRId64 " N=%" PRId64
                       " rows=%" PRId64 " sum=%" PRId64 " layout=%s out=%s sizes=%s",
                       cs.name.c_str(), G, K, N, R, total, layout ? "nk" : "kn",
-                      dtype ? "f32" : "bf16", hostSizes ? "host" : "device");
+                      dtype ? "f32" : "bf16",
+                      entry ? "entry" : hostSizes ? "host" : "device");
         DevBuf c(size_t(R) * N * elt);
-        CUDA_OR_DIE(cudaMemsetAsync(c.p, 0xff, c.bytes, stream)); // ordered before the call
-        int rc = hostSizes
-                     ? moert_grouped_gemm_bf16_host_sizes(a.p, b.p, cs.sizes.data(), G, K,
-                                                          N, layout, c.p, dtype, R, stream)
-                     : moert_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N,
-                                               layout, c.p, dtype, R, stream);
+        CUDA_OR_DIE(cudaMemsetAsync(c.p, 0xff, c.bytes, st)); // ordered before the call
+        int rc;
+        if (entry) {
+          moert_entry_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N, layout,
+                                        c.p, dtype, R);
+          rc = moert_gpu_sticky_error()[0] ? -1 : 0;
+        } else {
+          rc = hostSizes
+                   ? moert_grouped_gemm_bf16_host_sizes(a.p, b.p, cs.sizes.data(), G, K, N,
+                                                        layout, c.p, dtype, R, stream)
+                   : moert_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N,
+                                             layout, c.p, dtype, R, stream);
+        }
         if (rc != 0) {
           report(false, std::string("gemm ") + what, moert_gpu_last_error());
         } else {
-          CUDA_OR_DIE(cudaStreamSynchronize(stream));
+          CUDA_OR_DIE(cudaStreamSynchronize(st));
           compare(std::string("gemm ") + what, readOut(c, size_t(R) * N, dtype), cref,
                   czero, tol);
         }
 
         DevBuf db(size_t(G) * K * N * elt);
-        CUDA_OR_DIE(cudaMemsetAsync(db.p, 0xff, db.bytes, stream));
-        rc = hostSizes ? moert_grouped_weight_grad_bf16_host_sizes(
-                             a.p, dc.p, cs.sizes.data(), G, K, N, layout, db.p, dtype, R,
-                             stream)
-                       : moert_grouped_weight_grad_bf16(a.p, dc.p, (const int32_t *)sizes.p,
-                                                        G, K, N, layout, db.p, dtype, R,
-                                                        stream);
+        CUDA_OR_DIE(cudaMemsetAsync(db.p, 0xff, db.bytes, st));
+        if (entry) {
+          moert_entry_grouped_weight_grad_bf16(a.p, dc.p, (const int32_t *)sizes.p, G, K, N,
+                                               layout, db.p, dtype, R);
+          rc = moert_gpu_sticky_error()[0] ? -1 : 0;
+        } else {
+          rc = hostSizes ? moert_grouped_weight_grad_bf16_host_sizes(
+                               a.p, dc.p, cs.sizes.data(), G, K, N, layout, db.p, dtype, R,
+                               stream)
+                         : moert_grouped_weight_grad_bf16(a.p, dc.p,
+                                                          (const int32_t *)sizes.p, G, K, N,
+                                                          layout, db.p, dtype, R, stream);
+        }
         if (rc != 0) {
           report(false, std::string("wgrad ") + what, moert_gpu_last_error());
         } else {
-          CUDA_OR_DIE(cudaStreamSynchronize(stream));
+          CUDA_OR_DIE(cudaStreamSynchronize(st));
           compare(std::string("wgrad ") + what, readOut(db, size_t(G) * K * N, dtype),
                   dbref, dbzero, tol);
         }
@@ -271,6 +293,24 @@ void errorCases() {
   CUDA_OR_DIE(cudaDeviceSynchronize());
   report(rc == 0 && moert_gpu_last_error()[0] == '\0', "error cleared after success",
          std::string("message=\"") + moert_gpu_last_error() + "\"");
+  // The entry points for compiled code: no return value; the failure is the
+  // sticky error, naming the entry and the cause.
+  moert_gpu_clear_sticky_error();
+  moert_entry_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, 2, 16, 16, 7, c.p, 0, 64);
+  std::string sticky = moert_gpu_sticky_error();
+  report(sticky.find("moert_entry_grouped_gemm_bf16: moert_grouped_gemm_bf16: weight_layout 7") !=
+             std::string::npos,
+         "error moert_entry_grouped_gemm_bf16 bad layout: sticky", "sticky=\"" + sticky + "\"");
+  moert_gpu_clear_sticky_error();
+  CUDA_OR_DIE(cudaMemcpy(sizes.p, neg, 8, cudaMemcpyHostToDevice));
+  moert_entry_grouped_weight_grad_bf16(a.p, c.p, (const int32_t *)sizes.p, 2, 16, 16, 0, b.p,
+                                       0, 64);
+  sticky = moert_gpu_sticky_error();
+  report(sticky.find("moert_entry_grouped_weight_grad_bf16: ") != std::string::npos &&
+             sticky.find("is negative") != std::string::npos,
+         "error moert_entry_grouped_weight_grad_bf16 negative size: sticky",
+         "sticky=\"" + sticky + "\"");
+  moert_gpu_clear_sticky_error();
 }
 
 } // namespace

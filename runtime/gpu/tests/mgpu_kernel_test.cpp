@@ -9,8 +9,12 @@
 // mgpuModuleLoad from the object's global constructor. The test then
 //   * runs _mlir_ciface_axpy on random x and checks y == 2x + 1 exactly
 //     (2x is exact in f32, so one rounding either way, fused or not);
-//   * drives the other entry points directly: memset32/16, events across two
-//     streams, host-shared allocation, mgpuMemAlloc(0);
+//   * drives the other entry points directly: memset32/16, events,
+//     host-shared allocation, mgpuMemAlloc(0); mgpuStreamCreate returns the
+//     one runtime stream (moert_gpu_stream()) and mgpuStreamDestroy leaves it
+//     usable; stream-ordered allocations of a reused size come from the pool
+//     without it growing; timer events (moert_gpu_event_elapsed_ms);
+//     moert_gpu_device_count / moert_gpu_device_name;
 //   * checks that failures are visible: a bad module image, a NULL function,
 //     a bad pointer, each printing and setting the sticky error;
 //   * dlcloses (mgpuModuleUnload from the destructor) with no error.
@@ -112,6 +116,12 @@ void directEntryPoints() {
   void *s1 = mgpuStreamCreate(), *s2 = mgpuStreamCreate();
   void *ev = mgpuEventCreate();
   expect(s1 && s2 && ev, "mgpuStreamCreate / mgpuEventCreate");
+  expect(s1 == s2 && s1 == moert_gpu_stream(),
+         "mgpuStreamCreate returns the runtime stream every time");
+  int count = moert_gpu_device_count();
+  char name[256] = "";
+  expect(count >= 1 && moert_gpu_device_name(name, sizeof name) == 0 && name[0],
+         std::string("moert_gpu_device_count / moert_gpu_device_name: ") + name);
   void *d32 = mgpuMemAlloc(n * 4, s1, false);
   void *d16 = mgpuMemAlloc(n * 2, s1, false);
   expect(d32 && d16, "mgpuMemAlloc");
@@ -152,7 +162,79 @@ void directEntryPoints() {
   mgpuStreamSynchronize(s2);
   mgpuStreamDestroy(s1);
   mgpuStreamDestroy(s2);
+  // The runtime stream survives mgpuStreamDestroy.
+  void *d = mgpuMemAlloc(4096, nullptr, false);
+  mgpuMemset32(d, 5u, 1024, moert_gpu_stream());
+  uint32_t back[1024] = {};
+  mgpuMemcpy(back, d, sizeof back, moert_gpu_stream());
+  mgpuStreamSynchronize(moert_gpu_stream());
+  expect(back[0] == 5u && back[1023] == 5u && !sticky(),
+         "runtime stream still usable after mgpuStreamDestroy");
+  mgpuMemFree(d, nullptr);
   expect(!sticky(), "no error from the direct calls");
+}
+
+// Stream-ordered allocation: the default pool keeps freed memory (release
+// threshold UINT64_MAX), so alloc/free cycles of one size do not grow it.
+void poolReuse() {
+  const uint64_t bytes = uint64_t(64) << 20;
+  void *s = moert_gpu_stream();
+  mgpuMemFree(mgpuMemAlloc(bytes, s, false), s);
+  mgpuStreamSynchronize(s);
+  CUdevice dev;
+  CUmemoryPool pool = nullptr;
+  cuuint64_t reserved0 = 0, reserved1 = 0, threshold = 0;
+  bool ok = cuDeviceGet(&dev, 0) == CUDA_SUCCESS &&
+            cuDeviceGetDefaultMemPool(&pool, dev) == CUDA_SUCCESS &&
+            cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved0) ==
+                CUDA_SUCCESS &&
+            cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold) ==
+                CUDA_SUCCESS;
+  void *first = nullptr;
+  int samePointer = 0;
+  for (int i = 0; i < 10; ++i) {
+    void *p = mgpuMemAlloc(bytes, s, false);
+    if (i == 0)
+      first = p;
+    samePointer += p == first;
+    mgpuMemFree(p, s);
+  }
+  mgpuStreamSynchronize(s);
+  ok = ok && cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved1) ==
+                 CUDA_SUCCESS;
+  printf("  pool: threshold %llu, reserved %llu -> %llu bytes, same pointer %d/10\n",
+         (unsigned long long)threshold, (unsigned long long)reserved0,
+         (unsigned long long)reserved1, samePointer);
+  expect(ok && threshold == UINT64_MAX, "default pool release threshold is UINT64_MAX");
+  expect(ok && reserved0 >= bytes && reserved1 == reserved0 && !sticky(),
+         "alloc/free of a reused size keeps and reuses the pool's memory");
+}
+
+// Timer events on the runtime stream around some work.
+void timerEvents() {
+  void *s = moert_gpu_stream();
+  void *t0 = moert_gpu_timer_event_create(), *t1 = moert_gpu_timer_event_create();
+  expect(t0 && t1, "moert_gpu_timer_event_create");
+  void *d = mgpuMemAlloc(uint64_t(256) << 20, s, false);
+  mgpuEventRecord(t0, s);
+  mgpuMemset32(d, 1u, (size_t(256) << 20) / 4, s);
+  mgpuEventRecord(t1, s);
+  mgpuEventSynchronize(t1);
+  float ms = moert_gpu_event_elapsed_ms(t0, t1);
+  printf("  memset of 256 MiB: %.3f ms\n", ms);
+  expect(ms > 0.0f && !sticky(), "moert_gpu_event_elapsed_ms");
+  mgpuMemFree(d, s);
+  // An event without timing: -1 and a sticky error.
+  void *plain = mgpuEventCreate();
+  mgpuEventRecord(plain, s);
+  mgpuEventSynchronize(plain);
+  expect(moert_gpu_event_elapsed_ms(t0, plain) == -1.0f &&
+             contains(stickyMsg(), "moert_gpu_event_elapsed_ms: cuEventElapsedTime failed"),
+         "elapsed time of an event without timing: -1 + sticky error");
+  moert_gpu_clear_sticky_error();
+  mgpuEventDestroy(plain);
+  mgpuEventDestroy(t0);
+  mgpuEventDestroy(t1);
 }
 
 void errorPaths() {
@@ -178,7 +260,7 @@ void errorPaths() {
   mgpuMemFree(reinterpret_cast<void *>(uintptr_t(0x10)), nullptr);
   msg = stickyMsg();
   printf("  sticky after bad free: %s\n", msg.c_str());
-  expect(contains(msg, "mgpuMemFree: cuMemFree failed: CUDA_ERROR_"),
+  expect(contains(msg, "mgpuMemFree: cuMemFreeAsync failed: CUDA_ERROR_"),
          "bad pointer to mgpuMemFree: sticky error");
   moert_gpu_clear_sticky_error();
   expect(!sticky(), "moert_gpu_clear_sticky_error");
@@ -212,6 +294,8 @@ int main(int argc, char **argv) {
     runAxpy(axpy, seed + 1, "run 2");
   }
   directEntryPoints();
+  poolReuse();
+  timerEvents();
   errorPaths();
   // With the default device set explicitly, the kernel still runs.
   mgpuSetDefaultDevice(0);

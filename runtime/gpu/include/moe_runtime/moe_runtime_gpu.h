@@ -79,6 +79,24 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
     int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
     int64_t rows, void *stream);
 
+/* Entry points for compiled code (what the sm_* lowering calls): the
+ * device-size functions above on the runtime stream (moert_gpu_stream(),
+ * moe_runtime_mgpu.h), with the default device's primary context current.
+ * No return value, as for mgpu*: a failure prints
+ *   moe_runtime_gpu: moert_entry_<name>: <message of the function above>
+ * to stderr, sets moert_gpu_last_error() and becomes the process-wide sticky
+ * error (moert_gpu_sticky_error()) unless one is recorded already; the
+ * caller checks it after the compiled call. */
+MOERT_GPU_EXPORT void moert_entry_grouped_gemm_bf16(const void *a, const void *b,
+                                                    const int32_t *group_sizes_device,
+                                                    int64_t num_groups, int64_t k_dim,
+                                                    int64_t n, int32_t weight_layout,
+                                                    void *c, int32_t c_dtype, int64_t rows);
+MOERT_GPU_EXPORT void moert_entry_grouped_weight_grad_bf16(
+    const void *a, const void *dc, const int32_t *group_sizes_device, int64_t num_groups,
+    int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
+    int64_t rows);
+
 /* Frees the cached cuBLASLt handles, descriptors, workspaces and pinned
  * buffers (e.g. before cudaDeviceReset). Safe to call at any time when no
  * other thread is inside a moert_gpu call. */

@@ -56,7 +56,20 @@ MOERT_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t 
                                        intptr_t blockZ, int32_t smem, void *stream,
                                        void **params, void **extra, size_t paramsCount);
 
-/* Streams are created non-blocking. Events without timing. */
+/* The runtime stream: one non-blocking stream per device, created on first use
+ * in the device's primary context and kept for the life of the process. All
+ * compiled code and the moert_entry_* calls run on it; a host that runs
+ * compiled code copies, synchronises and records its timing events on it.
+ * NULL after a reported failure. */
+MOERT_GPU_EXPORT void *moert_gpu_stream(void);
+
+/* Streams: mgpuStreamCreate returns the runtime stream (no new stream) and
+ * mgpuStreamDestroy of it does nothing. gpu-to-llvm / gpu-async-region code
+ * creates and destroys a stream around every async region; with one stream all
+ * compiled work and the moert_* calls stay ordered on one queue, and the host
+ * can time or wait for all of it with events on moert_gpu_stream().
+ * mgpuStreamDestroy of any other stream destroys it. Events without timing
+ * (moert_gpu_timer_event_create makes timing events). */
 MOERT_GPU_EXPORT void *mgpuStreamCreate(void);
 MOERT_GPU_EXPORT void mgpuStreamSynchronize(void *stream);
 MOERT_GPU_EXPORT void mgpuStreamDestroy(void *stream);
@@ -66,8 +79,13 @@ MOERT_GPU_EXPORT void mgpuEventDestroy(void *event);
 MOERT_GPU_EXPORT void mgpuEventSynchronize(void *event);
 MOERT_GPU_EXPORT void mgpuEventRecord(void *event, void *stream);
 
-/* cuMemAlloc, or cuMemAllocManaged when isHostShared (as upstream: not
- * stream-ordered); size 0 gives NULL. mgpuMemFree(NULL) does nothing. */
+/* Stream-ordered: cuMemAllocAsync / cuMemFreeAsync on `stream` (the runtime
+ * stream when NULL) from the device's default memory pool, whose release
+ * threshold is set to UINT64_MAX on first use, so memory freed by one entry
+ * call is reused by the next instead of going back to the driver (cuMemFree
+ * would synchronise the device). On a device without memory pools: cuMemAlloc
+ * / cuMemFree. isHostShared: cuMemAllocManaged (freed with cuMemFree). Size 0
+ * gives NULL; mgpuMemFree(NULL) does nothing. */
 MOERT_GPU_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
 MOERT_GPU_EXPORT void mgpuMemFree(void *ptr, void *stream);
 MOERT_GPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
@@ -77,6 +95,22 @@ MOERT_GPU_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
 MOERT_GPU_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
                                    void *stream);
 MOERT_GPU_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+/* For hosts that run compiled code (moe-runner). */
+
+/* Number of CUDA devices (cuInit + cuDeviceGetCount), or -1 with the reason in
+ * moert_gpu_last_error() (e.g. CUDA_ERROR_NO_DEVICE); a probe: failures are
+ * not printed and do not set the sticky error. */
+MOERT_GPU_EXPORT int moert_gpu_device_count(void);
+/* "<name> (sm_XY)" of the default device into buf (NUL-terminated, truncated to
+ * size); 0, or -1 after a reported failure. */
+MOERT_GPU_EXPORT int moert_gpu_device_name(char *buf, size_t size);
+/* An event with timing enabled (mgpuEventCreate's have none); destroy with
+ * mgpuEventDestroy. NULL after a reported failure. */
+MOERT_GPU_EXPORT void *moert_gpu_timer_event_create(void);
+/* Milliseconds between two completed timer events (cuEventElapsedTime); -1
+ * after a reported failure. */
+MOERT_GPU_EXPORT float moert_gpu_event_elapsed_ms(void *start, void *end);
 
 #ifdef __cplusplus
 }
