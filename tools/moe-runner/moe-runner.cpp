@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Check.h"
 #include "Compile.h"
+#include "Execution.h"
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
@@ -18,6 +20,7 @@
 #include "moe_runtime/Random.h"
 #include "moe_runtime/Timing.h"
 #include "moe_runtime/Tool.h"
+#include "moe_runtime/Buffer.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -25,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -120,6 +124,8 @@ struct Options {
   bool json = false;
   bool print = false;
   std::string compiler;
+  std::string checkAgainst; // --check-against PATH
+  bool check = false;       // --check (FILE.mlir: against its cpu compile)
 };
 
 long parseCount(const std::string &flag, const std::string &text, long minValue) {
@@ -159,6 +165,11 @@ Options parseCommandLine(int argc, char **argv) {
       o.print = true;
     } else if (name == "--compiler") {
       o.compiler = cl.nonEmptyValue("a path");
+    } else if (name == "--check-against") {
+      o.checkAgainst = cl.nonEmptyValue("an artifact or a --dump directory");
+    } else if (name == "--check") {
+      cl.noValue();
+      o.check = true;
     } else {
       cl.unknownFlag();
     }
@@ -166,22 +177,15 @@ Options parseCommandLine(int argc, char **argv) {
   o.artifact = cl.artifact();
   if (o.artifact.empty())
     usageError("no artifact given (moe-runner ARTIFACT|FILE.mlir [options])");
+  if (o.check && !o.checkAgainst.empty())
+    usageError("give --check or --check-against PATH, not both");
+  if (o.check && !endsWith(o.artifact, ".mlir"))
+    usageError("--check (no value) needs a FILE.mlir (it compiles the same file for the cpu); "
+               "for an artifact use --check-against PATH");
   return o;
 }
 
-// ---- Per-entry work --------------------------------------------------------
-
-/// What one selected entry needs before it runs.
-struct EntryPlan {
-  const EntrySpec *entry = nullptr;
-  EntryFunction fn = nullptr;
-  std::vector<std::string> npyPaths; // per argument: the input's file; "" = random
-  // For an X_bwd entry whose artifact has X_fwd: X_fwd, run first to make the
-  // residual inputs (which then have no npyPath).
-  const EntrySpec *fwd = nullptr;
-  EntryFunction fwdFn = nullptr;
-  std::vector<std::string> fwdNpyPaths;
-};
+// ---- Per-entry results -----------------------------------------------------
 
 struct OutputStats {
   const ArgSpec *spec = nullptr;
@@ -189,6 +193,8 @@ struct OutputStats {
   double absSum = 0.0;
   uint64_t hash = 0;
   std::vector<std::string> values; // each element (%.9g / integer) with --print
+  bool checked = false;            // with --check-against
+  moe_runner::OutputCheck check;
 };
 
 struct EntryResult {
@@ -223,89 +229,83 @@ OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
   return s;
 }
 
-/// Allocate every argument of `entry` (zeroed) and fill its inputs: a
-/// residual input from `residualSource` (X_fwd's arguments) when given, else
-/// from its file in `npyPaths`, else random. `sources` gets (name, source)
-/// for every input.
-Status prepareArgs(const Options &o, const EntrySpec &entry,
-                   const std::vector<std::string> &npyPaths,
-                   const EntryBuffers *residualSource, EntryBuffers *args,
-                   std::vector<std::pair<std::string, std::string>> *sources) {
-  MOERT_TRY(args->allocate(entry));
-  for (size_t i = 0; i < entry.args.size(); ++i) {
-    const ArgSpec &a = entry.args[i];
+// ---- The reference of --check-against ---------------------------------------
+
+/// Another artifact (run here with the same seed and --inputs, on its own
+/// target's device) or a --dump directory of a run.
+struct Reference {
+  std::string path;       // as given
+  bool isDump = false;
+  std::string description; // for the report: "<stem> (cpu)" or "dump <dir>"
+  ArtifactPaths paths;
+  ArtifactSpec spec;
+  std::unique_ptr<moe_runner::Executor> ownExecutor; // when not the run's own
+  moe_runner::Executor *executor = nullptr;
+  SharedLibrary library;
+  std::vector<moe_runner::EntryPlan> plans; // per selected entry (artifacts)
+};
+
+/// The reference entry for `e` must take and give the same arguments (name,
+/// io, shape, dtype), or the comparison means nothing.
+Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::string &refName) {
+  for (const ArgSpec &a : e.args) {
+    const ArgSpec *r = ref.findArg(a.name);
+    if (!r)
+      return Status::error(format("reference %s: entry '%s' has no argument '%s'",
+                                  refName.c_str(), e.name.c_str(), a.name.c_str()));
+    if (r->isInput != a.isInput || r->shape != a.shape || r->dtype != a.dtype)
+      return Status::error(format(
+          "reference %s: entry '%s', argument '%s' is %s %s %s there but %s %s %s here",
+          refName.c_str(), e.name.c_str(), a.name.c_str(), r->isInput ? "in" : "out",
+          shapeToString(r->shape).c_str(), dtypeName(r->dtype), a.isInput ? "in" : "out",
+          shapeToString(a.shape).c_str(), dtypeName(a.dtype)));
+  }
+  return Status::success();
+}
+
+/// The reference values of entry `e`'s outputs, one host buffer per output
+/// (in the order of e's outputs).
+Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntrySpec &e,
+                        std::vector<AlignedBuffer> *out) {
+  std::vector<const ArgSpec *> outs;
+  for (const ArgSpec &a : e.args)
     if (!a.isInput)
-      continue;
-    std::string source;
-    if (residualSource && a.role == Role::Residual) {
-      const EntrySpec &fwd = residualSource->entry();
-      const ArgSpec *from = fwd.findArg(a.name);
-      if (!from || from->isInput || from->role != Role::Residual ||
-          from->numBytes != a.numBytes) // checked when planning
-        return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
-                                    entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
-      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
-      source = "entry " + fwd.name;
-    } else {
-      MOERT_TRY(makeInput(entry, a, npyPaths[i], o.seed, args->data(i)));
-      source = npyPaths[i].empty() ? "random" : npyPaths[i];
+      outs.push_back(&a);
+  out->clear();
+  out->resize(outs.size());
+  if (ref.isDump) {
+    for (size_t i = 0; i < outs.size(); ++i) {
+      std::string file = joinPath(joinPath(ref.path, e.name), outs[i]->name + ".npy");
+      if (!isRegularFile(file))
+        return Status::error(format("reference dump %s has no %s (output '%s' of entry '%s')",
+                                    ref.path.c_str(), file.c_str(), outs[i]->name.c_str(),
+                                    e.name.c_str()));
+      MOERT_TRY((*out)[i].allocate(outs[i]->numBytes));
+      MOERT_TRY(loadInputNpy(e, *outs[i], file, (*out)[i].data())
+                    .withPrefix("reading the reference (--check-against " + ref.path + ")"));
     }
-    if (sources)
-      sources->emplace_back(a.name, source);
+    return Status::success();
   }
-  return Status::success();
-}
-
-Status dumpArgs(const Options &o, const EntryBuffers &args) {
-  const EntrySpec &entry = args.entry();
-  std::string dir = joinPath(o.dumpDir, entry.name);
-  MOERT_TRY(makeDirectories(dir));
-  for (size_t i = 0; i < entry.args.size(); ++i)
-    MOERT_TRY(writeNpy(joinPath(dir, entry.args[i].name + ".npy"), entry.args[i].dtype,
-                       entry.args[i].shape, args.data(i)));
-  return Status::success();
-}
-
-Status runEntry(const Options &o, const EntryPlan &plan, EntryResult *result) {
-  const EntrySpec &entry = *plan.entry;
-  result->spec = &entry;
-
-  // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,
-  // makes the residuals.
-  EntryBuffers fwdArgs;
-  if (plan.fwd) {
-    MOERT_TRY(prepareArgs(o, *plan.fwd, plan.fwdNpyPaths, nullptr, &fwdArgs, nullptr)
-                  .withPrefix(format("entry '%s' (making the residuals of entry '%s')",
-                                     plan.fwd->name.c_str(), entry.name.c_str())));
-    plan.fwdFn(fwdArgs.pointers());
-    if (!o.dumpDir.empty())
-      MOERT_TRY(dumpArgs(o, fwdArgs));
-    result->residualsFrom = plan.fwd->name;
-    for (const ArgSpec *r : entry.residuals(/*inputs=*/true))
-      result->residualNames.push_back(r->name);
+  moe_runner::RunSettings settings;
+  settings.seed = o.seed;
+  settings.warmup = 0;
+  settings.iters = 1;
+  moe_runner::EntryRun run;
+  MOERT_TRY(moe_runner::runEntry(settings, *ref.executor, ref.plans[k], &run)
+                .withPrefix("running the reference " + ref.description));
+  const EntrySpec &re = *ref.plans[k].entry;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const void *src = nullptr;
+    for (size_t j = 0; j < re.args.size(); ++j)
+      if (re.args[j].name == outs[i]->name)
+        src = run.args.data(j);
+    if (!src) // excluded by checkSameSignature
+      return Status::error(format("reference %s: entry '%s' has no output '%s'",
+                                  ref.description.c_str(), e.name.c_str(),
+                                  outs[i]->name.c_str()));
+    MOERT_TRY((*out)[i].allocate(outs[i]->numBytes));
+    std::memcpy((*out)[i].data(), src, outs[i]->numBytes);
   }
-
-  EntryBuffers args;
-  MOERT_TRY(prepareArgs(o, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr, &args,
-                        &result->inputSources));
-
-  for (long w = 0; w < o.warmup; ++w)
-    args.call(plan.fn);
-  for (long it = 0; it < o.iters; ++it) {
-    args.zeroOutputs();
-    uint64_t t0 = nowNanoseconds();
-    plan.fn(args.pointers());
-    uint64_t t1 = nowNanoseconds();
-    result->samplesMs.push_back(static_cast<double>(t1 - t0) * 1e-6);
-  }
-  result->medianMs = median(result->samplesMs);
-
-  for (size_t i = 0; i < entry.args.size(); ++i)
-    if (!entry.args[i].isInput)
-      result->outputs.push_back(summarize(entry.args[i], args.data(i), o.print));
-
-  if (!o.dumpDir.empty())
-    MOERT_TRY(dumpArgs(o, args));
   return Status::success();
 }
 
@@ -321,6 +321,13 @@ double gflops(const EntryResult &r) {
   return static_cast<double>(r.spec->flops) / (r.medianMs * 1e-3) / 1e9;
 }
 
+double tflops(const EntryResult &r) { return gflops(r) * 1e-3; }
+
+/// 4 significant digits, never in exponent notation for rates >= 0.001.
+std::string formatRate(double v) {
+  return v >= 0.001 ? format("%.4g", v) : format("%.3g", v);
+}
+
 /// Milliseconds with 4 significant digits, never in exponent notation (at
 /// least 3 decimals, at most 9).
 std::string formatMs(double ms) {
@@ -330,12 +337,31 @@ std::string formatMs(double ms) {
   return format("%.*f", decimals, ms);
 }
 
-void printTable(const Options &o, const std::string &device, const EntryResult &r) {
-  std::printf("entry %s on %s: median %s ms over %ld iterations (%ld warm-up)",
-              r.spec->name.c_str(), device.c_str(), formatMs(r.medianMs).c_str(), o.iters,
-              o.warmup);
+void printRows(const std::vector<std::vector<std::string>> &rows, const char *indent) {
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto &row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  for (const auto &row : rows) {
+    std::string line = indent;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += " " + row[c];
+      if (c + 1 < row.size())
+        line.append(width[c] - row[c].size() + 1, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void printTable(const Options &o, const std::string &device, const std::string &deviceName,
+                const Reference *ref, const EntryResult &r) {
+  std::printf("entry %s on %s", r.spec->name.c_str(), device.c_str());
+  if (!deviceName.empty())
+    std::printf(" [%s]", deviceName.c_str());
+  std::printf(": median %s ms over %ld iterations (%ld warm-up)", formatMs(r.medianMs).c_str(),
+              o.iters, o.warmup);
   if (r.spec->flops > 0)
-    std::printf(", %.3f GFLOP/s", gflops(r));
+    std::printf(", %s TFLOP/s", formatRate(tflops(r)).c_str());
   std::printf("\n");
   if (!r.residualsFrom.empty()) {
     std::string names;
@@ -351,22 +377,22 @@ void printTable(const Options &o, const std::string &device, const EntryResult &
     rows.push_back({s.spec->name, roleName(s.spec->role), shapeToString(s.spec->shape),
                     dtypeName(s.spec->dtype), format("%.9g", s.sum), format("%.9g", s.absSum),
                     hashString(s.hash)});
-  if (r.outputs.empty()) {
+  if (r.outputs.empty())
     std::printf("  (no outputs)\n");
-  } else {
-    std::vector<size_t> width(rows[0].size(), 0);
-    for (const auto &row : rows)
-      for (size_t c = 0; c < row.size(); ++c)
-        width[c] = std::max(width[c], row[c].size());
-    for (const auto &row : rows) {
-      std::string line = " ";
-      for (size_t c = 0; c < row.size(); ++c) {
-        line += " " + row[c];
-        if (c + 1 < row.size())
-          line.append(width[c] - row[c].size() + 1, ' ');
-      }
-      std::printf("%s\n", line.c_str());
-    }
+  else
+    printRows(rows, " ");
+  if (ref) {
+    std::printf("  check against %s:\n", ref->description.c_str());
+    std::vector<std::vector<std::string>> checks;
+    checks.push_back({"output", "dtype", "error", "tolerance", "result"});
+    for (const OutputStats &s : r.outputs)
+      checks.push_back({s.spec->name, dtypeName(s.spec->dtype),
+                        moe_runner::describeError(s.check),
+                        moe_runner::describeTolerance(s.check), s.check.pass ? "PASS" : "FAIL"});
+    if (r.outputs.empty())
+      std::printf("    (no outputs)\n");
+    else
+      printRows(checks, "   ");
   }
   if (o.print) {
     for (const OutputStats &s : r.outputs) {
@@ -383,6 +409,20 @@ std::string shapeJson(const std::vector<int64_t> &shape) {
   return shapeToString(shape); // "[64, 32]" is valid JSON
 }
 
+std::string checkJson(const moe_runner::OutputCheck &c) {
+  std::string j = "{";
+  if (c.exact)
+    j += format("\"mismatches\": %llu, \"first_mismatch\": ",
+                static_cast<unsigned long long>(c.mismatches)) +
+         (c.mismatches ? format("%lld", static_cast<long long>(c.firstMismatch)) : "null") +
+         ", \"tolerance\": \"exact\"";
+  else
+    j += std::string(c.absolute ? "\"abs_l2\": " : "\"rel_l2\": ") + jsonNumber(c.error) +
+         ", \"tolerance\": " + jsonNumber(c.tolerance);
+  j += std::string(", \"pass\": ") + (c.pass ? "true" : "false") + "}";
+  return j;
+}
+
 std::string entryJson(const Options &o, const std::string &device, const EntryResult &r) {
   std::string j = "    {\n";
   j += "      \"name\": " + jsonQuote(r.spec->name) + ",\n";
@@ -395,6 +435,8 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
   for (size_t i = 0; i < r.samplesMs.size(); ++i)
     j += (i ? ", " : "") + jsonNumber(r.samplesMs[i]);
   j += "],\n";
+  j += "      \"tflops_per_s\": " + (r.spec->flops > 0 ? jsonNumber(tflops(r)) : "null") +
+       ",\n";
   j += "      \"gflops_per_s\": " + (r.spec->flops > 0 ? jsonNumber(gflops(r)) : "null") +
        ",\n";
   if (!r.residualsFrom.empty())
@@ -414,6 +456,8 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
          ", \"dtype\": " + jsonQuote(dtypeName(s.spec->dtype)) +
          ", \"sum\": " + jsonNumber(s.sum) + ", \"abs_sum\": " + jsonNumber(s.absSum) +
          ", \"hash\": " + jsonQuote(hashString(s.hash));
+    if (s.checked)
+      j += ", \"check\": " + checkJson(s.check);
     if (o.print) {
       j += ", \"values\": [";
       for (size_t i = 0; i < s.values.size(); ++i) {
@@ -433,18 +477,51 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
 
 } // namespace
 
+namespace {
+
+/// The executor for `device`; "--device gpu: ..." errors are fatal.
+std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
+                                                  const std::string &what) {
+  if (device == "cpu")
+    return moe_runner::makeCpuExecutor();
+  std::unique_ptr<moe_runner::Executor> e;
+  check(moe_runner::makeGpuExecutor(&e).withPrefix(what));
+  return e;
+}
+
+/// Open an artifact's .so on `executor` and resolve the plans' entries.
+void openLibrary(const ArtifactPaths &paths, moe_runner::Executor &executor,
+                 SharedLibrary *library, std::vector<moe_runner::EntryPlan> *plans,
+                 const std::string &what) {
+  check(library->openArtifact(paths).withPrefix(what));
+  check(executor.checkLoaded(paths.so).withPrefix(what));
+  for (moe_runner::EntryPlan &plan : *plans)
+    check(moe_runner::resolveEntry(*library, &plan).withPrefix(what));
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   setToolName("moe-runner");
   Options o = parseCommandLine(argc, argv);
 
-  // 1. The artifact: compile a .mlir first (cached).
+  // 1. The artifact: compile a .mlir first (cached), for sm_90a when the run
+  // is on a GPU (--device gpu, or no --device and a usable GPU), else cpu.
   std::string artifactArg = o.artifact;
+  std::string referenceArg = o.checkAgainst;
   if (endsWith(artifactArg, ".mlir")) {
-    if (o.device == "gpu")
-      fatal("moe-runner compiles FILE.mlir for the cpu only; to run on a GPU, compile it "
-            "with moe-compile --target=sm_90a and run the artifact");
+    std::string target = "cpu";
+    if (o.device == "gpu" || (o.device.empty() && moe_runner::gpuUsable()))
+      target = "sm_90a";
     std::string stem;
-    check(moe_runner::compileCached(artifactArg, "cpu", o.compiler, &stem));
+    check(moe_runner::compileCached(artifactArg, target, o.compiler, &stem));
+    if (o.check) {
+      std::string cpuStem = stem;
+      if (target != "cpu")
+        check(moe_runner::compileCached(artifactArg, "cpu", o.compiler, &cpuStem)
+                  .withPrefix("--check (compiling the cpu reference)"));
+      referenceArg = cpuStem;
+    }
     artifactArg = stem;
   } else if (!o.compiler.empty()) {
     usageError("--compiler applies only to a FILE.mlir argument");
@@ -472,7 +549,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  // 3. Which device.
+  // 3. Which device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
+  // any GPU artifact, whose mgpu*/moert_* references it resolves.
   std::string targetKind = targetDeviceKind(spec.target);
   std::string device = o.device.empty() ? targetKind : o.device;
   if (device == "gpu" && targetKind == "cpu")
@@ -482,77 +560,124 @@ int main(int argc, char **argv) {
   if (device == "cpu" && targetKind != "cpu")
     fatal(format("artifact %s was compiled for target %s; it runs only with --device gpu",
                  paths.stem.c_str(), spec.target.c_str()));
-  if (device == "gpu")
-    fatal(format("artifact %s targets %s, but this moe-runner cannot run on GPUs yet (GPU "
-                 "execution arrives with the GPU runtime)",
+  if (device != "cpu" && device != "gpu")
+    fatal(format("artifact %s has target '%s', which runs on no device this moe-runner knows",
                  paths.stem.c_str(), spec.target.c_str()));
+  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu");
 
   // 4. Plan the inputs of every entry before running anything.
   if (!o.inputsDir.empty() && !isDirectory(o.inputsDir))
     fatal("--inputs: " + o.inputsDir + " is not a directory");
-  std::vector<EntryPlan> plans(selected.size());
+  std::vector<moe_runner::EntryPlan> plans(selected.size());
   for (size_t k = 0; k < selected.size(); ++k) {
-    const EntrySpec &e = *selected[k];
-    EntryPlan &plan = plans[k];
-    plan.entry = &e;
-    // X_bwd takes its residuals from X_fwd when the artifact has it.
-    std::string fwdName = vjpForwardEntryName(e.name);
-    plan.fwd = fwdName.empty() ? nullptr : spec.findEntry(fwdName);
-    if (plan.fwd) {
-      check(checkResidualChain(*plan.fwd, e)
-                .withPrefix(format("entry '%s' cannot take its residuals from entry '%s'",
-                                   e.name.c_str(), fwdName.c_str())));
-      plan.fwdNpyPaths.resize(plan.fwd->args.size());
-      for (size_t i = 0; i < plan.fwd->args.size(); ++i)
-        if (plan.fwd->args[i].isInput)
-          check(planInput(o.inputsDir, *plan.fwd, plan.fwd->args[i], &plan.fwdNpyPaths[i])
-                    .withPrefix(format("entry '%s' needs entry '%s' for its residuals",
-                                       e.name.c_str(), fwdName.c_str())));
-    }
-    plan.npyPaths.resize(e.args.size());
-    std::string randomResiduals;
-    for (size_t i = 0; i < e.args.size(); ++i) {
-      const ArgSpec &a = e.args[i];
-      if (!a.isInput || (plan.fwd && a.role == Role::Residual))
-        continue;
-      check(planInput(o.inputsDir, e, a, &plan.npyPaths[i]));
-      if (a.role == Role::Residual && plan.npyPaths[i].empty())
-        randomResiduals += (randomResiduals.empty() ? "" : ", ") + a.name;
-    }
-    if (!randomResiduals.empty()) {
-      std::string why =
-          fwdName.empty()
-              ? "no entry makes them (an entry X_bwd takes its residuals from X_fwd)"
-              : "the artifact has no entry '" + fwdName + "' to make them";
-      warning(format("entry '%s': residual inputs %s are random, since %s; its outputs mean "
-                     "nothing (give the residuals with --inputs)",
-                     e.name.c_str(), randomResiduals.c_str(), why.c_str()));
+    std::string warn;
+    check(moe_runner::planEntry(spec, *selected[k], o.inputsDir, &plans[k], &warn));
+    if (!warn.empty())
+      warning(warn);
+  }
+
+  // 5. The reference of --check-against / --check: planned (and its device
+  // set up) before anything runs too.
+  std::unique_ptr<Reference> ref;
+  if (!referenceArg.empty()) {
+    ref.reset(new Reference);
+    ref->path = referenceArg;
+    std::string what = "--check-against " + referenceArg;
+    if (isDirectory(referenceArg)) {
+      ref->isDump = true;
+      ref->description = "dump " + referenceArg;
+    } else {
+      ref->paths = artifactPathsFor(referenceArg);
+      check(loadArtifactSpec(ref->paths, &ref->spec).withPrefix(what));
+      std::string refDevice = targetDeviceKind(ref->spec.target);
+      if (refDevice.empty())
+        fatal(format("%s: the reference's target '%s' runs on no device this moe-runner knows",
+                     what.c_str(), ref->spec.target.c_str()));
+      ref->description = ref->paths.stem + " (" + refDevice + ")";
+      if (refDevice == device) {
+        ref->executor = executor.get();
+      } else {
+        ref->ownExecutor = executorFor(refDevice, what + ": --device gpu");
+        ref->executor = ref->ownExecutor.get();
+      }
+      ref->plans.resize(selected.size());
+      for (size_t k = 0; k < selected.size(); ++k) {
+        const EntrySpec &e = *selected[k];
+        const EntrySpec *re = ref->spec.findEntry(e.name);
+        if (!re)
+          fatal(format("%s: the reference artifact %s has no entry '%s' (its entries: %s)",
+                       what.c_str(), ref->paths.stem.c_str(), e.name.c_str(),
+                       ref->spec.entryNames().c_str()));
+        check(checkSameSignature(e, *re, ref->paths.stem).withPrefix(what));
+        std::string warn;
+        check(moe_runner::planEntry(ref->spec, *re, o.inputsDir, &ref->plans[k], &warn)
+                  .withPrefix(what));
+        // Each side chains its own residuals: X_bwd needs X_fwd on both.
+        if ((plans[k].fwd != nullptr) != (ref->plans[k].fwd != nullptr))
+          fatal(format("%s: entry '%s' takes its residuals from entry '%s' on one side only",
+                       what.c_str(), e.name.c_str(),
+                       vjpForwardEntryName(e.name).c_str()));
+      }
     }
   }
 
-  // 5. Load the code and resolve every entry.
+  // 6. Load the code and resolve every entry.
   SharedLibrary library;
-  check(library.openArtifact(paths));
-  for (EntryPlan &plan : plans) {
-    check(library.lookup(plan.entry->symbol, &plan.fn)
-              .withPrefix(format("entry '%s'", plan.entry->name.c_str())));
-    if (plan.fwd)
-      check(library.lookup(plan.fwd->symbol, &plan.fwdFn)
-                .withPrefix(format("entry '%s' (which makes the residuals of entry '%s')",
-                                   plan.fwd->name.c_str(), plan.entry->name.c_str())));
-  }
+  openLibrary(paths, *executor, &library, &plans, "");
+  if (ref && !ref->isDump)
+    openLibrary(ref->paths, *ref->executor, &ref->library, &ref->plans,
+                "--check-against " + ref->path);
 
-  // 6. Run.
+  // 7. Run (and compare).
   if (!o.dumpDir.empty())
     check(makeDirectories(o.dumpDir).withPrefix("--dump"));
+  moe_runner::RunSettings settings;
+  settings.seed = o.seed;
+  settings.dumpDir = o.dumpDir;
+  settings.warmup = o.warmup;
+  settings.iters = o.iters;
+  std::string deviceName = executor->deviceName();
   std::vector<std::string> jsonEntries;
+  std::vector<std::string> failures;
+  size_t checkedOutputs = 0;
   for (size_t k = 0; k < selected.size(); ++k) {
+    const EntrySpec &entry = *selected[k];
+    moe_runner::EntryRun run;
+    check(moe_runner::runEntry(settings, *executor, plans[k], &run));
     EntryResult r;
-    check(runEntry(o, plans[k], &r));
+    r.spec = &entry;
+    r.samplesMs = run.samplesMs;
+    r.medianMs = median(r.samplesMs);
+    r.inputSources = run.inputSources;
+    r.residualsFrom = run.residualsFrom;
+    r.residualNames = run.residualNames;
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      if (!entry.args[i].isInput)
+        r.outputs.push_back(summarize(entry.args[i], run.args.data(i), o.print));
+    if (ref) {
+      std::vector<AlignedBuffer> refOut;
+      check(referenceOutputs(o, *ref, k, entry, &refOut));
+      size_t n = 0;
+      for (size_t i = 0; i < entry.args.size(); ++i) {
+        if (entry.args[i].isInput)
+          continue;
+        OutputStats &s = r.outputs[n];
+        s.checked = true;
+        s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data());
+        ++checkedOutputs;
+        if (!s.check.pass)
+          failures.push_back(format("%s/%s (%s %s %s)", entry.name.c_str(),
+                                    entry.args[i].name.c_str(),
+                                    moe_runner::describeError(s.check).c_str(),
+                                    s.check.exact ? "with" : "> tolerance",
+                                    moe_runner::describeTolerance(s.check).c_str()));
+        ++n;
+      }
+    }
     if (o.json)
       jsonEntries.push_back(entryJson(o, device, r));
     else
-      printTable(o, device, r);
+      printTable(o, device, deviceName, ref.get(), r);
   }
 
   if (o.json) {
@@ -561,12 +686,26 @@ int main(int argc, char **argv) {
     std::printf("  \"source\": %s,\n", jsonQuote(spec.source).c_str());
     std::printf("  \"target\": %s,\n", jsonQuote(spec.target).c_str());
     std::printf("  \"device\": %s,\n", jsonQuote(device).c_str());
+    if (!deviceName.empty())
+      std::printf("  \"device_name\": %s,\n", jsonQuote(deviceName).c_str());
     std::printf("  \"seed\": %" PRIu64 ",\n", o.seed);
+    if (ref)
+      std::printf("  \"check\": {\"reference\": %s, \"kind\": %s, \"outputs\": %zu, "
+                  "\"failed\": %zu, \"pass\": %s},\n",
+                  jsonQuote(ref->path).c_str(), ref->isDump ? "\"dump\"" : "\"artifact\"",
+                  checkedOutputs, failures.size(), failures.empty() ? "true" : "false");
     std::printf("  \"entries\": [\n");
     for (size_t k = 0; k < jsonEntries.size(); ++k)
       std::printf("%s%s\n", jsonEntries[k].c_str(), k + 1 < jsonEntries.size() ? "," : "");
     std::printf("  ]\n}\n");
   }
   finishReport();
+  if (!failures.empty()) {
+    std::string list;
+    for (const std::string &f : failures)
+      list += (list.empty() ? "" : "; ") + f;
+    fatal(format("check against %s failed: %zu of %zu outputs differ from the reference: %s",
+                 ref->description.c_str(), failures.size(), checkedOutputs, list.c_str()));
+  }
   return 0;
 }

@@ -1,0 +1,77 @@
+//===- GpuDevice.h - libmoe_runtime_gpu, loaded at run time -----*- C++ -*-===//
+//
+// What a host (moe-runner) needs to run GPU artifacts, without linking CUDA:
+// libmoe_runtime_gpu.so is dlopen()ed with RTLD_NOW | RTLD_GLOBAL (so that a
+// GPU artifact dlopen()ed afterwards resolves its mgpu* and moert_* calls
+// from it) and every function is reached through dlsym. All work goes to the
+// library's runtime stream (moert_gpu_stream()), the stream the compiled code
+// runs on. Every call is checked: a failure recorded by the library (its
+// sticky error) becomes an error Status naming what was being done.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_RUNTIME_GPUDEVICE_H
+#define MOE_RUNTIME_GPUDEVICE_H
+
+#include "moe_runtime/Status.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace moert {
+
+constexpr const char *kGpuRuntimeLibrary = "libmoe_runtime_gpu.so";
+
+class GpuDevice {
+public:
+  /// Where load() looks, in order: $MOE_RUNTIME_GPU_LIB alone when it is set
+  /// and not empty; else libmoe_runtime_gpu.so next to this executable, in
+  /// ../lib relative to it, in the runtime's build tree (known at configure
+  /// time), and the bare name (the dynamic loader's search path).
+  static std::vector<std::string> searchPaths();
+
+  /// The process-wide instance, loaded on the first call (and only then):
+  /// "cannot load libmoe_runtime_gpu.so (tried P1, P2, ...): <dlerror>", or
+  /// a missing symbol. Later calls return the first call's result.
+  static Status load(GpuDevice **out);
+
+  /// Number of CUDA devices; an error "no CUDA device: <reason>" when there
+  /// is none (or the driver says why not).
+  Status requireDevice() const;
+  const std::string &libraryPath() const { return path_; }
+  /// "<name> (sm_XY)" of the device, or "unknown device" after a failure.
+  std::string deviceName() const;
+
+  /// The library's sticky error as a Status (prefixed with `what`), cleared;
+  /// success when none is recorded.
+  Status takeError(const std::string &what) const;
+  void clearError() const;
+
+  /// Device memory of at least `bytes` bytes (stream-ordered on the runtime
+  /// stream); `bytes` is rounded up to a multiple of 4 and to at least 4.
+  Status alloc(size_t bytes, void **out) const;
+  void free(void *p) const;
+  /// Asynchronous copy on the runtime stream (host or device pointers).
+  Status copy(void *dst, const void *src, size_t bytes) const;
+  /// Zero `bytes` (rounded up to a multiple of 4: allocate with alloc()).
+  Status zero(void *dst, size_t bytes) const;
+  /// Wait for everything on the runtime stream.
+  Status synchronize(const std::string &what) const;
+
+  /// Timing events on the runtime stream.
+  Status createTimer(void **event) const;
+  void destroyEvent(void *event) const;
+  Status record(void *event) const;
+  /// Waits for `end`; milliseconds from `start` to `end`.
+  Status elapsedMs(void *start, void *end, double *ms) const;
+
+private:
+  GpuDevice() = default;
+  std::string path_;
+  struct Api;
+  const Api *api_ = nullptr;
+};
+
+} // namespace moert
+
+#endif // MOE_RUNTIME_GPUDEVICE_H

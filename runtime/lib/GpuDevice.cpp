@@ -1,0 +1,232 @@
+//===- GpuDevice.cpp - libmoe_runtime_gpu, loaded at run time -------------===//
+//
+// Nothing here includes a CUDA header or links CUDA: the signatures below are
+// those of moe_runtime_mgpu.h (runtime/gpu/include), repeated as function
+// pointer types, so the runtime and moe-runner build where no toolkit exists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "moe_runtime/GpuDevice.h"
+
+#include "moe_runtime/FileUtil.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+
+namespace moert {
+
+struct GpuDevice::Api {
+  const char *(*stickyError)(void);
+  void (*clearStickyError)(void);
+  const char *(*lastError)(void);
+  int (*deviceCount)(void);
+  int (*deviceName)(char *, size_t);
+  void *(*stream)(void);
+  void *(*memAlloc)(uint64_t, void *, bool);
+  void (*memFree)(void *, void *);
+  void (*memcpy)(void *, void *, size_t, void *);
+  void (*memset32)(void *, unsigned int, size_t, void *);
+  void (*streamSynchronize)(void *);
+  void *(*timerEventCreate)(void);
+  void (*eventDestroy)(void *);
+  void (*eventRecord)(void *, void *);
+  void (*eventSynchronize)(void *);
+  float (*eventElapsedMs)(void *, void *);
+};
+
+namespace {
+
+size_t roundedSize(size_t bytes) {
+  return bytes < 4 ? 4 : (bytes + 3) / 4 * 4;
+}
+
+template <typename F> bool resolve(void *handle, const char *name, F *out, std::string *missing) {
+  void *sym = ::dlsym(handle, name);
+  if (!sym) {
+    *missing += (missing->empty() ? "" : ", ") + std::string(name);
+    return false;
+  }
+  *out = reinterpret_cast<F>(sym);
+  return true;
+}
+
+} // namespace
+
+std::vector<std::string> GpuDevice::searchPaths() {
+  const char *env = std::getenv("MOE_RUNTIME_GPU_LIB");
+  if (env && *env)
+    return {env};
+  std::vector<std::string> paths;
+  std::string self = currentExecutablePath();
+  if (!self.empty()) {
+    std::string dir = parentPath(self);
+    paths.push_back(joinPath(dir, kGpuRuntimeLibrary));
+    paths.push_back(joinPath(joinPath(parentPath(dir), "lib"), kGpuRuntimeLibrary));
+  }
+#ifdef MOE_RUNTIME_GPU_BUILD_LIB_DIR
+  std::string built = joinPath(MOE_RUNTIME_GPU_BUILD_LIB_DIR, kGpuRuntimeLibrary);
+  bool seen = false;
+  for (const std::string &p : paths)
+    seen |= p == built;
+  if (!seen)
+    paths.push_back(built);
+#endif
+  paths.push_back(kGpuRuntimeLibrary);
+  return paths;
+}
+
+Status GpuDevice::load(GpuDevice **out) {
+  static std::mutex m;
+  static bool tried = false;
+  static Status result;
+  static GpuDevice instance;
+  static Api api;
+  std::lock_guard<std::mutex> lock(m);
+  if (!tried) {
+    tried = true;
+    std::vector<std::string> paths = searchPaths();
+    std::string triedList;
+    std::string firstError; // of a file that exists but does not load
+    std::string lastError;
+    void *handle = nullptr;
+    for (const std::string &p : paths) {
+      triedList += (triedList.empty() ? "" : ", ") + p;
+      bool bare = p.find('/') == std::string::npos;
+      if (!bare && !isRegularFile(p))
+        continue;
+      handle = ::dlopen(p.c_str(), RTLD_NOW | RTLD_GLOBAL);
+      if (handle) {
+        instance.path_ = p;
+        break;
+      }
+      const char *e = ::dlerror();
+      lastError = e ? e : "unknown dlopen error";
+      if (!bare && firstError.empty())
+        firstError = lastError;
+    }
+    if (!handle) {
+      if (lastError.empty())
+        lastError = paths.back() + ": no such file";
+      result = Status::error(format("cannot load %s (tried %s): %s", kGpuRuntimeLibrary,
+                                    triedList.c_str(),
+                                    (firstError.empty() ? lastError : firstError).c_str()));
+    } else {
+      std::string missing;
+      resolve(handle, "moert_gpu_sticky_error", &api.stickyError, &missing);
+      resolve(handle, "moert_gpu_clear_sticky_error", &api.clearStickyError, &missing);
+      resolve(handle, "moert_gpu_last_error", &api.lastError, &missing);
+      resolve(handle, "moert_gpu_device_count", &api.deviceCount, &missing);
+      resolve(handle, "moert_gpu_device_name", &api.deviceName, &missing);
+      resolve(handle, "moert_gpu_stream", &api.stream, &missing);
+      resolve(handle, "mgpuMemAlloc", &api.memAlloc, &missing);
+      resolve(handle, "mgpuMemFree", &api.memFree, &missing);
+      resolve(handle, "mgpuMemcpy", &api.memcpy, &missing);
+      resolve(handle, "mgpuMemset32", &api.memset32, &missing);
+      resolve(handle, "mgpuStreamSynchronize", &api.streamSynchronize, &missing);
+      resolve(handle, "moert_gpu_timer_event_create", &api.timerEventCreate, &missing);
+      resolve(handle, "mgpuEventDestroy", &api.eventDestroy, &missing);
+      resolve(handle, "mgpuEventRecord", &api.eventRecord, &missing);
+      resolve(handle, "mgpuEventSynchronize", &api.eventSynchronize, &missing);
+      resolve(handle, "moert_gpu_event_elapsed_ms", &api.eventElapsedMs, &missing);
+      if (!missing.empty())
+        result = Status::error(format("%s lacks %s (an older library?)",
+                                      instance.path_.c_str(), missing.c_str()));
+      else
+        instance.api_ = &api;
+      // The handle stays open for the life of the process (artifacts bind to it).
+    }
+  }
+  if (!result.ok())
+    return result;
+  *out = &instance;
+  return Status::success();
+}
+
+Status GpuDevice::requireDevice() const {
+  int n = api_->deviceCount();
+  if (n < 0)
+    return Status::error(format("no CUDA device: %s", api_->lastError()));
+  if (n == 0)
+    return Status::error("no CUDA device: the driver reports 0 devices");
+  return Status::success();
+}
+
+std::string GpuDevice::deviceName() const {
+  char buf[256];
+  if (api_->deviceName(buf, sizeof buf) != 0) {
+    clearError();
+    return "unknown device";
+  }
+  return buf;
+}
+
+Status GpuDevice::takeError(const std::string &what) const {
+  const char *e = api_->stickyError();
+  if (!e || !*e)
+    return Status::success();
+  std::string msg = e;
+  api_->clearStickyError();
+  return Status::error(what + ": " + msg);
+}
+
+void GpuDevice::clearError() const { api_->clearStickyError(); }
+
+Status GpuDevice::alloc(size_t bytes, void **out) const {
+  *out = api_->memAlloc(roundedSize(bytes), api_->stream(), false);
+  MOERT_TRY(takeError(format("allocating %zu bytes on the GPU", bytes)));
+  if (!*out)
+    return Status::error(format("allocating %zu bytes on the GPU failed", bytes));
+  return Status::success();
+}
+
+void GpuDevice::free(void *p) const {
+  if (p)
+    api_->memFree(p, api_->stream());
+}
+
+Status GpuDevice::copy(void *dst, const void *src, size_t bytes) const {
+  api_->memcpy(dst, const_cast<void *>(src), bytes, api_->stream());
+  return takeError(format("copying %zu bytes", bytes));
+}
+
+Status GpuDevice::zero(void *dst, size_t bytes) const {
+  api_->memset32(dst, 0u, roundedSize(bytes) / 4, api_->stream());
+  return takeError(format("zeroing %zu bytes", bytes));
+}
+
+Status GpuDevice::synchronize(const std::string &what) const {
+  api_->streamSynchronize(api_->stream());
+  return takeError(what);
+}
+
+Status GpuDevice::createTimer(void **event) const {
+  *event = api_->timerEventCreate();
+  MOERT_TRY(takeError("creating a timing event"));
+  if (!*event)
+    return Status::error("creating a timing event failed");
+  return Status::success();
+}
+
+void GpuDevice::destroyEvent(void *event) const {
+  if (event)
+    api_->eventDestroy(event);
+}
+
+Status GpuDevice::record(void *event) const {
+  api_->eventRecord(event, api_->stream());
+  return takeError("recording a timing event");
+}
+
+Status GpuDevice::elapsedMs(void *start, void *end, double *ms) const {
+  api_->eventSynchronize(end);
+  float v = api_->eventElapsedMs(start, end);
+  MOERT_TRY(takeError("timing"));
+  if (v < 0.0f)
+    return Status::error("timing: moert_gpu_event_elapsed_ms failed");
+  *ms = v;
+  return Status::success();
+}
+
+} // namespace moert

@@ -1,0 +1,185 @@
+//===- Execution.cpp - plan and run an artifact's entries -----------------===//
+
+#include "Execution.h"
+
+#include "moe_runtime/FileUtil.h"
+#include "moe_runtime/Inputs.h"
+#include "moe_runtime/Npy.h"
+#include "moe_runtime/Timing.h"
+
+#include <cstring>
+
+using namespace moert;
+
+namespace moe_runner {
+
+namespace {
+
+// ---- The cpu: calls in this process, on the host buffers -------------------
+
+class CpuBoundEntry : public BoundEntry {
+public:
+  explicit CpuBoundEntry(EntryBuffers *host) : host_(host) {}
+  Status call(EntryFunction fn, double *ms) override {
+    host_->zeroOutputs();
+    uint64_t t0 = nowNanoseconds();
+    fn(host_->pointers());
+    uint64_t t1 = nowNanoseconds();
+    *ms = static_cast<double>(t1 - t0) * 1e-6;
+    return Status::success();
+  }
+  Status fetchOutputs() override { return Status::success(); }
+
+private:
+  EntryBuffers *host_;
+};
+
+class CpuExecutor : public Executor {
+public:
+  const char *device() const override { return "cpu"; }
+  Status bind(EntryBuffers *host, std::unique_ptr<BoundEntry> *out) override {
+    out->reset(new CpuBoundEntry(host));
+    return Status::success();
+  }
+};
+
+/// Allocate every argument of `entry` (zeroed) and fill its inputs: a
+/// residual input from `residualSource` (X_fwd's arguments) when given, else
+/// from its file in `npyPaths`, else random. `sources` gets (name, source)
+/// for every input.
+Status prepareArgs(uint64_t seed, const EntrySpec &entry,
+                   const std::vector<std::string> &npyPaths,
+                   const EntryBuffers *residualSource, EntryBuffers *args,
+                   std::vector<std::pair<std::string, std::string>> *sources) {
+  MOERT_TRY(args->allocate(entry));
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ArgSpec &a = entry.args[i];
+    if (!a.isInput)
+      continue;
+    std::string source;
+    if (residualSource && a.role == Role::Residual) {
+      const EntrySpec &fwd = residualSource->entry();
+      const ArgSpec *from = fwd.findArg(a.name);
+      if (!from || from->isInput || from->role != Role::Residual ||
+          from->numBytes != a.numBytes) // checked when planning
+        return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
+                                    entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
+      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
+      source = "entry " + fwd.name;
+    } else {
+      MOERT_TRY(makeInput(entry, a, npyPaths[i], seed, args->data(i)));
+      source = npyPaths[i].empty() ? "random" : npyPaths[i];
+    }
+    if (sources)
+      sources->emplace_back(a.name, source);
+  }
+  return Status::success();
+}
+
+Status dumpArgs(const std::string &dumpDir, const EntryBuffers &args) {
+  const EntrySpec &entry = args.entry();
+  std::string dir = joinPath(dumpDir, entry.name);
+  MOERT_TRY(makeDirectories(dir));
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    MOERT_TRY(writeNpy(joinPath(dir, entry.args[i].name + ".npy"), entry.args[i].dtype,
+                       entry.args[i].shape, args.data(i)));
+  return Status::success();
+}
+
+} // namespace
+
+std::unique_ptr<Executor> makeCpuExecutor() { return std::unique_ptr<Executor>(new CpuExecutor); }
+
+Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string &inputsDir,
+                 EntryPlan *plan, std::string *warning) {
+  plan->entry = &e;
+  // X_bwd takes its residuals from X_fwd when the artifact has it.
+  std::string fwdName = vjpForwardEntryName(e.name);
+  plan->fwd = fwdName.empty() ? nullptr : spec.findEntry(fwdName);
+  if (plan->fwd) {
+    MOERT_TRY(checkResidualChain(*plan->fwd, e)
+                  .withPrefix(format("entry '%s' cannot take its residuals from entry '%s'",
+                                     e.name.c_str(), fwdName.c_str())));
+    plan->fwdNpyPaths.assign(plan->fwd->args.size(), "");
+    for (size_t i = 0; i < plan->fwd->args.size(); ++i)
+      if (plan->fwd->args[i].isInput)
+        MOERT_TRY(planInput(inputsDir, *plan->fwd, plan->fwd->args[i], &plan->fwdNpyPaths[i])
+                      .withPrefix(format("entry '%s' needs entry '%s' for its residuals",
+                                         e.name.c_str(), fwdName.c_str())));
+  }
+  plan->npyPaths.assign(e.args.size(), "");
+  std::string randomResiduals;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const ArgSpec &a = e.args[i];
+    if (!a.isInput || (plan->fwd && a.role == Role::Residual))
+      continue;
+    MOERT_TRY(planInput(inputsDir, e, a, &plan->npyPaths[i]));
+    if (a.role == Role::Residual && plan->npyPaths[i].empty())
+      randomResiduals += (randomResiduals.empty() ? "" : ", ") + a.name;
+  }
+  warning->clear();
+  if (!randomResiduals.empty()) {
+    std::string why = fwdName.empty()
+                          ? "no entry makes them (an entry X_bwd takes its residuals from X_fwd)"
+                          : "the artifact has no entry '" + fwdName + "' to make them";
+    *warning = format("entry '%s': residual inputs %s are random, since %s; its outputs mean "
+                      "nothing (give the residuals with --inputs)",
+                      e.name.c_str(), randomResiduals.c_str(), why.c_str());
+  }
+  return Status::success();
+}
+
+Status resolveEntry(const SharedLibrary &library, EntryPlan *plan) {
+  MOERT_TRY(library.lookup(plan->entry->symbol, &plan->fn)
+                .withPrefix(format("entry '%s'", plan->entry->name.c_str())));
+  if (plan->fwd)
+    MOERT_TRY(library.lookup(plan->fwd->symbol, &plan->fwdFn)
+                  .withPrefix(format("entry '%s' (which makes the residuals of entry '%s')",
+                                     plan->fwd->name.c_str(), plan->entry->name.c_str())));
+  return Status::success();
+}
+
+Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
+                EntryRun *run) {
+  const EntrySpec &entry = *plan.entry;
+
+  // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,
+  // makes the residuals (brought back to the host, then placed like any input).
+  EntryBuffers fwdArgs;
+  if (plan.fwd) {
+    std::string why = format("entry '%s' (making the residuals of entry '%s')",
+                             plan.fwd->name.c_str(), entry.name.c_str());
+    MOERT_TRY(prepareArgs(settings.seed, *plan.fwd, plan.fwdNpyPaths, nullptr, &fwdArgs,
+                          nullptr)
+                  .withPrefix(why));
+    std::unique_ptr<BoundEntry> bound;
+    MOERT_TRY(executor.bind(&fwdArgs, &bound).withPrefix(why));
+    double ms = 0.0;
+    MOERT_TRY(bound->call(plan.fwdFn, &ms));
+    MOERT_TRY(bound->fetchOutputs().withPrefix(why));
+    if (!settings.dumpDir.empty())
+      MOERT_TRY(dumpArgs(settings.dumpDir, fwdArgs));
+    run->residualsFrom = plan.fwd->name;
+    for (const ArgSpec *r : entry.residuals(/*inputs=*/true))
+      run->residualNames.push_back(r->name);
+  }
+
+  MOERT_TRY(prepareArgs(settings.seed, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,
+                        &run->args, &run->inputSources));
+  std::unique_ptr<BoundEntry> bound;
+  MOERT_TRY(executor.bind(&run->args, &bound)
+                .withPrefix(format("entry '%s'", entry.name.c_str())));
+  double ms = 0.0;
+  for (long w = 0; w < settings.warmup; ++w)
+    MOERT_TRY(bound->call(plan.fn, &ms));
+  for (long it = 0; it < settings.iters; ++it) {
+    MOERT_TRY(bound->call(plan.fn, &ms));
+    run->samplesMs.push_back(ms);
+  }
+  MOERT_TRY(bound->fetchOutputs().withPrefix(format("entry '%s'", entry.name.c_str())));
+  if (!settings.dumpDir.empty())
+    MOERT_TRY(dumpArgs(settings.dumpDir, run->args));
+  return Status::success();
+}
+
+} // namespace moe_runner

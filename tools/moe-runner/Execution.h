@@ -1,0 +1,114 @@
+//===- Execution.h - plan and run an artifact's entries ---------*- C++ -*-===//
+//
+// How moe-runner runs an entry, whatever the device: inputs are made on the
+// host (Inputs.h: the same seeded values or --inputs files everywhere), an
+// Executor places the argument buffers where the calls run (the host buffers
+// themselves on the cpu; device copies on a GPU, GpuExecution.cpp), calls the
+// entry (zeroing its outputs before every call) and brings the outputs back
+// into the host buffers, where the report, --dump and --check read them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_RUNNER_EXECUTION_H
+#define MOE_RUNNER_EXECUTION_H
+
+#include "moe_runtime/Artifact.h"
+#include "moe_runtime/EntryBuffers.h"
+#include "moe_runtime/Status.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace moe_runner {
+
+/// One entry's arguments where its calls run. The host buffers given to
+/// Executor::bind hold the inputs; fetchOutputs() copies the outputs of the
+/// last call into them.
+class BoundEntry {
+public:
+  virtual ~BoundEntry() = default;
+  /// Zero the outputs, call `fn` once; `*ms` is the call's time (host clock
+  /// on the cpu; events on the device's stream on a GPU). Errors the call
+  /// recorded (GPU sticky errors) name the entry.
+  virtual moert::Status call(moert::EntryFunction fn, double *ms) = 0;
+  virtual moert::Status fetchOutputs() = 0;
+};
+
+/// Where entries run.
+class Executor {
+public:
+  virtual ~Executor() = default;
+  /// "cpu" or "gpu".
+  virtual const char *device() const = 0;
+  /// The device's name for the report ("" on the cpu).
+  virtual std::string deviceName() const { return ""; }
+  /// Place `host` (allocated, inputs filled; must outlive *out) for calls.
+  virtual moert::Status bind(moert::EntryBuffers *host, std::unique_ptr<BoundEntry> *out) = 0;
+  /// Called after the artifact's .so is loaded: errors its loading recorded
+  /// (a GPU artifact's constructor loads its kernels).
+  virtual moert::Status checkLoaded(const std::string &artifact) {
+    (void)artifact;
+    return moert::Status::success();
+  }
+};
+
+std::unique_ptr<Executor> makeCpuExecutor();
+
+/// The GPU executor (GpuExecution.cpp): loads libmoe_runtime_gpu (GpuDevice.h)
+/// and requires a CUDA device. Must be called before a GPU artifact's .so is
+/// loaded. Errors: "cannot load libmoe_runtime_gpu.so (tried ...): ...",
+/// "no CUDA device: ...".
+moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out);
+
+/// Whether a GPU can run artifacts here: the library loads and reports at
+/// least one device (for the default target of a FILE.mlir).
+bool gpuUsable();
+
+/// What one selected entry needs before it runs.
+struct EntryPlan {
+  const moert::EntrySpec *entry = nullptr;
+  moert::EntryFunction fn = nullptr;
+  std::vector<std::string> npyPaths; // per argument: the input's file; "" = random
+  // For an X_bwd entry whose artifact has X_fwd: X_fwd, run first to make the
+  // residual inputs (which then have no npyPath).
+  const moert::EntrySpec *fwd = nullptr;
+  moert::EntryFunction fwdFn = nullptr;
+  std::vector<std::string> fwdNpyPaths;
+};
+
+/// Plan entry `e` of `spec`: its input files under `inputsDir`, its X_fwd.
+/// `*warning` is set when residual inputs will be random (no X_fwd, no file).
+moert::Status planEntry(const moert::ArtifactSpec &spec, const moert::EntrySpec &e,
+                        const std::string &inputsDir, EntryPlan *plan, std::string *warning);
+
+/// Resolve the plan's entry symbols in `library`.
+moert::Status resolveEntry(const moert::SharedLibrary &library, EntryPlan *plan);
+
+struct RunSettings {
+  uint64_t seed = 0;
+  std::string dumpDir; // "" = no dump
+  long warmup = 0;
+  long iters = 1;
+};
+
+/// One entry's run: the timing samples and the host buffers (inputs and the
+/// last call's outputs).
+struct EntryRun {
+  std::vector<double> samplesMs;
+  std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path|"entry X"
+  std::string residualsFrom;              // X_fwd when chained, else ""
+  std::vector<std::string> residualNames; // the residuals taken from it
+  moert::EntryBuffers args;
+};
+
+/// Run `plan` on `executor`: X_fwd first (one untimed call) when chained,
+/// then `warmup` untimed and `iters` timed calls; the outputs are the last
+/// call's. With a dump directory every argument of both calls is written.
+moert::Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
+                       EntryRun *run);
+
+} // namespace moe_runner
+
+#endif // MOE_RUNNER_EXECUTION_H

@@ -1,0 +1,121 @@
+//===- GpuExecution.cpp - run entries on a GPU ----------------------------===//
+//
+// The GPU Executor: every argument gets a device buffer (stream-ordered
+// allocation on the runtime stream, moert_gpu_stream()); inputs are copied
+// from the host buffers once; before every call the outputs are zeroed on the
+// stream; the entry is called with the device pointers; two timing events
+// recorded on the runtime stream around the call give its time (the compiled
+// code and the moert_* calls it makes all run on that stream, so the events
+// bracket all of its GPU work). After each call the stream is waited for and
+// the library's sticky error checked, so a failing call is reported by name.
+// Everything goes through GpuDevice (dlopen + dlsym): no CUDA is linked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Execution.h"
+
+#include "moe_runtime/GpuDevice.h"
+#include "moe_runtime/Npy.h"
+
+using namespace moert;
+
+namespace moe_runner {
+
+namespace {
+
+class GpuBoundEntry : public BoundEntry {
+public:
+  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host) : gpu_(gpu), host_(host) {}
+  ~GpuBoundEntry() override {
+    for (void *p : device_)
+      gpu_.free(p);
+    gpu_.destroyEvent(start_);
+    gpu_.destroyEvent(end_);
+    (void)gpu_.synchronize("releasing the GPU buffers"); // best effort
+  }
+
+  Status place() {
+    const EntrySpec &entry = host_->entry();
+    device_.assign(entry.args.size(), nullptr);
+    for (size_t i = 0; i < entry.args.size(); ++i) {
+      const ArgSpec &a = entry.args[i];
+      MOERT_TRY(gpu_.alloc(a.numBytes, &device_[i])
+                    .withPrefix(format("argument '%s' %s %s", a.name.c_str(),
+                                       shapeToString(a.shape).c_str(), dtypeName(a.dtype))));
+      if (a.isInput)
+        MOERT_TRY(gpu_.copy(device_[i], host_->data(i), a.numBytes)
+                      .withPrefix(format("input '%s' to the GPU", a.name.c_str())));
+    }
+    MOERT_TRY(gpu_.createTimer(&start_));
+    MOERT_TRY(gpu_.createTimer(&end_));
+    return gpu_.synchronize("copying the inputs to the GPU");
+  }
+
+  Status call(EntryFunction fn, double *ms) override {
+    const EntrySpec &entry = host_->entry();
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      if (!entry.args[i].isInput)
+        MOERT_TRY(gpu_.zero(device_[i], entry.args[i].numBytes));
+    MOERT_TRY(gpu_.record(start_));
+    fn(device_.data());
+    std::string what = format("entry '%s' on gpu", entry.name.c_str());
+    MOERT_TRY(gpu_.takeError(what));
+    MOERT_TRY(gpu_.record(end_));
+    MOERT_TRY(gpu_.elapsedMs(start_, end_, ms).withPrefix(what));
+    return gpu_.synchronize(what);
+  }
+
+  Status fetchOutputs() override {
+    const EntrySpec &entry = host_->entry();
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      if (!entry.args[i].isInput)
+        MOERT_TRY(gpu_.copy(host_->data(i), device_[i], entry.args[i].numBytes)
+                      .withPrefix(format("output '%s' from the GPU", entry.args[i].name.c_str())));
+    return gpu_.synchronize("copying the outputs from the GPU");
+  }
+
+private:
+  const GpuDevice &gpu_;
+  EntryBuffers *host_;
+  std::vector<void *> device_;
+  void *start_ = nullptr;
+  void *end_ = nullptr;
+};
+
+class GpuExecutor : public Executor {
+public:
+  explicit GpuExecutor(GpuDevice *gpu) : gpu_(gpu), name_(gpu->deviceName()) {}
+  const char *device() const override { return "gpu"; }
+  std::string deviceName() const override { return name_; }
+  Status bind(EntryBuffers *host, std::unique_ptr<BoundEntry> *out) override {
+    std::unique_ptr<GpuBoundEntry> b(new GpuBoundEntry(*gpu_, host));
+    MOERT_TRY(b->place());
+    *out = std::move(b);
+    return Status::success();
+  }
+  Status checkLoaded(const std::string &artifact) override {
+    return gpu_->takeError("loading " + artifact);
+  }
+
+private:
+  GpuDevice *gpu_;
+  std::string name_;
+};
+
+} // namespace
+
+Status makeGpuExecutor(std::unique_ptr<Executor> *out) {
+  GpuDevice *gpu = nullptr;
+  MOERT_TRY(GpuDevice::load(&gpu));
+  MOERT_TRY(gpu->requireDevice());
+  gpu->clearError();
+  out->reset(new GpuExecutor(gpu));
+  return Status::success();
+}
+
+bool gpuUsable() {
+  GpuDevice *gpu = nullptr;
+  return GpuDevice::load(&gpu).ok() && gpu->requireDevice().ok();
+}
+
+} // namespace moe_runner
