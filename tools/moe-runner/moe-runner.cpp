@@ -43,17 +43,20 @@ USAGE
 
 ARTIFACT is what `moe-compile ... -o STEM` wrote: STEM.so + STEM.json. Give the
 stem, the .so or the .json path. A FILE.mlir is first compiled with
-`moe-compile FILE.mlir --target=cpu -o <cache>/<stem>` (the moe-compile next to
+`moe-compile FILE.mlir --target=T -o <cache>/<stem>` (the moe-compile next to
 moe-runner, or --compiler PATH) and cached in
 ${MOE_CACHE_DIR:-$HOME/.cache/moe-mlir}/<hash>/, where the hash covers the
 file's contents, the target and the compiler (path, size, mtime); any change
-recompiles.
+recompiles. T is sm_90a with --device gpu, or without --device when a GPU is
+usable (libmoe_runtime_gpu.so loads and reports a CUDA device); else cpu.
 
 OPTIONS
   --entry NAME      Run only entry NAME (repeatable). Default: every entry.
-  --device cpu|gpu  Where to run. Default: the artifact's target kind (a "cpu"
-                    artifact runs on the cpu, in this process). A cpu artifact
-                    cannot run on a gpu: compile with --target=sm_90a.
+  --device cpu|gpu  Where to run. Default: the artifact's target kind ("cpu"
+                    runs on the cpu, in this process; any other target, e.g.
+                    sm_90a, on the GPU). A cpu artifact cannot run on a GPU
+                    (compile with --target=sm_90a) and a GPU artifact cannot
+                    run on the cpu: both are errors.
   --seed N          Seed of the random inputs (default 0; decimal or 0x hex).
   --inputs DIR      Read input argument NAME of entry E from DIR/E/NAME.npy or
                     else DIR/NAME.npy when present (float16/32/64, int8/32/64,
@@ -62,18 +65,61 @@ OPTIONS
                     random. Integer and i1 inputs must come from .npy files.
   --dump DIR        After the run write every argument (inputs and outputs) to
                     DIR/<entry>/<name>.npy (bf16/f16/fp8 as exact float32, i1
-                    as bool). A dump directory is valid --inputs.
+                    as bool). A dump directory is valid --inputs, and a valid
+                    --check-against reference.
   --warmup N        Untimed calls before timing (default 1).
   --iters N         Timed calls (default 5); the median is reported. Outputs
                     are those of the last call; out buffers are zeroed before
                     every call.
+  --check-against PATH
+                    Compare every output with a reference (see CHECKING).
+                    PATH is another artifact (stem, .so or .json; normally the
+                    cpu artifact of the same program) or a --dump directory.
+  --check           For a FILE.mlir: compile the same file for the cpu too and
+                    check against it (= --check-against <its cpu artifact>).
   --json            Print one JSON object instead of tables (timings in ms
                     incl. every sample, outputs with shape/dtype/sum/abs_sum/
-                    hash, and values with --print).
+                    hash, check results, and values with --print).
   --print           Also print every output's values, row-major, with 9
                     significant digits: `name = [v0, v1, ...]`.
   --compiler PATH   moe-compile to use for FILE.mlir.
   -h, --help        This help.
+
+GPU EXECUTION
+  moe-runner links no CUDA. For --device gpu it dlopen()s
+  libmoe_runtime_gpu.so (RTLD_NOW | RTLD_GLOBAL, before the artifact, whose
+  mgpu* and moert_* references resolve to it) from the first place that has
+  it: $MOE_RUNTIME_GPU_LIB (when set, only there); next to moe-runner; in
+  ../lib relative to it; in the runtime's build tree; then by the dynamic
+  loader's search (plain "libmoe_runtime_gpu.so"). Errors: "--device gpu:
+  cannot load libmoe_runtime_gpu.so (tried ...): <why>" and "--device gpu: no
+  CUDA device: <why>". Inputs are made on the host exactly as on the cpu (the
+  same seed gives the same values on both) and copied to device buffers; the
+  entry is called with device pointers. Everything runs on the library's one
+  runtime stream; after every call the stream is waited for and any error the
+  compiled code or the runtime recorded ends the run with a message naming
+  the entry. Outputs are copied back for the report, --dump and checks.
+
+TIMING
+  cpu: host clock around each call. gpu: two events recorded on the runtime
+  stream around each call (the outputs are zeroed before the first), so a
+  sample is the GPU time of all the entry's work incl. any gaps the host
+  leaves. The median and every sample are reported; TFLOP/s = the entry's
+  "flops" (artifact metadata; shown only when > 0) / median time.
+
+CHECKING (--check-against, --check)
+  For each entry run, the reference artifact's entry of the same name runs
+  once (on its own target's device) with the same seed and --inputs files; a
+  dump directory gives DIR/<entry>/<output>.npy instead. For an X_bwd entry
+  each side chains its own X_fwd residuals. Every output (outputs,
+  residuals, gradients) is compared: floats by relative L2 error
+  ||x - ref||_2 / ||ref||_2 in double (the absolute L2 norm when ||ref||_2 =
+  0; NaN/inf that are not in the same place in both fail), tolerance by dtype
+  (DESIGN.md): bf16, f16, fp8 1e-2; f32 1e-5; f64 1e-12. Integer and i1
+  outputs must match exactly (the count of differing elements and the first
+  index are shown). The exit status is 1 when any output fails, and it is an
+  error before anything runs when the reference lacks an entry or an
+  argument, or an argument's io, shape or dtype differs.
 
 GRADIENTS (VJP ENTRIES)
   moe-generate-vjp turns a forward @f into @f, @f_fwd (f's arguments -> f's
@@ -82,14 +128,14 @@ GRADIENTS (VJP ENTRIES)
   X_bwd of an artifact that also has X_fwd first calls X_fwd once, untimed,
   with exactly the inputs it would get when run alone (same seed, same
   --inputs files), and passes its residual outputs to X_bwd's residual
-  inputs by name (no --inputs file is read for those). X_bwd's residual
-  names, shapes and dtypes must equal X_fwd's, in order, or it is an error.
-  Cotangents are random N(0, 1) or come from --inputs like any input;
-  gradients (role gradient) are outputs. With --dump the X_fwd call is
-  written too, to DIR/X_fwd/, so the directory reproduces the run. Without
-  an X_fwd the residuals are random (or from --inputs), with a warning on
-  stderr: the gradients then mean nothing. moe-gradcheck checks such
-  gradients against finite differences.
+  inputs by name (no --inputs file is read for those), on the cpu and the
+  GPU alike. X_bwd's residual names, shapes and dtypes must equal X_fwd's,
+  in order, or it is an error. Cotangents are random N(0, 1) or come from
+  --inputs like any input; gradients (role gradient) are outputs. With
+  --dump the X_fwd call is written too, to DIR/X_fwd/, so the directory
+  reproduces the run. Without an X_fwd the residuals are random (or from
+  --inputs), with a warning on stderr: the gradients then mean nothing.
+  moe-gradcheck checks such gradients against finite differences.
 
 RANDOM INPUTS
   Argument NAME of dtype T draws from N(0, s^2) and rounds to T
@@ -100,16 +146,22 @@ RANDOM INPUTS
   every entry and on every machine. runtime/README.md has the exact scheme.
 
 OUTPUT
-  Per entry:  entry <name> on cpu: median <t> ms over <n> iterations
-              (<w> warm-up)[, <x> GFLOP/s when the artifact gives a FLOP count]
+  Per entry:  entry <name> on <cpu|gpu>[ [<GPU name> (sm_XY)]]: median <t> ms
+              over <n> iterations (<w> warm-up)[, <x> TFLOP/s when the
+              artifact gives a FLOP count]
   for an X_bwd entry fed by X_fwd:  residuals from entry X_fwd: <names>
   then one row per output argument: name, role, shape, dtype, sum, abs_sum
   (sums of the values and of their magnitudes, in double) and fnv1a64, the
   64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical).
+  With a check: "check against <reference>:" and per output its dtype, error
+  (rel_l2 / abs_l2, or <n> of <m> differ (first at index <i>)), tolerance
+  and PASS or FAIL. --json: "tflops_per_s", "gflops_per_s", per output
+  "check": {"rel_l2" (or "abs_l2"), "tolerance", "pass"} or {"mismatches",
+  "first_mismatch", "tolerance": "exact", "pass"}, and a top-level "check".
 
 EXIT STATUS
-  0 success, 1 error (message on stderr: "moe-runner: error: ..."),
-  2 bad command line.
+  0 success, 1 error or a failed check (message on stderr: "moe-runner:
+  error: ..."), 2 bad command line.
 )";
 
 struct Options {
@@ -493,10 +545,11 @@ std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
 void openLibrary(const ArtifactPaths &paths, moe_runner::Executor &executor,
                  SharedLibrary *library, std::vector<moe_runner::EntryPlan> *plans,
                  const std::string &what) {
-  check(library->openArtifact(paths).withPrefix(what));
-  check(executor.checkLoaded(paths.so).withPrefix(what));
+  auto prefixed = [&](const Status &s) { return what.empty() ? s : s.withPrefix(what); };
+  check(prefixed(library->openArtifact(paths)));
+  check(prefixed(executor.checkLoaded(paths.so)));
   for (moe_runner::EntryPlan &plan : *plans)
-    check(moe_runner::resolveEntry(*library, &plan).withPrefix(what));
+    check(prefixed(moe_runner::resolveEntry(*library, &plan)));
 }
 
 } // namespace
@@ -666,11 +719,12 @@ int main(int argc, char **argv) {
         s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data());
         ++checkedOutputs;
         if (!s.check.pass)
-          failures.push_back(format("%s/%s (%s %s %s)", entry.name.c_str(),
-                                    entry.args[i].name.c_str(),
-                                    moe_runner::describeError(s.check).c_str(),
-                                    s.check.exact ? "with" : "> tolerance",
-                                    moe_runner::describeTolerance(s.check).c_str()));
+          failures.push_back(format(
+              "%s/%s (%s%s)", entry.name.c_str(), entry.args[i].name.c_str(),
+              moe_runner::describeError(s.check).c_str(),
+              s.check.exact
+                  ? ", must be equal"
+                  : (" > tolerance " + moe_runner::describeTolerance(s.check)).c_str()));
         ++n;
       }
     }
