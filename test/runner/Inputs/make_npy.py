@@ -36,6 +36,8 @@ def npy(path, descr, shape, values, raw=None, version=1, truncate=0):
 
 
 # hand/: per-entry layout (DIR/<entry>/<name>.npy), values checked by hand.
+# gpu-run.test: the group sizes of fake_gemm (sum 60 of 64 rows).
+npy("gemm/sizes.npy", "<i4", [4], [10, 0, 30, 20])
 npy("hand/axpy/x.npy", "<f4", [4], [1, 2, 3, 4])
 npy("hand/axpy/y.npy", "<f8", [4], [0.5, -1, 0.25, 10])
 npy("hand/axpy_bf16/x.npy", "<f4", [2, 3], [1, 1.5, -2, 0.1, 3, 100])
