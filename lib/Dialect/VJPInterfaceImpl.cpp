@@ -369,16 +369,29 @@ struct AuxLossAdjoint : Adjoint<AuxLossAdjoint, AuxLossOp> {
 
     // Tokens as [sequences, len]: counts per sequence are then projections.
     SmallVector<ReassociationIndices> split = {{0, 1}, {2}};
-    Value idx3 = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get({seqs, len, k}, elemOf(idx)), idx, split);
+    // The (t, k) pairs of a sequence as one dimension (a single reduction:
+    // GPU pipelines can split it), and the expert ids as a constant input
+    // rather than linalg.index (which such rewrites do not renumber).
+    Type idxElem = elemOf(idx);
+    Value flat = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({t * k}, idxElem), idx,
+        SmallVector<ReassociationIndices>{{0, 1}});
+    Value pairs = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({seqs, len * k}, idxElem), flat,
+        SmallVector<ReassociationIndices>{{0, 1}});
+    SmallVector<APInt> ids;
+    unsigned width = idxElem.getIntOrFloatBitWidth();
+    for (int64_t i = 0; i < e; ++i)
+      ids.push_back(APInt(width, i));
+    auto idsType = RankedTensorType::get({e}, idxElem);
+    Value expertIds = arith::ConstantOp::create(
+        b, loc, idsType, DenseElementsAttr::get(idsType, ids));
     Value counts = tmath::reduce(
-        b, loc, {seqs, e, len, k}, {kPar, kPar, kRed, kRed}, {idx3},
-        {mapOf(b, 4, {0, 2, 3})}, {seqs, e}, mapOf(b, 4, {0, 1}), 0.0,
-        [](OpBuilder &nb, Location nl, ValueRange in, Value acc) {
-          Value col = linalg::IndexOp::create(nb, nl, 1);
-          Value hit = arith::CmpIOp::create(
-              nb, nl, arith::CmpIPredicate::eq,
-              arith::IndexCastOp::create(nb, nl, nb.getIndexType(), in[0]), col);
+        b, loc, {seqs, e, len * k}, {kPar, kPar, kRed}, {pairs, expertIds},
+        {mapOf(b, 3, {0, 2}), mapOf(b, 3, {1})}, {seqs, e}, mapOf(b, 3, {0, 1}),
+        0.0, [](OpBuilder &nb, Location nl, ValueRange in, Value acc) {
+          Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                            in[0], in[1]);
           return add(nb, nl, acc,
                      arith::SelectOp::create(nb, nl, hit, tmath::cst(nb, nl, 1.0),
                                              tmath::cst(nb, nl, 0.0)));

@@ -3,11 +3,11 @@
 // Buffer-form moe ops become scf/arith/math/memref loops; nothing of moe is
 // left. (The numbers are checked by the executed tests in test/e2e.)
 
-// gate: a T × E × H loop nest accumulating x·w in f32 (bf16 widened by bits).
+// gate: a parallel T × E loop (independent outputs: one GPU thread each) over
+// an H loop accumulating x·w in f32 (bf16 widened by bits).
 // CHECK-LABEL: func.func @gate
 // CHECK-NOT:   moe.
-// CHECK:       scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:         scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:       scf.parallel (%[[T:.*]], %[[E:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step
 // CHECK:           scf.for %[[H:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
 // CHECK:             memref.load %{{.*}}[%[[T]], %[[H]]] : memref<4x8xbf16>
 // CHECK:             memref.load %{{.*}}[%[[H]], %[[E]]] : memref<8x2xf32>
@@ -36,11 +36,12 @@ func.func @sqrtsoftplus(%l: memref<4x8xf32>, %s: memref<4x8xf32>) {
 
 // -----
 
-// topk allocates its per-token scratch once and frees it.
+// topk: tokens are a parallel loop whose per-token scratch (stack buffers of
+// static size) is hoisted out of it on the CPU: allocated once, reused.
 // CHECK-LABEL: func.func @topk
-// CHECK-COUNT-5: memref.alloc
-// CHECK:         scf.for
-// CHECK-COUNT-5: memref.dealloc
+// CHECK-COUNT-5: memref.alloca() : memref<{{[0-9]+}}x{{(i1|f32)}}>
+// CHECK:         scf.parallel
+// CHECK-NOT:     memref.alloca
 // CHECK-NOT:     moe.
 func.func @topk(%s: memref<4x8xf32>, %b: memref<8xf32>, %w: memref<4x2xf32>, %i: memref<4x2xi32>) {
   moe.buffer.topk(%s, %b, %w, %i) {k = 2 : i64, score_function = #moe<score_function sigmoid>,

@@ -76,12 +76,15 @@ func.func @route_softmax(%l: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 // aux loss (sequence, sigmoid scores): counts per sequence from the indices
-// as [sequences, length, k]; dp back to [T, E]; then the per-token
-// normalization's rule. The indices get no gradient.
+// as [sequences, length·k] against the constant expert ids (one reduction
+// dimension); dp back to [T, E]; then the per-token normalization's rule.
+// The indices get no gradient.
 // CHECK-LABEL: func.func @aux_sequence_bwd
 // CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
-// CHECK:       %[[IDX3:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [2, 2, 2] : tensor<4x2xi32> into tensor<2x2x2xi32>
-// CHECK:       %[[COUNTS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[IDX3]] : tensor<2x2x2xi32>) outs(%{{.*}} : tensor<2x8xf32>)
+// CHECK:       %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<4x2xi32> into tensor<8xi32>
+// CHECK:       %[[PAIRS:.*]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xi32> into tensor<2x4xi32>
+// CHECK:       %[[IDS:.*]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>
+// CHECK:       %[[COUNTS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PAIRS]], %[[IDS]] : tensor<2x4xi32>, tensor<8xi32>) outs(%{{.*}} : tensor<2x8xf32>)
 // CHECK:       %[[DP3:.*]] = linalg.generic {{.*}} ins(%[[COUNTS]], %{{.*}} : tensor<2x8xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x2x8xf32>)
 // CHECK:       %[[DP:.*]] = tensor.collapse_shape %[[DP3]] {{\[\[}}0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
 // CHECK:       linalg.generic {{.*}} ins(%[[DP]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)

@@ -111,7 +111,9 @@ renameEntriesForLowering(ModuleOp module) {
       continue;
     std::string reserved;
     do
-      reserved = "__moe_entry." + std::to_string(counter++);
+      // No "." in it: kernels outlined from an entry are named after it, and
+      // PTX identifiers cannot contain one.
+      reserved = "__moe_entry_" + std::to_string(counter++);
     while (module.lookupSymbol(reserved));
     renamed.emplace_back(reserved, func.getSymName().str());
     func.setSymName(reserved);

@@ -26,8 +26,13 @@ static std::unique_ptr<llvm::TargetMachine> hostTargetMachine(std::string &error
   if (!target)
     return nullptr;
   // Generic CPU: the artifact runs on any machine of this architecture.
+  llvm::TargetOptions options;
+  // Constructors (GPU targets load their kernel modules in one) go to
+  // .init_array, which the dynamic loader runs; lld does not turn .ctors
+  // into it.
+  options.UseInitArray = true;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
+      triple, "generic", "", options, llvm::Reloc::PIC_));
 }
 
 FailureOr<std::unique_ptr<llvm::Module>>

@@ -31,6 +31,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <cstdlib>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -47,9 +48,16 @@ static cl::opt<std::string>
                cl::cat(category));
 static cl::opt<std::string>
     target("target", cl::init("cpu"),
-           cl::desc("Target: cpu (the reference lowering; GPU targets such as "
-                    "sm_90a come with the GPU backend)"),
+           cl::desc("Target: cpu (the reference lowering, runs in moe-runner's "
+                    "process) or an NVIDIA architecture sm_<NN>[a] such as "
+                    "sm_90a (Hopper): kernels as cubin + calls into "
+                    "libmoe_runtime_gpu; entries then take device pointers"),
            cl::cat(category));
+static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit root for GPU targets (ptxas, libdevice); "
+                      "default $CUDA_HOME, else /usr/local/cuda"),
+             cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -64,6 +72,14 @@ static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"),
                            cl::cat(category));
 
 namespace {
+/// sm_<digits> with an optional architecture-specific suffix "a".
+bool isNvidiaArch(llvm::StringRef name) {
+  if (!name.consume_front("sm_"))
+    return false;
+  name.consume_back("a");
+  return !name.empty() && llvm::all_of(name, [](char c) { return c >= '0' && c <= '9'; });
+}
+
 /// Progress lines on stderr: long compiles say what they are doing.
 class Progress {
 public:
@@ -157,6 +173,8 @@ static int fail(Progress &progress) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  // --mlir-print-ir-after-failure etc., for debugging a lowering.
+  registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
       "moe-compile: compile a moe program (.mlir) into an artifact for "
@@ -167,10 +185,26 @@ int main(int argc, char **argv) {
       "dtype; expert-FFN FLOPs). Every public func.func with a body is an "
       "entry; its tensor arguments are inputs and its results outputs.\n");
 
-  if (target != "cpu") {
+  bool gpuTarget = target != "cpu";
+  if (gpuTarget && !isNvidiaArch(target)) {
     llvm::errs() << "moe-compile: error: unknown target '" << target
-                 << "' (known: cpu)\n";
+                 << "' (known: cpu, sm_<NN>[a] e.g. sm_90a)\n";
     return 2;
+  }
+  std::string toolkit = cudaPath;
+  if (toolkit.empty())
+    if (const char *env = std::getenv("CUDA_HOME"))
+      toolkit = env;
+  if (toolkit.empty())
+    toolkit = "/usr/local/cuda";
+  if (gpuTarget) {
+    llvm::SmallString<256> ptxas(toolkit);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    if (!llvm::sys::fs::can_execute(ptxas)) {
+      llvm::errs() << "moe-compile: error: target " << target << " needs ptxas: "
+                   << ptxas << " not found (set --cuda-path or CUDA_HOME)\n";
+      return 2;
+    }
   }
   std::string stem = outputStem;
   if (outputStem.getNumOccurrences() == 0)
@@ -215,11 +249,23 @@ int main(int argc, char **argv) {
   if (failed(entries))
     return fail(progress);
 
-  progress.step("lower to the LLVM dialect (moe-lower-to-cpu)");
+  progress.step(gpuTarget ? "lower to the LLVM dialect and cubin "
+                            "(moe-lower-to-gpu{chip=" + target + "})"
+                          : std::string("lower to the LLVM dialect "
+                                        "(moe-lower-to-cpu)"));
   moe::compile::rewriteEntriesToDestinations(*module);
   auto renamed = moe::compile::renameEntriesForLowering(*module);
   PassManager pm(&context);
-  moe::buildMoeLowerToCpuPipeline(pm);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail(progress);
+  if (gpuTarget) {
+    moe::MoeLowerToGpuOptions options;
+    options.chip = target;
+    options.toolkit = toolkit;
+    moe::buildMoeLowerToGpuPipeline(pm, options);
+  } else {
+    moe::buildMoeLowerToCpuPipeline(pm);
+  }
   if (failed(pm.run(*module)) ||
       failed(moe::compile::restoreEntryNames(*module, renamed)) ||
       failed(moe::compile::addPackedWrappers(*module, *entries)) ||

@@ -10,6 +10,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -19,6 +20,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary (moe-lower-to-gpu) translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::moe::registerMoeDialects(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

@@ -2,6 +2,7 @@
 
 #include "Check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -20,7 +21,18 @@ double checkTolerance(DType t) {
   }
 }
 
-OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref) {
+double entryTolerance(const EntrySpec &entry, const ArgSpec &arg) {
+  double tolerance = checkTolerance(arg.dtype);
+  if (!isFloatDType(arg.dtype))
+    return tolerance;
+  for (const ArgSpec &other : entry.args)
+    if (isFloatDType(other.dtype))
+      tolerance = std::max(tolerance, checkTolerance(other.dtype));
+  return tolerance;
+}
+
+OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref,
+                          double tolerance) {
   OutputCheck c;
   const unsigned char *g = static_cast<const unsigned char *>(got);
   const unsigned char *r = static_cast<const unsigned char *>(ref);
@@ -36,7 +48,7 @@ OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref) 
     c.pass = c.mismatches == 0;
     return c;
   }
-  c.tolerance = checkTolerance(arg.dtype);
+  c.tolerance = tolerance;
   double diff2 = 0.0, ref2 = 0.0;
   bool nonFinite = false;
   for (size_t i = 0; i < arg.numElements; ++i) {

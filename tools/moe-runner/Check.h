@@ -31,10 +31,19 @@ struct OutputCheck {
 /// The DESIGN.md tolerance of a float dtype (0 for integers and i1).
 double checkTolerance(moert::DType t);
 
-/// Compare `got` with `ref`, both `arg.numElements` elements of `arg.dtype`.
+/// The tolerance of output `arg` of `entry`: its dtype's, or that of the
+/// least precise float argument of the entry when that is looser. An f32
+/// output computed from bf16 values (e.g. the router-weight gradient of a
+/// bf16 layer, which passes through bf16 activations) carries their rounding,
+/// so the working precision, not the storage type, sets the bar.
+double entryTolerance(const moert::EntrySpec &entry, const moert::ArgSpec &arg);
+
+/// Compare `got` with `ref`, both `arg.numElements` elements of `arg.dtype`,
+/// floats against `tolerance`.
 /// Floats: elements that are NaN in both, or the same infinity in both, count
 /// as equal; any other NaN or infinity makes the error infinite (FAIL).
-OutputCheck compareOutput(const moert::ArgSpec &arg, const void *got, const void *ref);
+OutputCheck compareOutput(const moert::ArgSpec &arg, const void *got, const void *ref,
+                          double tolerance);
 
 /// "rel_l2 1.5e-07", "abs_l2 0" or "2 of 3 differ (first at index 1)".
 std::string describeError(const OutputCheck &c);

@@ -3,6 +3,11 @@
 #define MOEDIALECT_CONVERSION_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -11,6 +16,12 @@
 namespace mlir::moe {
 #define GEN_PASS_DECL
 #include "MoeDialect/Conversion/Passes.h.inc"
+
+/// The CPU reference lowering of every buffer-form moe op (what
+/// convert-moe-to-loops applies); convert-moe-to-gpu uses it for the ops it
+/// has no GPU schedule for, inside single-thread kernels.
+void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
+                                PatternBenefit benefit = 1);
 
 #define GEN_PASS_REGISTRATION
 #include "MoeDialect/Conversion/Passes.h.inc"

@@ -22,4 +22,98 @@ def ConvertMoeToLoopsPass : Pass<"convert-moe-to-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def ConvertMoeToGPUPass : Pass<"convert-moe-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower buffer-form moe ops to GPU kernel bodies and runtime calls";
+  let description = [{
+    The GPU lowering of the moe ops, on buffers (after one-shot-bufferize):
+
+    * `moe.buffer.grouped_matmul` / `moe.buffer.grouped_weight_grad` on bf16
+      become `func.call @moert_entry_grouped_gemm_bf16` /
+      `@moert_entry_grouped_weight_grad_bf16` (cuBLASLt, libmoe_runtime_gpu;
+      pointers passed as `!llvm.ptr`, group sizes read from device memory);
+    * every other op becomes `scf.parallel` loops over its independent work
+      items (tokens, rows, elements, token chunks) whose bodies compute the
+      same per-item arithmetic as the CPU reference (shared code), plus, where
+      an op has a sequential step (permute's counting sort, loss
+      reductions), chunked multi-phase loops: per-chunk partials in parallel,
+      then a short combine. `moe-gpu-launch-loops` turns each top-level
+      `scf.parallel` into a kernel.
+
+    The results are the CPU reference's bit for bit for the integer outputs
+    (indices, rows, group sizes) and within f32 reassociation for the
+    reductions. Ops the GPU target cannot run yet (FP8 grouped matmuls,
+    exchanges over more than one rank) are reported with their location.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def MoeGpuSplitReductionsPass
+    : Pass<"moe-gpu-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Split long linalg reductions with few outputs into chunks";
+  let description = [{
+    On the GPU each output element of a linalg op becomes a thread that runs
+    its reduction loop alone; a router-weight gradient (H·E outputs, each a
+    sum over all T tokens) would leave the GPU nearly idle. Ops with one
+    reduction dimension of at least `min-length` iterations and fewer than
+    `max-threads` outputs get upstream linalg::splitReduction: partial
+    results per chunk of the reduction (more threads, short loops), then a
+    reduction over the chunks. Sums are reassociated by chunk.
+  }];
+  let options = [
+    Option<"minLength", "min-length", "int64_t", /*default=*/"2048",
+           "Reductions shorter than this stay as they are">,
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"131072",
+           "Ops with at least this many outputs stay as they are">,
+    Option<"chunk", "chunk", "int64_t", /*default=*/"128",
+           "Target length of a chunk (a power of two dividing the length)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def MoeGpuLaunchLoopsPass : Pass<"moe-gpu-launch-loops", "::mlir::func::FuncOp"> {
+  let summary = "Run every top-level loop nest of a host function on the GPU";
+  let description = [{
+    After it, a host function only allocates, copies, calls and launches:
+
+    * each top-level `scf.parallel` (any number of dimensions, no
+      reductions) becomes a `gpu.launch` over a 1-D grid of `block-size`
+      threads per block, one thread per iteration of the collapsed
+      iteration space (the thread delinearizes its index; threads past the
+      end do nothing);
+    * any other top-level op that reads or writes memory (`scf.for`,
+      `scf.if`, `memref.load/store`, ...: sequential reference code) runs in
+      a single-thread `gpu.launch`;
+    * top-level `memref.load`s whose values are used only inside such loop
+      nests are moved into them (the memory read must happen on the device).
+
+    Host code that would need a value computed on the device is reported.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block of the launched kernels">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def MoeGpuHostMemoryPass : Pass<"moe-gpu-host-memory", "::mlir::func::FuncOp"> {
+  let summary = "Host memref.alloc/dealloc/copy become gpu.alloc/dealloc/memcpy";
+  let description = [{
+    On the GPU target every buffer of a host function lives in device
+    memory: outside kernels, `memref.alloc` becomes `gpu.alloc`,
+    `memref.dealloc` `gpu.dealloc` and `memref.copy` (identity layouts)
+    `gpu.memcpy`. Run after `moe-gpu-launch-loops`; `gpu-async-region` then
+    orders them on a stream.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MOE_CONVERSION_PASSES_TD

@@ -2,9 +2,45 @@
 #ifndef MOEDIALECT_CONVERSION_PIPELINES_H
 #define MOEDIALECT_CONVERSION_PIPELINES_H
 
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir {
 class OpPassManager;
 namespace moe {
+
+/// Options of moe-lower-to-gpu.
+struct MoeLowerToGpuOptions
+    : public PassPipelineOptions<MoeLowerToGpuOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA target architecture (sm_90a: "
+                                    "Hopper H100/H200)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features for ptxas (the PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit root: ptxas and libdevice come from here"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of the generated kernels"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
+      llvm::cl::init(3)};
+};
+
+/// moe-lower-to-gpu: as far as bufferization the same as moe-lower-to-cpu;
+/// then grouped GEMMs become runtime calls (cuBLASLt), the other ops
+/// parallel loops that run as kernels (convert-moe-to-gpu,
+/// moe-gpu-launch-loops), host buffers device buffers; upstream
+/// gpu-kernel-outlining, gpu-async-region, convert-gpu-to-nvvm,
+/// gpu-to-llvm and gpu-module-to-binary (cubin through ptxas) finish.
+/// Host functions take bare device pointers like the CPU target's.
+void buildMoeLowerToGpuPipeline(OpPassManager &pm,
+                                const MoeLowerToGpuOptions &options);
 
 /// moe-lower-to-cpu: expand moe.layer, bufferize (one-shot, function
 /// boundaries with identity layouts), free temporaries, lower moe ops to

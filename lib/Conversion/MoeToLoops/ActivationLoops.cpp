@@ -73,11 +73,12 @@ static Value emitActivation(OpBuilder &b, Location loc, Activation act,
 
 void emitGlu(OpBuilder &b, Location loc, Activation act, Value gate, Value up,
              Value h) {
-  Value zero = indexConst(b, loc, 0);
   Value rows = dimOf(b, loc, h, 0);
   Value cols = dimOf(b, loc, h, 1); // F
-  forRange(b, loc, zero, rows, [&](OpBuilder &rb, Location rl, Value r) {
-    forRange(rb, rl, zero, cols, [&](OpBuilder &cb, Location cl, Value f) {
+  parallelFor(b, loc, {rows, cols}, [&](OpBuilder &cb, Location cl,
+                                        ValueRange ivs) {
+    Value r = ivs[0], f = ivs[1];
+    {
       Value g = loadAsF32(cb, cl, gate, {r, f});
       Value u;
       if (up) {
@@ -88,7 +89,7 @@ void emitGlu(OpBuilder &b, Location loc, Activation act, Value gate, Value up,
       }
       Value a = emitActivation(cb, cl, act, g);
       storeFromF32(cb, cl, arith::MulFOp::create(cb, cl, a, u), h, {r, f});
-    });
+    }
   });
 }
 

@@ -76,6 +76,40 @@ Value ifElseF32(OpBuilder &b, Location loc, Value cond,
 
 } // namespace
 
+void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
+                           Value rows, Value dweights) {
+  Value numTokens = dimOf(b, loc, dweights, 0);
+  Value topK = dimOf(b, loc, dweights, 1);
+  Value hidden = dimOf(b, loc, dout, 1);
+  Value yRows64 = indexToI64(b, loc, dimOf(b, loc, y, 0));
+  Value zero64 = i64Const(b, loc, 0);
+  Value zeroF = f32Const(b, loc, 0.0);
+  // dweights[t, k] = Σ_h dout[t, h] · y[row, h] (h in order), or 0 for a
+  // pair whose row is outside y. Pairs are independent.
+  parallelFor(b, loc, {numTokens, topK}, [&](OpBuilder &kb, Location kloc,
+                                             ValueRange ivs) {
+    Value t = ivs[0], k = ivs[1];
+    Value row = toI64(kb, kloc,
+                      memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
+    Value valid = inHalfOpenRange(kb, kloc, row, zero64, yRows64);
+    Value dw = ifElseF32(
+        kb, kloc, valid,
+        [&](OpBuilder &ib, Location iloc) -> Value {
+          Value r = toIndex(ib, iloc, row);
+          return forReduce(
+              ib, iloc, indexConst(ib, iloc, 0), hidden, zeroF,
+              [&](OpBuilder &hb, Location hloc, Value h, Value acc) -> Value {
+                Value g = loadAsF32(hb, hloc, dout, ValueRange{t, h});
+                Value v = loadAsF32(hb, hloc, y, ValueRange{r, h});
+                return arith::AddFOp::create(
+                    hb, hloc, acc, arith::MulFOp::create(hb, hloc, g, v));
+              });
+        },
+        zeroF);
+    memref::StoreOp::create(kb, kloc, dw, dweights, ValueRange{t, k});
+  });
+}
+
 void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
                      Value rows, Value weights, Value dy, Value dweights) {
   Value c0 = indexConst(b, loc, 0);
@@ -110,25 +144,8 @@ void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
     });
   };
 
-  // 1. dweights[t, k] = Σ_h dout[t, h] · y[row, h], or 0 for a skipped pair.
-  forEachPair([&](OpBuilder &kb, Location kloc, Value t, Value k, Value row,
-                  Value valid) {
-    Value dw = ifElseF32(
-        kb, kloc, valid,
-        [&](OpBuilder &ib, Location iloc) -> Value {
-          Value r = toIndex(ib, iloc, row);
-          return forReduce(
-              ib, iloc, indexConst(ib, iloc, 0), hidden, zeroF,
-              [&](OpBuilder &hb, Location hloc, Value h, Value acc) -> Value {
-                Value g = loadAsF32(hb, hloc, dout, ValueRange{t, h});
-                Value v = loadAsF32(hb, hloc, y, ValueRange{r, h});
-                return arith::AddFOp::create(
-                    hb, hloc, acc, arith::MulFOp::create(hb, hloc, g, v));
-              });
-        },
-        zeroF);
-    memref::StoreOp::create(kb, kloc, dw, dweights, ValueRange{t, k});
-  });
+  // 1. dweights.
+  emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
 
   // 2. Counting sort of the valid pairs by row, stable in (t, k).
   //    cursor[r] = number of pairs on row r ...

@@ -277,17 +277,17 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
 // row is outside [0, rows of y) (a dropped pair: -1) contributes nothing.
 void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
                  Value out) {
-  Value c0 = indexConst(b, loc, 0);
   Value numTokens = dimOf(b, loc, out, 0);
   Value hidden = dimOf(b, loc, out, 1);
   Value topK = dimOf(b, loc, rows, 1);
   Value yRows64 = indexToI64(b, loc, dimOf(b, loc, y, 0));
   Value zero64 = i64Const(b, loc, 0);
   Value zeroF = f32Const(b, loc, 0.0);
-  forRange(b, loc, c0, numTokens, [&](OpBuilder &tb, Location tloc, Value t) {
-    forRange(
-        tb, tloc, indexConst(tb, tloc, 0), hidden,
-        [&](OpBuilder &hb, Location hloc, Value h) {
+  parallelFor(
+      b, loc, {numTokens, hidden},
+      [&](OpBuilder &hb, Location hloc, ValueRange ivs) {
+        Value t = ivs[0], h = ivs[1];
+        {
           Value sum = forReduce(
               hb, hloc, indexConst(hb, hloc, 0), topK, zeroF,
               [&](OpBuilder &kb, Location kloc, Value k, Value acc) -> Value {
@@ -307,8 +307,8 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
                     [&](OpBuilder &, Location) -> Value { return acc; });
               });
           storeFromF32(hb, hloc, sum, out, ValueRange{t, h});
-        });
-  });
+        }
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <functional>
 
@@ -31,6 +32,25 @@ Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i) {
   if (!type.isDynamicDim(i))
     return indexConst(b, loc, type.getDimSize(i));
   return memref::DimOp::create(b, loc, memref, i);
+}
+
+void parallelFor(OpBuilder &b, Location loc, ValueRange ubs,
+                 ParallelBody body) {
+  SmallVector<Value> lbs(ubs.size(), indexConst(b, loc, 0));
+  SmallVector<Value> steps(ubs.size(), indexConst(b, loc, 1));
+  scf::ParallelOp::create(b, loc, lbs, ubs, steps,
+                          [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                            body(nb, nloc, ivs);
+                          });
+}
+
+Value scratchAlloca(OpBuilder &b, Location loc, Type elem, Value size) {
+  auto dynamicType = MemRefType::get({ShapedType::kDynamic}, elem);
+  if (auto n = getConstantIntValue(size)) {
+    Value fixed = memref::AllocaOp::create(b, loc, MemRefType::get({*n}, elem));
+    return memref::CastOp::create(b, loc, dynamicType, fixed);
+  }
+  return memref::AllocaOp::create(b, loc, dynamicType, ValueRange{size});
 }
 
 void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body) {

@@ -20,6 +20,18 @@ Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i);
 
 /// scf.for iv in [lb, ub) step 1.
 void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body);
+using ParallelBody =
+    llvm::function_ref<void(OpBuilder &, Location, ValueRange ivs)>;
+/// scf.parallel over [0, ubs[0]) × [0, ubs[1]) × ...: for iterations that
+/// are independent (each writes its own elements). The CPU runs them in
+/// order; the GPU target runs each in its own thread (moe-gpu-launch-loops).
+void parallelFor(OpBuilder &b, Location loc, ValueRange ubs, ParallelBody body);
+/// Per-iteration scratch of a parallel body: a memref.alloca of `size`
+/// elements (static when `size` is a constant: GPU threads get it in local
+/// memory), typed memref<?xelem>. The iteration must write every element
+/// before reading it: convert-moe-to-loops hoists these allocas out of the
+/// loop (one buffer reused by the sequential CPU iterations, no stack growth).
+Value scratchAlloca(OpBuilder &b, Location loc, Type elem, Value size);
 /// scf.for with one loop-carried value; returns its final value.
 Value forReduce(OpBuilder &b, Location loc, Value lb, Value ub, Value init,
                 ReduceBody body);

@@ -77,6 +77,9 @@ void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
 /// y) are skipped and get dweights 0, as in emitCombine.
 void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
                      Value rows, Value weights, Value dy, Value dweights);
+/// The dweights half of emitCombineGrad, one parallel iteration per pair.
+void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
+                           Value rows, Value dweights);
 
 //===-- Grouped matmuls (MatmulLoops.cpp) ---------------------------------===//
 

@@ -184,10 +184,23 @@ struct LowerToLoops : OpConversionPattern<OpTy> {
 };
 
 template <typename... OpTys>
-void addLoweringPatterns(RewritePatternSet &patterns) {
-  (patterns.add<LowerToLoops<OpTys>>(patterns.getContext()), ...);
+void addLoweringPatterns(RewritePatternSet &patterns, PatternBenefit benefit) {
+  (patterns.add<LowerToLoops<OpTys>>(patterns.getContext(), benefit), ...);
 }
 
+} // namespace
+
+void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
+                                           PatternBenefit benefit) {
+  addLoweringPatterns<BufferGateOp, BufferRouteOp, BufferTopKOp,
+                      BufferAuxLossOp, BufferZLossOp, BufferExpertBiasUpdateOp,
+                      BufferPermuteOp, BufferGroupedMatmulOp,
+                      BufferGroupedWeightGradOp, BufferGluOp, BufferAllToAllOp,
+                      BufferCombineOp, BufferCombineGradOp, BufferQuantizeOp,
+                      BufferDequantizeOp>(patterns, benefit);
+}
+
+namespace {
 struct ConvertMoeToLoopsPass
     : mlir::moe::impl::ConvertMoeToLoopsPassBase<ConvertMoeToLoopsPass> {
   void runOnOperation() override {
@@ -196,16 +209,27 @@ struct ConvertMoeToLoopsPass
     target.addIllegalDialect<MoeDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
-    addLoweringPatterns<BufferGateOp, BufferRouteOp, BufferTopKOp,
-                        BufferAuxLossOp, BufferZLossOp,
-                        BufferExpertBiasUpdateOp, BufferPermuteOp,
-                        BufferGroupedMatmulOp, BufferGroupedWeightGradOp,
-                        BufferGluOp, BufferAllToAllOp, BufferCombineOp,
-                        BufferCombineGradOp, BufferQuantizeOp,
-                        BufferDequantizeOp>(patterns);
+    populateMoeToLoopsPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    // Per-iteration scratch of parallel loops (scratchAlloca) is hoisted out
+    // of them: the CPU runs the iterations one after the other, so one
+    // buffer serves all, and an alloca in a loop would grow the stack.
+    SmallVector<memref::AllocaOp> scratch;
+    getOperation()->walk([&](memref::AllocaOp alloca) {
+      if (isa_and_nonnull<scf::ParallelOp>(alloca->getParentOp()))
+        scratch.push_back(alloca);
+    });
+    for (memref::AllocaOp alloca : scratch) {
+      Operation *outermost = alloca->getParentOp();
+      while (isa_and_nonnull<scf::ParallelOp>(outermost->getParentOp()))
+        outermost = outermost->getParentOp();
+      if (llvm::all_of(alloca->getOperands(), [&](Value v) {
+            return !outermost->isAncestor(v.getParentBlock()->getParentOp());
+          }))
+        alloca->moveBefore(outermost);
+    }
     // Grids are compile-time descriptions of the device mesh: once no op
     // names one, nothing below the moe level needs it.
     SmallVector<shard::GridOp> grids;

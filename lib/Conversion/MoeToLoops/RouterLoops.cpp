@@ -94,8 +94,9 @@ void emitGate(OpBuilder &b, Location loc, Value x, Value w, Value logits) {
   Value zero = idx(b, loc, 0);
   Value t = dimOf(b, loc, x, 0), h = dimOf(b, loc, x, 1),
         e = dimOf(b, loc, w, 1);
-  forRange(b, loc, zero, t, [&](OpBuilder &b, Location loc, Value ti) {
-    forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
+  parallelFor(b, loc, {t, e}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    Value ti = ivs[0], ei = ivs[1];
+    {
       Value acc = forReduce(
           b, loc, zero, h, f32Const(b, loc, 0.0),
           [&](OpBuilder &b, Location loc, Value hi, Value acc) -> Value {
@@ -105,7 +106,7 @@ void emitGate(OpBuilder &b, Location loc, Value x, Value w, Value logits) {
                 b, loc, acc, arith::MulFOp::create(b, loc, xv, wv));
           });
       storeFromF32(b, loc, acc, logits, {ti, ei});
-    });
+    }
   });
 }
 
@@ -113,7 +114,8 @@ void emitRoute(OpBuilder &b, Location loc, ScoreFunction fn, Value logits,
                Value scores) {
   Value zero = idx(b, loc, 0);
   Value t = dimOf(b, loc, logits, 0), e = dimOf(b, loc, logits, 1);
-  forRange(b, loc, zero, t, [&](OpBuilder &b, Location loc, Value ti) {
+  parallelFor(b, loc, {t}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    Value ti = ivs[0];
     F32Math m{b, loc};
     auto at = [&](OpBuilder &b, Location loc, Value ei) {
       return loadAsF32(b, loc, logits, {ti, ei});
@@ -165,18 +167,20 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
   Value t = dimOf(b, loc, scores, 0), e = dimOf(b, loc, scores, 1);
   Value k = idx(b, loc, config.k);
   Type f32 = b.getF32Type(), i1 = b.getI1Type();
-  // Scratch per token: selection scores, experts no longer available, and
-  // the per-group bookkeeping of group-limited routing.
-  Value sel = alloc1D(b, loc, f32, e);
-  Value taken = alloc1D(b, loc, i1, e);
-  Value used = alloc1D(b, loc, i1, e);
   int64_t numGroups = config.numGroups;
   Value groups = idx(b, loc, numGroups);
-  Value groupScore = alloc1D(b, loc, f32, groups);
-  Value groupKept = alloc1D(b, loc, i1, groups);
   Value perGroup = arith::DivUIOp::create(b, loc, e, groups);
 
-  forRange(b, loc, zero, t, [&](OpBuilder &b, Location loc, Value ti) {
+  // Tokens are independent; each has its own scratch: selection scores,
+  // experts no longer available, and the per-group bookkeeping of
+  // group-limited routing.
+  parallelFor(b, loc, {t}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    Value ti = ivs[0];
+    Value sel = scratchAlloca(b, loc, f32, e);
+    Value taken = scratchAlloca(b, loc, i1, e);
+    Value used = scratchAlloca(b, loc, i1, e);
+    Value groupScore = scratchAlloca(b, loc, f32, groups);
+    Value groupKept = scratchAlloca(b, loc, i1, groups);
     // s = scores + bias; every expert available.
     forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
       Value s = loadAsF32(b, loc, scores, {ti, ei});
@@ -288,8 +292,6 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
       memref::StoreOp::create(b, loc, w, weights, ValueRange{ti, ki});
     });
   });
-  for (Value scratch : {sel, taken, used, groupScore, groupKept})
-    memref::DeallocOp::create(b, loc, scratch);
 }
 
 void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,

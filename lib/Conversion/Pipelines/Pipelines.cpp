@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -34,8 +36,11 @@ struct CheckLoweredToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     WalkResult result = module.walk([&](Operation *op) {
+      // gpu.binary and the launches into it are translated to LLVM IR by
+      // the GPU dialect's translation (module load + mgpuLaunchKernel).
       if (op == module.getOperation() ||
-          isa<LLVM::LLVMDialect>(op->getDialect()))
+          isa<LLVM::LLVMDialect>(op->getDialect()) ||
+          isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op))
         return WalkResult::advance();
       op->emitError("'") << op->getName()
                          << "' could not be lowered to the LLVM dialect";
@@ -47,15 +52,19 @@ struct CheckLoweredToLLVMPass
 };
 } // namespace
 
-void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
+/// Shared front half: expand moe.layer, bufferize, free temporaries.
+static void buildMoeBufferizePipeline(OpPassManager &pm,
+                                      bool splitReductions = false) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(createInlinerPass());
-  pm.addNestedPass<func::FuncOp>(createMoeExpandLayerPass());
+  pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass());
   pm.addPass(createCanonicalizerPass());
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
   // own; as linalg it has.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (splitReductions)
+    pm.addNestedPass<func::FuncOp>(moe::createMoeGpuSplitReductionsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -72,12 +81,12 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
   // The deallocation lowering's @dealloc_helper takes dynamic memrefs, which
   // the bare-pointer convention cannot pass: inline it.
   pm.addPass(createInlinerPass());
+}
 
-  pm.addPass(moe::createConvertMoeToLoopsPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  // bf16 arithmetic (e.g. summed bf16 cotangents) runs in f32, and bf16 and
-  // e8m0 conversions become integer arithmetic: exact, and no runtime
-  // helpers needed (LLVM would call libgcc's __truncsfbf2).
+/// bf16 arithmetic (e.g. summed bf16 cotangents) runs in f32, and bf16 and
+/// e8m0 conversions become integer arithmetic: exact, and no runtime helpers
+/// needed (LLVM would call libgcc's __truncsfbf2).
+static void addFloatEmulation(OpPassManager &pm) {
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16"};
   emulate.targetTypeStr = "f32";
@@ -86,6 +95,13 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
   expand.includeBf16 = true;
   expand.includeF8E8M0 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
+  buildMoeBufferizePipeline(pm);
+  pm.addPass(moe::createConvertMoeToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  addFloatEmulation(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -104,10 +120,66 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
   pm.addPass(std::make_unique<CheckLoweredToLLVMPass>());
 }
 
+void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
+                                     const MoeLowerToGpuOptions &options) {
+  buildMoeBufferizePipeline(pm, /*splitReductions=*/true);
+  pm.addPass(moe::createConvertMoeToGPUPass());
+  // What autodiff wrote in linalg (router adjoints, sums) becomes parallel
+  // loops too; their reduction dimensions stay sequential in a thread.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  // No canonicalization before the launches: it would inline the one-thread
+  // scf.parallel phases (a single iteration) into host code.
+  moe::MoeGpuLaunchLoopsPassOptions launch;
+  launch.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuLaunchLoopsPass(launch));
+  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuHostMemoryPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  addFloatEmulation(pm);
+  // One stream per host function; the runtime makes every stream the same
+  // one, so runtime calls (cuBLASLt) are ordered with the kernels.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+
+  GpuNVVMAttachTargetOptions nvvm;
+  nvvm.chip = options.chip;
+  nvvm.features = options.features;
+  nvvm.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(nvvm));
+  ConvertGpuOpsToNVVMOpsOptions kernels;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  GpuToLLVMConversionPassOptions host;
+  pm.addPass(createGpuToLLVMConversionPass(host));
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit;
+  binary.compilationTarget = "bin";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(std::make_unique<CheckLoweredToLLVMPass>());
+}
+
 void moe::registerMoePipelines() {
   PassPipelineRegistration<>(
       "moe-lower-to-cpu",
       "Lower moe programs to the LLVM dialect for the CPU (reference "
       "semantics, bare-pointer memref arguments)",
       buildMoeLowerToCpuPipeline);
+  PassPipelineRegistration<MoeLowerToGpuOptions>(
+      "moe-lower-to-gpu",
+      "Lower moe programs for NVIDIA GPUs: kernels (cubin for `chip`, via "
+      "ptxas from `toolkit`) + calls into libmoe_runtime_gpu (mgpu*, "
+      "moert_entry_*); host functions take bare device pointers",
+      buildMoeLowerToGpuPipeline);
 }

@@ -1,0 +1,62 @@
+//===- HostMemory.cpp - host buffers of the GPU target in device memory ---===//
+#include "MoeDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEGPUHOSTMEMORYPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+
+namespace {
+
+struct HostMemoryPass
+    : mlir::moe::impl::MoeGpuHostMemoryPassBase<HostMemoryPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    // Kernels (gpu.launch bodies) keep their memref ops.
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op))
+        ops.push_back(op);
+      return WalkResult::advance();
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        auto gpuAlloc = gpu::AllocOp::create(
+            rewriter, loc, alloc.getType(), /*asyncToken=*/Type(),
+            /*asyncDependencies=*/ValueRange{}, alloc.getDynamicSizes(),
+            alloc.getSymbolOperands(), /*hostShared=*/false);
+        rewriter.replaceOp(alloc, gpuAlloc.getMemref());
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        gpu::DeallocOp::create(rewriter, loc, /*asyncToken=*/Type(),
+                               ValueRange{}, dealloc.getMemref());
+        rewriter.eraseOp(dealloc);
+      } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+        auto isContiguous = [](Value v) {
+          auto type = cast<MemRefType>(v.getType());
+          return type.getLayout().isIdentity();
+        };
+        if (!isContiguous(copy.getSource()) ||
+            !isContiguous(copy.getTarget())) {
+          copy.emitOpError("between strided buffers is not supported on the "
+                           "GPU target");
+          return signalPassFailure();
+        }
+        gpu::MemcpyOp::create(rewriter, loc, /*asyncToken=*/Type(),
+                              ValueRange{}, copy.getTarget(),
+                              copy.getSource());
+        rewriter.eraseOp(copy);
+      }
+    }
+  }
+};
+
+} // namespace

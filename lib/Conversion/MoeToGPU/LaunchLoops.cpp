@@ -1,0 +1,224 @@
+//===- LaunchLoops.cpp - top-level loop nests of host code → gpu.launch ---===//
+//
+// On the GPU target all buffers live in device memory, so every top-level
+// op of a host function that touches memory must run on the device. Parallel
+// loops become grids (one thread per iteration, collapsed to 1-D so any
+// number of iterations fits the x dimension); sequential code becomes a
+// single-thread kernel. Upstream gpu-kernel-outlining then makes kernels.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Conversion/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEGPULAUNCHLOOPSPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` (a top-level op of a host function) reads or writes buffer
+/// memory itself or in its regions, and so must run on the device.
+bool touchesMemory(Operation *op) {
+  auto isAccess = [](Operation *o) {
+    return isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
+               memref::GenericAtomicRMWOp, memref::AllocaOp,
+               memref::AllocaScopeOp>(o);
+  };
+  return op->walk([&](Operation *o) {
+             return isAccess(o) ? WalkResult::interrupt()
+                                : WalkResult::advance();
+           })
+      .wasInterrupted();
+}
+
+/// Replaces each memref.alloca_scope directly in the launch body (not inside
+/// a loop) by its contents: a thread runs the body once, so the scope only
+/// matters on the CPU, where the same body runs in a loop.
+void dissolveAllocaScopes(gpu::LaunchOp launch) {
+  SmallVector<memref::AllocaScopeOp> scopes;
+  launch.getBody().walk([&](memref::AllocaScopeOp scope) {
+    for (Operation *p = scope->getParentOp(); p != launch; p = p->getParentOp())
+      if (isa<LoopLikeOpInterface>(p))
+        return;
+    scopes.push_back(scope);
+  });
+  for (memref::AllocaScopeOp scope : scopes) {
+    if (scope.getNumResults() != 0)
+      continue;
+    Block &body = scope.getBodyRegion().front();
+    body.getTerminator()->erase();
+    scope->getBlock()->getOperations().splice(Block::iterator(scope),
+                                              body.getOperations());
+    scope.erase();
+  }
+}
+
+/// Clones into the kernel (at `b`) the host-side computations `op` uses
+/// that read device memory: top-level memref.loads (e.g. of a rank-0
+/// cotangent) and the side-effect-free ops between them and `op`. Their
+/// host copies become dead (or are reported if host code still needs them).
+void cloneDeviceReads(OpBuilder &b, Operation *op, IRMapping &mapping) {
+  Block *top = op->getBlock();
+  BackwardSliceOptions options;
+  options.omitUsesFromAbove = false;
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *def) {
+    if (def == op) // the root is filtered too
+      return true;
+    return def->getBlock() == top &&
+           (isa<memref::LoadOp>(def) ||
+            (def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
+             !isa<memref::AllocOp, gpu::AllocOp>(def)));
+  };
+  SetVector<Operation *> slice;
+  (void)getBackwardSlice(op, &slice, options);
+  bool readsDevice = llvm::any_of(
+      slice, [](Operation *def) { return isa<memref::LoadOp>(def); });
+  if (!readsDevice)
+    return;
+  for (Operation *def : slice) // topologically sorted
+    b.clone(*def, mapping);
+}
+
+struct LaunchLoopsPass
+    : mlir::moe::impl::MoeGpuLaunchLoopsPassBase<LaunchLoopsPass> {
+  using Base::Base;
+
+  Value index(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  /// gpu.launch over `numBlocks` × `numThreads` (x only) at `op`'s place.
+  gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value numBlocks,
+                             Value numThreads) {
+    Value one = index(b, loc, 1);
+    auto launch = gpu::LaunchOp::create(b, loc, numBlocks, one, one,
+                                        numThreads, one, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&launch.getBody().front());
+    gpu::TerminatorOp::create(b, loc);
+    return launch;
+  }
+
+  LogicalResult launchParallel(scf::ParallelOp loop) {
+    if (loop.getNumResults() != 0)
+      return loop.emitOpError(
+          "with reductions cannot run on the GPU target yet");
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    // Trip counts (steps are positive: scf.parallel requires it).
+    SmallVector<Value> counts;
+    Value total = index(b, loc, 1);
+    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                         loop.getUpperBound(),
+                                         loop.getStep())) {
+      Value span = arith::SubIOp::create(b, loc, ub, lb);
+      span = arith::MaxSIOp::create(b, loc, span, index(b, loc, 0));
+      Value count = arith::CeilDivUIOp::create(b, loc, span, step);
+      counts.push_back(count);
+      total = arith::MulIOp::create(b, loc, total, count);
+    }
+    Value threads = index(b, loc, blockSize);
+    // At least one block: a zero-sized grid is a launch error; the guard
+    // below makes the extra threads do nothing.
+    Value blocks = arith::MaxUIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, total, threads),
+        index(b, loc, 1));
+    gpu::LaunchOp launch = createLaunch(b, loc, blocks, threads);
+
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value linear = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x, threads),
+        launch.getThreadIds().x);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          linear, total);
+    auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guard.thenBlock());
+    // Delinearize, last dimension fastest (so consecutive threads walk the
+    // innermost dimension: coalesced accesses for row-major buffers).
+    IRMapping mapping;
+    cloneDeviceReads(b, loop, mapping);
+    Value rest = linear;
+    for (int64_t d = counts.size() - 1; d >= 0; --d) {
+      Value pos = d == 0 ? rest
+                         : arith::RemUIOp::create(b, loc, rest, counts[d]);
+      if (d != 0)
+        rest = arith::DivUIOp::create(b, loc, rest, counts[d]);
+      Value iv = arith::AddIOp::create(
+          b, loc, loop.getLowerBound()[d],
+          arith::MulIOp::create(b, loc, pos, loop.getStep()[d]));
+      mapping.map(loop.getInductionVars()[d], iv);
+    }
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    dissolveAllocaScopes(launch);
+    loop.erase();
+    return success();
+  }
+
+  LogicalResult launchSequential(Operation *op) {
+    for (Value result : op->getResults())
+      if (!result.use_empty())
+        return op->emitOpError("computes a value that host code uses; it "
+                               "cannot be moved to the GPU"),
+               failure();
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value one = index(b, loc, 1);
+    gpu::LaunchOp launch = createLaunch(b, loc, one, one);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    IRMapping mapping;
+    cloneDeviceReads(b, op, mapping);
+    b.clone(*op, mapping);
+    dissolveAllocaScopes(launch);
+    op->erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (Block &block : func.getBody()) {
+      SmallVector<Operation *> ops;
+      for (Operation &op : block)
+        if (!isa<memref::LoadOp>(op))
+          ops.push_back(&op);
+      for (Operation *op : ops) {
+        LogicalResult result = success();
+        if (auto loop = dyn_cast<scf::ParallelOp>(op))
+          result = launchParallel(loop);
+        else if (!isa<gpu::LaunchOp>(op) && touchesMemory(op))
+          result = launchSequential(op);
+        if (failed(result))
+          return signalPassFailure();
+      }
+      // The host copies of what the kernels read: dead now, unless host
+      // code needs a value from device memory.
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
+            (isa<memref::LoadOp>(op) ||
+                               (op.getNumRegions() == 0 &&
+                                isMemoryEffectFree(&op))))
+          op.erase();
+      for (Operation &op : block)
+        if (auto load = dyn_cast<memref::LoadOp>(op)) {
+          Operation *user = *load->user_begin();
+          load.emitOpError("is read by host code (")
+              << user->getName()
+              << "); the GPU target cannot read device memory on the host";
+          return signalPassFailure();
+        }
+    }
+  }
+};
+
+} // namespace

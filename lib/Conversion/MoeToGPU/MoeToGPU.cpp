@@ -1,0 +1,212 @@
+//===- MoeToGPU.cpp - buffer-form moe ops → kernels and runtime calls -----===//
+//
+// Grouped matmuls go to the runtime (cuBLASLt); the other ops get the
+// parallel schedules of ParallelSchedules.h where one exists, else the CPU
+// reference loops (which moe-gpu-launch-loops then runs in a single-thread
+// kernel: correct, slow, and only for ops no benchmark layer uses).
+//
+//===----------------------------------------------------------------------===//
+#include "ParallelSchedules.h"
+
+#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_CONVERTMOETOGPUPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+
+// Values of runtime/gpu/include/moe_runtime/moe_runtime_gpu.h.
+constexpr int32_t kWeightKN = 0, kWeightNK = 1;
+constexpr int32_t kOutBF16 = 0, kOutF32 = 1;
+
+/// Declares `name` (private, external) in the module unless present.
+func::FuncOp runtimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
+                             FunctionType type) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+  fn.setPrivate();
+  return fn;
+}
+
+/// The device address of a buffer's first element, as !llvm.ptr.
+Value basePointer(OpBuilder &b, Location loc, Value memref) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(b, loc,
+                                  LLVM::LLVMPointerType::get(b.getContext()),
+                                  asInt);
+}
+
+Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
+  Value dim = memref::DimOp::create(b, loc, memref, d);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
+}
+
+Value i32Value(OpBuilder &b, Location loc, int32_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// The runtime takes bf16 operands, i32 group sizes, a bf16 or f32 output,
+/// and identity-layout (contiguous) buffers.
+LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
+                                   Value sizes, Value out) {
+  auto elem = [](Value v) { return cast<MemRefType>(v.getType()).getElementType(); };
+  for (Value v : bf16Operands)
+    if (!elem(v).isBF16())
+      return op->emitOpError("on the GPU target takes bf16 operands (cuBLASLt "
+                             "grouped GEMM); got ")
+             << elem(v) << " (FP8 and f32 grouped matmuls are not supported "
+                           "on the GPU target yet)";
+  if (!elem(sizes).isInteger(32))
+    return op->emitOpError("on the GPU target needs i32 group sizes; got ")
+           << elem(sizes);
+  if (!elem(out).isBF16() && !elem(out).isF32())
+    return op->emitOpError("on the GPU target writes bf16 or f32; got ")
+           << elem(out);
+  SmallVector<Value> all(bf16Operands);
+  all.append({sizes, out});
+  for (Value v : all)
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return op->emitOpError("on the GPU target needs contiguous buffers; got ")
+             << v.getType();
+  return success();
+}
+
+/// Emits `name(a, b, sizes, G, Kd, N, layout, out, outType, R)`, the shape of
+/// both moert_entry_* functions.
+void callGroupedGemm(OpBuilder &b, Operation *op, StringRef name, Value a,
+                     Value bOrDc, Value sizes, Value kDim, Value n,
+                     WeightLayout layout, Value out, Value rows) {
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = b.getI64Type(),
+       i32 = b.getI32Type();
+  auto type = FunctionType::get(
+      ctx, {ptr, ptr, ptr, i64, i64, i64, i32, ptr, i32, i64}, {});
+  func::FuncOp callee =
+      runtimeFunction(b, op->getParentOfType<ModuleOp>(), name, type);
+  bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
+  SmallVector<Value> args = {
+      basePointer(b, loc, a),
+      basePointer(b, loc, bOrDc),
+      basePointer(b, loc, sizes),
+      i64Dim(b, loc, sizes, 0),
+      kDim,
+      n,
+      i32Value(b, loc, layout == WeightLayout::NK ? kWeightNK : kWeightKN),
+      basePointer(b, loc, out),
+      i32Value(b, loc, f32Out ? kOutF32 : kOutBF16),
+      rows};
+  func::CallOp::create(b, loc, callee, args);
+}
+
+struct GroupedMatmulToRuntime
+    : OpConversionPattern<BufferGroupedMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BufferGroupedMatmulOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callGroupedGemm(rewriter, op, "moert_entry_grouped_gemm_bf16", op.getA(),
+                    op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
+                    i64Dim(rewriter, loc, op.getC(), 1), op.getWeightLayout(),
+                    op.getC(), i64Dim(rewriter, loc, op.getC(), 0));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct GroupedWeightGradToRuntime
+    : OpConversionPattern<BufferGroupedWeightGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BufferGroupedWeightGradOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callGroupedGemm(rewriter, op, "moert_entry_grouped_weight_grad_bf16",
+                    op.getA(), op.getDc(), op.getGroupSizes(),
+                    i64Dim(rewriter, loc, op.getA(), 1),
+                    i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),
+                    op.getDb(), i64Dim(rewriter, loc, op.getA(), 0));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertMoeToGPUPass
+    : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
+  void runOnOperation() override {
+    // What the runtime cannot do is an error, not a fallback to loops.
+    WalkResult unsupported = getOperation()->walk([](Operation *op) {
+      LogicalResult ok = success();
+      if (auto mm = dyn_cast<BufferGroupedMatmulOp>(op)) {
+        ok = mm.getScales().empty()
+                 ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
+                                        mm.getGroupSizes(), mm.getC())
+                 : op->emitOpError("with FP8 scales is not supported on the "
+                                   "GPU target yet");
+      } else if (auto wg = dyn_cast<BufferGroupedWeightGradOp>(op)) {
+        ok = checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
+                                  wg.getGroupSizes(), wg.getDb());
+      }
+      return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
+
+    // Ops without a GPU schedule run their reference loops in a
+    // single-thread kernel: wrap them in one before lowering them in place.
+    SmallVector<Operation *> sequential;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<MoeDialect>(op->getDialect()) && op->getNumResults() == 0 &&
+          !gpu_schedules::hasParallelSchedule(op) &&
+          !isa<BufferGroupedMatmulOp, BufferGroupedWeightGradOp>(op))
+        sequential.push_back(op);
+    });
+    for (Operation *op : sequential) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
+      b.setInsertionPointToEnd(&launch.getBody().front());
+      auto terminator = gpu::TerminatorOp::create(b, loc);
+      op->moveBefore(terminator);
+    }
+
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<MoeDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    // Runtime calls and parallel schedules first; the reference loops are
+    // the fallback (and say why an op cannot be lowered at all).
+    patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(ctx,
+                                                                    /*benefit=*/3);
+    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
+    populateMoeToLoopsPatterns(patterns, /*benefit=*/1);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    SmallVector<shard::GridOp> grids;
+    getOperation()->walk([&](shard::GridOp grid) { grids.push_back(grid); });
+    for (shard::GridOp grid : grids)
+      if (SymbolTable::symbolKnownUseEmpty(grid, grid->getParentOp()))
+        grid.erase();
+  }
+};
+
+} // namespace

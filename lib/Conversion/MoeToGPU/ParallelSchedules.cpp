@@ -1,0 +1,543 @@
+//===- ParallelSchedules.cpp - moe ops as parallel loops for the GPU ------===//
+//
+// The ops whose reference loops have a sequential step, rescheduled as
+// phases of independent work items (each phase one kernel, phases ordered
+// on the stream). Token chunks of kChunk tokens carry partial counts and
+// sums; the integer results (permute's rows and group sizes) equal the
+// reference's exactly, float reductions are reassociated by chunk.
+//
+//===----------------------------------------------------------------------===//
+#include "ParallelSchedules.h"
+
+#include "../MoeToLoops/LoopBuilder.h"
+#include "../MoeToLoops/LoopEmitters.h"
+
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::moe;
+using namespace mlir::moe::loops;
+
+namespace mlir::moe::gpu_schedules {
+namespace {
+
+/// Tokens per chunk: a thread's share of a counting or summing phase.
+constexpr int64_t kChunk = 64;
+
+Value toIndex(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isIndex())
+    return v;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(64))
+    return v;
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+}
+Value fromI64(OpBuilder &b, Location loc, Value v, Type t) {
+  if (t.isInteger(64))
+    return v;
+  return arith::TruncIOp::create(b, loc, t, v);
+}
+Value indexToF32(OpBuilder &b, Location loc, Value v) {
+  return arith::SIToFPOp::create(b, loc, b.getF32Type(), toI64(b, loc, v));
+}
+Value addF(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AddFOp::create(b, loc, x, y);
+}
+Value mulF(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulFOp::create(b, loc, x, y);
+}
+Value minIdx(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MinUIOp::create(b, loc, x, y);
+}
+Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t d) {
+  return arith::CeilDivUIOp::create(b, loc, x, indexConst(b, loc, d));
+}
+Value allocBuffer(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
+                  Type elem) {
+  SmallVector<int64_t> shape(sizes.size(), ShapedType::kDynamic);
+  return memref::AllocOp::create(b, loc, MemRefType::get(shape, elem), sizes);
+}
+void ifThen(OpBuilder &b, Location loc, Value cond,
+            llvm::function_ref<void(OpBuilder &, Location)> body) {
+  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nloc) {
+    body(nb, nloc);
+    scf::YieldOp::create(nb, nloc);
+  });
+}
+/// The tokens [lo, hi) of chunk `c` within [begin, end).
+std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
+                                   Value end, Value c) {
+  Value lo = arith::AddIOp::create(
+      b, loc, begin, arith::MulIOp::create(b, loc, c, indexConst(b, loc, kChunk)));
+  Value hi = minIdx(b, loc, arith::AddIOp::create(b, loc, lo,
+                                                  indexConst(b, loc, kChunk)),
+                    end);
+  return {minIdx(b, loc, lo, end), hi};
+}
+
+//===----------------------------------------------------------------------===//
+// moe.permute
+//===----------------------------------------------------------------------===//
+
+// 1. counts[c, e]: pairs (t, k) of token chunk c routed to e;
+// 2. per expert, exclusive prefix over chunks (a chunk's first slot within
+//    the expert's group) and the total;
+// 3. one thread: padded group sizes and group offsets;
+// 4. per (chunk, expert): rows[t, k] = offset + chunk prefix + rank within
+//    the chunk, (t, k) in row-major order: expert ascending, stable in
+//    (t, k), as the reference; pairs with an expert outside [0, E) get -1;
+// 5. permuted = 0, then each pair's token row is copied to its row.
+void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
+                 Value x, Value indices, Value permuted, Value groupSizes,
+                 Value rows) {
+  Type i64 = b.getI64Type();
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+  Value numTokens = dimOf(b, loc, indices, 0);
+  Value topK = dimOf(b, loc, indices, 1);
+  Value hidden = dimOf(b, loc, x, 1);
+  Value numRows = dimOf(b, loc, permuted, 0);
+  Value numRows64 = toI64(b, loc, numRows);
+  Value experts = indexConst(b, loc, numExperts);
+  Value experts64 = i64Const(b, loc, numExperts);
+  Value zero64 = i64Const(b, loc, 0);
+  Value numChunks = ceilDiv(b, loc, numTokens, kChunk);
+  Value counts = allocBuffer(b, loc, {numChunks, experts}, i64);
+  Value groupStart = allocBuffer(b, loc, {experts}, i64);
+
+  auto expertOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
+    return toI64(nb, nloc,
+                 memref::LoadOp::create(nb, nloc, indices, ValueRange{t, k}));
+  };
+  // Visits the pairs of chunk c routed to expert e, in (t, k) order,
+  // carrying an i64 count.
+  auto forEachPairOf = [&](OpBuilder &nb, Location nloc, Value c, Value e,
+                           Value init,
+                           llvm::function_ref<void(OpBuilder &, Location,
+                                                   Value t, Value k,
+                                                   Value count)>
+                               onPair) -> Value {
+    auto [lo, hi] = chunkRange(nb, nloc, c0, numTokens, c);
+    Value e64 = toI64(nb, nloc, e);
+    return forReduce(
+        nb, nloc, lo, hi, init,
+        [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
+          return forReduce(
+              tb, tloc, indexConst(tb, tloc, 0), topK, acc,
+              [&](OpBuilder &kb, Location kloc, Value k, Value n) -> Value {
+                Value hit = arith::CmpIOp::create(
+                    kb, kloc, arith::CmpIPredicate::eq,
+                    expertOf(kb, kloc, t, k), e64);
+                if (onPair)
+                  ifThen(kb, kloc, hit, [&](OpBuilder &ib, Location iloc) {
+                    onPair(ib, iloc, t, k, n);
+                  });
+                return arith::AddIOp::create(
+                    kb, kloc, n, arith::ExtUIOp::create(kb, kloc, i64, hit));
+              });
+        });
+  };
+
+  // 1. Counts per (chunk, expert).
+  parallelFor(b, loc, {numChunks, experts},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                Value n = forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64, {});
+                memref::StoreOp::create(nb, nloc, n, counts, ivs);
+              });
+  // 2. Exclusive prefix over chunks, per expert; the total goes to
+  //    groupStart[e] for step 3.
+  parallelFor(b, loc, {experts}, [&](OpBuilder &nb, Location nloc,
+                                     ValueRange ivs) {
+    Value e = ivs[0];
+    Value total = forReduce(
+        nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
+        [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
+          Value n = memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
+          memref::StoreOp::create(cb, cloc, run, counts, ValueRange{c, e});
+          return arith::AddIOp::create(cb, cloc, run, n);
+        });
+    memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
+  });
+  // 3. Padded sizes and offsets (exclusive prefix over experts, i64).
+  Value alignM1 = i64Const(b, loc, align - 1), align64 = i64Const(b, loc, align);
+  Type sizeType = cast<MemRefType>(groupSizes.getType()).getElementType();
+  parallelFor(b, loc, {c1}, [&](OpBuilder &nb, Location nloc, ValueRange) {
+    forReduce(
+        nb, nloc, indexConst(nb, nloc, 0), experts, zero64,
+        [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
+          Value count = memref::LoadOp::create(eb, eloc, groupStart,
+                                               ValueRange{e});
+          Value padded = count;
+          if (align > 1)
+            padded = arith::MulIOp::create(
+                eb, eloc,
+                arith::DivUIOp::create(
+                    eb, eloc, arith::AddIOp::create(eb, eloc, count, alignM1),
+                    align64),
+                align64);
+          memref::StoreOp::create(eb, eloc, fromI64(eb, eloc, padded, sizeType),
+                                  groupSizes, ValueRange{e});
+          memref::StoreOp::create(eb, eloc, off, groupStart, ValueRange{e});
+          return arith::AddIOp::create(eb, eloc, off, padded);
+        });
+  });
+  // 4. Rows of the routed pairs; -1 for pairs no expert takes (first, so
+  //    that step 4's writes of valid pairs are the only others).
+  Type rowType = cast<MemRefType>(rows.getType()).getElementType();
+  Value minusOne64 = i64Const(b, loc, -1);
+  parallelFor(b, loc, {numTokens, topK}, [&](OpBuilder &nb, Location nloc,
+                                             ValueRange ivs) {
+    Value inRange = inHalfOpenRange(nb, nloc, expertOf(nb, nloc, ivs[0], ivs[1]),
+                                    zero64, experts64);
+    ifThen(nb, nloc, arith::XOrIOp::create(nb, nloc, inRange,
+                                          arith::ConstantIntOp::create(
+                                              nb, nloc, 1, 1)),
+           [&](OpBuilder &ib, Location iloc) {
+             memref::StoreOp::create(ib, iloc,
+                                     fromI64(ib, iloc, minusOne64, rowType),
+                                     rows, ivs);
+           });
+  });
+  parallelFor(b, loc, {numChunks, experts}, [&](OpBuilder &nb, Location nloc,
+                                                ValueRange ivs) {
+    Value base = arith::AddIOp::create(
+        nb, nloc,
+        memref::LoadOp::create(nb, nloc, groupStart, ValueRange{ivs[1]}),
+        memref::LoadOp::create(nb, nloc, counts, ivs));
+    forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64,
+                  [&](OpBuilder &ib, Location iloc, Value t, Value k,
+                      Value rank) {
+                    Value dest = arith::AddIOp::create(ib, iloc, base, rank);
+                    // dest < R holds for R = T·K + E·(A − 1); guard anyway.
+                    Value fits = arith::CmpIOp::create(
+                        ib, iloc, arith::CmpIPredicate::slt, dest, numRows64);
+                    Value row = arith::SelectOp::create(ib, iloc, fits, dest,
+                                                        minusOne64);
+                    memref::StoreOp::create(ib, iloc,
+                                            fromI64(ib, iloc, row, rowType),
+                                            rows, ValueRange{t, k});
+                  });
+  });
+  // 5. Zero everything (padding rows, rows past the groups), then copy.
+  parallelFor(b, loc, {numRows, hidden},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                Type elem =
+                    cast<MemRefType>(permuted.getType()).getElementType();
+                Value zero = arith::ConstantOp::create(
+                    nb, nloc, elem, nb.getZeroAttr(elem));
+                memref::StoreOp::create(nb, nloc, zero, permuted, ivs);
+              });
+  parallelFor(b, loc, {numTokens, topK, hidden},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                Value row = toI64(nb, nloc,
+                                  memref::LoadOp::create(
+                                      nb, nloc, rows, ValueRange{ivs[0], ivs[1]}));
+                ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
+                       [&](OpBuilder &ib, Location iloc) {
+                         Value v = memref::LoadOp::create(
+                             ib, iloc, x, ValueRange{ivs[0], ivs[2]});
+                         memref::StoreOp::create(
+                             ib, iloc, v, permuted,
+                             ValueRange{toIndex(ib, iloc, row), ivs[2]});
+                       });
+              });
+  memref::DeallocOp::create(b, loc, counts);
+  memref::DeallocOp::create(b, loc, groupStart);
+}
+
+//===----------------------------------------------------------------------===//
+// moe.combine_grad
+//===----------------------------------------------------------------------===//
+
+// dweights as the reference (one pair per thread); dy = 0, then each pair's
+// weighted cotangent row is written to its row. Rows made by moe.permute are
+// distinct, so every row of dy has at most one pair: the reference's sum
+// over a row's pairs is that one term.
+void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
+                     Value rows, Value weights, Value dy, Value dweights) {
+  emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
+  Value numTokens = dimOf(b, loc, dweights, 0);
+  Value topK = dimOf(b, loc, dweights, 1);
+  Value numRows = dimOf(b, loc, dy, 0);
+  Value hidden = dimOf(b, loc, dy, 1);
+  Value yRows64 = arith::MinSIOp::create(b, loc,
+                                         toI64(b, loc, dimOf(b, loc, y, 0)),
+                                         toI64(b, loc, numRows));
+  Value zero64 = i64Const(b, loc, 0);
+  parallelFor(b, loc, {numRows, hidden},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                storeFromF32(nb, nloc, f32Const(nb, nloc, 0.0), dy, ivs);
+              });
+  parallelFor(b, loc, {numTokens, topK, hidden},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                Value t = ivs[0], k = ivs[1], h = ivs[2];
+                Value row = toI64(nb, nloc, memref::LoadOp::create(
+                                                nb, nloc, rows, ValueRange{t, k}));
+                ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
+                       [&](OpBuilder &ib, Location iloc) {
+                         Value w = loadAsF32(ib, iloc, weights, {t, k});
+                         Value g = loadAsF32(ib, iloc, dout, {t, h});
+                         storeFromF32(ib, iloc, mulF(ib, iloc, w, g), dy,
+                                      {toIndex(ib, iloc, row), h});
+                       });
+              });
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+/// log Σ_e exp(logits[t, e]) with max subtraction, as the reference.
+Value logSumExp(OpBuilder &b, Location loc, Value logits, Value t, Value e) {
+  Value zero = indexConst(b, loc, 0);
+  Value mx = forReduce(
+      b, loc, zero, e,
+      f32Const(b, loc, -std::numeric_limits<double>::infinity()),
+      [&](OpBuilder &nb, Location nloc, Value ei, Value acc) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, acc,
+                                         loadAsF32(nb, nloc, logits, {t, ei}));
+      });
+  Value sum = forReduce(
+      b, loc, zero, e, f32Const(b, loc, 0.0),
+      [&](OpBuilder &nb, Location nloc, Value ei, Value acc) -> Value {
+        Value d = arith::SubFOp::create(nb, nloc,
+                                        loadAsF32(nb, nloc, logits, {t, ei}), mx);
+        return addF(nb, nloc, acc, math::ExpOp::create(nb, nloc, d));
+      });
+  return addF(b, loc, mx, math::LogOp::create(b, loc, sum));
+}
+
+// Per-chunk sums of lse², then one thread sums the chunks.
+void emitZLossGpu(OpBuilder &b, Location loc, double coeff, Value logits,
+               Value loss) {
+  Value t = dimOf(b, loc, logits, 0), e = dimOf(b, loc, logits, 1);
+  Value numChunks = ceilDiv(b, loc, t, kChunk);
+  Value partial = allocBuffer(b, loc, {numChunks}, b.getF32Type());
+  parallelFor(b, loc, {numChunks}, [&](OpBuilder &nb, Location nloc,
+                                       ValueRange ivs) {
+    auto [lo, hi] = chunkRange(nb, nloc, indexConst(nb, nloc, 0), t, ivs[0]);
+    Value sum = forReduce(
+        nb, nloc, lo, hi, f32Const(nb, nloc, 0.0),
+        [&](OpBuilder &tb, Location tloc, Value ti, Value acc) -> Value {
+          Value lse = logSumExp(tb, tloc, logits, ti, e);
+          return addF(tb, tloc, acc, mulF(tb, tloc, lse, lse));
+        });
+    memref::StoreOp::create(nb, nloc, sum, partial, ivs);
+  });
+  parallelFor(b, loc, {indexConst(b, loc, 1)}, [&](OpBuilder &nb, Location nloc,
+                                                   ValueRange) {
+    Value total = forReduce(
+        nb, nloc, indexConst(nb, nloc, 0), numChunks, f32Const(nb, nloc, 0.0),
+        [&](OpBuilder &cb, Location cloc, Value c, Value acc) -> Value {
+          return addF(cb, cloc, acc,
+                      memref::LoadOp::create(cb, cloc, partial, ValueRange{c}));
+        });
+    Value mean = arith::DivFOp::create(
+        nb, nloc, mulF(nb, nloc, f32Const(nb, nloc, coeff), total),
+        indexToF32(nb, nloc, t));
+    memref::StoreOp::create(nb, nloc, mean, loss, ValueRange{});
+  });
+  memref::DeallocOp::create(b, loc, partial);
+}
+
+// Per (sequence, chunk, expert): Σ_t p[t, e] and the count of pairs routed
+// to e; per (sequence, expert): the chunk sums multiplied; one thread: the
+// factor E·coeff/(K·S²) per sequence and the mean over sequences.
+void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
+                 Value scores, Value indices, Value loss) {
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  Value c0 = indexConst(b, loc, 0);
+  Value t = dimOf(b, loc, scores, 0), e = dimOf(b, loc, scores, 1);
+  Value k = dimOf(b, loc, indices, 1);
+  Value seqLen = config.variant == AuxLossVariant::Sequence
+                     ? indexConst(b, loc, config.seqLength)
+                     : t;
+  Value numSeq = arith::DivUIOp::create(
+      b, loc, t, arith::MaxUIOp::create(b, loc, seqLen, indexConst(b, loc, 1)));
+  Value chunksPerSeq = ceilDiv(b, loc, seqLen, kChunk);
+  bool normalizePerToken = config.scoreFunction != ScoreFunction::Softmax;
+
+  // 0. Per-token normalizer (sigmoid/sqrtsoftplus: Σ_e scores + 1e-20).
+  Value norm;
+  if (normalizePerToken) {
+    norm = allocBuffer(b, loc, {t}, f32);
+    parallelFor(b, loc, {t}, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+      Value sum = forReduce(
+          nb, nloc, indexConst(nb, nloc, 0), e, f32Const(nb, nloc, 0.0),
+          [&](OpBuilder &eb, Location eloc, Value ei, Value acc) -> Value {
+            return addF(eb, eloc, acc, loadAsF32(eb, eloc, scores, {ivs[0], ei}));
+          });
+      memref::StoreOp::create(nb, nloc, addF(nb, nloc, sum,
+                                             f32Const(nb, nloc, 1e-20)),
+                              norm, ivs);
+    });
+  }
+  // 1. Chunk partials.
+  Value probPart = allocBuffer(b, loc, {numSeq, chunksPerSeq, e}, f32);
+  Value countPart = allocBuffer(b, loc, {numSeq, chunksPerSeq, e}, i64);
+  parallelFor(
+      b, loc, {numSeq, chunksPerSeq, e},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value s = ivs[0], c = ivs[1], ei = ivs[2];
+        Value begin = arith::MulIOp::create(nb, nloc, s, seqLen);
+        Value end = arith::AddIOp::create(nb, nloc, begin, seqLen);
+        auto [lo, hi] = chunkRange(nb, nloc, begin, end, c);
+        Value e64 = toI64(nb, nloc, ei);
+        auto loop = scf::ForOp::create(
+            nb, nloc, lo, hi, indexConst(nb, nloc, 1),
+            ValueRange{f32Const(nb, nloc, 0.0), i64Const(nb, nloc, 0)},
+            [&](OpBuilder &tb, Location tloc, Value ti, ValueRange acc) {
+              Value p = loadAsF32(tb, tloc, scores, {ti, ei});
+              if (normalizePerToken)
+                p = arith::DivFOp::create(
+                    tb, tloc, p,
+                    memref::LoadOp::create(tb, tloc, norm, ValueRange{ti}));
+              Value n = forReduce(
+                  tb, tloc, indexConst(tb, tloc, 0), k, acc[1],
+                  [&](OpBuilder &kb, Location kloc, Value ki, Value n) -> Value {
+                    Value raw = toI64(kb, kloc,
+                                      memref::LoadOp::create(kb, kloc, indices,
+                                                             ValueRange{ti, ki}));
+                    Value hit = arith::CmpIOp::create(
+                        kb, kloc, arith::CmpIPredicate::eq, raw, e64);
+                    return arith::AddIOp::create(
+                        kb, kloc, n, arith::ExtUIOp::create(kb, kloc, i64, hit));
+                  });
+              scf::YieldOp::create(tb, tloc,
+                                   ValueRange{addF(tb, tloc, acc[0], p), n});
+            });
+        memref::StoreOp::create(nb, nloc, loop.getResult(0), probPart, ivs);
+        memref::StoreOp::create(nb, nloc, loop.getResult(1), countPart, ivs);
+      });
+  // 2. Per (sequence, expert): (Σ_c prob) · (Σ_c count).
+  Value terms = allocBuffer(b, loc, {numSeq, e}, f32);
+  parallelFor(b, loc, {numSeq, e}, [&](OpBuilder &nb, Location nloc,
+                                       ValueRange ivs) {
+    auto loop = scf::ForOp::create(
+        nb, nloc, indexConst(nb, nloc, 0), chunksPerSeq,
+        indexConst(nb, nloc, 1),
+        ValueRange{f32Const(nb, nloc, 0.0), i64Const(nb, nloc, 0)},
+        [&](OpBuilder &cb, Location cloc, Value c, ValueRange acc) {
+          SmallVector<Value> at{ivs[0], c, ivs[1]};
+          Value p = memref::LoadOp::create(cb, cloc, probPart, at);
+          Value n = memref::LoadOp::create(cb, cloc, countPart, at);
+          scf::YieldOp::create(
+              cb, cloc,
+              ValueRange{addF(cb, cloc, acc[0], p),
+                         arith::AddIOp::create(cb, cloc, acc[1], n)});
+        });
+    Value count = arith::SIToFPOp::create(nb, nloc, f32, loop.getResult(1));
+    memref::StoreOp::create(nb, nloc, mulF(nb, nloc, loop.getResult(0), count),
+                            terms, ivs);
+  });
+  // 3. One thread: Σ_s factor · Σ_e terms, mean over sequences.
+  parallelFor(b, loc, {indexConst(b, loc, 1)}, [&](OpBuilder &nb, Location nloc,
+                                                   ValueRange) {
+    Value sF = indexToF32(nb, nloc, seqLen);
+    Value factor = arith::DivFOp::create(
+        nb, nloc, mulF(nb, nloc, indexToF32(nb, nloc, e),
+                       f32Const(nb, nloc, config.coeff)),
+        mulF(nb, nloc, indexToF32(nb, nloc, k), mulF(nb, nloc, sF, sF)));
+    Value total = forReduce(
+        nb, nloc, indexConst(nb, nloc, 0), numSeq, f32Const(nb, nloc, 0.0),
+        [&](OpBuilder &sb, Location sloc, Value s, Value acc) -> Value {
+          Value dot = forReduce(
+              sb, sloc, indexConst(sb, sloc, 0), e, f32Const(sb, sloc, 0.0),
+              [&](OpBuilder &eb, Location eloc, Value ei, Value d) -> Value {
+                return addF(eb, eloc, d,
+                            memref::LoadOp::create(eb, eloc, terms,
+                                                   ValueRange{s, ei}));
+              });
+          return addF(sb, sloc, acc, mulF(sb, sloc, factor, dot));
+        });
+    memref::StoreOp::create(
+        nb, nloc,
+        arith::DivFOp::create(nb, nloc, total, indexToF32(nb, nloc, numSeq)),
+        loss, ValueRange{});
+  });
+  (void)c0;
+  for (Value buffer : {probPart, countPart, terms})
+    memref::DeallocOp::create(b, loc, buffer);
+  if (norm)
+    memref::DeallocOp::create(b, loc, norm);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+LogicalResult schedule(BufferPermuteOp op, OpBuilder &b) {
+  emitPermuteGpu(b, op.getLoc(), op.getNumExperts(), op.getAlign(), op.getX(),
+              op.getIndices(), op.getPermuted(), op.getGroupSizes(),
+              op.getRows());
+  return success();
+}
+LogicalResult schedule(BufferCombineGradOp op, OpBuilder &b) {
+  emitCombineGradGpu(b, op.getLoc(), op.getDout(), op.getY(), op.getRows(),
+                  op.getWeights(), op.getDy(), op.getDweights());
+  return success();
+}
+LogicalResult schedule(BufferZLossOp op, OpBuilder &b) {
+  emitZLossGpu(b, op.getLoc(), op.getCoeff().convertToDouble(), op.getLogits(),
+            op.getLoss());
+  return success();
+}
+LogicalResult schedule(BufferAuxLossOp op, OpBuilder &b) {
+  // The global variant over more than one rank is left to the reference
+  // pattern, which reports it.
+  if (op.getVariant() == AuxLossVariant::Global && op.getGridAttr())
+    return failure();
+  AuxLossConfig config{op.getVariant(), op.getScoreFunction(),
+                       op.getCoeff().convertToDouble(),
+                       op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0};
+  emitAuxLossGpu(b, op.getLoc(), config, op.getScores(), op.getIndices(),
+              op.getLoss());
+  return success();
+}
+
+template <typename OpTy>
+struct ParallelSchedule : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(schedule(op, rewriter)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+bool hasParallelSchedule(Operation *op) {
+  // Scheduled here, or reference loops that are already parallel loops
+  // over independent items (LoopEmitters.h: gate, route, topk, glu,
+  // combine).
+  if (auto aux = dyn_cast<BufferAuxLossOp>(op))
+    return !(aux.getVariant() == AuxLossVariant::Global && aux.getGridAttr());
+  return isa<BufferPermuteOp, BufferCombineGradOp, BufferZLossOp,
+             BufferGateOp, BufferRouteOp, BufferTopKOp, BufferGluOp,
+             BufferCombineOp>(op);
+}
+
+void populateParallelSchedulePatterns(RewritePatternSet &patterns,
+                                      PatternBenefit benefit) {
+  patterns.add<ParallelSchedule<BufferPermuteOp>,
+               ParallelSchedule<BufferCombineGradOp>,
+               ParallelSchedule<BufferZLossOp>,
+               ParallelSchedule<BufferAuxLossOp>>(patterns.getContext(),
+                                                  benefit);
+}
+
+} // namespace mlir::moe::gpu_schedules

@@ -1,0 +1,71 @@
+//===- SplitReductions.cpp - chunk long reductions for the GPU ------------===//
+#include "MoeDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEGPUSPLITREDUCTIONSPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+
+namespace {
+
+struct SplitReductionsPass
+    : mlir::moe::impl::MoeGpuSplitReductionsPassBase<SplitReductionsPass> {
+  using Base::Base;
+
+  /// Chunks for `op`, or 0 to leave it: one static reduction dimension of
+  /// length N ≥ minLength, fewer than maxThreads outputs; the chunk count
+  /// is a power of two dividing N with chunks of about `chunk` iterations.
+  int64_t ratioFor(linalg::LinalgOp op) const {
+    if (op.getNumReductionLoops() != 1 || op.hasIndexSemantics() ||
+        op.getNumDpsInits() != 1)
+      return 0;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    int64_t outputs = 1, length = 0;
+    for (auto [range, iterator] : llvm::zip(ranges, iterators)) {
+      if (ShapedType::isDynamic(range))
+        return 0;
+      if (iterator == utils::IteratorType::reduction)
+        length = range;
+      else
+        outputs *= range;
+    }
+    if (length < minLength || outputs >= maxThreads)
+      return 0;
+    int64_t ratio = 1;
+    while (length % (ratio * 2) == 0 && length / (ratio * 2) >= chunk &&
+           outputs * ratio * 2 <= 16 * maxThreads)
+      ratio *= 2;
+    return ratio > 1 ? ratio : 0;
+  }
+
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (op.hasPureTensorSemantics() && ratioFor(op) > 1)
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : candidates) {
+      rewriter.setInsertionPoint(op);
+      int64_t ratio = ratioFor(op);
+      auto control = [&](linalg::LinalgOp) {
+        linalg::SplitReductionOptions options;
+        options.ratio = ratio;
+        options.index = 0;
+        options.innerParallel = false;
+        return options;
+      };
+      // Ops it cannot split (no recognizable combiner, an operand that does
+      // not index the reduction by a plain dimension) stay as they are.
+      (void)linalg::splitReduction(rewriter, op, control);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compiles the GPU artifacts of every example on a machine with MLIR (no GPU
+# needed): what scripts/gpu-e2e.sh and bench/layer.sh run on a GPU machine.
+#
+#   scripts/gpu-artifacts.sh [BUILD_DIR]     (default: build)
+#
+# Writes, for each example E (forward + moe-generate-vjp's fwd/bwd entries):
+#   BUILD/artifacts/gpu/E.{so,json}          full benchmark shape, sm_90a
+#   BUILD/artifacts/check/{gpu,cpu}/E.*      the same layer with fewer tokens
+#                                            (CHECK_TOKENS below), sm_90a and
+#                                            cpu: the CPU reference is a plain
+#                                            loop nest, too slow at full T.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+BIN=$BUILD/bin
+CHIP=${MOE_GPU_CHIP:-sm_90a}
+OUT=$BUILD/artifacts
+mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
+
+# name  full-T  check-T  (dsv3's sequence aux loss: seq_length = check-T / 2)
+CHECK_TOKENS="seed-test:32768:256 mixtral-8x7b:8192:16 qwen3-30b-a3b:16384:128 dsv3-1gpu:4096:32 small:64:64"
+
+for spec in $CHECK_TOKENS; do
+  IFS=: read -r name full small <<<"$spec"
+  src=$ROOT/examples/$name.mlir
+  echo "== $name (T=$full; check T=$small)"
+  "$BIN/moe-opt" "$src" --moe-generate-vjp -o "$OUT/src/$name.mlir"
+  "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
+  sed -e "s/tensor<${full}x/tensor<${small}x/g" \
+      -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
+      "$src" >"$OUT/src/$name-check.in.mlir"
+  "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp -o "$OUT/src/$name-check.mlir"
+  "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
+  "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
+done
+ls -la "$OUT/gpu" "$OUT/check/gpu" | grep -c '\.so$' | sed 's/^/artifacts: /'

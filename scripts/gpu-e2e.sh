@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# On a GPU machine (no MLIR needed): build libmoe_runtime_gpu and moe-runner
+# standalone, then check every example's GPU artifact (forward and
+# backward) against its CPU artifact (scripts/gpu-artifacts.sh made both),
+# four examples at a time.
+#
+#   scripts/gpu-e2e.sh [OUTDIR]     (default: $OUT, else ./gpu-e2e-out)
+#
+# Exit status: 0 when every check passed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUTDIR=${1:-${OUT:-$ROOT/gpu-e2e-out}}
+BUILD=${BUILD_GPU:-$ROOT/build-gpu}
+ART=${MOE_ARTIFACTS_ROOT:-$ROOT/build/artifacts}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+mkdir -p "$OUTDIR"
+export PATH="$CUDA_HOME/bin:$PATH"
+
+echo "=== build runtime + moe-runner ($BUILD) $(date +%T)"
+if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+         -DCUDAToolkit_ROOT="$CUDA_HOME" -DMOE_GPU_BUILD_BENCH=OFF &&
+       cmake --build "$BUILD" --target moe-runner moe_runtime_gpu; } >"$OUTDIR/build.log" 2>&1; then
+  tail -30 "$OUTDIR/build.log"; echo "FAIL: build"; exit 1
+fi
+RUNNER=$BUILD/bin/moe-runner
+[ -x "$RUNNER" ] || RUNNER=$(find "$BUILD" -name moe-runner -type f -perm -u+x | head -1)
+export MOE_RUNTIME_GPU_LIB=$(find "$BUILD" -name 'libmoe_runtime_gpu.so' | head -1)
+echo "runner: $RUNNER  gpu lib: $MOE_RUNTIME_GPU_LIB"
+
+echo "=== GPU vs CPU reference, fewer tokens (see scripts/gpu-artifacts.sh) $(date +%T)"
+pids=()
+for name in ${E2E_EXAMPLES:-small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu}; do
+  ( timeout "${E2E_TIMEOUT_S:-420}" "$RUNNER" "$ART/check/gpu/$name" --device gpu \
+      --check-against "$ART/check/cpu/$name" --warmup 1 --iters 3 \
+      >"$OUTDIR/check-$name.log" 2>&1
+    echo "$name rc=$?" >"$OUTDIR/check-$name.rc" ) &
+  pids+=($!)
+done
+wait "${pids[@]}"
+status=0
+for f in "$OUTDIR"/check-*.rc; do
+  name=$(basename "$f" .rc); name=${name#check-}
+  rc=$(sed 's/.*rc=//' "$f")
+  echo "--- $name: rc=$rc"
+  grep -E "PASS|FAIL|error|rel" "$OUTDIR/check-$name.log" | grep -v "^\s*$" | head -40
+  [ "$rc" = 0 ] || status=1
+done
+echo "=== done $(date +%T): $([ $status = 0 ] && echo ALL CHECKS PASSED || echo SOME CHECKS FAILED)"
+exit $status
