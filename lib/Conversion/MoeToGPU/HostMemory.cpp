@@ -21,7 +21,8 @@ struct HostMemoryPass
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
-      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp>(op))
+      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
+              memref::GetGlobalOp>(op))
         ops.push_back(op);
       return WalkResult::advance();
     });
@@ -29,7 +30,25 @@ struct HostMemoryPass
     for (Operation *op : ops) {
       rewriter.setInsertionPoint(op);
       Location loc = op->getLoc();
-      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        // A constant (e.g. a dense tensor literal) lives in host memory:
+        // kernels read a device copy, made once per call and freed at the
+        // end.
+        rewriter.setInsertionPointAfter(global);
+        auto copy = gpu::AllocOp::create(
+            rewriter, loc, global.getType(), Type(), ValueRange{}, ValueRange{},
+            ValueRange{}, /*hostShared=*/false);
+        auto upload = gpu::MemcpyOp::create(rewriter, loc, Type(), ValueRange{},
+                                            copy.getMemref(), global);
+        global.getResult().replaceAllUsesExcept(copy.getMemref(), upload);
+        for (Block &block : getOperation().getBody())
+          if (block.mightHaveTerminator() &&
+              isa<func::ReturnOp>(block.getTerminator())) {
+            rewriter.setInsertionPoint(block.getTerminator());
+            gpu::DeallocOp::create(rewriter, loc, Type(), ValueRange{},
+                                   copy.getMemref());
+          }
+      } else if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         auto gpuAlloc = gpu::AllocOp::create(
             rewriter, loc, alloc.getType(), /*asyncToken=*/Type(),
             /*asyncDependencies=*/ValueRange{}, alloc.getDynamicSizes(),

@@ -75,7 +75,7 @@ void cloneDeviceReads(OpBuilder &b, Operation *op, IRMapping &mapping) {
     return def->getBlock() == top &&
            (isa<memref::LoadOp>(def) ||
             (def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
-             !isa<memref::AllocOp, gpu::AllocOp>(def)));
+             !isa<memref::AllocOp, gpu::AllocOp, memref::GetGlobalOp>(def)));
   };
   SetVector<Operation *> slice;
   (void)getBackwardSlice(op, &slice, options);
