@@ -57,7 +57,10 @@ struct SplitReductionsPass
       auto control = [&](linalg::LinalgOp) {
         linalg::SplitReductionOptions options;
         options.ratio = ratio;
-        options.index = 0;
+        // The chunk dimension last: the final reduction over chunks then has
+        // its parallel dimensions outermost (parallel loops, one thread per
+        // output) instead of a sequential loop nest.
+        options.index = op.getNumParallelLoops();
         options.innerParallel = false;
         return options;
       };

@@ -271,6 +271,11 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 void mgpuModuleUnload(void *module) {
   if (!module)
     return; // its load failed and was reported
+  // An artifact's module destructors can run at process exit after the
+  // driver has shut down; the modules went with it, nothing to report.
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
   SCOPED_CONTEXT_OR_RETURN();
   CU(cuModuleUnload(reinterpret_cast<CUmodule>(module)));
 }
