@@ -63,8 +63,12 @@ static void buildMoeBufferizePipeline(OpPassManager &pm,
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
   // own; as linalg it has.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  if (splitReductions)
+  if (splitReductions) {
+    // GPU: chains of elementwise linalg ops (activation adjoints) become one
+    // kernel each instead of one pass over memory per op.
+    pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
     pm.addNestedPass<func::FuncOp>(moe::createMoeGpuSplitReductionsPass());
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -133,6 +137,11 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   launch.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(moe::createMoeGpuLaunchLoopsPass(launch));
   pm.addNestedPass<func::FuncOp>(moe::createMoeGpuHostMemoryPass());
+  // Trip counts and bounds fold to constants, which outlining then sinks
+  // into the kernels: a thread's delinearization divides by constants.
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   addFloatEmulation(pm);
   // One stream per host function; the runtime makes every stream the same
