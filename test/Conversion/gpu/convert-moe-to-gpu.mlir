@@ -1,0 +1,409 @@
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-gpu | FileCheck %s
+// Sizes fold to the constants the runtime receives:
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-gpu --canonicalize | FileCheck %s --check-prefix=FOLD
+
+// The GPU lowering of buffer-form moe ops: bf16 grouped matmuls become calls
+// into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
+// out_dtype, rows) with layout KN = 0 / NK = 1 and out bf16 = 0 / f32 = 1);
+// the other ops become scf.parallel loops (moe-gpu-launch-loops makes
+// kernels of them). Shapes are chosen so that every size differs:
+// G = 4 groups, K = 32, N = 48, R = 16 rows.
+
+// CHECK-LABEL: func.func private @moert_entry_grouped_gemm_bf16(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-LABEL: func.func @gmm_kn_bf16(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x32x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// CHECK-NOT:   moe.buffer
+// Kd = dim 1 of a, N = dim 1 of c, rows = dim 0 of c, G = dim 0 of sizes.
+// CHECK-DAG:   %[[KD:.*]] = memref.dim %[[A]], %c1{{.*}} : memref<16x32xbf16>
+// CHECK-DAG:   %[[ND:.*]] = memref.dim %[[C]], %c1{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   %[[RD:.*]] = memref.dim %[[C]], %c0{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   %[[GD:.*]] = memref.dim %[[N]], %c0{{.*}} : memref<4xi32>
+// CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xbf16> -> index
+// CHECK-DAG:   %[[AI64:.*]] = arith.index_cast %[[AI]] : index to i64
+// CHECK-DAG:   %[[AP:.*]] = llvm.inttoptr %[[AI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]] : memref<4x32x48xbf16> -> index
+// CHECK-DAG:   %[[BI64:.*]] = arith.index_cast %[[BI]] : index to i64
+// CHECK-DAG:   %[[BP:.*]] = llvm.inttoptr %[[BI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[NI:.*]] = memref.extract_aligned_pointer_as_index %[[N]] : memref<4xi32> -> index
+// CHECK-DAG:   %[[NI64:.*]] = arith.index_cast %[[NI]] : index to i64
+// CHECK-DAG:   %[[NP:.*]] = llvm.inttoptr %[[NI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[CI:.*]] = memref.extract_aligned_pointer_as_index %[[C]] : memref<16x48xbf16> -> index
+// CHECK-DAG:   %[[CI64:.*]] = arith.index_cast %[[CI]] : index to i64
+// CHECK-DAG:   %[[CP:.*]] = llvm.inttoptr %[[CI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[KD64:.*]] = arith.index_cast %[[KD]] : index to i64
+// CHECK-DAG:   %[[ND64:.*]] = arith.index_cast %[[ND]] : index to i64
+// CHECK-DAG:   %[[RD64:.*]] = arith.index_cast %[[RD]] : index to i64
+// CHECK-DAG:   %[[GD64:.*]] = arith.index_cast %[[GD]] : index to i64
+// CHECK:       call @moert_entry_grouped_gemm_bf16(%[[AP]], %[[BP]], %[[NP]], %[[GD64]], %[[KD64]], %[[ND64]], %{{.*}}, %[[CP]], %{{.*}}, %[[RD64]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
+// CHECK-NEXT:  return
+
+// FOLD-LABEL: func.func @gmm_kn_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[KN]], %[[R]])
+func.func @gmm_kn_bf16(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  return
+}
+
+// -----
+
+// NK weights ([G, N, K]), bf16 out: layout 1, out dtype 0; still Kd = 32,
+// N = 48 (from a and c, not from the weight's dims).
+// FOLD-LABEL: func.func @gmm_nk_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+// CHECK-LABEL: func.func @gmm_nk_bf16(
+// CHECK:       %[[NK:.*]] = arith.constant 1 : i32
+// CHECK:       %[[BF16:.*]] = arith.constant 0 : i32
+// CHECK:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NK]], %{{.*}}, %[[BF16]], %{{.*}})
+func.func @gmm_nk_bf16(%a: memref<16x32xbf16>, %b: memref<4x48x32xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.buffer.grouped_matmul(%a, %b, %n, %c) {weight_layout = #moe<weight_layout nk>}
+      : (memref<16x32xbf16>, memref<4x48x32xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  return
+}
+
+// -----
+
+// KN weights, f32 out: layout 0, out dtype 1.
+// FOLD-LABEL: func.func @gmm_kn_f32(
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KN]], %{{.*}}, %[[F32]], %{{.*}})
+func.func @gmm_kn_f32(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xf32>) -> ()
+  return
+}
+
+// -----
+
+// Weight gradient db[g] = a_g^T dc_g: (a, dc, sizes, G, Kd = dim 1 of a,
+// N = dim 1 of dc, layout, db, db dtype, rows = dim 0 of a).
+// CHECK-LABEL: func.func private @moert_entry_grouped_weight_grad_bf16(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-NOT:   @moert_entry_grouped_gemm_bf16
+// CHECK-LABEL: func.func @weight_grad_kn_f32(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[DC:[^:]+]]: memref<16x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[DB:[^:]+]]: memref<4x32x48xf32>)
+// CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-DAG:   %[[DCI:.*]] = memref.extract_aligned_pointer_as_index %[[DC]]
+// CHECK-DAG:   %[[DBI:.*]] = memref.extract_aligned_pointer_as_index %[[DB]]
+// CHECK-DAG:   memref.dim %[[A]], %c1{{.*}} : memref<16x32xbf16>
+// CHECK-DAG:   memref.dim %[[DC]], %c1{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   memref.dim %[[A]], %c0{{.*}} : memref<16x32xbf16>
+// CHECK:       call @moert_entry_grouped_weight_grad_bf16(
+// FOLD-LABEL: func.func @weight_grad_kn_f32(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[F32]], %[[R]])
+func.func @weight_grad_kn_f32(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
+  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db)
+      : (memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32>, memref<4x32x48xf32>) -> ()
+  return
+}
+
+// -----
+
+// FOLD-LABEL: func.func @weight_grad_nk_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x48x32xbf16>) {
+  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db) {weight_layout = #moe<weight_layout nk>}
+      : (memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32>, memref<4x48x32xbf16>) -> ()
+  return
+}
+
+// -----
+
+// What cuBLASLt cannot do is a located error, not a fallback to loops.
+func.func @f32_operands(%a: memref<16x32xf32>, %b: memref<4x32x48xf32>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
+  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32' (FP8 and f32 grouped matmuls are not supported on the GPU target yet)}}
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xf32>, memref<4x32x48xf32>, memref<4xi32>, memref<16x48xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
+  // expected-error @+1 {{'moe.buffer.grouped_weight_grad' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32'}}
+  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db)
+      : (memref<16x32xf32>, memref<16x48xf32>, memref<4xi32>, memref<4x32x48xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN>, %sz: memref<2xi32>,
+                      %as: memref<16x2xf32>, %bs: memref<2x2x1xf32>, %c: memref<16x128xbf16>) {
+  // expected-error @+1 {{'moe.buffer.grouped_matmul' op with FP8 scales is not supported on the GPU target yet}}
+  moe.buffer.grouped_matmul(%a, %b, %sz, %as, %bs, %c)
+      : (memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<16x2xf32>, memref<2x2x1xf32>, memref<16x128xbf16>) -> ()
+  return
+}
+
+// -----
+
+// i64 group sizes: the op verifier already rejects them (the GPU target's
+// own i32 check is behind it).
+func.func @i64_sizes(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi64>, %c: memref<16x48xbf16>) {
+  // expected-error @+1 {{'moe.buffer.grouped_matmul' op 'group_sizes' must have i32 elements, got i64}}
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi64>, memref<16x48xbf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @f16_out(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf16>) {
+  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target writes bf16 or f32; got 'f16'}}
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target needs contiguous buffers; got 'memref<16x32xbf16, strided<[64, 1]>>'}}
+  moe.buffer.grouped_matmul(%a, %b, %n, %c)
+      : (memref<16x32xbf16, strided<[64, 1]>>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  return
+}
+
+// -----
+
+// permute (T = 128 tokens = 2 chunks of 64, K = 2, E = 4, align 4,
+// R = T·K + E·(A − 1) = 268 rows, H = 8) as seven parallel phases:
+//  1. counts[chunk, expert] (i64, ceil(T/64) × E);
+//  2. per expert: exclusive prefix over chunks, total to groupStart[e];
+//  3. one thread: padded sizes (i32 out) and group offsets;
+//  4. rows = -1 for pairs whose expert is outside [0, E);
+//  5. per (chunk, expert): rows of the routed pairs (< R, else -1);
+//  6. permuted = 0 over R × H;  7. copy of each pair's token row, T × K × H.
+// CHECK-LABEL: func.func @permute(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<128x8xbf16>, %[[I:[^:]+]]: memref<128x2xi32>, %[[P:[^:]+]]: memref<268x8xbf16>, %[[S:[^:]+]]: memref<4xi32>, %[[R:[^:]+]]: memref<128x2xi32>)
+// CHECK-NOT:   moe.buffer
+// CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:   %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
+// CHECK:       %[[NC:.*]] = arith.ceildivui %[[C128]], %[[C64]] : index
+// CHECK:       %[[COUNTS:.*]] = memref.alloc(%[[NC]], %[[C4]]) : memref<?x?xi64>
+// CHECK:       %[[START:.*]] = memref.alloc(%[[C4]]) : memref<?xi64>
+// 1.
+// CHECK:       scf.parallel (%[[C1C:.*]], %[[C1E:.*]]) = ({{.*}}) to (%[[NC]], %[[C4]])
+// CHECK:         scf.for {{.*}} -> (i64)
+// CHECK:           scf.for {{.*}} -> (i64)
+// CHECK:             memref.load %[[I]]
+// CHECK:             arith.cmpi eq
+// CHECK:         memref.store %{{.*}}, %[[COUNTS]][%[[C1C]], %[[C1E]]] : memref<?x?xi64>
+// CHECK:         scf.reduce
+// 2.
+// CHECK:       scf.parallel (%[[C2E:.*]]) = ({{.*}}) to (%[[C4]])
+// CHECK:         scf.for %[[C2C:.*]] = %{{.*}} to %[[NC]] {{.*}} -> (i64)
+// CHECK:           memref.load %[[COUNTS]][%[[C2C]], %[[C2E]]]
+// CHECK:           memref.store %{{.*}}, %[[COUNTS]][%[[C2C]], %[[C2E]]]
+// CHECK:         memref.store %{{.*}}, %[[START]][%[[C2E]]] : memref<?xi64>
+// 3. (one iteration: the sequential scan over experts)
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1) step
+// CHECK:         scf.for %[[E3:.*]] = %{{.*}} to %[[C4]] {{.*}} -> (i64)
+// CHECK:           arith.divui
+// CHECK:           arith.muli
+// CHECK:           %[[SZ:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK:           memref.store %[[SZ]], %[[S]][%[[E3]]] : memref<4xi32>
+// CHECK:           memref.store %{{.*}}, %[[START]][%[[E3]]] : memref<?xi64>
+// 4.
+// CHECK:       scf.parallel (%[[T4:.*]], %[[K4:.*]]) = ({{.*}}) to (%[[C128]], %c2)
+// CHECK:         arith.xori
+// CHECK:         scf.if
+// CHECK:           memref.store %{{.*}}, %[[R]][%[[T4]], %[[K4]]] : memref<128x2xi32>
+// 5.
+// CHECK:       scf.parallel (%[[C5C:.*]], %[[C5E:.*]]) = ({{.*}}) to (%[[NC]], %[[C4]])
+// CHECK:         memref.load %[[START]][%[[C5E]]]
+// CHECK:         memref.load %[[COUNTS]][%[[C5C]], %[[C5E]]]
+// CHECK:         scf.if
+// CHECK:           arith.cmpi slt
+// CHECK:           arith.select
+// CHECK:           memref.store %{{.*}}, %[[R]]
+// 6.
+// CHECK:       scf.parallel (%[[R6:.*]], %[[H6:.*]]) = ({{.*}}) to (%c268, %c8)
+// CHECK:         memref.store %{{.*}}, %[[P]][%[[R6]], %[[H6]]] : memref<268x8xbf16>
+// 7.
+// CHECK:       scf.parallel (%[[T7:.*]], %[[K7:.*]], %[[H7:.*]]) = ({{.*}}) to (%[[C128]], %c2, %c8)
+// CHECK:         memref.load %[[R]][%[[T7]], %[[K7]]]
+// CHECK:         scf.if
+// CHECK:           %[[V:.*]] = memref.load %[[X]][%[[T7]], %[[H7]]]
+// CHECK:           memref.store %[[V]], %[[P]][%{{.*}}, %[[H7]]]
+// CHECK:       memref.dealloc %[[COUNTS]]
+// CHECK:       memref.dealloc %[[START]]
+// CHECK-NOT:   scf.parallel
+// CHECK:       return
+func.func @permute(%x: memref<128x8xbf16>, %i: memref<128x2xi32>, %p: memref<268x8xbf16>, %s: memref<4xi32>, %r: memref<128x2xi32>) {
+  moe.buffer.permute(%x, %i, %p, %s, %r) {num_experts = 4 : i64, align = 4 : i64}
+      : (memref<128x8xbf16>, memref<128x2xi32>, memref<268x8xbf16>, memref<4xi32>, memref<128x2xi32>) -> ()
+  return
+}
+
+// -----
+
+// z_loss over T = 192 tokens: one partial sum of lse² per 64-token chunk
+// (3 chunks, in parallel), then one thread sums them, scales by coeff / T.
+// CHECK-LABEL: func.func @z_loss(
+// CHECK-SAME:    %[[L:[^:]+]]: memref<192x8xf32>, %[[OUT:[^:]+]]: memref<f32>)
+// CHECK:       %[[NC:.*]] = arith.ceildivui %c192, %c64 : index
+// CHECK:       %[[PART:.*]] = memref.alloc(%[[NC]]) : memref<?xf32>
+// CHECK:       scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[NC]])
+// CHECK:         scf.for {{.*}} -> (f32)
+// CHECK:           arith.maximumf
+// CHECK:           math.exp
+// CHECK:           math.log
+// CHECK:         memref.store %{{.*}}, %[[PART]][%[[C]]] : memref<?xf32>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[NC]] {{.*}} -> (f32)
+// CHECK:           memref.load %[[PART]][%[[J]]]
+// CHECK:         arith.constant 1.000000e-03 : f32
+// CHECK:         arith.divf
+// CHECK:         memref.store %{{.*}}, %[[OUT]][] : memref<f32>
+// CHECK:       memref.dealloc %[[PART]]
+func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
+  moe.buffer.z_loss(%l, %out) {coeff = 1.0e-03 : f64} : (memref<192x8xf32>, memref<f32>) -> ()
+  return
+}
+
+// -----
+
+// aux_loss (sequence variant, 2 sequences of 64 tokens, sigmoid scores):
+// per-token normalizer, then partials per (sequence, chunk, expert) of the
+// probability sums (f32) and routed counts (i64), then per (sequence,
+// expert) products, then one thread for the mean.
+// CHECK-LABEL: func.func @aux_loss(
+// CHECK-SAME:    %[[S:[^:]+]]: memref<128x8xf32>, %[[I:[^:]+]]: memref<128x2xi32>, %[[OUT:[^:]+]]: memref<f32>)
+// CHECK:       %[[NS:.*]] = arith.divui %c128{{.*}}, %{{.*}} : index
+// CHECK:       %[[CPS:.*]] = arith.ceildivui %c64{{.*}}, %c64{{.*}} : index
+// CHECK:       %[[NORM:.*]] = memref.alloc(%c128{{.*}}) : memref<?xf32>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c128{{.*}})
+// CHECK:         arith.constant 9.99999968E-21 : f32
+// CHECK:       %[[PP:.*]] = memref.alloc(%[[NS]], %[[CPS]], %c8{{.*}}) : memref<?x?x?xf32>
+// CHECK:       %[[CP:.*]] = memref.alloc(%[[NS]], %[[CPS]], %c8{{.*}}) : memref<?x?x?xi64>
+// CHECK:       scf.parallel (%[[AS:.*]], %[[AC:.*]], %[[AE:.*]]) = ({{.*}}) to (%[[NS]], %[[CPS]], %c8{{.*}})
+// CHECK:         scf.for {{.*}} -> (f32, i64)
+// CHECK:           memref.load %[[NORM]]
+// CHECK:           memref.load %[[I]]
+// CHECK:         memref.store %{{.*}}#0, %[[PP]][%[[AS]], %[[AC]], %[[AE]]]
+// CHECK:         memref.store %{{.*}}#1, %[[CP]][%[[AS]], %[[AC]], %[[AE]]]
+// CHECK:       %[[TERMS:.*]] = memref.alloc(%[[NS]], %c8{{.*}}) : memref<?x?xf32>
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = ({{.*}}) to (%[[NS]], %c8{{.*}})
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[CPS]] {{.*}} -> (f32, i64)
+// CHECK:         memref.store %{{.*}}, %[[TERMS]]
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK:         arith.constant 0.00999999977 : f32
+// CHECK:         memref.load %[[TERMS]]
+// CHECK:         memref.store %{{.*}}, %[[OUT]][] : memref<f32>
+// CHECK-DAG:   memref.dealloc %[[PP]]
+// CHECK-DAG:   memref.dealloc %[[CP]]
+// CHECK-DAG:   memref.dealloc %[[TERMS]]
+// CHECK-DAG:   memref.dealloc %[[NORM]]
+func.func @aux_loss(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32>) {
+  moe.buffer.aux_loss(%s, %i, %l) {variant = #moe<aux_loss_variant sequence>, seq_length = 64 : i64,
+      score_function = #moe<score_function sigmoid>, coeff = 1.0e-02 : f64}
+      : (memref<128x8xf32>, memref<128x2xi32>, memref<f32>) -> ()
+  return
+}
+
+// -----
+
+// Softmax scores need no normalizer: the first phase is the chunk partials.
+// CHECK-LABEL: func.func @aux_loss_softmax(
+// CHECK-NOT:   memref.alloc(%c128
+// CHECK:       memref.alloc({{.*}}) : memref<?x?x?xf32>
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) =
+func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32>) {
+  moe.buffer.aux_loss(%s, %i, %l) {variant = #moe<aux_loss_variant batch>,
+      score_function = #moe<score_function softmax>, coeff = 1.0e-02 : f64}
+      : (memref<128x8xf32>, memref<128x2xi32>, memref<f32>) -> ()
+  return
+}
+
+// -----
+
+// The router ops are parallel over independent items: gate over (t, e),
+// route and topk over tokens, topk's per-token scratch (stack buffers)
+// inside the loop, one per thread.
+// CHECK-LABEL: func.func @router(
+// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   memref.alloca
+// CHECK:       scf.parallel (%[[GT:.*]], %[[GE:.*]]) = ({{.*}}) to (%c4{{.*}}, %c4{{.*}})
+// CHECK:         scf.for {{.*}} -> (f32)
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[GT]], %[[GE]]] : memref<4x4xf32>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c4{{.*}})
+// CHECK:         arith.subf
+// CHECK:         math.exp
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c4{{.*}})
+// CHECK-NEXT:    memref.alloca() : memref<4xf32>
+// CHECK:         memref.store %{{.*}} : memref<4x2xi32>
+// CHECK:       return
+func.func @router(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %b: memref<4xf32>, %l: memref<4x4xf32>,
+                  %s: memref<4x4xf32>, %wt: memref<4x2xf32>, %idx: memref<4x2xi32>) {
+  moe.buffer.gate(%x, %w, %l) : (memref<4x8xbf16>, memref<8x4xf32>, memref<4x4xf32>) -> ()
+  moe.buffer.route(%l, %s) {score_function = #moe<score_function sigmoid>} : (memref<4x4xf32>, memref<4x4xf32>) -> ()
+  moe.buffer.topk(%s, %b, %wt, %idx) {k = 2 : i64, score_function = #moe<score_function sigmoid>}
+      : (memref<4x4xf32>, memref<4xf32>, memref<4x2xf32>, memref<4x2xi32>) -> ()
+  return
+}
+
+// -----
+
+// glu over (row, f) of the output, combine over (token, h).
+// CHECK-LABEL: func.func @glu_combine(
+// CHECK-SAME:    %[[G:[^:]+]]: memref<8x12xbf16>, %[[H:[^:]+]]: memref<8x6xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[OUT:[^:]+]]: memref<4x4xbf16>)
+// CHECK-NOT:   moe.buffer
+// CHECK:       scf.parallel (%[[R:.*]], %[[F:.*]]) = ({{.*}}) to (%c8{{.*}}, %c6{{.*}})
+// CHECK:         memref.load %[[G]]
+// CHECK:         memref.store %{{.*}}, %[[H]][%[[R]], %[[F]]] : memref<8x6xbf16>
+// CHECK:       scf.parallel (%[[T:.*]], %[[HH:.*]]) = ({{.*}}) to (%c4{{.*}}, %c4{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[OUT]][%[[T]], %[[HH]]] : memref<4x4xbf16>
+// CHECK-NOT:   gpu.launch
+func.func @glu_combine(%g: memref<8x12xbf16>, %h: memref<8x6xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>,
+                       %w: memref<4x2xf32>, %out: memref<4x4xbf16>) {
+  moe.buffer.glu(%g, %h) {activation = #moe<activation silu>} : (memref<8x12xbf16>, memref<8x6xbf16>) -> ()
+  moe.buffer.combine(%y, %rows, %w, %out) : (memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32>, memref<4x4xbf16>) -> ()
+  return
+}
+
+// -----
+
+// combine_grad: dweights per (t, k), dy = 0 over (row, h), then each pair's
+// weighted cotangent row over (t, k, h).
+// CHECK-LABEL: func.func @combine_grad(
+// CHECK-SAME:    %{{[^:]+}}: memref<4x4xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x4xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
+// CHECK:       scf.parallel (%[[T:.*]], %[[K:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
+// CHECK:       scf.parallel (%[[R:.*]], %[[H:.*]]) = ({{.*}}) to (%c8{{.*}}, %c4{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[DY]][%[[R]], %[[H]]] : memref<8x4xbf16>
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}, %[[H3:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}}, %c4{{.*}})
+// CHECK:         scf.if
+// CHECK:           arith.mulf
+// CHECK:           memref.store %{{.*}}, %[[DY]][%{{.*}}, %[[H3]]] : memref<8x4xbf16>
+func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
+                        %dy: memref<8x4xbf16>, %dw: memref<4x2xf32>) {
+  moe.buffer.combine_grad(%dout, %y, %rows, %w, %dy, %dw)
+      : (memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32>, memref<8x4xbf16>, memref<4x2xf32>) -> ()
+  return
+}

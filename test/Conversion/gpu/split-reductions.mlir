@@ -1,0 +1,166 @@
+// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions | FileCheck %s
+// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=chunk=1024 | FileCheck %s --check-prefix=CHUNK
+// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
+// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
+
+// moe-gpu-split-reductions: a linalg op with few outputs and one long
+// reduction (a router-weight gradient: H·E = 1024·8 outputs, each a sum over
+// T = 32768 tokens) becomes partial sums per chunk of the reduction, then a
+// reduction over the chunks. The chunk count is the largest power of two
+// dividing T with chunks of at least `chunk` (128) iterations and at most
+// 16·max-threads partial outputs: here 32768/128 = 256 chunks.
+
+// CHECK-DAG:   #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3, d0)>
+// CHECK-DAG:   #[[GMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+// CHECK-DAG:   #[[PMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[OUT2:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @router_weight_grad(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<32768x1024xf32>, %[[G:[^:]+]]: tensor<32768x8xf32>, %[[INIT:[^:]+]]: tensor<1024x8xf32>)
+// CHECK:       %[[XE:.*]] = tensor.expand_shape %[[X]] {{\[}}[0, 1], [2]] output_shape [256, 128, 1024] : tensor<32768x1024xf32> into tensor<256x128x1024xf32>
+// CHECK:       %[[GE:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1], [2]] output_shape [256, 128, 8] : tensor<32768x8xf32> into tensor<256x128x8xf32>
+// Partials [H, E, chunk]: the chunk dimension last.
+// CHECK:       %[[EMPTY:.*]] = tensor.empty() : tensor<1024x8x256xf32>
+// CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<1024x8x256xf32>)
+// CHECK:       %[[PART:.*]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[GMAP]], #[[PMAP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:      ins(%[[XE]], %[[GE]] : tensor<256x128x1024xf32>, tensor<256x128x8xf32>) outs(%[[FILL]] : tensor<1024x8x256xf32>)
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK:       } -> tensor<1024x8x256xf32>
+// Final reduction: parallel dimensions first (one thread per output).
+// CHECK:       %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[OUT2]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-SAME:      ins(%[[PART]] : tensor<1024x8x256xf32>) outs(%[[INIT]] : tensor<1024x8xf32>)
+// CHECK:         arith.addf
+// CHECK:       } -> tensor<1024x8xf32>
+// CHECK:       return %[[SUM]]
+
+// chunk=1024: 32 chunks of 1024.
+// CHUNK-LABEL: func.func @router_weight_grad(
+// CHUNK:       tensor.expand_shape {{.*}} output_shape [32, 1024, 1024]
+// CHUNK:       tensor.empty() : tensor<1024x8x32xf32>
+
+// max-threads=8193: 8192 outputs still split, partials capped at
+// 16·8193 (16 chunks).
+// THREADS-LABEL: func.func @router_weight_grad(
+// THREADS:       tensor.expand_shape {{.*}} output_shape [16, 2048, 1024]
+// THREADS:       tensor.empty() : tensor<1024x8x16xf32>
+
+// NOSPLIT-LABEL: func.func @router_weight_grad(
+// NOSPLIT-NOT:   tensor.expand_shape
+// NOSPLIT:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// NOSPLIT-SAME:    ins(%{{.*}}, %{{.*}} : tensor<32768x1024xf32>, tensor<32768x8xf32>)
+// NOSPLIT-NOT:   linalg.generic
+// NOSPLIT:       return
+#x = affine_map<(h, e, t) -> (t, h)>
+#g = affine_map<(h, e, t) -> (t, e)>
+#o = affine_map<(h, e, t) -> (h, e)>
+func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32>, %init: tensor<1024x8xf32>) -> tensor<1024x8xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #g, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %g : tensor<32768x1024xf32>, tensor<32768x8xf32>) outs(%init : tensor<1024x8xf32>) {
+  ^bb0(%xa: f32, %ga: f32, %acc: f32):
+    %m = arith.mulf %xa, %ga : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x8xf32>
+  return %r : tensor<1024x8xf32>
+}
+
+// -----
+
+// A length that is not a power of two: 6000 = 16·375, so 16 chunks of 375
+// (32 does not divide it).
+// CHECK-LABEL: func.func @sum_6000(
+// CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 16, 375] : tensor<64x6000xf32> into tensor<64x16x375xf32>
+// CHECK:       tensor.empty() : tensor<64x16xf32>
+// CHECK:       linalg.generic
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%{{.*}} : tensor<64x16xf32>) outs(%{{.*}} : tensor<64xf32>)
+func.func @sum_6000(%x: tensor<64x6000xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x6000xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// Unchanged: a reduction shorter than min-length (1024 < 2048).
+// CHECK-LABEL: func.func @short(
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic {{.*}}ins(%{{.*}} : tensor<64x1024xf32>) outs(%{{.*}} : tensor<64xf32>)
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @short(%x: tensor<64x1024xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x1024xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// Unchanged: enough outputs to fill the GPU (1024·256 ≥ 131072 threads).
+// CHECK-LABEL: func.func @many_outputs(
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @many_outputs(%x: tensor<4096x1024xf32>, %g: tensor<4096x256xf32>, %init: tensor<1024x256xf32>) -> tensor<1024x256xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %g : tensor<4096x1024xf32>, tensor<4096x256xf32>) outs(%init : tensor<1024x256xf32>) {
+  ^bb0(%xa: f32, %ga: f32, %acc: f32):
+    %m = arith.mulf %xa, %ga : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x256xf32>
+  return %r : tensor<1024x256xf32>
+}
+
+// -----
+
+// Unchanged: two results (a sum and a max) of one reduction.
+// CHECK-LABEL: func.func @two_results(
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @two_results(%x: tensor<64x32768xf32>, %init: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x32768xf32>) outs(%init, %init : tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32, %mx: f32):
+    %s = arith.addf %acc, %a : f32
+    %m = arith.maximumf %mx, %a : f32
+    linalg.yield %s, %m : f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>)
+  return %r#0, %r#1 : tensor<64xf32>, tensor<64xf32>
+}
+
+// -----
+
+// Unchanged: on buffers (the pass runs before bufferization).
+// CHECK-LABEL: func.func @on_buffers(
+// CHECK-NOT:   memref.expand_shape
+// CHECK:       linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @on_buffers(%x: memref<64x32768xf32>, %out: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32768xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}
