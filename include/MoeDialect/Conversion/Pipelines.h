@@ -21,8 +21,9 @@ struct MoeLowerToGpuOptions
       llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit root: ptxas and libdevice come from here"),
-      llvm::cl::init("/usr/local/cuda")};
+      llvm::cl::desc("CUDA toolkit root: ptxas and libdevice come from here "
+                     "(default: $CUDA_HOME, else /usr/local/cuda)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block of the generated kernels"),

@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <cstdlib>
+
 using namespace mlir;
 
 namespace {
@@ -173,6 +175,10 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass(host));
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit;
+  if (binary.toolkitPath.empty()) {
+    const char *env = std::getenv("CUDA_HOME");
+    binary.toolkitPath = env && *env ? env : "/usr/local/cuda";
+  }
   binary.compilationTarget = "bin";
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createReconcileUnrealizedCastsPass());

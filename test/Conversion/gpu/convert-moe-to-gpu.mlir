@@ -407,3 +407,18 @@ func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: me
       : (memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32>, memref<8x4xbf16>, memref<4x2xf32>) -> ()
   return
 }
+
+// -----
+
+// An op without a parallel schedule runs its reference loops in a 1×1 kernel
+// (convert-moe-to-gpu alone: the pass loads the gpu dialect itself).
+// CHECK-LABEL: func.func @bias_update(
+// CHECK:       %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:  gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]])
+// CHECK:         scf.for
+// CHECK:         gpu.terminator
+// CHECK-NOT:   moe.buffer
+func.func @bias_update(%b: memref<8xf32>, %c: memref<8xi32>, %u: memref<8xf32>) {
+  moe.buffer.expert_bias_update(%b, %c, %u) : (memref<8xf32>, memref<8xi32>, memref<8xf32>) -> ()
+  return
+}
