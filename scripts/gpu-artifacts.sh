@@ -2,11 +2,13 @@
 # Compiles the GPU artifacts of every example on a machine with MLIR (no GPU
 # needed): what scripts/gpu-e2e.sh and bench/layer.sh run on a GPU machine.
 #
-#   scripts/gpu-artifacts.sh [BUILD_DIR]     (default: build)
+#   scripts/gpu-artifacts.sh [BUILD_DIR [OUT_DIR]]
+#                         (defaults: build, BUILD_DIR/artifacts; EXAMPLES="a b"
+#                          restricts the examples)
 #
 # Writes, for each example E (forward + moe-generate-vjp's fwd/bwd entries):
-#   BUILD/artifacts/gpu/E.{so,json}          full benchmark shape, sm_90a
-#   BUILD/artifacts/check/{gpu,cpu}/E.*      the same layer with fewer tokens
+#   OUT/gpu/E.{so,json}                      full benchmark shape, sm_90a
+#   OUT/check/{gpu,cpu}/E.*                  the same layer with fewer tokens
 #                                            (CHECK_TOKENS below), sm_90a and
 #                                            cpu: the CPU reference is a plain
 #                                            loop nest, too slow at full T.
@@ -15,7 +17,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 BIN=$BUILD/bin
 CHIP=${MOE_GPU_CHIP:-sm_90a}
-OUT=$BUILD/artifacts
+OUT=${2:-$BUILD/artifacts}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
 # name  full-T  check-T  (dsv3's sequence aux loss: seq_length = check-T / 2)
@@ -23,6 +25,7 @@ CHECK_TOKENS="seed-test:32768:256 mixtral-8x7b:8192:16 qwen3-30b-a3b:16384:128 d
 
 for spec in $CHECK_TOKENS; do
   IFS=: read -r name full small <<<"$spec"
+  if [ -n "${EXAMPLES:-}" ] && ! [[ " $EXAMPLES " == *" $name "* ]]; then continue; fi
   src=$ROOT/examples/$name.mlir
   echo "== $name (T=$full; check T=$small)"
   "$BIN/moe-opt" "$src" --moe-generate-vjp -o "$OUT/src/$name.mlir"
