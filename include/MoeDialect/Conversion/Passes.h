@@ -23,6 +23,10 @@ namespace mlir::moe {
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit = 1);
 
+/// Erases the shard.grid ops under `root` that no op names any more (after
+/// the moe ops that named them were lowered).
+void eraseUnusedGrids(Operation *root);
+
 #define GEN_PASS_REGISTRATION
 #include "MoeDialect/Conversion/Passes.h.inc"
 } // namespace mlir::moe

@@ -12,7 +12,6 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -201,11 +200,7 @@ struct ConvertMoeToGPUPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
-    SmallVector<shard::GridOp> grids;
-    getOperation()->walk([&](shard::GridOp grid) { grids.push_back(grid); });
-    for (shard::GridOp grid : grids)
-      if (SymbolTable::symbolKnownUseEmpty(grid, grid->getParentOp()))
-        grid.erase();
+    eraseUnusedGrids(getOperation());
   }
 };
 

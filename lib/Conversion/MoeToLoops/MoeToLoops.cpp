@@ -190,6 +190,16 @@ void addLoweringPatterns(RewritePatternSet &patterns, PatternBenefit benefit) {
 
 } // namespace
 
+void mlir::moe::eraseUnusedGrids(Operation *root) {
+  // Grids are compile-time descriptions of the device mesh: once no op
+  // names one, nothing below the moe level needs it.
+  SmallVector<shard::GridOp> grids;
+  root->walk([&](shard::GridOp grid) { grids.push_back(grid); });
+  for (shard::GridOp grid : grids)
+    if (SymbolTable::symbolKnownUseEmpty(grid, grid->getParentOp()))
+      grid.erase();
+}
+
 void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                            PatternBenefit benefit) {
   addLoweringPatterns<BufferGateOp, BufferRouteOp, BufferTopKOp,
@@ -230,13 +240,7 @@ struct ConvertMoeToLoopsPass
           }))
         alloca->moveBefore(outermost);
     }
-    // Grids are compile-time descriptions of the device mesh: once no op
-    // names one, nothing below the moe level needs it.
-    SmallVector<shard::GridOp> grids;
-    getOperation()->walk([&](shard::GridOp grid) { grids.push_back(grid); });
-    for (shard::GridOp grid : grids)
-      if (SymbolTable::symbolKnownUseEmpty(grid, grid->getParentOp()))
-        grid.erase();
+    eraseUnusedGrids(getOperation());
   }
 };
 } // namespace

@@ -103,6 +103,23 @@ static void addFloatEmulation(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass(expand));
 }
 
+/// Host code to the LLVM dialect; functions take bare pointers (static
+/// shapes), which the entry ABI of moe-compile relies on.
+static void addHostToLLVM(OpPassManager &pm, bool hostMath) {
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (hostMath) {
+    // libm for what LLVM has no intrinsic for (erf, tanh, log1p, ...).
+    pm.addPass(createConvertMathToLibmPass());
+    pm.addPass(createConvertMathToLLVMPass());
+  }
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+}
+
 void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
   buildMoeBufferizePipeline(pm);
   pm.addPass(moe::createConvertMoeToLoopsPass());
@@ -112,16 +129,7 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  // libm for what LLVM has no intrinsic for (erf, tanh, log1p, ...).
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  addHostToLLVM(pm, /*hostMath=*/true);
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(std::make_unique<CheckLoweredToLLVMPass>());
 }
@@ -164,13 +172,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
 
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcOptions;
-  funcOptions.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  // Kernels do their math in the gpu.module (libdevice); the host none.
+  addHostToLLVM(pm, /*hostMath=*/false);
   GpuToLLVMConversionPassOptions host;
   pm.addPass(createGpuToLLVMConversionPass(host));
   GpuModuleToBinaryPassOptions binary;
