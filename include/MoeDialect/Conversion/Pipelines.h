@@ -17,8 +17,9 @@ struct MoeLowerToGpuOptions
       llvm::cl::init("sm_90a")};
   PassOptions::Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features for ptxas (the PTX ISA version)"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::desc("PTX features (the PTX ISA version; default: +ptx80, "
+                     "+ptx88 for sm_100 and newer)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit root: ptxas and libdevice come from here "

@@ -32,8 +32,11 @@ struct HostMemoryPass
       Location loc = op->getLoc();
       if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
         // A constant (e.g. a dense tensor literal) lives in host memory:
-        // kernels read a device copy, made once per call and freed at the
+        // kernels read a device copy, made once per call at the function's
+        // entry (dominating every use and every return) and freed at the
         // end.
+        Block &entry = getOperation().getBody().front();
+        global->moveBefore(&entry, entry.begin());
         rewriter.setInsertionPointAfter(global);
         auto copy = gpu::AllocOp::create(
             rewriter, loc, global.getType(), Type(), ValueRange{}, ValueRange{},

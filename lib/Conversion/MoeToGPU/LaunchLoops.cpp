@@ -165,6 +165,17 @@ struct LaunchLoopsPass
   }
 
   LogicalResult launchSequential(Operation *op) {
+    // Runtime calls and kernels inside host control flow (a moe op in an
+    // scf.for, say) would end up in a kernel; not handled yet.
+    WalkResult hostOnly = op->walk([](Operation *inner) {
+      return isa<func::CallOp, gpu::LaunchOp>(inner) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+    });
+    if (hostOnly.wasInterrupted())
+      return op->emitOpError("contains runtime calls or kernels as well as "
+                             "device code; moe ops inside host control flow "
+                             "are not supported on the GPU target yet"),
+             failure();
     for (Value result : op->getResults())
       if (!result.use_empty())
         return op->emitOpError("computes a value that host code uses; it "
@@ -183,11 +194,47 @@ struct LaunchLoopsPass
     return success();
   }
 
+  /// Kernels re-read the top-level loads they use (cloneDeviceReads), at
+  /// their launch, not where the load stood. Where a later op may write
+  /// memory, the value is first copied to a one-element device buffer at the
+  /// load's place (a one-thread kernel), and the kernels read that copy,
+  /// which nothing writes again.
+  void snapshotLoads(Block &block) {
+    SmallVector<memref::LoadOp> loads;
+    for (Operation &op : block)
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        loads.push_back(load);
+    for (memref::LoadOp load : loads) {
+      bool laterWrite = false;
+      for (Operation *op = load->getNextNode(); op && !laterWrite;
+           op = op->getNextNode())
+        laterWrite = !isa<memref::LoadOp>(op) &&
+                     !op->hasTrait<OpTrait::IsTerminator>() &&
+                     !isMemoryEffectFree(op);
+      if (!laterWrite || load.use_empty())
+        continue;
+      OpBuilder b(load->getContext());
+      b.setInsertionPointAfter(load);
+      Location loc = load.getLoc();
+      auto scalar = MemRefType::get({}, load.getType());
+      Value copy = memref::AllocOp::create(b, loc, scalar);
+      auto store = memref::StoreOp::create(b, loc, load.getResult(), copy,
+                                           ValueRange{});
+      Value reread = memref::LoadOp::create(b, loc, copy, ValueRange{});
+      load.getResult().replaceAllUsesExcept(reread, store);
+      if (Operation *terminator = block.getTerminator()) {
+        b.setInsertionPoint(terminator);
+        memref::DeallocOp::create(b, loc, copy);
+      }
+    }
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
     for (Block &block : func.getBody()) {
+      snapshotLoads(block);
       SmallVector<Operation *> ops;
       for (Operation &op : block)
         if (!isa<memref::LoadOp>(op))

@@ -165,6 +165,15 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   GpuNVVMAttachTargetOptions nvvm;
   nvvm.chip = options.chip;
   nvvm.features = options.features;
+  if (nvvm.features.empty()) {
+    // The oldest PTX ISA that knows the chip: 8.0 up to Hopper, 8.8 for
+    // Blackwell-generation chips (sm_100 and newer).
+    int version = 0;
+    StringRef digits = StringRef(options.chip.getValue()).drop_front(3);
+    digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
+    bool parsed = !digits.getAsInteger(10, version);
+    nvvm.features = parsed && version >= 100 ? "+ptx88" : "+ptx80";
+  }
   nvvm.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(nvvm));
   ConvertGpuOpsToNVVMOpsOptions kernels;

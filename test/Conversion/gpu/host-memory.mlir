@@ -100,3 +100,28 @@ func.func @strided(%in: memref<4x8xf32>, %out: memref<4x4xf32>) {
   memref.copy %s, %out : memref<4x4xf32, strided<[8, 1]>> to memref<4x4xf32>
   return
 }
+
+// -----
+
+// A constant used in one branch of a multi-block function: uploaded at the
+// entry (it dominates every return), freed before each return.
+// CHECK-LABEL: func.func @branch_global(
+// CHECK-NEXT:    %[[G:.*]] = memref.get_global @branch_k : memref<4xf32>
+// CHECK-NEXT:    %[[D:.*]] = gpu.alloc () : memref<4xf32>
+// CHECK-NEXT:    gpu.memcpy %[[D]], %[[G]]
+// CHECK:         cf.cond_br
+// CHECK:         gpu.memcpy %{{.*}}, %[[D]]
+// CHECK-NEXT:    gpu.dealloc %[[D]]
+// CHECK-NEXT:    return
+// CHECK:         gpu.dealloc %[[D]]
+// CHECK-NEXT:    return
+memref.global "private" constant @branch_k : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+func.func @branch_global(%o: memref<4xf32>, %p: i1) {
+  cf.cond_br %p, ^a, ^b
+^a:
+  %g = memref.get_global @branch_k : memref<4xf32>
+  memref.copy %g, %o : memref<4xf32> to memref<4xf32>
+  return
+^b:
+  return
+}

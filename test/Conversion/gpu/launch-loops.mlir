@@ -144,19 +144,26 @@ func.func @store(%m: memref<8xindex>, %a: index, %b: index) {
 
 // -----
 
-// A top-level load (a rank-0 scale, say) and what is computed from it are
-// cloned into the kernel that uses them; the host copies are gone.
+// A top-level load (a rank-0 scale, say) is taken where it stands: a
+// one-thread kernel copies the value to a device scalar (later kernels may
+// write the loaded buffer), and the kernel that uses it reads the copy, with
+// what is computed from it cloned in; the host copies are gone.
 // CHECK-LABEL: func.func @cloned_load(
 // CHECK-SAME:    %[[S:[^:]+]]: memref<f32>, %[[M:[^:]+]]: memref<64xf32>)
-// CHECK-NOT:   memref.load
 // CHECK-NOT:   arith.mulf
+// CHECK:       %[[COPY:.*]] = memref.alloc() : memref<f32>
+// CHECK:       gpu.launch
+// CHECK-NEXT:    %[[V0:.*]] = memref.load %[[S]][] : memref<f32>
+// CHECK-NEXT:    memref.store %[[V0]], %[[COPY]][] : memref<f32>
+// CHECK-NEXT:    gpu.terminator
 // CHECK:       gpu.launch
 // CHECK:         scf.if
-// CHECK-NEXT:      %[[V:.*]] = memref.load %[[S]][] : memref<f32>
+// CHECK-NEXT:      %[[V:.*]] = memref.load %[[COPY]][] : memref<f32>
 // CHECK-NEXT:      %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT:      %[[W:.*]] = arith.mulf %[[V]], %[[TWO]] : f32
 // CHECK:           memref.store %[[W]], %[[M]][%{{.*}}] : memref<64xf32>
-// CHECK:       return
+// CHECK:       memref.dealloc %[[COPY]] : memref<f32>
+// CHECK-NEXT:  return
 func.func @cloned_load(%s: memref<f32>, %m: memref<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -166,6 +173,38 @@ func.func @cloned_load(%s: memref<f32>, %m: memref<64xf32>) {
   %w = arith.mulf %v, %two : f32
   scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
     memref.store %w, %m[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// The read happens before a later kernel overwrites the buffer: the value
+// used by the last kernel is a[0] as it was, not the zero written in between.
+// CHECK-LABEL: func.func @read_before_overwrite(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<4xf32>, %[[B:[^:]+]]: memref<4xf32>)
+// CHECK:       %[[COPY:.*]] = memref.alloc() : memref<f32>
+// CHECK:       gpu.launch
+// CHECK:         memref.load %[[A]][%{{.*}}] : memref<4xf32>
+// CHECK:         memref.store %{{.*}}, %[[COPY]][] : memref<f32>
+// CHECK:       gpu.launch
+// CHECK:         memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<4xf32>
+// CHECK:       gpu.launch
+// CHECK:         %[[V:.*]] = memref.load %[[COPY]][] : memref<f32>
+// CHECK:         memref.store %[[V]], %[[B]][%{{.*}}] : memref<4xf32>
+func.func @read_before_overwrite(%a: memref<4xf32>, %b: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %v = memref.load %a[%c0] : memref<4xf32>
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %zero, %a[%i] : memref<4xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %v, %b[%i] : memref<4xf32>
     scf.reduce
   }
   return
@@ -250,3 +289,20 @@ func.func @reduction(%m: memref<8xf32>, %out: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// Host control flow around a runtime call and device code: reported, never
+// a call inside a kernel.
+func.func @call_in_loop(%m: memref<4xi32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{contains runtime calls or kernels as well as device code; moe ops inside host control flow are not supported on the GPU target yet}}
+  scf.for %i = %c0 to %n step %c1 {
+    func.call @host_side() : () -> ()
+    %v = memref.load %m[%c0] : memref<4xi32>
+    memref.store %v, %m[%c1] : memref<4xi32>
+  }
+  return
+}
+func.func private @host_side()
