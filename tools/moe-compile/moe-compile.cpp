@@ -53,6 +53,13 @@ static cl::opt<std::string>
                     "sm_90a (Hopper): kernels as cubin + calls into "
                     "libmoe_runtime_gpu; entries then take device pointers"),
            cl::cat(category));
+static cl::opt<bool> gpuSchedules(
+    "gpu-schedules",
+    cl::desc("With --target=cpu: lower with the GPU target's parallel "
+             "schedules (permute, combine_grad, aux/z losses, ...) run in "
+             "order, instead of the reference loops -- to check the GPU "
+             "algorithms against the reference on a machine without a GPU"),
+    cl::cat(category));
 static cl::opt<std::string>
     cudaPath("cuda-path",
              cl::desc("CUDA toolkit root for GPU targets (ptxas, libdevice); "
@@ -264,7 +271,9 @@ int main(int argc, char **argv) {
     options.toolkit = toolkit;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {
-    moe::buildMoeLowerToCpuPipeline(pm);
+    moe::MoeLowerToCpuOptions options;
+    options.gpuSchedules = gpuSchedules;
+    moe::buildMoeLowerToCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)) ||
       failed(moe::compile::restoreEntryNames(*module, renamed)) ||

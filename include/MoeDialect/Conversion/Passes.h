@@ -23,6 +23,11 @@ namespace mlir::moe {
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit = 1);
 
+/// Moves the per-iteration scratch (memref.alloca) of scf.parallel bodies
+/// in front of the outermost parallel loop: for targets that run the
+/// iterations one after another (the CPU).
+void hoistParallelScratch(Operation *root);
+
 /// Erases the shard.grid ops under `root` that no op names any more (after
 /// the moe ops that named them were lowered).
 void eraseUnusedGrids(Operation *root);

@@ -43,7 +43,17 @@ def ConvertMoeToGPUPass : Pass<"convert-moe-to-gpu", "::mlir::ModuleOp"> {
     (indices, rows, group sizes) and within f32 reassociation for the
     reductions. Ops the GPU target cannot run yet (FP8 grouped matmuls,
     exchanges over more than one rank) are reported with their location.
+
+    With `schedules-only`, grouped matmuls keep the reference loops and
+    nothing is put in a kernel: the GPU target's algorithms on plain loops,
+    which moe-lower-to-cpu{gpu-schedules} runs on the CPU so that they are
+    checked against the reference where there is no GPU.
   }];
+  let options = [
+    Option<"schedulesOnly", "schedules-only", "bool", /*default=*/"false",
+           "Only the parallel schedules (reference loops for the rest): no "
+           "runtime calls, no kernels">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",

@@ -50,6 +50,20 @@ void buildMoeLowerToGpuPipeline(OpPassManager &pm,
 /// bare-pointer memref arguments (static shapes).
 void buildMoeLowerToCpuPipeline(OpPassManager &pm);
 
+/// Options of moe-lower-to-cpu.
+struct MoeLowerToCpuOptions
+    : public PassPipelineOptions<MoeLowerToCpuOptions> {
+  PassOptions::Option<bool> gpuSchedules{
+      *this, "gpu-schedules",
+      llvm::cl::desc("Lower with the GPU target's parallel schedules "
+                     "(convert-moe-to-gpu{schedules-only}) instead of the "
+                     "reference loops, run sequentially: checks the GPU "
+                     "algorithms against the reference on any machine"),
+      llvm::cl::init(false)};
+};
+void buildMoeLowerToCpuPipeline(OpPassManager &pm,
+                                const MoeLowerToCpuOptions &options);
+
 /// Registers the named pipelines with the textual pass-pipeline parser.
 void registerMoePipelines();
 

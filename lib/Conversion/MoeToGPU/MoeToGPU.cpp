@@ -148,7 +148,11 @@ struct GroupedWeightGradToRuntime
 
 struct ConvertMoeToGPUPass
     : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    if (schedulesOnly)
+      return runSchedulesOnly();
     // What the runtime cannot do is an error, not a fallback to loops.
     WalkResult unsupported = getOperation()->walk([](Operation *op) {
       LogicalResult ok = success();
@@ -187,9 +191,7 @@ struct ConvertMoeToGPUPass
     }
 
     MLIRContext *ctx = &getContext();
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<MoeDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    ConversionTarget target = moeIllegalTarget();
     RewritePatternSet patterns(ctx);
     // Runtime calls and parallel schedules first; the reference loops are
     // the fallback (and say why an op cannot be lowered at all).
@@ -200,6 +202,27 @@ struct ConvertMoeToGPUPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    eraseUnusedGrids(getOperation());
+  }
+
+  ConversionTarget moeIllegalTarget() {
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<MoeDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    return target;
+  }
+
+  /// The parallel schedules where there are some, the reference loops for
+  /// the rest (grouped matmuls included); sequential targets run them.
+  void runSchedulesOnly() {
+    ConversionTarget target = moeIllegalTarget();
+    RewritePatternSet patterns(&getContext());
+    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
+    populateMoeToLoopsPatterns(patterns, /*benefit=*/1);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    hoistParallelScratch(getOperation());
     eraseUnusedGrids(getOperation());
   }
 };

@@ -259,12 +259,15 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
 // moe.combine_grad
 //===----------------------------------------------------------------------===//
 
-// dweights as the reference (one pair per thread); dy = 0, then each pair's
-// weighted cotangent row is written to its row. Rows made by moe.permute are
-// distinct, so every row of dy has at most one pair: the reference's sum
-// over a row's pairs is that one term.
+// dweights as the reference (one pair per thread). dy: zero, then each
+// pair's weighted cotangent row is stored at its row (one thread per
+// element) and counted per row (an integer atomic add). Rows made by
+// moe.permute are distinct, so that is the reference's sum over the row's
+// one pair; a row named by several pairs is then recomputed as the
+// reference does it, the sum over all pairs (t, k) in row-major order
+// (a scan over every pair: slow, but only for such rows).
 void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
-                     Value rows, Value weights, Value dy, Value dweights) {
+                        Value rows, Value weights, Value dy, Value dweights) {
   emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
   Value numTokens = dimOf(b, loc, dweights, 0);
   Value topK = dimOf(b, loc, dweights, 1);
@@ -274,23 +277,72 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                                          toI64(b, loc, dimOf(b, loc, y, 0)),
                                          toI64(b, loc, numRows));
   Value zero64 = i64Const(b, loc, 0);
+  Type i32 = b.getI32Type();
+  Value pairsPerRow = allocBuffer(b, loc, {numRows}, i32);
+  parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
+                                     ValueRange ivs) {
+    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0), pairsPerRow, ivs);
+  });
   parallelFor(b, loc, {numRows, hidden},
               [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
                 storeFromF32(nb, nloc, f32Const(nb, nloc, 0.0), dy, ivs);
               });
+  auto rowOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
+    return toI64(nb, nloc,
+                 memref::LoadOp::create(nb, nloc, rows, ValueRange{t, k}));
+  };
   parallelFor(b, loc, {numTokens, topK, hidden},
               [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
                 Value t = ivs[0], k = ivs[1], h = ivs[2];
-                Value row = toI64(nb, nloc, memref::LoadOp::create(
-                                                nb, nloc, rows, ValueRange{t, k}));
+                Value row = rowOf(nb, nloc, t, k);
                 ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
                        [&](OpBuilder &ib, Location iloc) {
+                         Value r = toIndex(ib, iloc, row);
                          Value w = loadAsF32(ib, iloc, weights, {t, k});
                          Value g = loadAsF32(ib, iloc, dout, {t, h});
                          storeFromF32(ib, iloc, mulF(ib, iloc, w, g), dy,
-                                      {toIndex(ib, iloc, row), h});
+                                      {r, h});
+                         Value first = arith::CmpIOp::create(
+                             ib, iloc, arith::CmpIPredicate::eq, h,
+                             indexConst(ib, iloc, 0));
+                         ifThen(ib, iloc, first, [&](OpBuilder &cb,
+                                                     Location cloc) {
+                           memref::AtomicRMWOp::create(
+                               cb, cloc, arith::AtomicRMWKind::addi,
+                               i32Const(cb, cloc, 1), pairsPerRow,
+                               ValueRange{r});
+                         });
                        });
               });
+  parallelFor(b, loc, {numRows, hidden}, [&](OpBuilder &nb, Location nloc,
+                                             ValueRange ivs) {
+    Value r = ivs[0], h = ivs[1];
+    Value shared = arith::CmpIOp::create(
+        nb, nloc, arith::CmpIPredicate::sgt,
+        memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r}),
+        i32Const(nb, nloc, 1));
+    ifThen(nb, nloc, shared, [&](OpBuilder &ib, Location iloc) {
+      Value r64 = toI64(ib, iloc, r);
+      Value sum = forReduce(
+          ib, iloc, indexConst(ib, iloc, 0), numTokens, f32Const(ib, iloc, 0.0),
+          [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
+            return forReduce(
+                tb, tloc, indexConst(tb, tloc, 0), topK, acc,
+                [&](OpBuilder &kb, Location kloc, Value k, Value a) -> Value {
+                  Value hit = arith::CmpIOp::create(
+                      kb, kloc, arith::CmpIPredicate::eq,
+                      rowOf(kb, kloc, t, k), r64);
+                  Value term = mulF(kb, kloc,
+                                    loadAsF32(kb, kloc, weights, {t, k}),
+                                    loadAsF32(kb, kloc, dout, {t, h}));
+                  return arith::SelectOp::create(
+                      kb, kloc, hit, addF(kb, kloc, a, term), a);
+                });
+          });
+      storeFromF32(ib, iloc, sum, dy, {r, h});
+    });
+  });
+  memref::DeallocOp::create(b, loc, pairsPerRow);
 }
 
 //===----------------------------------------------------------------------===//

@@ -190,6 +190,26 @@ void addLoweringPatterns(RewritePatternSet &patterns, PatternBenefit benefit) {
 
 } // namespace
 
+void mlir::moe::hoistParallelScratch(Operation *root) {
+  // Per-iteration scratch of parallel loops (scratchAlloca) is hoisted out
+  // of them: the CPU runs the iterations one after the other, so one
+  // buffer serves all, and an alloca in a loop would grow the stack.
+  SmallVector<memref::AllocaOp> scratch;
+  root->walk([&](memref::AllocaOp alloca) {
+    if (isa_and_nonnull<scf::ParallelOp>(alloca->getParentOp()))
+      scratch.push_back(alloca);
+  });
+  for (memref::AllocaOp alloca : scratch) {
+    Operation *outermost = alloca->getParentOp();
+    while (isa_and_nonnull<scf::ParallelOp>(outermost->getParentOp()))
+      outermost = outermost->getParentOp();
+    if (llvm::all_of(alloca->getOperands(), [&](Value v) {
+          return !outermost->isAncestor(v.getParentBlock()->getParentOp());
+        }))
+      alloca->moveBefore(outermost);
+  }
+}
+
 void mlir::moe::eraseUnusedGrids(Operation *root) {
   // Grids are compile-time descriptions of the device mesh: once no op
   // names one, nothing below the moe level needs it.
@@ -223,23 +243,7 @@ struct ConvertMoeToLoopsPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
-    // Per-iteration scratch of parallel loops (scratchAlloca) is hoisted out
-    // of them: the CPU runs the iterations one after the other, so one
-    // buffer serves all, and an alloca in a loop would grow the stack.
-    SmallVector<memref::AllocaOp> scratch;
-    getOperation()->walk([&](memref::AllocaOp alloca) {
-      if (isa_and_nonnull<scf::ParallelOp>(alloca->getParentOp()))
-        scratch.push_back(alloca);
-    });
-    for (memref::AllocaOp alloca : scratch) {
-      Operation *outermost = alloca->getParentOp();
-      while (isa_and_nonnull<scf::ParallelOp>(outermost->getParentOp()))
-        outermost = outermost->getParentOp();
-      if (llvm::all_of(alloca->getOperands(), [&](Value v) {
-            return !outermost->isAncestor(v.getParentBlock()->getParentOp());
-          }))
-        alloca->moveBefore(outermost);
-    }
+    hoistParallelScratch(getOperation());
     eraseUnusedGrids(getOperation());
   }
 };

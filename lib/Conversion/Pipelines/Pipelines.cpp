@@ -121,8 +121,19 @@ static void addHostToLLVM(OpPassManager &pm, bool hostMath) {
 }
 
 void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
+  buildMoeLowerToCpuPipeline(pm, MoeLowerToCpuOptions());
+}
+
+void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
+                                     const MoeLowerToCpuOptions &options) {
   buildMoeBufferizePipeline(pm);
-  pm.addPass(moe::createConvertMoeToLoopsPass());
+  if (options.gpuSchedules) {
+    moe::ConvertMoeToGPUPassOptions schedules;
+    schedules.schedulesOnly = true;
+    pm.addPass(moe::createConvertMoeToGPUPass(schedules));
+  } else {
+    pm.addPass(moe::createConvertMoeToLoopsPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   addFloatEmulation(pm);
   pm.addPass(createCanonicalizerPass());
@@ -198,11 +209,13 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
 }
 
 void moe::registerMoePipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<MoeLowerToCpuOptions>(
       "moe-lower-to-cpu",
       "Lower moe programs to the LLVM dialect for the CPU (reference "
       "semantics, bare-pointer memref arguments)",
-      buildMoeLowerToCpuPipeline);
+      [](OpPassManager &pm, const MoeLowerToCpuOptions &options) {
+        buildMoeLowerToCpuPipeline(pm, options);
+      });
   PassPipelineRegistration<MoeLowerToGpuOptions>(
       "moe-lower-to-gpu",
       "Lower moe programs for NVIDIA GPUs: kernels (cubin for `chip`, via "
