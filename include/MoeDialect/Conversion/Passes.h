@@ -23,6 +23,12 @@ namespace mlir::moe {
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit = 1);
 
+/// Lowers every moe op under `root`: by `preferred` where one of its
+/// patterns (benefit above 1) applies, else by the reference loops; then
+/// drops the grids no op names any more. Fails, with the op's location,
+/// on what cannot be lowered.
+LogicalResult lowerMoeOps(Operation *root, RewritePatternSet &&preferred);
+
 /// Moves the per-iteration scratch (memref.alloca) of scf.parallel bodies
 /// in front of the outermost parallel loop: for targets that run the
 /// iterations one after another (the CPU).

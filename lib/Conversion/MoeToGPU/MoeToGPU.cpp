@@ -191,39 +191,24 @@ struct ConvertMoeToGPUPass
     }
 
     MLIRContext *ctx = &getContext();
-    ConversionTarget target = moeIllegalTarget();
-    RewritePatternSet patterns(ctx);
     // Runtime calls and parallel schedules first; the reference loops are
     // the fallback (and say why an op cannot be lowered at all).
+    RewritePatternSet patterns(ctx);
     patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(ctx,
                                                                     /*benefit=*/3);
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    populateMoeToLoopsPatterns(patterns, /*benefit=*/1);
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    eraseUnusedGrids(getOperation());
-  }
-
-  ConversionTarget moeIllegalTarget() {
-    ConversionTarget target(getContext());
-    target.addIllegalDialect<MoeDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    return target;
   }
 
   /// The parallel schedules where there are some, the reference loops for
   /// the rest (grouped matmuls included); sequential targets run them.
   void runSchedulesOnly() {
-    ConversionTarget target = moeIllegalTarget();
     RewritePatternSet patterns(&getContext());
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    populateMoeToLoopsPatterns(patterns, /*benefit=*/1);
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
       return signalPassFailure();
     hoistParallelScratch(getOperation());
-    eraseUnusedGrids(getOperation());
   }
 };
 

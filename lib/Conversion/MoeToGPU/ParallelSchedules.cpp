@@ -31,23 +31,6 @@ namespace {
 /// Tokens per chunk: a thread's share of a counting or summing phase.
 constexpr int64_t kChunk = 64;
 
-Value toIndex(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isIndex())
-    return v;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-Value toI64(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isInteger(64))
-    return v;
-  if (v.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-}
-Value fromI64(OpBuilder &b, Location loc, Value v, Type t) {
-  if (t.isInteger(64))
-    return v;
-  return arith::TruncIOp::create(b, loc, t, v);
-}
 Value indexToF32(OpBuilder &b, Location loc, Value v) {
   return arith::SIToFPOp::create(b, loc, b.getF32Type(), toI64(b, loc, v));
 }
@@ -67,13 +50,6 @@ Value allocBuffer(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
                   Type elem) {
   SmallVector<int64_t> shape(sizes.size(), ShapedType::kDynamic);
   return memref::AllocOp::create(b, loc, MemRefType::get(shape, elem), sizes);
-}
-void ifThen(OpBuilder &b, Location loc, Value cond,
-            llvm::function_ref<void(OpBuilder &, Location)> body) {
-  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nloc) {
-    body(nb, nloc);
-    scf::YieldOp::create(nb, nloc);
-  });
 }
 /// The tokens [lo, hi) of chunk `c` within [begin, end).
 std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
@@ -169,7 +145,6 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
     memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
   });
   // 3. Padded sizes and offsets (exclusive prefix over experts, i64).
-  Value alignM1 = i64Const(b, loc, align - 1), align64 = i64Const(b, loc, align);
   Type sizeType = cast<MemRefType>(groupSizes.getType()).getElementType();
   parallelFor(b, loc, {c1}, [&](OpBuilder &nb, Location nloc, ValueRange) {
     forReduce(
@@ -177,14 +152,7 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
         [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
           Value count = memref::LoadOp::create(eb, eloc, groupStart,
                                                ValueRange{e});
-          Value padded = count;
-          if (align > 1)
-            padded = arith::MulIOp::create(
-                eb, eloc,
-                arith::DivUIOp::create(
-                    eb, eloc, arith::AddIOp::create(eb, eloc, count, alignM1),
-                    align64),
-                align64);
+          Value padded = roundUpToMultiple(eb, eloc, count, align);
           memref::StoreOp::create(eb, eloc, fromI64(eb, eloc, padded, sizeType),
                                   groupSizes, ValueRange{e});
           memref::StoreOp::create(eb, eloc, off, groupStart, ValueRange{e});

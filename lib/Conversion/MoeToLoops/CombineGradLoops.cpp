@@ -31,47 +31,10 @@ namespace mlir::moe::loops {
 
 namespace {
 
-Value toI64(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isInteger(64))
-    return v;
-  return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
-}
-
-Value toIndex(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value indexToI64(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-}
-
 /// A 1-D i64 heap buffer of `size` elements (freed by the caller).
 Value allocI64(OpBuilder &b, Location loc, Value size) {
   auto type = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
   return memref::AllocOp::create(b, loc, type, ValueRange{size});
-}
-
-/// scf.if without results; `body` builds the then-region (no terminator).
-void ifThen(OpBuilder &b, Location loc, Value cond,
-            llvm::function_ref<void(OpBuilder &, Location)> body) {
-  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nloc) {
-    body(nb, nloc);
-    scf::YieldOp::create(nb, nloc);
-  });
-}
-
-/// scf.if with one f32 result: `thenBody`'s value, else `elseValue`.
-Value ifElseF32(OpBuilder &b, Location loc, Value cond,
-                llvm::function_ref<Value(OpBuilder &, Location)> thenBody,
-                Value elseValue) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{b.getF32Type()}, cond,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(ifOp.thenBlock());
-  scf::YieldOp::create(b, loc, thenBody(b, loc));
-  b.setInsertionPointToEnd(ifOp.elseBlock());
-  scf::YieldOp::create(b, loc, elseValue);
-  return ifOp.getResult(0);
 }
 
 } // namespace
@@ -81,7 +44,7 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
   Value numTokens = dimOf(b, loc, dweights, 0);
   Value topK = dimOf(b, loc, dweights, 1);
   Value hidden = dimOf(b, loc, dout, 1);
-  Value yRows64 = indexToI64(b, loc, dimOf(b, loc, y, 0));
+  Value yRows64 = toI64(b, loc, dimOf(b, loc, y, 0));
   Value zero64 = i64Const(b, loc, 0);
   Value zeroF = f32Const(b, loc, 0.0);
   // dweights[t, k] = Σ_h dout[t, h] · y[row, h] (h in order), or 0 for a
@@ -92,8 +55,8 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
     Value row = toI64(kb, kloc,
                       memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
     Value valid = inHalfOpenRange(kb, kloc, row, zero64, yRows64);
-    Value dw = ifElseF32(
-        kb, kloc, valid,
+    Value dw = ifElse(
+        kb, kloc, kb.getF32Type(), valid,
         [&](OpBuilder &ib, Location iloc) -> Value {
           Value r = toIndex(ib, iloc, row);
           return forReduce(
@@ -105,7 +68,7 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
                     hb, hloc, acc, arith::MulFOp::create(hb, hloc, g, v));
               });
         },
-        zeroF);
+        [&](OpBuilder &, Location) { return zeroF; });
     memref::StoreOp::create(kb, kloc, dw, dweights, ValueRange{t, k});
   });
 }
@@ -120,8 +83,8 @@ void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
   // y and dy have the same rows R (verified where static); taking the
   // smaller keeps every access in bounds if dynamic sizes disagree.
   Value yRows64 = arith::MinSIOp::create(
-      b, loc, indexToI64(b, loc, dimOf(b, loc, y, 0)),
-      indexToI64(b, loc, numRows));
+      b, loc, toI64(b, loc, dimOf(b, loc, y, 0)),
+      toI64(b, loc, numRows));
   Value zero64 = i64Const(b, loc, 0);
   Value one64 = i64Const(b, loc, 1);
   Value zeroF = f32Const(b, loc, 0.0);
@@ -173,7 +136,7 @@ void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
             });
   //    ... and each pair t·K + k goes to its row's next slot; afterwards
   //    cursor[r] is the end of row r's slots (and the start of row r + 1's).
-  Value topK64 = indexToI64(b, loc, topK);
+  Value topK64 = toI64(b, loc, topK);
   forEachPair([&](OpBuilder &kb, Location kloc, Value t, Value k, Value row,
                   Value valid) {
     ifThen(kb, kloc, valid, [&](OpBuilder &ib, Location iloc) {
@@ -181,8 +144,8 @@ void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
       Value slot = memref::LoadOp::create(ib, iloc, cursor, ValueRange{r});
       Value pair = arith::AddIOp::create(
           ib, iloc,
-          arith::MulIOp::create(ib, iloc, indexToI64(ib, iloc, t), topK64),
-          indexToI64(ib, iloc, k));
+          arith::MulIOp::create(ib, iloc, toI64(ib, iloc, t), topK64),
+          toI64(ib, iloc, k));
       memref::StoreOp::create(ib, iloc, pair, pairs,
                               ValueRange{toIndex(ib, iloc, slot)});
       memref::StoreOp::create(ib, iloc,

@@ -26,30 +26,6 @@ namespace {
 
 Type i64Type(OpBuilder &b) { return b.getI64Type(); }
 
-/// A signed integer of any width as i64.
-Value toI64(OpBuilder &b, Location loc, Value v) {
-  unsigned width = v.getType().getIntOrFloatBitWidth();
-  if (width == 64)
-    return v;
-  return arith::ExtSIOp::create(b, loc, i64Type(b), v);
-}
-
-/// An i64 as an integer of type `t` (truncating when narrower).
-Value fromI64(OpBuilder &b, Location loc, Value v, Type t) {
-  unsigned width = t.getIntOrFloatBitWidth();
-  if (width == 64)
-    return v;
-  return arith::TruncIOp::create(b, loc, t, v);
-}
-
-Value toIndex(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value indexToI64(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, i64Type(b), v);
-}
-
 Type elemType(Value memref) {
   return cast<MemRefType>(memref.getType()).getElementType();
 }
@@ -63,29 +39,6 @@ Value zeroOf(OpBuilder &b, Location loc, Type elem) {
   if (auto f = dyn_cast<FloatType>(elem))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, 0.0));
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(elem, 0));
-}
-
-/// scf.if without results; `body` builds the then-region (no terminator).
-void ifThen(OpBuilder &b, Location loc, Value cond,
-            llvm::function_ref<void(OpBuilder &, Location)> body) {
-  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nloc) {
-    body(nb, nloc);
-    scf::YieldOp::create(nb, nloc);
-  });
-}
-
-/// scf.if with one result of type `t`; each builder returns the yielded value.
-Value ifElse(OpBuilder &b, Location loc, Type t, Value cond,
-             llvm::function_ref<Value(OpBuilder &, Location)> thenBody,
-             llvm::function_ref<Value(OpBuilder &, Location)> elseBody) {
-  auto ifOp = scf::IfOp::create(b, loc, TypeRange{t}, cond,
-                                /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(ifOp.thenBlock());
-  scf::YieldOp::create(b, loc, thenBody(b, loc));
-  b.setInsertionPointToEnd(ifOp.elseBlock());
-  scf::YieldOp::create(b, loc, elseBody(b, loc));
-  return ifOp.getResult(0);
 }
 
 /// A static-shaped scratch buffer, allocated on the stack at the start of the
@@ -156,7 +109,7 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
   Value topK = dimOf(b, loc, indices, 1);
   Value hidden = dimOf(b, loc, x, 1);
   Value numRows = dimOf(b, loc, permuted, 0);
-  Value numRows64 = indexToI64(b, loc, numRows);
+  Value numRows64 = toI64(b, loc, numRows);
   Value numExpertsIdx = indexConst(b, loc, numExperts);
   Value zero64 = i64Const(b, loc, 0);
   Value one64 = i64Const(b, loc, 1);
@@ -194,16 +147,8 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
   });
 
   // 2. Padded sizes and group offsets (exclusive prefix sum, i64).
-  Value alignM1 = i64Const(b, loc, align - 1);
-  Value align64 = i64Const(b, loc, align);
   auto padToAlign = [&](OpBuilder &nb, Location nloc, Value count) -> Value {
-    if (align == 1)
-      return count;
-    return arith::MulIOp::create(
-        nb, nloc,
-        arith::DivUIOp::create(
-            nb, nloc, arith::AddIOp::create(nb, nloc, count, alignM1), align64),
-        align64);
+    return roundUpToMultiple(nb, nloc, count, align);
   };
   forReduce(
       b, loc, c0, numExpertsIdx, zero64,
@@ -280,7 +225,7 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
   Value numTokens = dimOf(b, loc, out, 0);
   Value hidden = dimOf(b, loc, out, 1);
   Value topK = dimOf(b, loc, rows, 1);
-  Value yRows64 = indexToI64(b, loc, dimOf(b, loc, y, 0));
+  Value yRows64 = toI64(b, loc, dimOf(b, loc, y, 0));
   Value zero64 = i64Const(b, loc, 0);
   Value zeroF = f32Const(b, loc, 0.0);
   parallelFor(
@@ -321,9 +266,9 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
 void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
                          Value sendSizes, Value output, Value recvSizes) {
   Value c0 = indexConst(b, loc, 0);
-  Value inRows64 = indexToI64(b, loc, dimOf(b, loc, input, 0));
+  Value inRows64 = toI64(b, loc, dimOf(b, loc, input, 0));
   Value outRows = dimOf(b, loc, output, 0);
-  Value outRows64 = indexToI64(b, loc, outRows);
+  Value outRows64 = toI64(b, loc, outRows);
   Value cols = dimOf(b, loc, output, 1);
 
   Value sent =

@@ -34,6 +34,57 @@ Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i) {
   return memref::DimOp::create(b, loc, memref, i);
 }
 
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  Type i64 = b.getI64Type();
+  if (v.getType() == i64)
+    return v;
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  return arith::ExtSIOp::create(b, loc, i64, v);
+}
+
+Value fromI64(OpBuilder &b, Location loc, Value v, Type t) {
+  if (t.isInteger(64))
+    return v;
+  return arith::TruncIOp::create(b, loc, t, v);
+}
+
+Value toIndex(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isIndex())
+    return v;
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+Value roundUpToMultiple(OpBuilder &b, Location loc, Value v, int64_t align) {
+  if (align == 1)
+    return v;
+  Value a = i64Const(b, loc, align);
+  Value bumped = arith::AddIOp::create(b, loc, v, i64Const(b, loc, align - 1));
+  return arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, bumped, a),
+                               a);
+}
+
+void ifThen(OpBuilder &b, Location loc, Value cond,
+            llvm::function_ref<void(OpBuilder &, Location)> body) {
+  scf::IfOp::create(b, loc, cond, [&](OpBuilder &nb, Location nloc) {
+    body(nb, nloc);
+    scf::YieldOp::create(nb, nloc);
+  });
+}
+
+Value ifElse(OpBuilder &b, Location loc, Type t, Value cond,
+             llvm::function_ref<Value(OpBuilder &, Location)> thenBody,
+             llvm::function_ref<Value(OpBuilder &, Location)> elseBody) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{t}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, thenBody(b, loc));
+  b.setInsertionPointToEnd(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, elseBody(b, loc));
+  return ifOp.getResult(0);
+}
+
 void parallelFor(OpBuilder &b, Location loc, ValueRange ubs,
                  ParallelBody body) {
   SmallVector<Value> lbs(ubs.size(), indexConst(b, loc, 0));

@@ -18,6 +18,25 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v);
 /// Dim `i` of a memref as an index (a constant when static).
 Value dimOf(OpBuilder &b, Location loc, Value memref, int64_t i);
 
+/// A signed integer of any width, or an index, as i64.
+Value toI64(OpBuilder &b, Location loc, Value v);
+/// An i64 as an integer of type `t` (truncating when narrower).
+Value fromI64(OpBuilder &b, Location loc, Value v, Type t);
+/// An integer as an index (unchanged when it is one).
+Value toIndex(OpBuilder &b, Location loc, Value v);
+/// v rounded up to a multiple of `align` (i64; v itself when align is 1).
+Value roundUpToMultiple(OpBuilder &b, Location loc, Value v, int64_t align);
+
+/// scf.if without results; `body` builds the then-region (no terminator).
+void ifThen(OpBuilder &b, Location loc, Value cond,
+            llvm::function_ref<void(OpBuilder &, Location)> body);
+
+/// scf.if with one result of type `t`; each builder returns the yielded value
+/// (only the taken branch runs, unlike `select` below).
+Value ifElse(OpBuilder &b, Location loc, Type t, Value cond,
+             llvm::function_ref<Value(OpBuilder &, Location)> thenBody,
+             llvm::function_ref<Value(OpBuilder &, Location)> elseBody);
+
 /// scf.for iv in [lb, ub) step 1.
 void forRange(OpBuilder &b, Location loc, Value lb, Value ub, LoopBody body);
 using ParallelBody =

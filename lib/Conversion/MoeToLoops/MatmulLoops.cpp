@@ -22,14 +22,6 @@ namespace mlir::moe::loops {
 
 namespace {
 
-Value toIndex(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value indexToI64(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-}
-
 /// Group g's size as i64, negative sizes counted as 0.
 Value groupSize(OpBuilder &b, Location loc, Value sizes, Value g) {
   Value v = memref::LoadOp::create(b, loc, sizes, ValueRange{g});
@@ -96,7 +88,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   bool kn = layout == WeightLayout::KN;
   Value c0 = indexConst(b, loc, 0);
   Value numRows = dimOf(b, loc, c, 0);
-  Value numRows64 = indexToI64(b, loc, numRows);
+  Value numRows64 = toI64(b, loc, numRows);
   Value depth = dimOf(b, loc, a, 1);
   Value width = dimOf(b, loc, c, 1);
   Value numGroups = dimOf(b, loc, sizes, 0);
@@ -166,7 +158,7 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                            Value a, Value dc, Value sizes, Value db) {
   bool kn = layout == WeightLayout::KN;
   Value c0 = indexConst(b, loc, 0);
-  Value numRows64 = indexToI64(b, loc, dimOf(b, loc, a, 0));
+  Value numRows64 = toI64(b, loc, dimOf(b, loc, a, 0));
   Value numGroups = dimOf(b, loc, db, 0);
   Value dim1 = dimOf(b, loc, db, 1); // Kd (kn) or N (nk)
   Value dim2 = dimOf(b, loc, db, 2); // N (kn) or Kd (nk)

@@ -230,21 +230,25 @@ void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                       BufferDequantizeOp>(patterns, benefit);
 }
 
+LogicalResult mlir::moe::lowerMoeOps(Operation *root,
+                                     RewritePatternSet &&preferred) {
+  ConversionTarget target(*root->getContext());
+  target.addIllegalDialect<MoeDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  populateMoeToLoopsPatterns(preferred, /*benefit=*/1);
+  if (failed(applyPartialConversion(root, target, std::move(preferred))))
+    return failure();
+  eraseUnusedGrids(root);
+  return success();
+}
+
 namespace {
 struct ConvertMoeToLoopsPass
     : mlir::moe::impl::ConvertMoeToLoopsPassBase<ConvertMoeToLoopsPass> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<MoeDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    RewritePatternSet patterns(ctx);
-    populateMoeToLoopsPatterns(patterns);
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    if (failed(lowerMoeOps(getOperation(), RewritePatternSet(&getContext()))))
       return signalPassFailure();
     hoistParallelScratch(getOperation());
-    eraseUnusedGrids(getOperation());
   }
 };
 } // namespace
