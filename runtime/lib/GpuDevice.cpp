@@ -17,6 +17,13 @@
 
 namespace moert {
 
+// moert_gpu_profile_row
+struct ProfileRowC {
+  const char *name;
+  int64_t launches;
+  double totalMs;
+};
+
 struct GpuDevice::Api {
   const char *(*stickyError)(void);
   void (*clearStickyError)(void);
@@ -34,6 +41,8 @@ struct GpuDevice::Api {
   void (*eventRecord)(void *, void *);
   void (*eventSynchronize)(void *);
   float (*eventElapsedMs)(void *, void *);
+  void (*profileStart)(void);
+  int64_t (*profileStop)(ProfileRowC *, int64_t);
 };
 
 namespace {
@@ -130,6 +139,8 @@ Status GpuDevice::load(GpuDevice **out) {
       resolve(handle, "mgpuEventRecord", &api.eventRecord, &missing);
       resolve(handle, "mgpuEventSynchronize", &api.eventSynchronize, &missing);
       resolve(handle, "moert_gpu_event_elapsed_ms", &api.eventElapsedMs, &missing);
+      resolve(handle, "moert_gpu_profile_start", &api.profileStart, &missing);
+      resolve(handle, "moert_gpu_profile_stop", &api.profileStop, &missing);
       if (!missing.empty())
         result = Status::error(format("%s lacks %s (an older library?)",
                                       instance.path_.c_str(), missing.c_str()));
@@ -226,6 +237,25 @@ Status GpuDevice::elapsedMs(void *start, void *end, double *ms) const {
   if (v < 0.0f)
     return Status::error("timing: moert_gpu_event_elapsed_ms failed");
   *ms = v;
+  return Status::success();
+}
+
+Status GpuDevice::startProfile() const {
+  api_->profileStart();
+  return takeError("starting the kernel profile");
+}
+
+Status GpuDevice::stopProfile(std::vector<ProfileRow> *rows) const {
+  rows->clear();
+  int64_t n = api_->profileStop(nullptr, 0);
+  std::vector<ProfileRowC> raw(n > 0 ? size_t(n) : 0);
+  if (n > 0)
+    n = api_->profileStop(raw.data(), n); // a second stop returns the same rows
+  MOERT_TRY(takeError("reading the kernel profile"));
+  if (n < 0)
+    return Status::error(format("reading the kernel profile: %s", api_->lastError()));
+  for (int64_t i = 0; i < n && size_t(i) < raw.size(); ++i)
+    rows->push_back(ProfileRow{raw[i].name, raw[i].launches, raw[i].totalMs});
   return Status::success();
 }
 

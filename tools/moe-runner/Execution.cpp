@@ -172,10 +172,14 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   double ms = 0.0;
   for (long w = 0; w < settings.warmup; ++w)
     MOERT_TRY(bound->call(plan.fn, &ms));
+  if (settings.profile)
+    MOERT_TRY(executor.startProfile());
   for (long it = 0; it < settings.iters; ++it) {
     MOERT_TRY(bound->call(plan.fn, &ms));
     run->samplesMs.push_back(ms);
   }
+  if (settings.profile)
+    MOERT_TRY(executor.stopProfile(&run->profile));
   MOERT_TRY(bound->fetchOutputs().withPrefix(format("entry '%s'", entry.name.c_str())));
   if (!settings.dumpDir.empty())
     MOERT_TRY(dumpArgs(settings.dumpDir, run->args));

@@ -13,6 +13,7 @@
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
+#include "moe_runtime/GpuDevice.h"
 #include "moe_runtime/Status.h"
 
 #include <cstdint>
@@ -51,6 +52,16 @@ public:
   virtual moert::Status checkLoaded(const std::string &artifact) {
     (void)artifact;
     return moert::Status::success();
+  }
+  /// Whether startProfile/stopProfile work here (--profile).
+  virtual bool canProfile() const { return false; }
+  /// Time every kernel and runtime call from now on, per name.
+  virtual moert::Status startProfile() {
+    return moert::Status::error("no kernel profile on this device");
+  }
+  virtual moert::Status stopProfile(std::vector<moert::GpuDevice::ProfileRow> *rows) {
+    (void)rows;
+    return moert::Status::error("no kernel profile on this device");
   }
 };
 
@@ -91,6 +102,7 @@ struct RunSettings {
   std::string dumpDir; // "" = no dump
   long warmup = 0;
   long iters = 1;
+  bool profile = false; // profile the timed calls (Executor::canProfile())
 };
 
 /// One entry's run: the timing samples and the host buffers (inputs and the
@@ -101,11 +113,12 @@ struct EntryRun {
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
   moert::EntryBuffers args;
+  std::vector<moert::GpuDevice::ProfileRow> profile; // with RunSettings::profile
 };
 
 /// Run `plan` on `executor`: X_fwd first (one untimed call) when chained,
-/// then `warmup` untimed and `iters` timed calls; the outputs are the last
-/// call's. With a dump directory every argument of both calls is written.
+/// then `warmup` untimed and `iters` timed calls (profiled per kernel when
+/// asked); the outputs are the last call's. With a dump directory every argument of both calls is written.
 moert::Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
                        EntryRun *run);
 

@@ -96,6 +96,11 @@ public:
   Status checkLoaded(const std::string &artifact) override {
     return gpu_->takeError("loading " + artifact);
   }
+  bool canProfile() const override { return true; }
+  Status startProfile() override { return gpu_->startProfile(); }
+  Status stopProfile(std::vector<GpuDevice::ProfileRow> *rows) override {
+    return gpu_->stopProfile(rows);
+  }
 
 private:
   GpuDevice *gpu_;

@@ -77,6 +77,14 @@ OPTIONS
                     cpu artifact of the same program) or a --dump directory.
   --check           For a FILE.mlir: compile the same file for the cpu too and
                     check against it (= --check-against <its cpu artifact>).
+  --profile         (gpu) Time every kernel and runtime call of the timed
+                    calls with CUDA events and print, per entry, a table in
+                    order of first launch: name (kernel symbol, or
+                    moert_entry_* with its shape), launches per call, time
+                    per call and its share of the summed time (memsets
+                    include the zeroing of the outputs before each call).
+                    Events around every launch add host work: the entry's
+                    own median is then not a benchmark number.
   --json            Print one JSON object instead of tables (timings in ms
                     incl. every sample, outputs with shape/dtype/sum/abs_sum/
                     hash, check results, and values with --print).
@@ -181,6 +189,7 @@ struct Options {
   std::string compiler;
   std::string checkAgainst; // --check-against PATH
   bool check = false;       // --check (FILE.mlir: against its cpu compile)
+  bool profile = false;     // --profile
 };
 
 long parseCount(const std::string &flag, const std::string &text, long minValue) {
@@ -225,6 +234,9 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--check") {
       cl.noValue();
       o.check = true;
+    } else if (name == "--profile") {
+      cl.noValue();
+      o.profile = true;
     } else {
       cl.unknownFlag();
     }
@@ -260,6 +272,7 @@ struct EntryResult {
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
   std::vector<OutputStats> outputs;
+  std::vector<moert::GpuDevice::ProfileRow> profile; // with --profile
 };
 
 std::string formatValue(DType t, const unsigned char *p) {
@@ -449,6 +462,20 @@ void printTable(const Options &o, const std::string &device, const std::string &
     else
       printRows(checks, "   ");
   }
+  if (!r.profile.empty()) {
+    double total = 0.0;
+    for (const auto &p : r.profile)
+      total += p.totalMs;
+    std::printf("  kernel profile (%ld calls; per call):\n", o.iters);
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"kernel", "launches", "us", "share"});
+    for (const auto &p : r.profile)
+      rows.push_back({p.name, format("%.4g", double(p.launches) / double(o.iters)),
+                      format("%.1f", p.totalMs * 1e3 / double(o.iters)),
+                      format("%.1f%%", total > 0.0 ? 100.0 * p.totalMs / total : 0.0)});
+    rows.push_back({"(sum)", "", format("%.1f", total * 1e3 / double(o.iters)), ""});
+    printRows(rows, "   ");
+  }
   if (o.print) {
     for (const OutputStats &s : r.outputs) {
       std::string line = s.spec->name + " = [";
@@ -496,6 +523,14 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
        ",\n";
   if (!r.residualsFrom.empty())
     j += "      \"residuals_from\": " + jsonQuote(r.residualsFrom) + ",\n";
+  if (!r.profile.empty()) {
+    j += "      \"profile\": [";
+    for (size_t i = 0; i < r.profile.size(); ++i)
+      j += std::string(i ? ",\n" : "\n") + "        {\"name\": " + jsonQuote(r.profile[i].name) +
+           format(", \"launches\": %lld, \"total_ms\": ", (long long)r.profile[i].launches) +
+           jsonNumber(r.profile[i].totalMs) + "}";
+    j += "\n      ],\n";
+  }
   j += "      \"inputs\": [";
   for (size_t i = 0; i < r.inputSources.size(); ++i)
     j += std::string(i ? ",\n" : "\n") + "        {\"name\": " +
@@ -692,6 +727,10 @@ int main(int argc, char **argv) {
   settings.dumpDir = o.dumpDir;
   settings.warmup = o.warmup;
   settings.iters = o.iters;
+  settings.profile = o.profile;
+  if (o.profile && !executor->canProfile())
+    usageError(std::string("--profile needs --device gpu (the run is on ") + executor->device() +
+               ")");
   std::string deviceName = executor->deviceName();
   std::vector<std::string> jsonEntries;
   std::vector<std::string> failures;
@@ -707,6 +746,7 @@ int main(int argc, char **argv) {
     r.inputSources = run.inputSources;
     r.residualsFrom = run.residualsFrom;
     r.residualNames = run.residualNames;
+    r.profile = run.profile;
     for (size_t i = 0; i < entry.args.size(); ++i)
       if (!entry.args[i].isInput)
         r.outputs.push_back(summarize(entry.args[i], run.args.data(i), o.print));

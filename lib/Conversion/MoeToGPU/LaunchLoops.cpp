@@ -265,6 +265,33 @@ struct LaunchLoopsPass
           return signalPassFailure();
         }
     }
+    nameKernels(func);
+  }
+
+  /// Names each launch's kernel "<function>_<n>_<what>", n counting the
+  /// launches in order and <what> the op it came from (the NameLoc
+  /// convert-moe-to-gpu put on its location), so that kernel names in
+  /// profiles and driver errors say what they compute.
+  void nameKernels(func::FuncOp func) {
+    unsigned counter = 0;
+    func.walk([&](gpu::LaunchOp launch) {
+      std::string what = "kernel";
+      launch.getLoc()->walk([&](Location loc) {
+        if (auto name = dyn_cast<NameLoc>(loc)) {
+          what = name.getName().str();
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      for (char &c : what)
+        if (!llvm::isAlnum(c))
+          c = '_';
+      std::string kernel =
+          (func.getName() + "_" + Twine(counter++) + "_" + what).str();
+      if (!launch.getFunctionAttr())
+        launch.setFunctionAttr(
+            FlatSymbolRefAttr::get(func.getContext(), kernel));
+    });
   }
 };
 

@@ -12,6 +12,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -150,6 +151,33 @@ struct ConvertMoeToGPUPass
     : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
   using Base::Base;
 
+  /// Wraps the location of every op that becomes a kernel in a NameLoc
+  /// saying what it computes ("permute", "combine_grad", "elementwise"):
+  /// the loops lowered from it carry that location, and
+  /// moe-gpu-launch-loops names the kernel after it, so profiles and
+  /// runtime errors show which op a kernel came from.
+  void nameKernelSources() {
+    MLIRContext *ctx = &getContext();
+    getOperation()->walk([&](Operation *op) {
+      StringRef name;
+      std::string owned;
+      if (isa<MoeDialect>(op->getDialect())) {
+        owned = op->getName().stripDialect().str();
+        StringRef stem = owned;
+        stem.consume_front("buffer.");
+        name = stem;
+      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+        name = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
+                   ? "elementwise"
+                   : "reduction";
+      } else {
+        return;
+      }
+      if (!isa<NameLoc>(op->getLoc()))
+        op->setLoc(NameLoc::get(StringAttr::get(ctx, name), op->getLoc()));
+    });
+  }
+
   void runOnOperation() override {
     if (schedulesOnly)
       return runSchedulesOnly();
@@ -170,6 +198,7 @@ struct ConvertMoeToGPUPass
     });
     if (unsupported.wasInterrupted())
       return signalPassFailure();
+    nameKernelSources();
 
     // Ops without a GPU schedule run their reference loops in a
     // single-thread kernel: wrap them in one before lowering them in place.

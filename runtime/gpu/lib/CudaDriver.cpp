@@ -307,6 +307,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   if (smem > 0 &&
       !CU(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
     return;
+  const char *name = "kernel";
+  if (moert_gpu::profiling() && cuFuncGetName(&name, f) != CUDA_SUCCESS)
+    name = "kernel (no name)";
+  moert_gpu::ProfileRange range(name, stream);
   CU(cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
                     (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
                     asStream(stream), params, extra));
@@ -406,6 +410,7 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {
   if (sizeBytes == 0)
     return;
   SCOPED_CONTEXT_OR_RETURN();
+  moert_gpu::ProfileRange range("mgpuMemcpy", stream);
   CU(cuMemcpyAsync(asDevPtr(dst), asDevPtr(src), sizeBytes, asStream(stream)));
 }
 
@@ -413,6 +418,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
   if (count == 0)
     return;
   SCOPED_CONTEXT_OR_RETURN();
+  moert_gpu::ProfileRange range("mgpuMemset32", stream);
   CU(cuMemsetD32Async(asDevPtr(dst), value, count, asStream(stream)));
 }
 
@@ -420,6 +426,7 @@ void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
   if (count == 0)
     return;
   SCOPED_CONTEXT_OR_RETURN();
+  moert_gpu::ProfileRange range("mgpuMemset16", stream);
   CU(cuMemsetD16Async(asDevPtr(dst), value, count, asStream(stream)));
 }
 

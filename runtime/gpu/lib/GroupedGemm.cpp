@@ -644,6 +644,12 @@ int moert_grouped_weight_grad_bf16_host_sizes(const void *a, const void *dc,
     void *stream_ = moert_gpu_stream();                                            \
     if (!stream_)                                                                  \
       return; /* reported */                                                       \
+    char range_[160] = "";                                                         \
+    if (moert_gpu::profiling())                                                    \
+      snprintf(range_, sizeof range_, "%s [groups=%lld k=%lld n=%lld rows=%lld]",  \
+               entry, (long long)num_groups, (long long)k_dim, (long long)n,       \
+               (long long)rows);                                                   \
+    moert_gpu::ProfileRange profile_(range_, stream_);                             \
     if ((call) != 0)                                                               \
       moert_gpu::reportFailure(entry, gLastError.c_str());                         \
   } while (0)

@@ -2,6 +2,8 @@
 #ifndef MOE_RUNTIME_GPU_LIB_INTERNAL_H
 #define MOE_RUNTIME_GPU_LIB_INTERNAL_H
 
+#include <cstddef>
+
 namespace moert_gpu {
 
 // Sets the message moert_gpu_last_error() returns on this thread
@@ -30,6 +32,27 @@ public:
 private:
   const char *entry_;
   bool pushed_ = false;
+};
+
+// Whether moert_gpu_profile_start() turned the kernel profile on
+// (KernelProfile.cpp).
+bool profiling();
+
+// While the profile is on: GPU time of the work issued on `stream` during
+// this scope, added to the row `name` (timing events recorded at both ends).
+// Does nothing when the profile is off. Construct it with a context current.
+class ProfileRange {
+public:
+  ProfileRange(const char *name, void *stream);
+  ~ProfileRange();
+  ProfileRange(const ProfileRange &) = delete;
+  ProfileRange &operator=(const ProfileRange &) = delete;
+
+private:
+  void *stream_;
+  size_t row_ = 0;
+  void *start_ = nullptr;
+  void *end_ = nullptr;
 };
 
 } // namespace moert_gpu

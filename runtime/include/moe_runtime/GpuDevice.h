@@ -15,6 +15,7 @@
 #include "moe_runtime/Status.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,19 @@ public:
   Status record(void *event) const;
   /// Waits for `end`; milliseconds from `start` to `end`.
   Status elapsedMs(void *start, void *end, double *ms) const;
+
+  /// One row of the kernel profile: a kernel or runtime call, how often it
+  /// ran and its summed GPU time.
+  struct ProfileRow {
+    std::string name;
+    int64_t launches = 0;
+    double totalMs = 0.0;
+  };
+  /// Time every kernel and runtime call from now on (moert_gpu_profile_start).
+  Status startProfile() const;
+  /// Stop, wait for the timed work, and return the rows in order of first
+  /// launch.
+  Status stopProfile(std::vector<ProfileRow> *rows) const;
 
 private:
   GpuDevice() = default;

@@ -128,6 +128,31 @@ func.func @sequential(%m: memref<8xf32>) {
 
 // -----
 
+// Kernel names: "<function>_<n>_<what>", n in launch order, <what> the
+// NameLoc convert-moe-to-gpu gives the ops it lowers ("kernel" without one).
+// CHECK-LABEL: func.func @named(
+// CHECK:       gpu.launch {{.*}} function(@named_0_permute)
+// CHECK:       gpu.launch {{.*}} function(@named_1_kernel)
+// CHECK:       gpu.launch {{.*}} function(@named_2_combine_grad)
+func.func @named(%m: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %cst = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %cst, %m[%i] : memref<8xf32>
+    scf.reduce
+  } loc("permute"("file.mlir":1:1))
+  memref.store %cst, %m[%c0] : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %cst, %m[%i] : memref<8xf32>
+    scf.reduce
+  } loc("combine.grad"(unknown))
+  return
+}
+
+// -----
+
 // A top-level store is device code too; host-only code (no memory access)
 // stays on the host.
 // CHECK-LABEL: func.func @store(

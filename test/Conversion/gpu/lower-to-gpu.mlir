@@ -28,7 +28,7 @@
 // CHECK-DAG:   %[[BLOCK:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK:       %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
 // CHECK:       llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_kernel::@tiny_layer_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
+// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_0_gate::@tiny_layer_0_gate blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
 // Before a runtime call the stream's work is finished.
 // CHECK:       llvm.call @mgpuStreamSynchronize(%[[S]])
 // The expert FFN: gate and up ([R, H] · [E, H, F], KN, bf16 out), down
@@ -44,8 +44,9 @@
 // CHECK-NEXT:  llvm.call @mgpuStreamDestroy(
 // CHECK:       llvm.return
 // Kernels: cubins (ELF, from ptxas) for sm_90a.
-// CHECK:       gpu.binary @tiny_layer_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
-// CHECK:       gpu.binary @tiny_layer_kernel_0  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// Kernels are named after the op they compute, numbered in launch order.
+// CHECK:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
+// CHECK:       gpu.binary @tiny_layer_1_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
 // CHECK-DAG:   llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
@@ -58,10 +59,10 @@
 
 // The PTX has one kernel per gpu.binary:, ISA 8.0 for sm_90a, 256 threads per block,
 // the thread index feeding the range guard.
-// PTX:       gpu.binary @tiny_layer_kernel  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.version 8.0\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_kernel(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
-// PTX:       gpu.binary @tiny_layer_kernel_0  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_kernel(
+// PTX:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.version 8.0\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_gate(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
+// PTX:       gpu.binary @tiny_layer_1_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_1_route(
 // PTX-NOT:   bin = "
-// B128:      gpu.binary @tiny_layer_kernel  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_kernel(\0A{{.*}}.maxntid 128, 1, 1\0A
+// B128:      gpu.binary @tiny_layer_0_gate  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_0_gate(\0A{{.*}}.maxntid 128, 1, 1\0A
 // B128-NOT:  .maxntid 256
 func.func @tiny_layer(%x: tensor<16x8xbf16>, %router: tensor<8x4xf32>,
                       %w_gate: tensor<4x8x16xbf16>, %w_up: tensor<4x8x16xbf16>,

@@ -97,6 +97,25 @@ MOERT_GPU_EXPORT void moert_entry_grouped_weight_grad_bf16(
     int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
     int64_t rows);
 
+/* Kernel profile. Between start and stop, every kernel launched through
+ * mgpuLaunchKernel and every moert_entry_* call is timed with CUDA events on
+ * its stream (which adds a little host work per launch; off by default, and
+ * then free). stop() waits for the timed work and writes one row per name,
+ * in the order of first launch: the kernel's symbol, or
+ * "moert_entry_<name> [shape]" for a runtime call. It returns the number of
+ * rows (which may exceed `capacity`; only `capacity` are written) or -1 on
+ * failure (moert_gpu_last_error()). stop() again returns the same rows (call
+ * it with capacity 0 to size the array); the names stay valid until the next
+ * start(), which discards the earlier profile. */
+typedef struct {
+  const char *name;
+  int64_t launches;
+  double total_ms;
+} moert_gpu_profile_row;
+MOERT_GPU_EXPORT void moert_gpu_profile_start(void);
+MOERT_GPU_EXPORT int64_t moert_gpu_profile_stop(moert_gpu_profile_row *rows,
+                                                int64_t capacity);
+
 /* Frees the cached cuBLASLt handles, descriptors, workspaces and pinned
  * buffers (e.g. before cudaDeviceReset). Safe to call at any time when no
  * other thread is inside a moert_gpu call. */
