@@ -26,7 +26,7 @@ static MemRefType emptyMemRef(Type type) {
   return MemRefType::get({0}, cast<RankedTensorType>(type).getElementType());
 }
 
-void rewriteEntriesToDestinations(ModuleOp module) {
+void prepareEntries(ModuleOp module) {
   SmallVector<func::FuncOp> entries;
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isPrivate() && !func.isExternal())
@@ -77,26 +77,30 @@ void rewriteEntriesToDestinations(ModuleOp module) {
                         BoolAttr::get(ctx, false));
     }
 
+    // A result without elements is returned as a memref<0xT> (its
+    // out-param): e.g. memref<4x0xf32> cannot take the bare-pointer
+    // convention.
+    // A value returned twice gets a copy for the second out-param (each
+    // out-param replaces the allocation of its own result).
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     OpBuilder b(ret);
-    for (Value result : ret.getOperands()) {
-      if (isEmptyTensor(result.getType())) {
-        body.addArgument(emptyMemRef(result.getType()), ret.getLoc());
+    llvm::SmallPtrSet<Value, 8> returned;
+    for (OpOperand &result : ret->getOpOperands()) {
+      if (!isEmptyTensor(result.get().getType())) {
+        if (!returned.insert(result.get()).second)
+          result.set(bufferization::AllocTensorOp::create(
+              b, ret.getLoc(), cast<RankedTensorType>(result.get().getType()),
+              ValueRange{}, /*copy=*/result.get()));
         continue;
       }
-      auto tensor = cast<RankedTensorType>(result.getType());
-      auto memref = MemRefType::get(tensor.getShape(), tensor.getElementType());
-      BlockArgument dest = body.addArgument(memref, ret.getLoc());
-      bufferization::MaterializeInDestinationOp::create(
-          b, ret.getLoc(), TypeRange{}, result, dest, /*restrict=*/true,
-          /*writable=*/true);
+      auto tensor = cast<RankedTensorType>(result.get().getType());
+      result.set(tensor::EmptyOp::create(b, ret.getLoc(), ArrayRef<int64_t>{0},
+                                         tensor.getElementType()));
     }
-    func::ReturnOp::create(b, ret.getLoc());
-    ret.erase();
     SmallVector<DictionaryAttr> argAttrs;
     func.getAllArgAttrs(argAttrs);
-    argAttrs.resize(body.getNumArguments(), DictionaryAttr::get(ctx));
-    func.setFunctionType(FunctionType::get(ctx, body.getArgumentTypes(), {}));
+    func.setFunctionType(FunctionType::get(ctx, body.getArgumentTypes(),
+                                           ret.getOperandTypes()));
     func.setAllArgAttrs(argAttrs);
     func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
   }

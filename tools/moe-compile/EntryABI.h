@@ -3,9 +3,12 @@
 // An entry `@f(ins) -> (results)` is called as `void f_packed(void **args)`,
 // args[i] pointing to the dense row-major buffer of input i, then of result
 // i. Two steps make it so:
-//  - before bufferization, results become trailing memref parameters that
-//    the body writes in place (destination-passing style), and inputs are
-//    marked read-only so bufferization never writes into caller memory;
+//  - before bufferization (prepareEntries), inputs are marked read-only so
+//    bufferization never writes into caller memory, and tensors without
+//    elements are passed as memref<0xT>; the pipelines' out-params option
+//    then makes the results trailing memref parameters that the body
+//    computes in place (upstream buffer-results-to-out-params with
+//    hoist-static-allocs: no copy for a result the entry allocates);
 //  - after lowering to the LLVM dialect with bare-pointer memrefs, a packed
 //    wrapper unpacks the pointer array and calls the entry.
 //
@@ -17,7 +20,7 @@
 
 namespace mlir::moe::compile {
 
-void rewriteEntriesToDestinations(mlir::ModuleOp module);
+void prepareEntries(mlir::ModuleOp module);
 
 /// Entry functions keep their C names in the artifact, but while lowering
 /// they go by reserved names, so that a name the lowering needs for itself

@@ -18,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -180,7 +181,11 @@ static int fail(Progress &progress) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  // --mlir-print-ir-after-failure etc., for debugging a lowering.
+  // --mlir-print-ir-after=PASS etc., for debugging a lowering: the options
+  // name passes by their argument, so every pass the pipelines use is
+  // registered (first: the options read the registry when they are made).
+  registerAllPasses();
+  moe::registerMoePasses();
   registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -260,7 +265,7 @@ int main(int argc, char **argv) {
                             "(moe-lower-to-gpu{chip=" + target + "})"
                           : std::string("lower to the LLVM dialect "
                                         "(moe-lower-to-cpu)"));
-  moe::compile::rewriteEntriesToDestinations(*module);
+  moe::compile::prepareEntries(*module);
   auto renamed = moe::compile::renameEntriesForLowering(*module);
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
@@ -269,10 +274,12 @@ int main(int argc, char **argv) {
     moe::MoeLowerToGpuOptions options;
     options.chip = target;
     options.toolkit = toolkit;
+    options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {
     moe::MoeLowerToCpuOptions options;
     options.gpuSchedules = gpuSchedules;
+    options.outParams = true;
     moe::buildMoeLowerToCpuPipeline(pm, options);
   }
   if (failed(pm.run(*module)) ||

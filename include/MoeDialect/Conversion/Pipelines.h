@@ -32,6 +32,13 @@ struct MoeLowerToGpuOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<bool> outParams{
+      *this, "out-params",
+      llvm::cl::desc("Public functions too return their results through "
+                     "out-params appended to their arguments (moe-compile's "
+                     "entry ABI); a result the function allocates is "
+                     "computed in its out-param, not copied there"),
+      llvm::cl::init(false)};
 };
 
 /// moe-lower-to-gpu: as far as bufferization the same as moe-lower-to-cpu;
@@ -59,6 +66,13 @@ struct MoeLowerToCpuOptions
                      "(convert-moe-to-gpu{schedules-only}) instead of the "
                      "reference loops, run sequentially: checks the GPU "
                      "algorithms against the reference on any machine"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> outParams{
+      *this, "out-params",
+      llvm::cl::desc("Public functions too return their results through "
+                     "out-params appended to their arguments (moe-compile's "
+                     "entry ABI); a result the function allocates is "
+                     "computed in its out-param, not copied there"),
       llvm::cl::init(false)};
 };
 void buildMoeLowerToCpuPipeline(OpPassManager &pm,

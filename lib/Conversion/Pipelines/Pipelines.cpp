@@ -55,7 +55,7 @@ struct CheckLoweredToLLVMPass
 } // namespace
 
 /// Shared front half: expand moe.layer, bufferize, free temporaries.
-static void buildMoeBufferizePipeline(OpPassManager &pm,
+static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
@@ -78,8 +78,13 @@ static void buildMoeBufferizePipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // What the inliner left (recursive private functions) returns its memrefs
-  // through out-params instead (public functions keep their signature).
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass());
+  // through out-params instead; with out-params, public functions too, and
+  // a result allocated in the function is replaced by its out-param
+  // (upstream's hoist-static-allocs) instead of being copied into it.
+  bufferization::BufferResultsToOutParamsPassOptions results;
+  results.modifyPublicFunctions = outParams;
+  results.hoistStaticAllocs = outParams;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(results));
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   // bufferization.clone (e.g. of an argument a public function returns).
@@ -126,7 +131,7 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm) {
 
 void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
                                      const MoeLowerToCpuOptions &options) {
-  buildMoeBufferizePipeline(pm);
+  buildMoeBufferizePipeline(pm, options.outParams);
   if (options.gpuSchedules) {
     moe::ConvertMoeToGPUPassOptions schedules;
     schedules.schedulesOnly = true;
@@ -147,7 +152,7 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
 
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
-  buildMoeBufferizePipeline(pm, /*splitReductions=*/true);
+  buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
   pm.addPass(moe::createConvertMoeToGPUPass());
   // What autodiff wrote in linalg (router adjoints, sums) becomes parallel
   // loops too; their reduction dimensions stay sequential in a thread.
