@@ -88,6 +88,28 @@ def MoeGpuSplitReductionsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def MoeGpuAccumulateReductionsPass
+    : Pass<"moe-gpu-accumulate-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Lower linalg reductions to parallel loops that accumulate in registers";
+  let description = [{
+    Upstream linalg-to-parallel-loops keeps a reduction's accumulator in
+    memory: every iteration loads and stores the output element, and since
+    kernel arguments may alias, LLVM cannot keep it in a register. On the GPU
+    (one thread per output element, e.g. the router adjoints xᵀ·dlogits and
+    dlogits·Wᵀ) that is a global read-modify-write per multiply-add. Here a
+    buffer-form linalg op with reduction iterators whose single output is
+    indexed by its parallel dimensions only becomes an scf.parallel over
+    the parallel dimensions and, inside, an scf.for nest over the reduction
+    dimensions that carries the accumulator (iter_args): one load before,
+    one store after. The order of the sum is that of the reduction loops,
+    as upstream's.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def MoeGpuLaunchLoopsPass : Pass<"moe-gpu-launch-loops", "::mlir::func::FuncOp"> {
   let summary = "Run every top-level loop nest of a host function on the GPU";
   let description = [{

@@ -136,6 +136,8 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
     moe::ConvertMoeToGPUPassOptions schedules;
     schedules.schedulesOnly = true;
     pm.addPass(moe::createConvertMoeToGPUPass(schedules));
+    pm.addNestedPass<func::FuncOp>(
+        moe::createMoeGpuAccumulateReductionsPass());
   } else {
     pm.addPass(moe::createConvertMoeToLoopsPass());
   }
@@ -155,7 +157,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
   pm.addPass(moe::createConvertMoeToGPUPass());
   // What autodiff wrote in linalg (router adjoints, sums) becomes parallel
-  // loops too; their reduction dimensions stay sequential in a thread.
+  // loops too; their reduction dimensions stay sequential in a thread, which
+  // keeps its running sum in a register.
+  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuAccumulateReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // No canonicalization before the launches: it would inline the one-thread
   // scf.parallel phases (a single iteration) into host code.

@@ -1,0 +1,148 @@
+//===- AccumulateReductions.cpp - reductions with register accumulators ---===//
+//
+// A buffer-form linalg reduction becomes
+//   scf.parallel (parallel dims) {
+//     %init = memref.load %out[...]
+//     %sum = scf.for (reduction dims) iter_args(%acc = %init) { body }
+//     memref.store %sum, %out[...]
+//   }
+// (the pass description in Passes.td says why).
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEGPUACCUMULATEREDUCTIONSPASS
+#include "MoeDialect/Conversion/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+
+namespace {
+
+/// The indices `map` gives for the loop induction variables `ivs` (one per
+/// loop dimension, in dimension order).
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    indices.push_back(affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs));
+  }
+  return indices;
+}
+
+struct ReductionToAccumulatorLoops
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0 ||
+        op.getNumDpsInits() != 1)
+      return rewriter.notifyMatchFailure(op, "not a one-output reduction");
+    OpOperand *init = op.getDpsInitOperand(0);
+    AffineMap outMap = op.getMatchingIndexingMap(init);
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    // The output must be indexed by parallel dimensions only, each once:
+    // then every (parallel point) owns its output element.
+    if (!outMap.isProjectedPermutation())
+      return rewriter.notifyMatchFailure(op, "output map not a projection");
+    for (AffineExpr expr : outMap.getResults())
+      if (iterators[cast<AffineDimExpr>(expr).getPosition()] !=
+          utils::IteratorType::parallel)
+        return rewriter.notifyMatchFailure(op, "output indexed by a reduction");
+    if (op.getNumParallelLoops() != outMap.getNumResults())
+      return rewriter.notifyMatchFailure(op, "parallel dim not in the output");
+    Block *body = op.getBlock();
+    for (Operation &inner : body->without_terminator())
+      if (!isMemoryEffectFree(&inner))
+        return rewriter.notifyMatchFailure(op, "body has side effects");
+
+    Location loc = op.getLoc();
+    SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+    auto value = [&](OpFoldResult ofr) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);
+    };
+    SmallVector<Value> parLbs, parUbs, parSteps, redLbs, redUbs, redSteps;
+    SmallVector<unsigned> parDims, redDims;
+    for (auto [dim, range] : llvm::enumerate(ranges)) {
+      // Loop ranges are (0, size, 1) for linalg ops on buffers.
+      bool parallel = iterators[dim] == utils::IteratorType::parallel;
+      (parallel ? parLbs : redLbs).push_back(value(range.offset));
+      (parallel ? parUbs : redUbs).push_back(value(range.size));
+      (parallel ? parSteps : redSteps).push_back(value(range.stride));
+      (parallel ? parDims : redDims).push_back(dim);
+    }
+
+    Value out = init->get();
+    auto loop = scf::ParallelOp::create(rewriter, loc, parLbs, parUbs, parSteps);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> ivs(ranges.size());
+    for (auto [dim, iv] : llvm::zip(parDims, loop.getInductionVars()))
+      ivs[dim] = iv;
+    // The output indices use parallel dimensions only.
+    SmallVector<Value> outIndices = applyMap(rewriter, loc, outMap, ivs);
+    Value start = memref::LoadOp::create(rewriter, loc, out, outIndices);
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, redLbs, redUbs, redSteps, ValueRange{start},
+        [&](OpBuilder &b, Location nestedLoc, ValueRange redIvs,
+            ValueRange acc) -> scf::ValueVector {
+          for (auto [dim, iv] : llvm::zip(redDims, redIvs))
+            ivs[dim] = iv;
+          IRMapping mapping;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            BlockArgument arg = op.getMatchingBlockArgument(input);
+            Value operand = input->get();
+            if (!isa<MemRefType>(operand.getType())) {
+              mapping.map(arg, operand);
+              continue;
+            }
+            SmallVector<Value> indices = applyMap(
+                b, nestedLoc, op.getMatchingIndexingMap(input), ivs);
+            mapping.map(arg,
+                        memref::LoadOp::create(b, nestedLoc, operand, indices));
+          }
+          mapping.map(op.getMatchingBlockArgument(init), acc.front());
+          for (Operation &inner : body->without_terminator()) {
+            if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+              mapping.map(index.getResult(), ivs[index.getDim()]);
+              continue;
+            }
+            b.clone(inner, mapping);
+          }
+          Value next = mapping.lookupOrDefault(
+              cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+          return {next};
+        });
+    memref::StoreOp::create(rewriter, loc, nest.results.front(), out,
+                            outIndices);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AccumulateReductionsPass
+    : mlir::moe::impl::MoeGpuAccumulateReductionsPassBase<
+          AccumulateReductionsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ReductionToAccumulatorLoops>(&getContext());
+    // Every match is rewritten once; the loops it creates are no linalg ops.
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
