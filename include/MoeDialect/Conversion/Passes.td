@@ -102,7 +102,10 @@ def MoeGpuAccumulateReductionsPass
     the parallel dimensions and, inside, an scf.for nest over the reduction
     dimensions that carries the accumulator (iter_args): one load before,
     one store after. The order of the sum is that of the reduction loops,
-    as upstream's.
+    as upstream's. An input that neighbouring threads would read a row
+    apart (indexed by the output's last dimension, but by a reduction
+    dimension last, like w in dlogits·wᵀ) and that is small next to the
+    output is first copied transposed, so that those reads are contiguous.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -85,6 +85,13 @@ struct ReductionToAccumulatorLoops
       (parallel ? parDims : redDims).push_back(dim);
     }
 
+    // Inputs read with a stride across neighbouring threads get a
+    // transposed copy first (see coalescedCopy).
+    DenseMap<OpOperand *, std::pair<Value, AffineMap>> copies;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (auto copy = coalescedCopy(rewriter, op, input))
+        copies[input] = *copy;
+
     Value out = init->get();
     auto loop = scf::ParallelOp::create(rewriter, loc, parLbs, parUbs, parSteps);
     OpBuilder::InsertionGuard guard(rewriter);
@@ -109,8 +116,10 @@ struct ReductionToAccumulatorLoops
               mapping.map(arg, operand);
               continue;
             }
-            SmallVector<Value> indices = applyMap(
-                b, nestedLoc, op.getMatchingIndexingMap(input), ivs);
+            AffineMap map = op.getMatchingIndexingMap(input);
+            if (auto it = copies.find(input); it != copies.end())
+              std::tie(operand, map) = it->second;
+            SmallVector<Value> indices = applyMap(b, nestedLoc, map, ivs);
             mapping.map(arg,
                         memref::LoadOp::create(b, nestedLoc, operand, indices));
           }
@@ -128,8 +137,60 @@ struct ReductionToAccumulatorLoops
         });
     memref::StoreOp::create(rewriter, loc, nest.results.front(), out,
                             outIndices);
+    rewriter.setInsertionPointAfter(loop);
+    for (auto &[input, copy] : copies)
+      memref::DeallocOp::create(rewriter, loc, copy.first);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// Threads of a launch walk the output's last dimension fastest
+  /// (moe-gpu-launch-loops). An input indexed by that dimension at some
+  /// position p but by a reduction dimension last (dx[t, h] = Σ_e
+  /// dlogits[t, e]·w[h, e]) is then read with a stride of a whole row
+  /// between neighbouring threads: every load of a warp touches as many
+  /// cache lines as it has threads. When the input is small next to the
+  /// output (re-read by every output row), a transposed copy (p and the
+  /// last position swapped) makes those reads contiguous. Returns the copy
+  /// and the indexing map to read it with.
+  static std::optional<std::pair<Value, AffineMap>>
+  coalescedCopy(PatternRewriter &rewriter, linalg::LinalgOp op,
+                OpOperand *input) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    auto outType = dyn_cast<MemRefType>(op.getDpsInitOperand(0)->get().getType());
+    if (!type || !outType || type.getRank() < 2 || !type.hasStaticShape() ||
+        !outType.hasStaticShape() || outType.getRank() == 0 ||
+        !type.getLayout().isIdentity())
+      return std::nullopt;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    unsigned fastest =
+        cast<AffineDimExpr>(outMap.getResults().back()).getPosition();
+    unsigned last = map.getNumResults() - 1;
+    std::optional<unsigned> position = map.getResultPosition(
+        getAffineDimExpr(fastest, op.getContext()));
+    auto lastDim = cast<AffineDimExpr>(map.getResult(last)).getPosition();
+    if (!position || *position == last ||
+        op.getIteratorTypesArray()[lastDim] != utils::IteratorType::reduction ||
+        type.getNumElements() * 4 > outType.getNumElements())
+      return std::nullopt;
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+    std::swap(permutation[*position], permutation[last]);
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t from : permutation) {
+      shape.push_back(type.getDimSize(from));
+      exprs.push_back(map.getResult(from));
+    }
+    Location loc = op.getLoc();
+    Value copy = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(shape, type.getElementType()));
+    linalg::TransposeOp::create(rewriter, loc, input->get(), copy, permutation);
+    return std::make_pair(
+        copy, AffineMap::get(map.getNumDims(), 0, exprs, op.getContext()));
   }
 };
 

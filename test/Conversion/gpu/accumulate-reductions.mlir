@@ -7,27 +7,52 @@
 #lhs = affine_map<(t, h, e) -> (t, e)>
 #rhs = affine_map<(t, h, e) -> (h, e)>
 #out = affine_map<(t, h, e) -> (t, h)>
-// dx[t, h] += dlogits[t, e] * w[h, e] (the router adjoint's shape).
+// dx[t, h] += dlogits[t, e] * w[h, e] (the router adjoint's shape). Threads
+// walk h fastest, so w (small next to the output) is read from a transposed
+// copy wt[e, h]: neighbouring threads read neighbouring elements.
 // CHECK-LABEL: func.func @matmul_transposed(
 // CHECK-SAME:    %[[A:.*]]: memref<16x4xf32>, %[[W:.*]]: memref<8x4xf32>, %[[OUT:.*]]: memref<16x8xf32>)
 // CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
+// CHECK:       %[[WT:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK:       linalg.transpose ins(%[[W]] : memref<8x4xf32>) outs(%[[WT]] : memref<4x8xf32>) permutation = [1, 0]
 // CHECK:       scf.parallel (%[[T:.*]], %[[H:.*]]) = (%[[C0]], %[[C0]]) to (%{{.*}}, %{{.*}}) step
 // CHECK:         %[[INIT:.*]] = memref.load %[[OUT]][%[[T]], %[[H]]]
 // CHECK:         %[[SUM:.*]] = scf.for %[[E:.*]] = %[[C0]] to %[[C4]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
 // CHECK:           %[[X:.*]] = memref.load %[[A]][%[[T]], %[[E]]]
-// CHECK:           %[[Y:.*]] = memref.load %[[W]][%[[H]], %[[E]]]
+// CHECK:           %[[Y:.*]] = memref.load %[[WT]][%[[E]], %[[H]]]
 // CHECK:           %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
 // CHECK:           %[[N:.*]] = arith.addf %[[ACC]], %[[P]] : f32
 // CHECK:           scf.yield %[[N]] : f32
 // CHECK-NOT:       memref.store
 // CHECK:         }
 // CHECK:         memref.store %[[SUM]], %[[OUT]][%[[T]], %[[H]]]
+// CHECK:       memref.dealloc %[[WT]]
 // CHECK-NOT:   linalg.generic
 func.func @matmul_transposed(%a: memref<16x4xf32>, %w: memref<8x4xf32>, %out: memref<16x8xf32>) {
   linalg.generic {indexing_maps = [#lhs, #rhs, #out],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %w : memref<16x4xf32>, memref<8x4xf32>) outs(%out : memref<16x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The same access, but w is as large as the output: no copy pays off.
+// CHECK-LABEL: func.func @no_copy_for_large_input(
+// CHECK-SAME:    %{{.*}}: memref<2x4xf32>, %[[W:.*]]: memref<8x4xf32>
+// CHECK-NOT:   memref.alloc
+// CHECK:       memref.load %[[W]][%{{.*}}, %{{.*}}]
+func.func @no_copy_for_large_input(%a: memref<2x4xf32>, %w: memref<8x4xf32>, %out: memref<2x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>,
+                                   affine_map<(t, h, e) -> (t, h)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<2x4xf32>, memref<8x4xf32>) outs(%out : memref<2x8xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
