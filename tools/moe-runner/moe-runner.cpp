@@ -145,11 +145,11 @@ GRADIENTS (VJP ENTRIES)
   for either), on the cpu and the GPU alike. X_bwd's residual names, shapes
   and dtypes must equal X_fwd's, in order, or it is an error; an input with
   an X_fwd input's name but another shape or dtype is an input of its own.
-  Cotangents are random N(0, 1) or come from
-  --inputs like any input; gradients (role gradient) are outputs. With
-  --dump the X_fwd call is written too, to DIR/X_fwd/, so the directory
-  reproduces the run. Without an X_fwd the residuals are random (or from
-  --inputs), with a warning on stderr: the gradients then mean nothing.
+  Cotangents are random N(0, 1) or come from --inputs like any input;
+  gradients (role gradient) are outputs. With --dump the X_fwd call is
+  written too, to DIR/X_fwd/, so the directory reproduces the run. Without
+  an X_fwd the residuals are random (or from --inputs), with a warning on
+  stderr: the gradients then mean nothing.
   moe-gradcheck checks such gradients against finite differences.
 
 RANDOM INPUTS
