@@ -5,7 +5,9 @@
 // adjoint (VJPOpInterface) to the same body, so fusion, FP8 placement and
 // recompute passes later see the whole backward. The forward values the
 // adjoints ask for become residuals (returned by @f_fwd, taken by @f_bwd) or
-// are recomputed in the backward, per the residual policy.
+// are recomputed in the backward, per the residual policy; the arguments of
+// @f they ask for (weights, x) are taken by @f_bwd directly, under their own
+// names, never copied out through @f_fwd.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
@@ -34,18 +36,29 @@ bool isFloatTensor(Value v) {
   return type && isa<FloatType>(type.getElementType());
 }
 
-/// The backward function under construction: residual arguments are added
-/// (in front of the cotangents) as adjoints ask for forward values.
+/// The backward function under construction: arguments are added (in front
+/// of the cotangents) as adjoints ask for forward values: an argument of @f
+/// itself (a weight, x) becomes an argument of @f_bwd directly; any other
+/// value becomes a residual, which @f_fwd returns.
 class BackwardBuilder : public VJPContext {
 public:
-  BackwardBuilder(func::FuncOp bwd, llvm::StringSet<> recomputeKinds)
-      : bwd(bwd), builder(bwd.getContext()),
+  BackwardBuilder(func::FuncOp bwd, Block &primalBody,
+                  llvm::StringSet<> recomputeKinds)
+      : bwd(bwd), primalBody(primalBody), builder(bwd.getContext()),
         recomputeKinds(std::move(recomputeKinds)) {
     builder.setInsertionPointToEnd(&bwd.getBody().front());
   }
 
   OpBuilder &getBuilder() { return builder; }
-  ArrayRef<Value> getResiduals() const { return residuals; }
+  /// The forward values @f_bwd takes, in its argument order (before the
+  /// cotangents): arguments of @f and residuals, as first asked for.
+  ArrayRef<Value> getSaved() const { return saved; }
+  /// Whether a saved value is an argument of @f (taken by @f_bwd under its
+  /// own name) rather than a residual (returned by @f_fwd).
+  bool isPrimalArgument(Value v) const {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &primalBody;
+  }
 
   Value forward(Value v) override {
     if (Value known = mapping.lookupOrNull(v))
@@ -60,8 +73,8 @@ public:
     }
     Block &body = bwd.getBody().front();
     BlockArgument arg =
-        body.insertArgument(residuals.size(), v.getType(), v.getLoc());
-    residuals.push_back(v);
+        body.insertArgument(saved.size(), v.getType(), v.getLoc());
+    saved.push_back(v);
     mapping.map(v, arg);
     return arg;
   }
@@ -76,10 +89,11 @@ private:
   }
 
   func::FuncOp bwd;
+  Block &primalBody;
   OpBuilder builder;
   llvm::StringSet<> recomputeKinds;
   IRMapping mapping;
-  SmallVector<Value> residuals;
+  SmallVector<Value> saved;
 };
 
 /// Cotangents of forward values, summed where a value is used twice.
@@ -265,13 +279,14 @@ struct MoeGenerateVJPPass
     OpBuilder moduleBuilder(ctx);
     moduleBuilder.setInsertionPointAfter(f);
 
-    // The backward: cotangent arguments first; residuals get inserted before
-    // them as the adjoints ask.
+    // The backward: cotangent arguments first; the forward values the
+    // adjoints ask for (arguments of @f and residuals) get inserted before
+    // them.
     auto bwd = func::FuncOp::create(moduleBuilder, f.getLoc(),
                                     (f.getSymName() + "_bwd").str(),
                                     FunctionType::get(ctx, {}, {}));
     Block *bwdBody = bwd.addEntryBlock();
-    BackwardBuilder bb(bwd, llvm::StringSet<>(kinds));
+    BackwardBuilder bb(bwd, body, llvm::StringSet<>(kinds));
     OpBuilder &b = bb.getBuilder();
     Cotangents cots(b);
     SmallVector<std::string> cotangentNames;
@@ -323,15 +338,17 @@ struct MoeGenerateVJPPass
     bwd.setFunctionType(FunctionType::get(ctx, bwdBody->getArgumentTypes(),
                                           ValueRange(grads).getTypes()));
 
-    // The forward that also returns the residuals.
+    // The forward that also returns the residuals (not the arguments of @f
+    // the backward takes: the caller has those already).
     IRMapping fwdMap;
     moduleBuilder.setInsertionPoint(bwd);
     auto fwd = cast<func::FuncOp>(moduleBuilder.clone(*f, fwdMap));
     fwd.setSymName((f.getSymName() + "_fwd").str());
     auto fwdRet = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
     SmallVector<Value> fwdResults(fwdRet.getOperands());
-    for (Value residual : bb.getResiduals())
-      fwdResults.push_back(fwdMap.lookup(residual));
+    for (Value v : bb.getSaved())
+      if (!bb.isPrimalArgument(v))
+        fwdResults.push_back(fwdMap.lookup(v));
     OpBuilder retBuilder(fwdRet);
     func::ReturnOp::create(retBuilder, fwdRet.getLoc(), fwdResults);
     fwdRet.erase();
@@ -355,8 +372,17 @@ struct MoeGenerateVJPPass
     for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
       taken.insert(f.getResultAttrOfType<StringAttr>(i, kNameAttr).getValue());
     SmallVector<DictionaryAttr> bwdArgAttrs;
-    for (size_t i = 0; i < bb.getResiduals().size(); ++i) {
-      std::string name = "res" + std::to_string(i);
+    unsigned numResiduals = 0;
+    for (Value v : bb.getSaved()) {
+      if (bb.isPrimalArgument(v)) {
+        // @f's own moe.name/moe.role (annotateEntryNames set both).
+        unsigned i = cast<BlockArgument>(v).getArgNumber();
+        bwdArgAttrs.push_back(
+            named(f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue(),
+                  f.getArgAttrOfType<StringAttr>(i, kRoleAttr).getValue()));
+        continue;
+      }
+      std::string name = "res" + std::to_string(numResiduals++);
       while (taken.contains(name))
         name += "_";
       taken.insert(name);
@@ -368,6 +394,25 @@ struct MoeGenerateVJPPass
     SmallVector<DictionaryAttr> bwdResultAttrs;
     for (const std::string &name : gradNames)
       bwdResultAttrs.push_back(named(name, "gradient"));
+    // @f_bwd's names must be distinct (the artifact metadata requires it);
+    // arguments of @f it takes could clash with d_<result> / d_<argument>.
+    llvm::StringSet<> bwdNames;
+    auto checkUnique = [&](ArrayRef<DictionaryAttr> list,
+                           StringRef what) -> LogicalResult {
+      for (DictionaryAttr attrs : list) {
+        StringRef name = cast<StringAttr>(attrs.get(kNameAttr)).getValue();
+        if (!bwdNames.insert(name).second)
+          return f.emitError("moe-generate-vjp: cannot differentiate @")
+                 << f.getSymName() << ": " << what << " '" << name << "' of @"
+                 << bwd.getSymName() << " has the name of another of its "
+                 << "arguments or results (rename an argument or result of @"
+                 << f.getSymName() << " with " << kNameAttr << ")";
+      }
+      return success();
+    };
+    if (failed(checkUnique(bwdArgAttrs, "argument")) ||
+        failed(checkUnique(bwdResultAttrs, "result")))
+      return failure();
     fwd.setAllResultAttrs(fwdResultAttrs);
     bwd.setAllArgAttrs(bwdArgAttrs);
     bwd.setAllResultAttrs(bwdResultAttrs);

@@ -73,6 +73,16 @@ std::string vjpForwardEntryName(const std::string &bwdName) {
   return bwdName.substr(0, bwdName.size() - 4) + "_fwd";
 }
 
+const ArgSpec *sharedForwardInput(const EntrySpec &fwd, const ArgSpec &arg) {
+  if (!arg.isInput || arg.role == Role::Residual)
+    return nullptr;
+  const ArgSpec *from = fwd.findArg(arg.name);
+  if (!from || !from->isInput || from->role == Role::Residual || from->shape != arg.shape ||
+      from->dtype != arg.dtype || from->numBytes != arg.numBytes)
+    return nullptr;
+  return from;
+}
+
 namespace {
 std::string argTypeString(const ArgSpec &a) {
   return shapeToString(a.shape) + " " + dtypeName(a.dtype);

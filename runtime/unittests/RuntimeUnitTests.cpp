@@ -654,6 +654,37 @@ void testVjp(const std::string &dir) {
   EntrySpec empty1, empty2;
   EXPECT_OK(checkResidualChain(empty1, empty2));
 
+  // Inputs of X_bwd that are X_fwd's (an argument of f the backward takes
+  // directly): same name, shape and dtype, not a residual; the role may
+  // differ. A primal input is no part of the residual chain.
+  {
+    const std::string bwdX = R"({"name": "x", "role": "input", "io": "in", "shape": [2], "dtype": "f32"})";
+    const std::string d_y = R"({"name": "d_y", "role": "cotangent")";
+    ArtifactSpec kept; // what shared()'s result points into
+    auto shared = [&](const std::string &xSpec) -> const ArgSpec * {
+      kept = ArtifactSpec();
+      if (!load(with({{d_y, xSpec + ", " + d_y}}), &kept).ok() || kept.entries.size() != 2)
+        return nullptr;
+      const ArgSpec *x = kept.entries[1].findArg("x");
+      return x ? sharedForwardInput(kept.entries[0], *x) : nullptr;
+    };
+    const ArgSpec *s = shared(bwdX);
+    EXPECT(s && s->name == "x" && s->isInput && s->role == Role::Input);
+    EXPECT_OK(chain(with({{d_y, bwdX + ", " + d_y}})));
+    EXPECT(shared(R"({"name": "x", "role": "weight", "io": "in", "shape": [2], "dtype": "f32"})") != nullptr);
+    EXPECT(shared(R"({"name": "x", "role": "input", "io": "in", "shape": [3], "dtype": "f32"})") == nullptr);
+    EXPECT(shared(R"({"name": "x", "role": "input", "io": "in", "shape": [2], "dtype": "f64"})") == nullptr);
+    EXPECT(shared(R"({"name": "x", "role": "input", "io": "out", "shape": [2], "dtype": "f32"})") == nullptr);
+    if (spec.entries.size() == 2) {
+      // Not for residuals, outputs of f_fwd or names f_fwd lacks.
+      EXPECT(sharedForwardInput(spec.entries[0], *spec.entries[1].findArg("r0")) == nullptr);
+      EXPECT(sharedForwardInput(spec.entries[0], *spec.entries[1].findArg("d_y")) == nullptr);
+      ArgSpec y = *spec.entries[0].findArg("y");
+      y.isInput = true;
+      EXPECT(sharedForwardInput(spec.entries[0], y) == nullptr);
+    }
+  }
+
   // Inputs: DIR/<entry>/<name>.npy before DIR/<name>.npy; integer inputs need a file.
   std::string sub = joinPath(dir, "e");
   EXPECT_OK(makeDirectories(sub));

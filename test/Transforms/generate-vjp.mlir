@@ -9,15 +9,18 @@
 // NOWHERE: error: moe-generate-vjp: no public function @nowhere
 
 // moe-generate-vjp: @f → @f_fwd (results + residuals) and ONE @f_bwd
-// (residuals + cotangents → gradients). Numbers are checked by finite
-// differences in test/gradcheck/vjp; here, the structure of each adjoint.
+// (the arguments of @f it needs, under their own names, and the residuals;
+// then cotangents → gradients). An argument of @f is never a residual.
+// Numbers are checked by finite differences in test/gradcheck/vjp; here, the
+// structure of each adjoint.
 
 // gate: dx = dlogits · wᵀ and dw = xᵀ · dlogits as f32 reductions; dx back
-// to x's bf16.
+// to x's bf16. x and w are @gate's arguments: @gate_bwd takes them as they
+// are (names arg0/arg1, role input) and @gate_fwd returns no residual.
 // CHECK-LABEL: func.func @gate_fwd
-// CHECK-SAME:  -> (tensor<4x2xf32> {moe.name = "result0", moe.role = "output"}, tensor<4x8xbf16> {moe.name = "res0", moe.role = "residual"}, tensor<8x2xf32> {moe.name = "res1", moe.role = "residual"})
+// CHECK-SAME:  -> (tensor<4x2xf32> {moe.name = "result0", moe.role = "output"}) {
 // CHECK-LABEL: func.func @gate_bwd
-// CHECK-SAME:  (%[[X:.*]]: tensor<4x8xbf16> {moe.name = "res0", moe.role = "residual"}, %[[W:.*]]: tensor<8x2xf32> {moe.name = "res1", moe.role = "residual"}, %[[DL:.*]]: tensor<4x2xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  (%[[X:.*]]: tensor<4x8xbf16> {moe.name = "arg0", moe.role = "input"}, %[[W:.*]]: tensor<8x2xf32> {moe.name = "arg1", moe.role = "input"}, %[[DL:.*]]: tensor<4x2xf32> {moe.name = "d_result0", moe.role = "cotangent"})
 // CHECK-SAME:  -> (tensor<4x8xbf16> {moe.name = "d_arg0", moe.role = "gradient"}, tensor<8x2xf32> {moe.name = "d_arg1", moe.role = "gradient"})
 // CHECK:       %[[DX32:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[DL]], %[[W]] : tensor<4x2xf32>, tensor<8x2xf32>)
 // CHECK:       %[[DW:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%[[X]], %[[DL]] : tensor<4x8xbf16>, tensor<4x2xf32>)
@@ -31,9 +34,12 @@ func.func @gate(%x: tensor<4x8xbf16>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
 // -----
 
 // grouped_matmul: dgrad is a grouped matmul reading the same weights with
-// the other layout; wgrad is grouped_weight_grad in the weights' layout.
+// the other layout; wgrad is grouped_weight_grad in the weights' layout. All
+// three operands are arguments: no residuals.
+// CHECK-LABEL: func.func @matmul_nk_fwd
+// CHECK-SAME:  -> (tensor<8x6xbf16> {moe.name = "result0", moe.role = "output"}) {
 // CHECK-LABEL: func.func @matmul_nk_bwd
-// CHECK-SAME:  (%[[A:.*]]: tensor<8x4xbf16> {{.*}}, %[[B:.*]]: tensor<2x6x4xbf16> {{.*}}, %[[N:.*]]: tensor<2xi32> {{.*}}, %[[DC:.*]]: tensor<8x6xbf16> {{.*}})
+// CHECK-SAME:  (%[[A:.*]]: tensor<8x4xbf16> {moe.name = "arg0", moe.role = "input"}, %[[B:.*]]: tensor<2x6x4xbf16> {moe.name = "arg1", moe.role = "input"}, %[[N:.*]]: tensor<2xi32> {moe.name = "arg2", moe.role = "input"}, %[[DC:.*]]: tensor<8x6xbf16> {moe.name = "d_result0", moe.role = "cotangent"})
 // CHECK:       %[[DA:.*]] = moe.grouped_matmul %[[DC]], %[[B]], %[[N]] : (tensor<8x6xbf16>, tensor<2x6x4xbf16>, tensor<2xi32>) -> tensor<8x4xbf16>
 // CHECK:       %[[DB:.*]] = moe.grouped_weight_grad %[[A]], %[[DC]], %[[N]] {weight_layout = #moe<weight_layout nk>} : (tensor<8x4xbf16>, tensor<8x6xbf16>, tensor<2xi32>) -> tensor<2x6x4xbf16>
 // CHECK:       return %[[DA]], %[[DB]]
@@ -114,7 +120,7 @@ func.func @zloss(%l: tensor<4x8xf32>) -> tensor<f32> {
 // glu, fused [R, 2F] operand: one map writes dgate into the first F columns
 // and dup into the last F.
 // CHECK-LABEL: func.func @glu_fused_bwd
-// CHECK-SAME:  (%[[GU:.*]]: tensor<6x8xf32> {moe.name = "res0", moe.role = "residual"}, %[[DH:.*]]: tensor<6x4xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  (%[[GU:.*]]: tensor<6x8xf32> {moe.name = "arg0", moe.role = "input"}, %[[DH:.*]]: tensor<6x4xf32> {moe.name = "d_result0", moe.role = "cotangent"})
 // CHECK-SAME:  -> (tensor<6x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
 // CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<6x8xf32>)
 // CHECK:         linalg.index 0
@@ -140,8 +146,10 @@ func.func @combine(%y: tensor<8x3xf32>, %rows: tensor<4x2xi32>, %w: tensor<4x2xf
 
 // -----
 
-// topk: the expert bias only steers selection — no gradient for it.
+// topk: the expert bias only steers selection — no gradient for it (and
+// the backward does not take it).
 // CHECK-LABEL: func.func @topk_bias_bwd
+// CHECK-SAME:  (%{{.*}}: tensor<4x8xf32> {moe.name = "arg0", moe.role = "input"}, %{{.*}}: tensor<4x2xi32> {moe.name = "res0", moe.role = "residual"}, %{{.*}}: tensor<4x2xf32> {moe.name = "d_result0", moe.role = "cotangent"})
 // CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
 // CHECK-NOT:   d_arg1
 func.func @topk_bias(%s: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
@@ -182,12 +190,30 @@ func.func @fp8_round_trip(%x: tensor<4x256xbf16>) -> tensor<4x256xbf16> {
 // -----
 
 // The whole layer: expanded, then one backward with every adjoint in it.
-// The glu output is recomputed (default policy), not saved.
+// The glu output is recomputed (default policy), not saved. @layer_fwd
+// returns ten residuals and none of the layer's arguments; @layer_bwd takes
+// the expert weights, x and the router weight under their own names and
+// roles where the adjoints first ask for them (walking the block backwards:
+// w_down for the down matmul's dgrad, w_up and w_gate, then x and the router
+// weight for the gate), and not the expert bias (selection only).
 // CHECK-LABEL: func.func @layer_fwd
+// CHECK-SAME:  -> (tensor<16x8xbf16> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"},
+// CHECK-SAME:  tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"}, tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
+// CHECK-SAME:  tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"}, tensor<32x8xbf16> {moe.name = "res3", moe.role = "residual"},
+// CHECK-SAME:  tensor<16x2xi32> {moe.name = "res4", moe.role = "residual"}, tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
+// CHECK-SAME:  tensor<32x12xbf16> {moe.name = "res6", moe.role = "residual"}, tensor<32x12xbf16> {moe.name = "res7", moe.role = "residual"},
+// CHECK-SAME:  tensor<8xi32> {moe.name = "res8", moe.role = "residual"}, tensor<32x8xbf16> {moe.name = "res9", moe.role = "residual"}) {
 // CHECK-NOT:   moe.layer
 // CHECK-LABEL: func.func @layer_bwd
-// CHECK-SAME:  {moe.name = "d_out", moe.role = "cotangent"}
-// CHECK-SAME:  {moe.name = "d_aux_loss", moe.role = "cotangent"}
+// CHECK-SAME:  (%{{.*}}: tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"}, %{{.*}}: tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
+// CHECK-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"}, %{{.*}}: tensor<32x8xbf16> {moe.name = "res3", moe.role = "residual"},
+// CHECK-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res4", moe.role = "residual"}, %{{.*}}: tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
+// CHECK-SAME:  %{{.*}}: tensor<32x12xbf16> {moe.name = "res6", moe.role = "residual"}, %{{.*}}: tensor<32x12xbf16> {moe.name = "res7", moe.role = "residual"},
+// CHECK-SAME:  %{{.*}}: tensor<8x12x8xbf16> {moe.name = "w_down", moe.role = "weight"},
+// CHECK-SAME:  %{{.*}}: tensor<8xi32> {moe.name = "res8", moe.role = "residual"}, %{{.*}}: tensor<32x8xbf16> {moe.name = "res9", moe.role = "residual"},
+// CHECK-SAME:  %{{.*}}: tensor<8x8x12xbf16> {moe.name = "w_up", moe.role = "weight"}, %{{.*}}: tensor<8x8x12xbf16> {moe.name = "w_gate", moe.role = "weight"},
+// CHECK-SAME:  %{{.*}}: tensor<16x8xbf16> {moe.name = "x", moe.role = "input"}, %{{.*}}: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"},
+// CHECK-SAME:  %{{.*}}: tensor<16x8xbf16> {moe.name = "d_out", moe.role = "cotangent"}, %{{.*}}: tensor<f32> {moe.name = "d_aux_loss", moe.role = "cotangent"})
 // CHECK-SAME:  -> (tensor<16x8xbf16> {moe.name = "d_x", moe.role = "gradient"}, tensor<8x8xf32> {moe.name = "d_router_weight", moe.role = "gradient"}, tensor<8x8x12xbf16> {moe.name = "d_w_gate", moe.role = "gradient"}, tensor<8x8x12xbf16> {moe.name = "d_w_up", moe.role = "gradient"}, tensor<8x12x8xbf16> {moe.name = "d_w_down", moe.role = "gradient"})
 // CHECK-NOT:   moe.layer
 // CHECK:       moe.combine_grad
@@ -217,6 +243,45 @@ func.func @layer(%x: tensor<16x8xbf16>, %wr: tensor<8x8xf32>, %b: tensor<8xf32>,
 
 // -----
 
+// A weight the backward needs is an argument of @f_bwd, with its own name
+// and role, wherever the adjoints first ask for it (here before the one
+// residual, the softmax scores, which is still res0: residuals are numbered
+// among themselves); @f_fwd does not return it. The backward of y = w · s
+// asks for w, then s; the softmax adjoint asks for s again (the same
+// argument).
+// CHECK-LABEL: func.func @scaled_scores_fwd
+// CHECK-SAME:  (%{{.*}}: tensor<4x8xf32> {moe.name = "logits", moe.role = "input"}, %{{.*}}: tensor<4x8xf32> {moe.name = "w_scale", moe.role = "weight"})
+// CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "y", moe.role = "output"}, tensor<4x8xf32> {moe.name = "res0", moe.role = "residual"}) {
+// CHECK:       %[[S:.*]] = moe.route softmax
+// CHECK:       return %{{.*}}, %[[S]] : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-LABEL: func.func @scaled_scores_bwd
+// CHECK-SAME:  (%[[W:.*]]: tensor<4x8xf32> {moe.name = "w_scale", moe.role = "weight"}, %[[S:.*]]: tensor<4x8xf32> {moe.name = "res0", moe.role = "residual"}, %[[DY:.*]]: tensor<4x8xf32> {moe.name = "d_y", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_logits", moe.role = "gradient"}, tensor<4x8xf32> {moe.name = "d_w_scale", moe.role = "gradient"})
+// CHECK-DAG:   %[[DW:.*]] = arith.mulf %[[DY]], %[[S]]
+// CHECK-DAG:   %[[DS:.*]] = arith.mulf %[[DY]], %[[W]]
+// CHECK:       linalg.generic {{.*}} ins(%[[S]], %[[DS]] : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:       return %{{.*}}, %[[DW]]
+func.func @scaled_scores(%l: tensor<4x8xf32> {moe.name = "logits", moe.role = "input"},
+                         %w: tensor<4x8xf32> {moe.name = "w_scale", moe.role = "weight"})
+    -> (tensor<4x8xf32> {moe.name = "y"}) {
+  %s = moe.route softmax %l : tensor<4x8xf32>
+  %y = arith.mulf %w, %s : tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// The arguments @f_bwd takes keep their names, so a name of @f's that reads
+// like a cotangent or gradient name would repeat one in @f_bwd: an error that
+// says so, not an artifact with two arguments of one name.
+func.func @clash(%x: tensor<4xf32> {moe.name = "d_y"}, %y: tensor<4xf32>) -> (tensor<4xf32> {moe.name = "y"}) {
+  // expected-error @-1 {{moe-generate-vjp: cannot differentiate @clash: argument 'd_y' of @clash_bwd has the name of another of its arguments or results (rename an argument or result of @clash with moe.name)}}
+  %z = arith.mulf %x, %y : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+
+// -----
+
 // Ops without an adjoint are reported by name.
 func.func @unsupported(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'arith.maximumf' op has no adjoint: moe-generate-vjp supports the moe ops, arith.addf/subf/mulf/divf/negf/truncf/extf/constant, tensor.empty and tensor.expand_shape/collapse_shape on tensors}}
@@ -227,8 +292,12 @@ func.func @unsupported(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // Upstream tensor ops: a reshape's cotangent takes the inverse reshape;
-// division and negation by their rules.
+// division and negation by their rules. The quotient is a residual, the
+// divisor (an argument) is taken as it is.
+// CHECK-LABEL: func.func @upstream_fwd
+// CHECK-SAME:  -> (tensor<8xf32> {moe.name = "result0", moe.role = "output"}, tensor<8xf32> {moe.name = "res0", moe.role = "residual"}) {
 // CHECK-LABEL: func.func @upstream_bwd
+// CHECK-SAME:  (%{{.*}}: tensor<8xf32> {moe.name = "res0", moe.role = "residual"}, %{{.*}}: tensor<8xf32> {moe.name = "arg1", moe.role = "input"}, %{{.*}}: tensor<8xf32> {moe.name = "d_result0", moe.role = "cotangent"})
 // CHECK-SAME:  -> (tensor<2x4xf32> {moe.name = "d_arg0", moe.role = "gradient"}, tensor<8xf32> {moe.name = "d_arg1", moe.role = "gradient"})
 // CHECK:       arith.negf
 // CHECK:       arith.divf

@@ -1,7 +1,8 @@
 //===- moe-gradcheck.cpp - check VJP gradients by finite differences ------===//
 //
 // Loads an artifact with the entries moe-generate-vjp makes from a forward @f
-// (@f, @f_fwd, @f_bwd), runs @f_fwd then @f_bwd (residuals chained by name)
+// (@f, @f_fwd, @f_bwd), runs @f_fwd then @f_bwd (residuals chained by name,
+// the arguments of @f that @f_bwd takes given the same values as to @f_fwd)
 // on moe-runner's inputs, and compares the analytic directional derivative
 // sum_a <g_a, u_a> with the central finite difference of
 // phi(x) = sum_outputs <v, f(x)> along a random direction u. No MLIR and no
@@ -46,8 +47,10 @@ ARTIFACT is the stem, .so or .json of a cpu artifact (moe-compile -o STEM)
 holding the entries that moe-generate-vjp makes from a forward function F:
   F      F's arguments -> F's results
   F_fwd  F's arguments -> F's results, then residuals (role residual)
-  F_bwd  the residuals (same names, shapes, dtypes, order), then cotangents
-         d_<result> (role cotangent) -> gradients d_<argument> (role gradient)
+  F_bwd  the arguments of F its adjoints need (same names, shapes, dtypes as
+         in F) and the residuals (same names, shapes, dtypes, order as in
+         F_fwd), then cotangents d_<result> (role cotangent) -> gradients
+         d_<argument> (role gradient)
 
 WHAT IS CHECKED
   x: F's inputs, made exactly as `moe-runner --entry F` makes them (seeded
@@ -56,8 +59,8 @@ WHAT IS CHECKED
      seeded by name, or DIR/F_bwd/d_<result>.npy, DIR/d_<result>.npy).
      Integer results take no part.
   F_fwd(x) gives F's results (they must match F(x) within --rtol, relative L2)
-  and the residuals; F_bwd(residuals, v) gives the gradients g_a, which must
-  all be finite.
+  and the residuals; F_bwd(the arguments of F it takes, from x; residuals; v)
+  gives the gradients g_a, which must all be finite.
   u: a random direction, N(0, 1) per element, only over the arguments a that
      have a gradient d_a, each scaled by rms(x_a) so that eps*u is a relative
      perturbation of size about eps.
@@ -102,6 +105,7 @@ OUTPUT
   gradcheck <artifact> entry F: seed N, eps E, rtol R
     forward: F_fwd results vs F: max rel L2 diff D (<names>)
     residuals: <name> <shape> <dtype>, ...
+    arguments of F_bwd from x: <names>       (when F_bwd takes any)
     gradients: d_a <shape> <dtype>, ... (all finite)
     check <args>: fd <FD>, analytic <AN>, rel_err <e> ok|FAIL [(why)]
   PASS | FAIL: <n> of <m> checks failed
@@ -192,6 +196,9 @@ struct VjpEntries {
   /// For each cotangent input of bwd: the index of f's result it belongs to
   /// (bwd arg index, f arg index).
   std::vector<std::pair<size_t, size_t>> cotangents;
+  /// The inputs of bwd that are arguments of f (sharedForwardInput): bwd arg
+  /// indices.
+  std::vector<size_t> primalInputs;
 };
 
 Status findEntries(const ArtifactSpec &spec, const std::string &stem, const std::string &name,
@@ -240,19 +247,29 @@ Status validate(VjpEntries *v) {
   }
   MOERT_TRY(checkResidualChain(fwd, bwd));
 
-  // F_bwd: residuals, then cotangents d_<result> -> gradients d_<argument>.
+  // F_bwd: arguments of F and residuals, then cotangents d_<result> ->
+  // gradients d_<argument>.
   for (size_t i = 0; i < bwd.args.size(); ++i) {
     const ArgSpec &b = bwd.args[i];
     if (b.isInput) {
       if (b.role == Role::Residual)
         continue;
+      if (sharedForwardInput(f, b)) {
+        v->primalInputs.push_back(i);
+        continue;
+      }
+      if (const ArgSpec *a = f.findArg(b.name); a && a->isInput)
+        return Status::error(format("input '%s' of entry '%s' is %s, but argument '%s' of entry "
+                                    "'%s' is %s",
+                                    b.name.c_str(), bwd.name.c_str(), typeString(b).c_str(),
+                                    a->name.c_str(), f.name.c_str(), typeString(*a).c_str()));
       const ArgSpec *r = b.name.compare(0, 2, "d_") == 0 ? f.findArg(b.name.substr(2)) : nullptr;
       if (b.role != Role::Cotangent || !r || r->isInput)
         return Status::error(format(
-            "entry '%s' input '%s' (role %s) is neither a residual of entry '%s' nor a "
-            "cotangent d_<result> of a result of entry '%s'",
-            bwd.name.c_str(), b.name.c_str(), roleName(b.role), fwd.name.c_str(),
-            f.name.c_str()));
+            "entry '%s' input '%s' (role %s) is neither an argument of entry '%s', a residual of "
+            "entry '%s' nor a cotangent d_<result> of a result of entry '%s'",
+            bwd.name.c_str(), b.name.c_str(), roleName(b.role), f.name.c_str(),
+            fwd.name.c_str(), f.name.c_str()));
       if (r->shape != b.shape)
         return Status::error(format("cotangent '%s' of entry '%s' is %s, but result '%s' of "
                                     "entry '%s' is %s",
@@ -471,9 +488,15 @@ int main(int argc, char **argv) {
     for (const ArgSpec *r : fwd.residuals(/*inputs=*/false))
       list += (list.empty() ? "" : ", ") + r->name + " " + typeString(*r);
     std::printf("  residuals: %s\n", list.empty() ? "none" : list.c_str());
+    list.clear();
+    for (size_t i : v.primalInputs)
+      list += (list.empty() ? "" : ", ") + bwd.args[i].name;
+    if (!list.empty())
+      std::printf("  arguments of %s from x: %s\n", bwd.name.c_str(), list.c_str());
   }
 
-  // 6. F_bwd(residuals, v): the gradients.
+  // 6. F_bwd(arguments of F, residuals, v): the gradients. The arguments of
+  // F it takes get x's values, as F_fwd did (sharedForwardInput).
   EntryBuffers bwdArgs;
   check(bwdArgs.allocate(bwd));
   for (size_t i = 0; i < bwd.args.size(); ++i) {
@@ -482,6 +505,8 @@ int main(int argc, char **argv) {
       continue;
     if (b.role == Role::Residual)
       std::memcpy(bwdArgs.data(i), fwdArgs.find(b.name), b.numBytes);
+    else if (sharedForwardInput(f, b))
+      std::memcpy(bwdArgs.data(i), x.find(b.name), b.numBytes);
     else if (floatCotangent[i]) // those of integer results stay zero
       check(makeInput(bwd, b, vFiles[i], o.seed, bwdArgs.data(i)));
   }

@@ -43,10 +43,12 @@ public:
   }
 };
 
-/// Allocate every argument of `entry` (zeroed) and fill its inputs: a
-/// residual input from `residualSource` (X_fwd's arguments) when given, else
-/// from its file in `npyPaths`, else random. `sources` gets (name, source)
-/// for every input.
+/// Allocate every argument of `entry` (zeroed) and fill its inputs: when
+/// `residualSource` (X_fwd's arguments) is given, a residual input from its
+/// residual output and an input X_fwd shares (sharedForwardInput: a primal
+/// argument X_bwd takes directly) from X_fwd's input of that name; any other
+/// input from its file in `npyPaths`, else random. `sources` gets (name,
+/// source) for every input.
 Status prepareArgs(uint64_t seed, const EntrySpec &entry,
                    const std::vector<std::string> &npyPaths,
                    const EntryBuffers *residualSource, EntryBuffers *args,
@@ -66,6 +68,9 @@ Status prepareArgs(uint64_t seed, const EntrySpec &entry,
                                     entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
       std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
       source = "entry " + fwd.name;
+    } else if (residualSource && sharedForwardInput(residualSource->entry(), a)) {
+      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
+      source = "entry " + residualSource->entry().name;
     } else {
       MOERT_TRY(makeInput(entry, a, npyPaths[i], seed, args->data(i)));
       source = npyPaths[i].empty() ? "random" : npyPaths[i];
@@ -111,7 +116,9 @@ Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string
   std::string randomResiduals;
   for (size_t i = 0; i < e.args.size(); ++i) {
     const ArgSpec &a = e.args[i];
-    if (!a.isInput || (plan->fwd && a.role == Role::Residual))
+    // Residuals and the inputs X_fwd shares come from X_fwd's call.
+    if (!a.isInput ||
+        (plan->fwd && (a.role == Role::Residual || sharedForwardInput(*plan->fwd, a))))
       continue;
     MOERT_TRY(planInput(inputsDir, e, a, &plan->npyPaths[i]));
     if (a.role == Role::Residual && plan->npyPaths[i].empty())
@@ -162,6 +169,9 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
     run->residualsFrom = plan.fwd->name;
     for (const ArgSpec *r : entry.residuals(/*inputs=*/true))
       run->residualNames.push_back(r->name);
+    for (const ArgSpec &a : entry.args)
+      if (sharedForwardInput(*plan.fwd, a))
+        run->sharedInputNames.push_back(a.name);
   }
 
   MOERT_TRY(prepareArgs(settings.seed, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,

@@ -83,13 +83,15 @@ struct EntryPlan {
   moert::EntryFunction fn = nullptr;
   std::vector<std::string> npyPaths; // per argument: the input's file; "" = random
   // For an X_bwd entry whose artifact has X_fwd: X_fwd, run first to make the
-  // residual inputs (which then have no npyPath).
+  // residual inputs and to give the inputs it shares with X_bwd
+  // (sharedForwardInput; neither kind then has an npyPath).
   const moert::EntrySpec *fwd = nullptr;
   moert::EntryFunction fwdFn = nullptr;
   std::vector<std::string> fwdNpyPaths;
 };
 
-/// Plan entry `e` of `spec`: its input files under `inputsDir`, its X_fwd.
+/// Plan entry `e` of `spec`: its input files under `inputsDir` (none for what
+/// X_fwd gives), its X_fwd.
 /// `*warning` is set when residual inputs will be random (no X_fwd, no file).
 moert::Status planEntry(const moert::ArtifactSpec &spec, const moert::EntrySpec &e,
                         const std::string &inputsDir, EntryPlan *plan, std::string *warning);
@@ -112,6 +114,7 @@ struct EntryRun {
   std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path|"entry X"
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
+  std::vector<std::string> sharedInputNames; // its inputs taken from it (x, weights)
   moert::EntryBuffers args;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with RunSettings::profile
 };

@@ -134,18 +134,22 @@ CHECKING (--check-against, --check)
 
 GRADIENTS (VJP ENTRIES)
   moe-generate-vjp turns a forward @f into @f, @f_fwd (f's arguments -> f's
-  results, then residuals: role "residual") and @f_bwd (the residuals, then
-  cotangents "d_<result>" -> gradients "d_<argument>"). Running an entry
-  X_bwd of an artifact that also has X_fwd first calls X_fwd once, untimed,
-  with exactly the inputs it would get when run alone (same seed, same
-  --inputs files), and passes its residual outputs to X_bwd's residual
-  inputs by name (no --inputs file is read for those), on the cpu and the
-  GPU alike. X_bwd's residual names, shapes and dtypes must equal X_fwd's,
-  in order, or it is an error. Cotangents are random N(0, 1) or come from
-  --inputs like any input; gradients (role gradient) are outputs. With
-  --dump the X_fwd call is written too, to DIR/X_fwd/, so the directory
-  reproduces the run. Without an X_fwd the residuals are random (or from
-  --inputs), with a warning on stderr: the gradients then mean nothing.
+  results, then residuals: role "residual") and @f_bwd (the primal arguments
+  its adjoints need, under their own names and roles, e.g. x and the expert
+  weights; the residuals; then cotangents "d_<result>" -> gradients
+  "d_<argument>"). Running an entry X_bwd of an artifact that also has X_fwd
+  first calls X_fwd once, untimed, with exactly the inputs it would get when
+  run alone (same seed, same --inputs files), and passes its residual
+  outputs to X_bwd's residual inputs by name, and its inputs to the inputs
+  of X_bwd that have the same name, shape and dtype (no --inputs file is read
+  for either), on the cpu and the GPU alike. X_bwd's residual names, shapes
+  and dtypes must equal X_fwd's, in order, or it is an error; an input with
+  an X_fwd input's name but another shape or dtype is an input of its own.
+  Cotangents are random N(0, 1) or come from --inputs like any input;
+  gradients (role gradient) are outputs. With --dump the X_fwd call is
+  written too, to DIR/X_fwd/, so the directory reproduces the run. Without
+  an X_fwd the residuals are random (or from --inputs), with a warning on
+  stderr: the gradients then mean nothing.
   moe-gradcheck checks such gradients against finite differences.
 
 RANDOM INPUTS
@@ -161,6 +165,7 @@ OUTPUT
               over <n> iterations (<w> warm-up)[, <x> TFLOP/s when the
               artifact gives a FLOP count]
   for an X_bwd entry fed by X_fwd:  residuals from entry X_fwd: <names>
+                                    inputs from entry X_fwd: <names> (if any)
   then one row per output argument: name, role, shape, dtype, sum, abs_sum
   (sums of the values and of their magnitudes, in double) and fnv1a64, the
   64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical).
@@ -268,9 +273,10 @@ struct EntryResult {
   const EntrySpec *spec = nullptr;
   std::vector<double> samplesMs;
   double medianMs = 0.0;
-  std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path
+  std::vector<std::pair<std::string, std::string>> inputSources; // name, "random"|path|"entry X"
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
+  std::vector<std::string> sharedInputNames; // the inputs taken from it
   std::vector<OutputStats> outputs;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with --profile
 };
@@ -437,6 +443,11 @@ void printTable(const Options &o, const std::string &device, const std::string &
       names += (names.empty() ? "" : ", ") + n;
     std::printf("  residuals from entry %s: %s\n", r.residualsFrom.c_str(),
                 names.empty() ? "(none)" : names.c_str());
+    names.clear();
+    for (const std::string &n : r.sharedInputNames)
+      names += (names.empty() ? "" : ", ") + n;
+    if (!names.empty())
+      std::printf("  inputs from entry %s: %s\n", r.residualsFrom.c_str(), names.c_str());
   }
 
   std::vector<std::vector<std::string>> rows;
@@ -746,6 +757,7 @@ int main(int argc, char **argv) {
     r.inputSources = run.inputSources;
     r.residualsFrom = run.residualsFrom;
     r.residualNames = run.residualNames;
+    r.sharedInputNames = run.sharedInputNames;
     r.profile = run.profile;
     for (size_t i = 0; i < entry.args.size(); ++i)
       if (!entry.args[i].isInput)

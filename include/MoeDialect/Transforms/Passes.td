@@ -27,21 +27,33 @@ def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
     `_fwd`/`_bwd`), expands `moe.layer`, then builds:
 
     - `@f_fwd(args) -> (results..., residuals...)`;
-    - `@f_bwd(residuals..., cotangents...) -> (gradients...)`, a single
-      backward for the whole block (not a chain of per-op custom VJPs): the
-      ops of `@f` are walked in reverse and each one's adjoint
+    - `@f_bwd(primal args and residuals..., cotangents...) -> (gradients...)`,
+      a single backward for the whole block (not a chain of per-op custom
+      VJPs): the ops of `@f` are walked in reverse and each one's adjoint
       (VJPOpInterface) is emitted, cotangents of values used twice summed.
+
+    `@f_bwd` takes the primal arguments its adjoints need (arguments of `@f`
+    such as x and the expert weights, under their own names), the residuals
+    (the other forward values it needs) and the cotangents. The first two
+    come in the order the adjoints first ask for them, the cotangents last.
+    An argument of `@f` is never a residual: `@f_fwd` does not return it
+    (the caller has it already; returning it would copy every weight on
+    every call), and residuals are numbered `res0`, `res1`, ... among
+    themselves.
 
     Cotangents are taken for every float result; gradients are returned for
     every argument a gradient reaches (x, router weight, expert weights; not
     the expert bias, which only steers selection, nor integer inputs).
-    Arguments and results carry `moe.name`/`moe.role` (residual, cotangent
-    `d_<result>`, gradient `d_<arg>`) for the artifact metadata.
+    Arguments and results carry `moe.name`/`moe.role` (the primal
+    arguments' own name and role, residual, cotangent `d_<result>`,
+    gradient `d_<arg>`) for the artifact metadata; a name that would repeat
+    within `@f_bwd` is an error.
 
     Residual policy (`recompute`): forward values the backward needs are
     saved as residuals, except the results of the op kinds listed, which are
     recomputed in the backward from their own (saved or recomputed)
-    operands. Constants are always recomputed. The default, `glu`, recomputes
+    operands, and the arguments of `@f`, which it takes directly. Constants
+    are always recomputed. The default, `glu`, recomputes
     the expert activation (Megatron/TE's `moe_act` recompute); `glu,permute`
     also recomputes the dispatched tokens; `none` saves everything.
 

@@ -65,16 +65,24 @@ struct ArtifactSpec {
 std::string targetDeviceKind(const std::string &target);
 
 /// The VJP entries made by moe-generate-vjp from a forward @f: @f_fwd (f's
-/// arguments -> f's results, then residuals) and @f_bwd (residuals, then
+/// arguments -> f's results, then residuals) and @f_bwd (the arguments of f
+/// its adjoints need, under their own names, and the residuals; then
 /// cotangents "d_<result>" -> gradients "d_<argument>"). For "X_bwd" this
 /// returns "X_fwd", the entry whose residual outputs feed X_bwd's residual
 /// inputs; "" for any other name.
 std::string vjpForwardEntryName(const std::string &bwdName);
 
+/// For an input `arg` of a backward entry: the input of `fwd` (X_fwd, or f
+/// itself) that it is, i.e. a primal argument the backward takes directly:
+/// `arg` is not a residual and `fwd` has an input of the same name, shape and
+/// dtype. Null otherwise (then `arg` is an input of its own).
+const ArgSpec *sharedForwardInput(const EntrySpec &fwd, const ArgSpec &arg);
+
 /// The VJP contract between a forward entry and its backward: `bwd`'s
 /// residual inputs are exactly `fwd`'s residual outputs, with the same names,
 /// shapes and dtypes, in the same order. The error names the residual and
-/// both entries.
+/// both entries. (Inputs `bwd` shares with `fwd`, sharedForwardInput, are
+/// not residuals and not checked here.)
 Status checkResidualChain(const EntrySpec &fwd, const EntrySpec &bwd);
 
 /// Validate metadata already parsed from JSON. Errors say what is wrong and

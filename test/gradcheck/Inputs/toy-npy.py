@@ -5,8 +5,9 @@
   toy-npy.py check DUMP   recompute f_bwd's gradients from a
                           `moe-runner --entry f_bwd --dump DUMP` (x, w from
                           DUMP/f_fwd, d_y from DUMP/f_bwd) in double, compare
-                          them with the dumped d_x, d_w and f_fwd's residuals
-                          with f_bwd's; print "toy gradients match"
+                          them with the dumped d_x, d_w, and f_fwd's residual
+                          res0 and inputs x, w with f_bwd's; print "toy
+                          gradients match"
 """
 import ast
 import math
@@ -56,6 +57,14 @@ def make(out):
     write(j(out, "nonlinear", "w.npy"), "<f4", [3], [0.7, -1.3, 2.1])
     # badshape/: a cotangent of the wrong shape.
     write(j(out, "badshape", "d_y.npy"), "<f4", [3], [1, 2, 3])
+    # perentry/: hand's x and w for f_fwd only, other values under f_bwd/
+    # (which f_bwd, chained after f_fwd, must not read: it takes x and w from
+    # f_fwd's call), hand's d_y for f_bwd.
+    write(j(out, "perentry", "f_fwd", "x.npy"), "<f4", [2, 3], [0, 5, 0, 6, -3, 0.5])
+    write(j(out, "perentry", "f_fwd", "w.npy"), "<f4", [3], [2, 0, 20])
+    write(j(out, "perentry", "f_bwd", "x.npy"), "<f4", [2, 3], [7, 7, 7, 7, 7, 7])
+    write(j(out, "perentry", "f_bwd", "w.npy"), "<f4", [3], [9, 9, 9])
+    write(j(out, "perentry", "f_bwd", "d_y.npy"), "<f4", [2], [0.5, -2])
 
 
 def close(a, b):
@@ -79,7 +88,7 @@ def check(dump):
             want_dw[k] += s * x[i * H + k]
     bad = [("d_x", n, a, b) for n, (a, b) in enumerate(zip(dx, want_dx)) if not close(a, b)]
     bad += [("d_w", n, a, b) for n, (a, b) in enumerate(zip(dw, want_dw)) if not close(a, b)]
-    for r in ("res0", "res1", "res2"):
+    for r in ("res0", "x", "w"):
         if read(j(dump, "f_fwd", r + ".npy")) != read(j(dump, "f_bwd", r + ".npy")):
             bad.append((r, -1, "f_fwd", "f_bwd"))
     for b in bad:

@@ -4,8 +4,10 @@
  * <build>/test/gradcheck/toy.so; toy.json describes the entries.
  *
  * f(x[T,H], w[H]) -> y[T],  y_i = sum_j tanh(x_ij * w_j)      (f32)
- * f_fwd: same, plus residuals res0 = t = tanh(x * w) [T,H], res1 = x, res2 = w
- * f_bwd: (res0, res1, res2, d_y[T]) -> d_x[T,H], d_w[H]:
+ * f_fwd: same, plus residual res0 = t = tanh(x * w) [T,H]
+ * f_bwd: (res0, x, w, d_y[T]) -> d_x[T,H], d_w[H]: x and w are f's own
+ *        arguments, which the backward takes directly (as moe-generate-vjp
+ *        makes it: an argument of f is never a residual);
  *        s_ij = d_y_i * (1 - t_ij^2);  d_x_ij = s_ij * w_j;  d_w_j = sum_i s_ij * x_ij
  *
  * g, g_fwd: f and f_fwd again (same symbols); g_bwd: f_bwd with d_w WRONG by
@@ -14,9 +16,15 @@
  *
  * masked(x[T,H], w[H], mask[H] i1) -> y[T] f32, npos[] i32:
  *        y_i = sum_j mask_j * tanh(x_ij * w_j);  npos = #{i : y_i > 0}
- * masked_fwd: same, plus res0 = t, res1 = x, res2 = w, res3 = mask (i1)
- * masked_bwd: (res0..res3, d_y) -> d_x, d_w (zero in masked columns); npos
- *        is an integer output: no cotangent. mask gets no gradient. */
+ * masked_fwd: same, plus res0 = t
+ * masked_bwd: (res0, x, w, mask, d_y) -> d_x, d_w (zero in masked columns);
+ *        npos is an integer output: no cotangent. mask gets no gradient.
+ *
+ * copied, copied_fwd, copied_bwd: f with x and w passed as residuals
+ * instead (copied_fwd returns res0 = t, res1 = a copy of x, res2 = a copy of
+ * w; copied_bwd is f_bwd on (res0, res1, res2, d_y)), as moe-generate-vjp
+ * made them before: the residual contract allows any residuals, and the
+ * tests of residuals that do not chain need several. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -58,8 +66,14 @@ EXPORT void f_packed(void **args) {
   forward((const float *)args[0], (const float *)args[1], NULL, (float *)args[2], NULL);
 }
 
-/* f_fwd: x, w -> y, res0 (t), res1 (x), res2 (w) */
+/* f_fwd: x, w -> y, res0 (t) */
 EXPORT void f_fwd_packed(void **args) {
+  forward((const float *)args[0], (const float *)args[1], NULL, (float *)args[2],
+          (float *)args[3]);
+}
+
+/* copied_fwd: x, w -> y, res0 (t), res1 (a copy of x), res2 (a copy of w) */
+EXPORT void copied_fwd_packed(void **args) {
   const float *x = (const float *)args[0];
   const float *w = (const float *)args[1];
   forward(x, w, NULL, (float *)args[2], (float *)args[3]);
@@ -67,7 +81,8 @@ EXPORT void f_fwd_packed(void **args) {
   memcpy(args[5], w, sizeof(float) * H);
 }
 
-/* f_bwd: res0 (t), res1 (x), res2 (w), d_y -> d_x, d_w */
+/* f_bwd: res0 (t), x, w, d_y -> d_x, d_w (copied_bwd: res0, res1 = x,
+ * res2 = w, d_y: the same layout) */
 EXPORT void f_bwd_packed(void **args) {
   backward((const float *)args[0], (const float *)args[1], (const float *)args[2], NULL,
            (const float *)args[3], (float *)args[4], (float *)args[5]);
@@ -101,20 +116,15 @@ EXPORT void masked_packed(void **args) {
   *(int32_t *)args[4] = count_positive(y);
 }
 
-/* masked_fwd: x, w, mask -> y, npos, res0 (t), res1 (x), res2 (w), res3 (mask) */
+/* masked_fwd: x, w, mask -> y, npos, res0 (t) */
 EXPORT void masked_fwd_packed(void **args) {
-  const float *x = (const float *)args[0];
-  const float *w = (const float *)args[1];
-  const uint8_t *mask = (const uint8_t *)args[2];
   float *y = (float *)args[3];
-  forward(x, w, mask, y, (float *)args[5]);
+  forward((const float *)args[0], (const float *)args[1], (const uint8_t *)args[2], y,
+          (float *)args[5]);
   *(int32_t *)args[4] = count_positive(y);
-  memcpy(args[6], x, sizeof(float) * T * H);
-  memcpy(args[7], w, sizeof(float) * H);
-  memcpy(args[8], mask, H);
 }
 
-/* masked_bwd: res0 (t), res1 (x), res2 (w), res3 (mask), d_y -> d_x, d_w */
+/* masked_bwd: res0 (t), x, w, mask, d_y -> d_x, d_w */
 EXPORT void masked_bwd_packed(void **args) {
   backward((const float *)args[0], (const float *)args[1], (const float *)args[2],
            (const uint8_t *)args[3], (const float *)args[4], (float *)args[5],

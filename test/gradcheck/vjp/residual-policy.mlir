@@ -9,7 +9,8 @@
 //   glu,permute,gate,route also the router logits and scores, from x and
 //                          the router weight.
 // The @layer_fwd result lists show what is saved (residuals in the order the
-// adjoints first ask for them, walking the block backwards); the gradients
+// adjoints first ask for them, walking the block backwards), the @layer_bwd
+// argument lists where the layer's own arguments come among them; the gradients
 // must be bit-identical under every policy (recomputing runs the same ops on
 // the same values): moe-runner's fnv1a64 hashes of layer_bwd's gradients
 // (layer_fwd → layer_bwd chained, seed 3) must agree.
@@ -38,9 +39,11 @@
 // RUN: moe-gradcheck %t.gp --entry layer --seed 1 --per-input | FileCheck %s --check-prefix=FD
 // RUN: moe-gradcheck %t.all --entry layer --seed 1 --per-input | FileCheck %s --check-prefix=FD
 
-// none: 16 residuals: logits (z-loss), scores, indices (aux loss), expert
-// outputs y, rows, weights (combine), h, w_down, group sizes (down matmul),
-// gate, up (glu), xs, w_up, w_gate (gate/up matmuls), x, router weight (gate).
+// none: 11 residuals: logits (z-loss), scores, indices (aux loss), expert
+// outputs y, rows, weights (combine), h, group sizes (down matmul), gate, up
+// (glu), xs (gate/up matmuls). The layer's arguments are no residuals:
+// layer_bwd takes w_down (down matmul, after h), w_up, w_gate (gate/up
+// matmuls), x and the router weight (gate) directly, under their names.
 // NONE-LABEL: func.func @layer_fwd(
 // NONE-SAME:  -> (tensor<16x8xf32> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"},
 // NONE-SAME:  tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
@@ -50,17 +53,31 @@
 // NONE-SAME:  tensor<16x2xi32> {moe.name = "res4", moe.role = "residual"},
 // NONE-SAME:  tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
 // NONE-SAME:  tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
-// NONE-SAME:  tensor<8x12x8xf32> {moe.name = "res7", moe.role = "residual"},
-// NONE-SAME:  tensor<8xi32> {moe.name = "res8", moe.role = "residual"},
+// NONE-SAME:  tensor<8xi32> {moe.name = "res7", moe.role = "residual"},
+// NONE-SAME:  tensor<56x12xf32> {moe.name = "res8", moe.role = "residual"},
 // NONE-SAME:  tensor<56x12xf32> {moe.name = "res9", moe.role = "residual"},
-// NONE-SAME:  tensor<56x12xf32> {moe.name = "res10", moe.role = "residual"},
-// NONE-SAME:  tensor<56x8xf32> {moe.name = "res11", moe.role = "residual"},
-// NONE-SAME:  tensor<8x8x12xf32> {moe.name = "res12", moe.role = "residual"},
-// NONE-SAME:  tensor<8x8x12xf32> {moe.name = "res13", moe.role = "residual"},
-// NONE-SAME:  tensor<16x8xf32> {moe.name = "res14", moe.role = "residual"},
-// NONE-SAME:  tensor<8x8xf32> {moe.name = "res15", moe.role = "residual"}) {
+// NONE-SAME:  tensor<56x8xf32> {moe.name = "res10", moe.role = "residual"}) {
+// NONE-LABEL: func.func @layer_bwd(
+// NONE-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res3", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res4", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<8x12x8xf32> {moe.name = "w_down", moe.role = "weight"},
+// NONE-SAME:  %{{.*}}: tensor<8xi32> {moe.name = "res7", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res8", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res9", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res10", moe.role = "residual"},
+// NONE-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_up", moe.role = "weight"},
+// NONE-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_gate", moe.role = "weight"},
+// NONE-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "x", moe.role = "input"},
+// NONE-SAME:  %{{.*}}: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"},
+// NONE-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "d_out", moe.role = "cotangent"},
+// NONE-SAME:  %{{.*}}: tensor<f32> {moe.name = "d_aux_loss", moe.role = "cotangent"}) ->
 
-// glu: 15: h is no longer saved (recomputed from gate and up).
+// glu: 10: h is no longer saved (recomputed from gate and up).
 // GLU-LABEL: func.func @layer_fwd(
 // GLU-SAME:  -> (tensor<16x8xf32> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"},
 // GLU-SAME:  tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
@@ -71,67 +88,103 @@
 // GLU-SAME:  tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
 // GLU-SAME:  tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
 // GLU-SAME:  tensor<56x12xf32> {moe.name = "res7", moe.role = "residual"},
-// GLU-SAME:  tensor<8x12x8xf32> {moe.name = "res8", moe.role = "residual"},
-// GLU-SAME:  tensor<8xi32> {moe.name = "res9", moe.role = "residual"},
-// GLU-SAME:  tensor<56x8xf32> {moe.name = "res10", moe.role = "residual"},
-// GLU-SAME:  tensor<8x8x12xf32> {moe.name = "res11", moe.role = "residual"},
-// GLU-SAME:  tensor<8x8x12xf32> {moe.name = "res12", moe.role = "residual"},
-// GLU-SAME:  tensor<16x8xf32> {moe.name = "res13", moe.role = "residual"},
-// GLU-SAME:  tensor<8x8xf32> {moe.name = "res14", moe.role = "residual"}) {
+// GLU-SAME:  tensor<8xi32> {moe.name = "res8", moe.role = "residual"},
+// GLU-SAME:  tensor<56x8xf32> {moe.name = "res9", moe.role = "residual"}) {
+// GLU-LABEL: func.func @layer_bwd(
+// GLU-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res3", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res4", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res7", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<8x12x8xf32> {moe.name = "w_down", moe.role = "weight"},
+// GLU-SAME:  %{{.*}}: tensor<8xi32> {moe.name = "res8", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res9", moe.role = "residual"},
+// GLU-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_up", moe.role = "weight"},
+// GLU-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_gate", moe.role = "weight"},
+// GLU-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "x", moe.role = "input"},
+// GLU-SAME:  %{{.*}}: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"},
+// GLU-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "d_out", moe.role = "cotangent"},
+// GLU-SAME:  %{{.*}}: tensor<f32> {moe.name = "d_aux_loss", moe.role = "cotangent"}) ->
 
-// glu,permute: 12: xs, rows and group sizes are no longer saved; x is
-// (permute's input) in their place.
+// glu,permute: 7: xs, rows and group sizes are no longer saved; layer_bwd
+// takes x (permute's input) in their place.
 // GP-LABEL: func.func @layer_fwd(
 // GP-SAME:  -> (tensor<16x8xf32> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"},
 // GP-SAME:  tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
 // GP-SAME:  tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
 // GP-SAME:  tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"},
 // GP-SAME:  tensor<56x8xf32> {moe.name = "res3", moe.role = "residual"},
-// GP-SAME:  tensor<16x8xf32> {moe.name = "res4", moe.role = "residual"},
-// GP-SAME:  tensor<16x2xf32> {moe.name = "res5", moe.role = "residual"},
-// GP-SAME:  tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
-// GP-SAME:  tensor<56x12xf32> {moe.name = "res7", moe.role = "residual"},
-// GP-SAME:  tensor<8x12x8xf32> {moe.name = "res8", moe.role = "residual"},
-// GP-SAME:  tensor<8x8x12xf32> {moe.name = "res9", moe.role = "residual"},
-// GP-SAME:  tensor<8x8x12xf32> {moe.name = "res10", moe.role = "residual"},
-// GP-SAME:  tensor<8x8xf32> {moe.name = "res11", moe.role = "residual"}) {
+// GP-SAME:  tensor<16x2xf32> {moe.name = "res4", moe.role = "residual"},
+// GP-SAME:  tensor<56x12xf32> {moe.name = "res5", moe.role = "residual"},
+// GP-SAME:  tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"}) {
+// GP-LABEL: func.func @layer_bwd(
+// GP-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "res1", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res3", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "x", moe.role = "input"},
+// GP-SAME:  %{{.*}}: tensor<16x2xf32> {moe.name = "res4", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res5", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
+// GP-SAME:  %{{.*}}: tensor<8x12x8xf32> {moe.name = "w_down", moe.role = "weight"},
+// GP-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_up", moe.role = "weight"},
+// GP-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_gate", moe.role = "weight"},
+// GP-SAME:  %{{.*}}: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"},
+// GP-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "d_out", moe.role = "cotangent"},
+// GP-SAME:  %{{.*}}: tensor<f32> {moe.name = "d_aux_loss", moe.role = "cotangent"}) ->
 
-// glu,permute,gate,route: 10: no logits or scores; x and the router weight
-// come first (the z-loss's adjoint asks for the logits, recomputed from them).
+// glu,permute,gate,route: 5: no logits or scores; layer_bwd takes x and the
+// router weight first (the z-loss's adjoint asks for the logits, recomputed
+// from them).
 // ALL-LABEL: func.func @layer_fwd(
 // ALL-SAME:  -> (tensor<16x8xf32> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"},
-// ALL-SAME:  tensor<16x8xf32> {moe.name = "res0", moe.role = "residual"},
-// ALL-SAME:  tensor<8x8xf32> {moe.name = "res1", moe.role = "residual"},
-// ALL-SAME:  tensor<16x2xi32> {moe.name = "res2", moe.role = "residual"},
-// ALL-SAME:  tensor<56x8xf32> {moe.name = "res3", moe.role = "residual"},
-// ALL-SAME:  tensor<16x2xf32> {moe.name = "res4", moe.role = "residual"},
-// ALL-SAME:  tensor<56x12xf32> {moe.name = "res5", moe.role = "residual"},
-// ALL-SAME:  tensor<56x12xf32> {moe.name = "res6", moe.role = "residual"},
-// ALL-SAME:  tensor<8x12x8xf32> {moe.name = "res7", moe.role = "residual"},
-// ALL-SAME:  tensor<8x8x12xf32> {moe.name = "res8", moe.role = "residual"},
-// ALL-SAME:  tensor<8x8x12xf32> {moe.name = "res9", moe.role = "residual"}) {
+// ALL-SAME:  tensor<16x2xi32> {moe.name = "res0", moe.role = "residual"},
+// ALL-SAME:  tensor<56x8xf32> {moe.name = "res1", moe.role = "residual"},
+// ALL-SAME:  tensor<16x2xf32> {moe.name = "res2", moe.role = "residual"},
+// ALL-SAME:  tensor<56x12xf32> {moe.name = "res3", moe.role = "residual"},
+// ALL-SAME:  tensor<56x12xf32> {moe.name = "res4", moe.role = "residual"}) {
+// ALL-LABEL: func.func @layer_bwd(
+// ALL-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "x", moe.role = "input"},
+// ALL-SAME:  %{{.*}}: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"},
+// ALL-SAME:  %{{.*}}: tensor<16x2xi32> {moe.name = "res0", moe.role = "residual"},
+// ALL-SAME:  %{{.*}}: tensor<56x8xf32> {moe.name = "res1", moe.role = "residual"},
+// ALL-SAME:  %{{.*}}: tensor<16x2xf32> {moe.name = "res2", moe.role = "residual"},
+// ALL-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res3", moe.role = "residual"},
+// ALL-SAME:  %{{.*}}: tensor<56x12xf32> {moe.name = "res4", moe.role = "residual"},
+// ALL-SAME:  %{{.*}}: tensor<8x12x8xf32> {moe.name = "w_down", moe.role = "weight"},
+// ALL-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_up", moe.role = "weight"},
+// ALL-SAME:  %{{.*}}: tensor<8x8x12xf32> {moe.name = "w_gate", moe.role = "weight"},
+// ALL-SAME:  %{{.*}}: tensor<16x8xf32> {moe.name = "d_out", moe.role = "cotangent"},
+// ALL-SAME:  %{{.*}}: tensor<f32> {moe.name = "d_aux_loss", moe.role = "cotangent"}) ->
 
 // One block per policy, in the order none, glu, glu,permute, all; the
 // first defines the hashes, the others must repeat them.
-// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res15{{$}}
+// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res10{{$}}
+// SAME-NEXT: inputs from entry layer_fwd: w_down, w_up, w_gate, x, router_weight{{$}}
 // SAME:      d_x gradient {{.*}} [[DX:[0-9a-f]+]]{{$}}
 // SAME-NEXT: d_router_weight gradient {{.*}} [[DR:[0-9a-f]+]]{{$}}
 // SAME-NEXT: d_w_gate gradient {{.*}} [[DG:[0-9a-f]+]]{{$}}
 // SAME-NEXT: d_w_up gradient {{.*}} [[DU:[0-9a-f]+]]{{$}}
 // SAME-NEXT: d_w_down gradient {{.*}} [[DD:[0-9a-f]+]]{{$}}
-// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res14{{$}}
-// SAME:      d_x gradient {{.*}} [[DX]]{{$}}
-// SAME-NEXT: d_router_weight gradient {{.*}} [[DR]]{{$}}
-// SAME-NEXT: d_w_gate gradient {{.*}} [[DG]]{{$}}
-// SAME-NEXT: d_w_up gradient {{.*}} [[DU]]{{$}}
-// SAME-NEXT: d_w_down gradient {{.*}} [[DD]]{{$}}
-// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res11{{$}}
-// SAME:      d_x gradient {{.*}} [[DX]]{{$}}
-// SAME-NEXT: d_router_weight gradient {{.*}} [[DR]]{{$}}
-// SAME-NEXT: d_w_gate gradient {{.*}} [[DG]]{{$}}
-// SAME-NEXT: d_w_up gradient {{.*}} [[DU]]{{$}}
-// SAME-NEXT: d_w_down gradient {{.*}} [[DD]]{{$}}
 // SAME:      residuals from entry layer_fwd: res0, {{.*}}, res9{{$}}
+// SAME-NEXT: inputs from entry layer_fwd: w_down, w_up, w_gate, x, router_weight{{$}}
+// SAME:      d_x gradient {{.*}} [[DX]]{{$}}
+// SAME-NEXT: d_router_weight gradient {{.*}} [[DR]]{{$}}
+// SAME-NEXT: d_w_gate gradient {{.*}} [[DG]]{{$}}
+// SAME-NEXT: d_w_up gradient {{.*}} [[DU]]{{$}}
+// SAME-NEXT: d_w_down gradient {{.*}} [[DD]]{{$}}
+// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res6{{$}}
+// SAME-NEXT: inputs from entry layer_fwd: x, w_down, w_up, w_gate, router_weight{{$}}
+// SAME:      d_x gradient {{.*}} [[DX]]{{$}}
+// SAME-NEXT: d_router_weight gradient {{.*}} [[DR]]{{$}}
+// SAME-NEXT: d_w_gate gradient {{.*}} [[DG]]{{$}}
+// SAME-NEXT: d_w_up gradient {{.*}} [[DU]]{{$}}
+// SAME-NEXT: d_w_down gradient {{.*}} [[DD]]{{$}}
+// SAME:      residuals from entry layer_fwd: res0, {{.*}}, res4{{$}}
+// SAME-NEXT: inputs from entry layer_fwd: x, router_weight, w_down, w_up, w_gate{{$}}
 // SAME:      d_x gradient {{.*}} [[DX]]{{$}}
 // SAME-NEXT: d_router_weight gradient {{.*}} [[DR]]{{$}}
 // SAME-NEXT: d_w_gate gradient {{.*}} [[DG]]{{$}}

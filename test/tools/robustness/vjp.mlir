@@ -88,10 +88,18 @@ func.func @twice(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xi
 
 // -----
 
-// Residual names avoid the forward's own names (@sq_fwd had two 'res0').
+// Residual names avoid the forward's own names (@sq_fwd had two 'res0'),
+// and those of the arguments @sq_bwd takes itself (x, here named "res0").
+// Walking backwards, z's adjoint asks for t and s (residuals res0_, res1_),
+// then t's adjoint for x (an argument: no residual) and s (already there).
 // CHECK-LABEL: func.func @sq_fwd(
-// CHECK-SAME:  -> (tensor<2xf32> {moe.name = "res1", moe.role = "output"}, tensor<2xf32> {moe.name = "res0_", moe.role = "residual"}, tensor<2xf32> {moe.name = "res1_", moe.role = "residual"})
+// CHECK-SAME:  -> (tensor<2xf32> {moe.name = "res1", moe.role = "output"}, tensor<2xf32> {moe.name = "res0_", moe.role = "residual"}, tensor<2xf32> {moe.name = "res1_", moe.role = "residual"}) {
+// CHECK-LABEL: func.func @sq_bwd(
+// CHECK-SAME:  %{{.*}}: tensor<2xf32> {moe.name = "res0_", moe.role = "residual"}, %{{.*}}: tensor<2xf32> {moe.name = "res1_", moe.role = "residual"}, %{{.*}}: tensor<2xf32> {moe.name = "res0", moe.role = "input"}, %{{.*}}: tensor<2xf32> {moe.name = "d_res1", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<2xf32> {moe.name = "d_res0", moe.role = "gradient"}, tensor<2xf32> {moe.name = "d_arg1", moe.role = "gradient"})
 func.func @sq(%x: tensor<2xf32> {moe.name = "res0"}, %y: tensor<2xf32>) -> (tensor<2xf32> {moe.name = "res1"}) {
-  %z = arith.mulf %x, %y : tensor<2xf32>
+  %s = arith.addf %x, %y : tensor<2xf32>
+  %t = arith.mulf %x, %s : tensor<2xf32>
+  %z = arith.mulf %t, %s : tensor<2xf32>
   return %z : tensor<2xf32>
 }
