@@ -57,10 +57,13 @@ struct SplitReductionsPass
       auto control = [&](linalg::LinalgOp) {
         linalg::SplitReductionOptions options;
         options.ratio = ratio;
-        // The chunk dimension last: the final reduction over chunks then has
-        // its parallel dimensions outermost (parallel loops, one thread per
-        // output) instead of a sequential loop nest.
-        options.index = op.getNumParallelLoops();
+        // The chunk dimension first: the partial results keep the output's
+        // layout in their innermost dimensions, so the threads of both ops
+        // (one per partial / final output, the last dimension fastest) read
+        // neighbouring elements; moe-gpu-accumulate-reductions gives the
+        // final reduction over chunks one thread per output wherever its
+        // reduction dimension stands.
+        options.index = 0;
         options.innerParallel = false;
         return options;
       };

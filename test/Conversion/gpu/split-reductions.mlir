@@ -11,27 +11,28 @@
 // dividing T with chunks of at least `chunk` (128) iterations and at most
 // 16·max-threads partial outputs: here 32768/128 = 256 chunks.
 
-// CHECK-DAG:   #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3, d0)>
-// CHECK-DAG:   #[[GMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+// CHECK-DAG:   #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-DAG:   #[[GMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG:   #[[PMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-DAG:   #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG:   #[[OUT2:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[OUT2:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @router_weight_grad(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<32768x1024xf32>, %[[G:[^:]+]]: tensor<32768x8xf32>, %[[INIT:[^:]+]]: tensor<1024x8xf32>)
 // CHECK:       %[[XE:.*]] = tensor.expand_shape %[[X]] {{\[}}[0, 1], [2]] output_shape [256, 128, 1024] : tensor<32768x1024xf32> into tensor<256x128x1024xf32>
 // CHECK:       %[[GE:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1], [2]] output_shape [256, 128, 8] : tensor<32768x8xf32> into tensor<256x128x8xf32>
-// Partials [H, E, chunk]: the chunk dimension last.
-// CHECK:       %[[EMPTY:.*]] = tensor.empty() : tensor<1024x8x256xf32>
+// Partials [chunk, H, E]: the chunk dimension first, the output's layout
+// innermost.
+// CHECK:       %[[EMPTY:.*]] = tensor.empty() : tensor<256x1024x8xf32>
 // CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:       %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<1024x8x256xf32>)
+// CHECK:       %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[EMPTY]] : tensor<256x1024x8xf32>)
 // CHECK:       %[[PART:.*]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[GMAP]], #[[PMAP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:      ins(%[[XE]], %[[GE]] : tensor<256x128x1024xf32>, tensor<256x128x8xf32>) outs(%[[FILL]] : tensor<1024x8x256xf32>)
+// CHECK-SAME:      ins(%[[XE]], %[[GE]] : tensor<256x128x1024xf32>, tensor<256x128x8xf32>) outs(%[[FILL]] : tensor<256x1024x8xf32>)
 // CHECK:         arith.mulf
 // CHECK:         arith.addf
-// CHECK:       } -> tensor<1024x8x256xf32>
-// Final reduction: parallel dimensions first (one thread per output).
-// CHECK:       %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[OUT2]]], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK-SAME:      ins(%[[PART]] : tensor<1024x8x256xf32>) outs(%[[INIT]] : tensor<1024x8xf32>)
+// CHECK:       } -> tensor<256x1024x8xf32>
+// Final reduction over the leading chunk dimension.
+// CHECK:       %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[OUT2]]], iterator_types = ["reduction", "parallel", "parallel"]}
+// CHECK-SAME:      ins(%[[PART]] : tensor<256x1024x8xf32>) outs(%[[INIT]] : tensor<1024x8xf32>)
 // CHECK:         arith.addf
 // CHECK:       } -> tensor<1024x8xf32>
 // CHECK:       return %[[SUM]]
@@ -39,13 +40,13 @@
 // chunk=1024: 32 chunks of 1024.
 // CHUNK-LABEL: func.func @router_weight_grad(
 // CHUNK:       tensor.expand_shape {{.*}} output_shape [32, 1024, 1024]
-// CHUNK:       tensor.empty() : tensor<1024x8x32xf32>
+// CHUNK:       tensor.empty() : tensor<32x1024x8xf32>
 
 // max-threads=8193: 8192 outputs still split, partials capped at
 // 16·8193 (16 chunks).
 // THREADS-LABEL: func.func @router_weight_grad(
 // THREADS:       tensor.expand_shape {{.*}} output_shape [16, 2048, 1024]
-// THREADS:       tensor.empty() : tensor<1024x8x16xf32>
+// THREADS:       tensor.empty() : tensor<16x1024x8xf32>
 
 // NOSPLIT-LABEL: func.func @router_weight_grad(
 // NOSPLIT-NOT:   tensor.expand_shape
@@ -73,9 +74,9 @@ func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32
 // (32 does not divide it).
 // CHECK-LABEL: func.func @sum_6000(
 // CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 16, 375] : tensor<64x6000xf32> into tensor<64x16x375xf32>
-// CHECK:       tensor.empty() : tensor<64x16xf32>
+// CHECK:       tensor.empty() : tensor<16x64xf32>
 // CHECK:       linalg.generic
-// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%{{.*}} : tensor<64x16xf32>) outs(%{{.*}} : tensor<64xf32>)
+// CHECK:       linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}ins(%{{.*}} : tensor<16x64xf32>) outs(%{{.*}} : tensor<64xf32>)
 func.func @sum_6000(%x: tensor<64x6000xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                        iterator_types = ["parallel", "reduction"]}
