@@ -12,12 +12,17 @@
 #                                            (CHECK_TOKENS below), sm_90a and
 #                                            cpu: the CPU reference is a plain
 #                                            loop nest, too slow at full T.
+# The residual policy is moe-generate-vjp's recompute=$VJP_RECOMPUTE (default
+# none: the backward reads the saved expert activation instead of recomputing
+# it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
+# out-params saving it costs the forward nothing but memory).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 BIN=$BUILD/bin
 CHIP=${MOE_GPU_CHIP:-sm_90a}
 OUT=${2:-$BUILD/artifacts}
+RECOMPUTE=${VJP_RECOMPUTE:-none}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
 # name  full-T  check-T  (dsv3's sequence aux loss: seq_length = check-T / 2)
@@ -28,12 +33,12 @@ for spec in $CHECK_TOKENS; do
   if [ -n "${EXAMPLES:-}" ] && ! [[ " $EXAMPLES " == *" $name "* ]]; then continue; fi
   src=$ROOT/examples/$name.mlir
   echo "== $name (T=$full; check T=$small)"
-  "$BIN/moe-opt" "$src" --moe-generate-vjp -o "$OUT/src/$name.mlir"
+  "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
   "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
-  "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp -o "$OUT/src/$name-check.mlir"
+  "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done

@@ -23,24 +23,42 @@ Value cst(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 
-Value map(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type elem,
-          ValueRange inputs, ArrayRef<AffineMap> inputMaps, ScalarFn fn) {
+/// The elementwise generic behind map and mapMany: `numResults` outputs of
+/// `shape` (identity maps) and element type `elem`.
+static SmallVector<Value> mapImpl(OpBuilder &b, Location loc,
+                                  ArrayRef<int64_t> shape, Type elem,
+                                  ValueRange inputs,
+                                  ArrayRef<AffineMap> inputMaps,
+                                  unsigned numResults, MultiScalarFn fn) {
   int64_t rank = shape.size();
-  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
+  SmallVector<Value> inits;
+  for (unsigned i = 0; i < numResults; ++i)
+    inits.push_back(tensor::EmptyOp::create(b, loc, shape, elem));
   SmallVector<AffineMap> maps(inputMaps);
-  maps.push_back(b.getMultiDimIdentityMap(rank));
+  maps.append(numResults, b.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, ValueRange(inits).getTypes(), inputs, inits, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
         SmallVector<Value> scalars;
-        for (Value arg : args.drop_back())
+        for (Value arg : args.drop_back(numResults))
           scalars.push_back(toF32(nb, nloc, arg));
-        Value result = fn(nb, nloc, scalars);
-        linalg::YieldOp::create(nb, nloc, fromF32(nb, nloc, result, elem));
+        SmallVector<Value> results;
+        for (Value result : fn(nb, nloc, scalars))
+          results.push_back(fromF32(nb, nloc, result, elem));
+        linalg::YieldOp::create(nb, nloc, results);
       });
-  return generic.getResult(0);
+  return SmallVector<Value>(generic.getResults());
+}
+
+Value map(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type elem,
+          ValueRange inputs, ArrayRef<AffineMap> inputMaps, ScalarFn fn) {
+  return mapImpl(b, loc, shape, elem, inputs, inputMaps, 1,
+                 [&](OpBuilder &nb, Location nloc, ValueRange scalars) {
+                   return SmallVector<Value>{fn(nb, nloc, scalars)};
+                 })
+      .front();
 }
 
 Value map(OpBuilder &b, Location loc, Type elem, ValueRange inputs,
@@ -49,6 +67,15 @@ Value map(OpBuilder &b, Location loc, Type elem, ValueRange inputs,
   SmallVector<AffineMap> maps(inputs.size(),
                               b.getMultiDimIdentityMap(shape.size()));
   return map(b, loc, shape, elem, inputs, maps, fn);
+}
+
+SmallVector<Value> mapMany(OpBuilder &b, Location loc, Type elem,
+                           ValueRange inputs, unsigned numResults,
+                           MultiScalarFn fn) {
+  auto shape = cast<RankedTensorType>(inputs.front().getType()).getShape();
+  SmallVector<AffineMap> maps(inputs.size(),
+                              b.getMultiDimIdentityMap(shape.size()));
+  return mapImpl(b, loc, shape, elem, inputs, maps, numResults, fn);
 }
 
 Value reduce(OpBuilder &b, Location loc, ArrayRef<int64_t> loopShape,

@@ -32,6 +32,16 @@ Value map(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type elem,
 Value map(OpBuilder &b, Location loc, Type elem, ValueRange inputs,
           ScalarFn fn);
 
+/// Body of an elementwise map with several results (f32 or integer each).
+using MultiScalarFn = llvm::function_ref<SmallVector<Value>(
+    OpBuilder &, Location, ValueRange inputs)>;
+/// Elementwise over inputs of one shape with `numResults` results of
+/// element type `elem`, computed in one op: one pass over the inputs
+/// instead of one per result (one kernel on the GPU).
+SmallVector<Value> mapMany(OpBuilder &b, Location loc, Type elem,
+                           ValueRange inputs, unsigned numResults,
+                           MultiScalarFn fn);
+
 /// A reduction to an f32 tensor of `outShape`: iterates the loop space
 /// `loopShape` (`iterators` marks reduction dims), out indexed by `outMap`,
 /// starting from `init`.

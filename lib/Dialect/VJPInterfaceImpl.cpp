@@ -548,19 +548,16 @@ struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
     Type elem = elemOf(gate);
     if (glu.getUp()) {
       Value up = ctx.forward(glu.getUp());
-      // dgate = dh · up · act'(gate);  dup = dh · act(gate)
-      dops.push_back(tmath::map(b, loc, elem, {gate, up, dh},
-                                [&](OpBuilder &nb, Location nl, ValueRange in) {
-                                  auto [f, df] = activation(nb, nl, act, in[0]);
-                                  (void)f;
-                                  return mul(nb, nl, in[2], mul(nb, nl, in[1], df));
-                                }));
-      dops.push_back(tmath::map(b, loc, elem, {gate, dh},
-                                [&](OpBuilder &nb, Location nl, ValueRange in) {
-                                  auto [f, df] = activation(nb, nl, act, in[0]);
-                                  (void)df;
-                                  return mul(nb, nl, in[1], f);
-                                }));
+      // dgate = dh · up · act'(gate);  dup = dh · act(gate): one pass over
+      // gate, up and dh for both.
+      SmallVector<Value> grads = tmath::mapMany(
+          b, loc, elem, {gate, up, dh}, 2,
+          [&](OpBuilder &nb, Location nl, ValueRange in) {
+            auto [f, df] = activation(nb, nl, act, in[0]);
+            return SmallVector<Value>{mul(nb, nl, in[2], mul(nb, nl, in[1], df)),
+                                      mul(nb, nl, in[2], f)};
+          });
+      dops.append(grads.begin(), grads.end());
       return success();
     }
     // Fused [R, 2F]: columns [0, F) are the gate, [F, 2F) the up.
