@@ -198,7 +198,24 @@ template <typename T> T loadBits(const void *src) {
 
 } // namespace
 
-uint16_t roundToBF16(double v) { return static_cast<uint16_t>(encode(v, kBF16)); }
+uint16_t roundToBF16(double v) {
+  // Normal results (the common case, e.g. every random input): round the
+  // double's 52-bit mantissa to bf16's 7 bits, to nearest even, in the bits
+  // themselves; a carry into the exponent is the correctly rounded result.
+  // The rest (subnormal, overflow, inf, NaN) takes the general path.
+  double a = std::fabs(v);
+  if (a >= 0x1p-126 && a < 0x1p128) {
+    uint64_t bits;
+    std::memcpy(&bits, &a, sizeof bits);
+    bits += (uint64_t(1) << 44) - 1 + ((bits >> 45) & 1);
+    int exponent = static_cast<int>(bits >> 52) - 1023;
+    if (exponent <= 127)
+      return static_cast<uint16_t>((std::signbit(v) ? 0x8000u : 0u) |
+                                   static_cast<uint32_t>(exponent + 127) << 7 |
+                                   static_cast<uint32_t>((bits >> 45) & 0x7F));
+  }
+  return static_cast<uint16_t>(encode(v, kBF16));
+}
 uint16_t roundToF16(double v) { return static_cast<uint16_t>(encode(v, kF16)); }
 uint8_t roundToF8E4M3(double v) { return static_cast<uint8_t>(encode(v, kE4M3)); }
 uint8_t roundToF8E5M2(double v) { return static_cast<uint8_t>(encode(v, kE5M2)); }
@@ -223,7 +240,13 @@ uint8_t roundToF8E8M0(double v) {
   return static_cast<uint8_t>(exponent + 127);
 }
 
-double bf16ToDouble(uint16_t bits) { return decode(bits, kBF16); }
+double bf16ToDouble(uint16_t bits) {
+  // bf16 is the upper half of an f32 (subnormals, infinities and NaN too).
+  uint32_t f32Bits = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &f32Bits, sizeof f);
+  return f;
+}
 double f16ToDouble(uint16_t bits) { return decode(bits, kF16); }
 double f8e4m3ToDouble(uint8_t bits) { return decode(bits, kE4M3); }
 double f8e5m2ToDouble(uint8_t bits) { return decode(bits, kE5M2); }

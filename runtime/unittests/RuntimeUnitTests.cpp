@@ -130,6 +130,37 @@ void testBF16() {
   EXPECT(std::isnan(bf16ToDouble(0x7FC1)));
 }
 
+// roundToBF16 has a bit-level fast path for normal results: every result
+// must still be the nearest bf16 (ties to even), checked against its
+// neighbours, over random doubles of every binade from subnormal to overflow.
+void testBF16Nearest() {
+  SplitMix64 g(42);
+  for (int i = 0; i < 200000; ++i) {
+    int exponent = static_cast<int>(g.next() % 280) - 140; // 2^-140 .. 2^139
+    double mant = 1.0 + static_cast<double>(g.next() >> 11) * 0x1p-53;
+    if (i % 7 == 0) // exact ties and near-ties
+      mant = 1.0 + static_cast<double>(g.next() % 256) * 0x1p-8 + (i % 14 ? 0x1p-45 : 0.0);
+    double x = std::ldexp(mant, exponent) * (g.next() & 1 ? -1.0 : 1.0);
+    uint16_t r = roundToBF16(x);
+    double v = bf16ToDouble(r);
+    if (std::isinf(v)) {
+      EXPECT(std::fabs(x) >= std::ldexp(511, 119)); // at or past the overflow tie
+      continue;
+    }
+    uint16_t mag = r & 0x7FFF;
+    double up = bf16ToDouble(static_cast<uint16_t>((r & 0x8000) | (mag + 1)));
+    double down = mag ? bf16ToDouble(static_cast<uint16_t>((r & 0x8000) | (mag - 1))) : -v;
+    double e = std::fabs(x - v), eUp = std::fabs(x - up), eDown = std::fabs(x - down);
+    bool nearest = e < eUp && e < eDown;
+    bool evenTie = (e == eUp || e == eDown) && (r & 1) == 0;
+    if (!(nearest || evenTie)) {
+      std::printf("roundToBF16(%a) = 0x%04x is not the nearest bf16\n", x, r);
+      EXPECT(false);
+      break;
+    }
+  }
+}
+
 void testF16() {
   EXPECT_EQ_U64(roundToF16(1.0), 0x3C00);
   EXPECT_EQ_U64(roundToF16(-2.5), 0xC100);
@@ -750,6 +781,7 @@ void testMisc() {
 
 int main() {
   testBF16();
+  testBF16Nearest();
   testF16();
   testFP8();
   testRoundTrips();

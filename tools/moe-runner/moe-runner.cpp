@@ -30,6 +30,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace moert;
@@ -167,8 +168,11 @@ OUTPUT
   for an X_bwd entry fed by X_fwd:  residuals from entry X_fwd: <names>
                                     inputs from entry X_fwd: <names> (if any)
   then one row per output argument: name, role, shape, dtype, sum, abs_sum
-  (sums of the values and of their magnitudes, in double) and fnv1a64, the
-  64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical).
+  (sums of the values and of their magnitudes, in double, added per chunk
+  of 2^20 elements and then over the chunks in order) and fnv1a64, the
+  64-bit FNV-1a hash of the output's raw bytes (equal hashes = bit-identical;
+  an output over 16 MiB: the FNV-1a hash of the little-endian FNV-1a hashes
+  of its 16 MiB blocks, which are computed in parallel).
   With a check: "check against <reference>:" and per output its dtype, error
   (rel_l2 / abs_l2, or <n> of <m> differ (first at index <i>)), tolerance
   and PASS or FAIL. --json: "tflops_per_s", "gflops_per_s", per output
@@ -287,19 +291,63 @@ std::string formatValue(DType t, const unsigned char *p) {
   return format("%lld", static_cast<long long>(loadAsInt(t, p)));
 }
 
+/// Elements per chunk of the summaries: sums are added per chunk, then the
+/// chunk sums in order, so the result does not depend on the thread count.
+constexpr size_t kSumChunk = size_t(1) << 20;
+/// Outputs larger than this are hashed per block (in parallel), then the
+/// block digests hashed: fnv1a64 is a byte-serial chain (~1 GB/s).
+constexpr size_t kHashBlock = size_t(16) << 20;
+
+/// Runs body(k) for k in [0, n) on up to 16 threads.
+template <typename Body> void parallelFor(size_t n, Body body) {
+  size_t threads = std::min<size_t>({n, 16, std::max(1u, std::thread::hardware_concurrency())});
+  if (threads <= 1) {
+    for (size_t k = 0; k < n; ++k)
+      body(k);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (size_t k = t; k < n; k += threads)
+        body(k);
+    });
+  for (std::thread &th : pool)
+    th.join();
+}
+
 OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
   OutputStats s;
   s.spec = &arg;
   const unsigned char *p = static_cast<const unsigned char *>(data);
   size_t esize = dtypeSize(arg.dtype);
-  for (size_t i = 0; i < arg.numElements; ++i) {
-    double v = loadAsDouble(arg.dtype, p + i * esize);
-    s.sum += v;
-    s.absSum += std::fabs(v);
-    if (withValues)
-      s.values.push_back(formatValue(arg.dtype, p + i * esize));
+  size_t chunks = (arg.numElements + kSumChunk - 1) / kSumChunk;
+  std::vector<double> sums(chunks, 0.0), absSums(chunks, 0.0);
+  parallelFor(chunks, [&](size_t c) {
+    size_t end = std::min(arg.numElements, (c + 1) * kSumChunk);
+    for (size_t i = c * kSumChunk; i < end; ++i) {
+      double v = loadAsDouble(arg.dtype, p + i * esize);
+      sums[c] += v;
+      absSums[c] += std::fabs(v);
+    }
+  });
+  for (size_t c = 0; c < chunks; ++c) {
+    s.sum += sums[c];
+    s.absSum += absSums[c];
   }
-  s.hash = fnv1a64(p, arg.numBytes);
+  if (withValues)
+    for (size_t i = 0; i < arg.numElements; ++i)
+      s.values.push_back(formatValue(arg.dtype, p + i * esize));
+  if (arg.numBytes <= kHashBlock) {
+    s.hash = fnv1a64(p, arg.numBytes);
+  } else {
+    std::vector<uint64_t> digests((arg.numBytes + kHashBlock - 1) / kHashBlock);
+    parallelFor(digests.size(), [&](size_t b) {
+      size_t begin = b * kHashBlock;
+      digests[b] = fnv1a64(p + begin, std::min(kHashBlock, arg.numBytes - begin));
+    });
+    s.hash = fnv1a64(digests.data(), digests.size() * sizeof(uint64_t));
+  }
   return s;
 }
 
