@@ -73,7 +73,8 @@ std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
 // 4. per (chunk, expert): rows[t, k] = offset + chunk prefix + rank within
 //    the chunk, (t, k) in row-major order: expert ascending, stable in
 //    (t, k), as the reference; pairs with an expert outside [0, E) get -1;
-// 5. permuted = 0, then each pair's token row is copied to its row.
+// 5. each row's token (-1 for padding), then every (row, column) of
+//    permuted written once: the token's value, or zero.
 void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
                  Value x, Value indices, Value permuted, Value groupSizes,
                  Value rows) {
@@ -196,29 +197,51 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
                                             rows, ValueRange{t, k});
                   });
   });
-  // 5. Zero everything (padding rows, rows past the groups), then copy.
-  parallelFor(b, loc, {numRows, hidden},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Type elem =
-                    cast<MemRefType>(permuted.getType()).getElementType();
-                Value zero = arith::ConstantOp::create(
-                    nb, nloc, elem, nb.getZeroAttr(elem));
-                memref::StoreOp::create(nb, nloc, zero, permuted, ivs);
-              });
-  parallelFor(b, loc, {numTokens, topK, hidden},
+  // 5. Each row's token (-1: a padding row or one past the groups), then
+  //    one pass over (row, column) writing the token's value or zero: every
+  //    row is written once and read from x contiguously, instead of zeroing
+  //    the whole buffer before a scatter. Rows of routed pairs are distinct.
+  Type i32 = b.getI32Type();
+  Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
+  parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
+                                     ValueRange ivs) {
+    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1), tokenOfRow, ivs);
+  });
+  parallelFor(b, loc, {numTokens, topK},
               [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
                 Value row = toI64(nb, nloc,
-                                  memref::LoadOp::create(
-                                      nb, nloc, rows, ValueRange{ivs[0], ivs[1]}));
+                                  memref::LoadOp::create(nb, nloc, rows, ivs));
                 ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
                        [&](OpBuilder &ib, Location iloc) {
-                         Value v = memref::LoadOp::create(
-                             ib, iloc, x, ValueRange{ivs[0], ivs[2]});
                          memref::StoreOp::create(
-                             ib, iloc, v, permuted,
-                             ValueRange{toIndex(ib, iloc, row), ivs[2]});
+                             ib, iloc,
+                             arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
+                             tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
                        });
               });
+  Type elem = cast<MemRefType>(permuted.getType()).getElementType();
+  parallelFor(b, loc, {numRows, hidden},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
+                                                     ValueRange{ivs[0]});
+                Value routed = arith::CmpIOp::create(
+                    nb, nloc, arith::CmpIPredicate::sge, token,
+                    i32Const(nb, nloc, 0));
+                Value v = ifElse(
+                    nb, nloc, elem, routed,
+                    [&](OpBuilder &ib, Location iloc) -> Value {
+                      Value t = arith::IndexCastOp::create(
+                          ib, iloc, ib.getIndexType(), token);
+                      return memref::LoadOp::create(ib, iloc, x,
+                                                    ValueRange{t, ivs[1]});
+                    },
+                    [&](OpBuilder &ib, Location iloc) -> Value {
+                      return arith::ConstantOp::create(ib, iloc, elem,
+                                                       ib.getZeroAttr(elem));
+                    });
+                memref::StoreOp::create(nb, nloc, v, permuted, ivs);
+              });
+  memref::DeallocOp::create(b, loc, tokenOfRow);
   memref::DeallocOp::create(b, loc, counts);
   memref::DeallocOp::create(b, loc, groupStart);
 }

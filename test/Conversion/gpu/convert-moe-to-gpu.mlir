@@ -242,15 +242,23 @@ func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48x
 // CHECK:           arith.cmpi slt
 // CHECK:           arith.select
 // CHECK:           memref.store %{{.*}}, %[[R]]
-// 6.
-// CHECK:       scf.parallel (%[[R6:.*]], %[[H6:.*]]) = ({{.*}}) to (%c268, %c8)
-// CHECK:         memref.store %{{.*}}, %[[P]][%[[R6]], %[[H6]]] : memref<268x8xbf16>
-// 7.
-// CHECK:       scf.parallel (%[[T7:.*]], %[[K7:.*]], %[[H7:.*]]) = ({{.*}}) to (%[[C128]], %c2, %c8)
+// 6. The token of each row (-1: padding), from the pairs' rows.
+// CHECK:       %[[TOK:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:       scf.parallel (%[[R6:.*]]) = ({{.*}}) to (%c268)
+// CHECK:         memref.store %{{.*}}, %[[TOK]][%[[R6]]] : memref<?xi32>
+// CHECK:       scf.parallel (%[[T7:.*]], %[[K7:.*]]) = ({{.*}}) to (%[[C128]], %c2)
 // CHECK:         memref.load %[[R]][%[[T7]], %[[K7]]]
 // CHECK:         scf.if
-// CHECK:           %[[V:.*]] = memref.load %[[X]][%[[T7]], %[[H7]]]
-// CHECK:           memref.store %[[V]], %[[P]][%{{.*}}, %[[H7]]]
+// CHECK:           memref.store %{{.*}}, %[[TOK]][%{{.*}}] : memref<?xi32>
+// 7. Every element of the output once: the row's token's value, or zero.
+// CHECK:       scf.parallel (%[[R8:.*]], %[[H8:.*]]) = ({{.*}}) to (%c268, %c8)
+// CHECK:         %[[TOKEN:.*]] = memref.load %[[TOK]][%[[R8]]]
+// CHECK:         %[[V:.*]] = scf.if %{{.*}} -> (bf16) {
+// CHECK:           memref.load %[[X]][%{{.*}}, %[[H8]]]
+// CHECK:         } else {
+// CHECK:           arith.constant 0.000000e+00 : bf16
+// CHECK:         memref.store %[[V]], %[[P]][%[[R8]], %[[H8]]] : memref<268x8xbf16>
+// CHECK:       memref.dealloc %[[TOK]]
 // CHECK:       memref.dealloc %[[COUNTS]]
 // CHECK:       memref.dealloc %[[START]]
 // CHECK-NOT:   scf.parallel
