@@ -86,3 +86,11 @@ EXPORT void abi_packed(void **args) {
   int32_t *version = (int32_t *)args[0];
   *version = moert_abi_version();
 }
+
+/* ramp: out[i] = (i mod 7) - 3 for i < 4200000 (f32, 16.8 MB): an output
+ * past one summary chunk (2^20 elements) and one hash block (16 MiB). */
+EXPORT void ramp_packed(void **args) {
+  float *out = (float *)args[0];
+  for (int32_t i = 0; i < 4200000; ++i)
+    out[i] = (float)(i % 7) - 3.0f;
+}
