@@ -8,9 +8,21 @@ namespace mlir {
 class OpPassManager;
 namespace moe {
 
+/// Options both pipelines have.
+template <typename Derived>
+struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
+  typename PassPipelineOptions<Derived>::template Option<bool> outParams{
+      *this, "out-params",
+      llvm::cl::desc("Public functions too return their results through "
+                     "out-params appended to their arguments (moe-compile's "
+                     "entry ABI); a result the function allocates is "
+                     "computed in its out-param, not copied there"),
+      llvm::cl::init(false)};
+};
+
 /// Options of moe-lower-to-gpu.
 struct MoeLowerToGpuOptions
-    : public PassPipelineOptions<MoeLowerToGpuOptions> {
+    : public MoeLowerCommonOptions<MoeLowerToGpuOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("NVIDIA target architecture (sm_90a: "
                                     "Hopper H100/H200)"),
@@ -32,13 +44,6 @@ struct MoeLowerToGpuOptions
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};
-  PassOptions::Option<bool> outParams{
-      *this, "out-params",
-      llvm::cl::desc("Public functions too return their results through "
-                     "out-params appended to their arguments (moe-compile's "
-                     "entry ABI); a result the function allocates is "
-                     "computed in its out-param, not copied there"),
-      llvm::cl::init(false)};
 };
 
 /// moe-lower-to-gpu: as far as bufferization the same as moe-lower-to-cpu;
@@ -59,20 +64,13 @@ void buildMoeLowerToCpuPipeline(OpPassManager &pm);
 
 /// Options of moe-lower-to-cpu.
 struct MoeLowerToCpuOptions
-    : public PassPipelineOptions<MoeLowerToCpuOptions> {
+    : public MoeLowerCommonOptions<MoeLowerToCpuOptions> {
   PassOptions::Option<bool> gpuSchedules{
       *this, "gpu-schedules",
       llvm::cl::desc("Lower with the GPU target's parallel schedules "
                      "(convert-moe-to-gpu{schedules-only}) instead of the "
                      "reference loops, run sequentially: checks the GPU "
                      "algorithms against the reference on any machine"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> outParams{
-      *this, "out-params",
-      llvm::cl::desc("Public functions too return their results through "
-                     "out-params appended to their arguments (moe-compile's "
-                     "entry ABI); a result the function allocates is "
-                     "computed in its out-param, not copied there"),
       llvm::cl::init(false)};
 };
 void buildMoeLowerToCpuPipeline(OpPassManager &pm,
