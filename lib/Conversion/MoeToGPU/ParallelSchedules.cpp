@@ -250,13 +250,12 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
 // moe.combine_grad
 //===----------------------------------------------------------------------===//
 
-// dweights as the reference (one pair per thread). dy: zero, then each
-// pair's weighted cotangent row is stored at its row (one thread per
-// element) and counted per row (an integer atomic add). Rows made by
-// moe.permute are distinct, so that is the reference's sum over the row's
-// one pair; a row named by several pairs is then recomputed as the
-// reference does it, the sum over all pairs (t, k) in row-major order
-// (a scan over every pair: slow, but only for such rows).
+// dweights as the reference (one pair per thread). dy: the pairs naming
+// each row are counted (an integer atomic add) and one of them kept, then
+// every element of dy is written once: zero, the one pair's weighted
+// cotangent (rows made by moe.permute are distinct: the reference's sum of
+// one term), or for a row several pairs name the reference's sum over all
+// pairs (t, k) in row-major order.
 void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                         Value rows, Value weights, Value dy, Value dweights) {
   emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
@@ -269,52 +268,62 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                                          toI64(b, loc, numRows));
   Value zero64 = i64Const(b, loc, 0);
   Type i32 = b.getI32Type();
+  // Per row: how many pairs name it (an integer atomic count) and one of
+  // them (t·K + k; the last writer wins where several do).
   Value pairsPerRow = allocBuffer(b, loc, {numRows}, i32);
+  Value pairOfRow = allocBuffer(b, loc, {numRows}, i32);
   parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
                                      ValueRange ivs) {
     memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0), pairsPerRow, ivs);
+    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1), pairOfRow, ivs);
   });
-  parallelFor(b, loc, {numRows, hidden},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                storeFromF32(nb, nloc, f32Const(nb, nloc, 0.0), dy, ivs);
-              });
   auto rowOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
     return toI64(nb, nloc,
                  memref::LoadOp::create(nb, nloc, rows, ValueRange{t, k}));
   };
-  parallelFor(b, loc, {numTokens, topK, hidden},
+  parallelFor(b, loc, {numTokens, topK},
               [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Value t = ivs[0], k = ivs[1], h = ivs[2];
+                Value t = ivs[0], k = ivs[1];
                 Value row = rowOf(nb, nloc, t, k);
                 ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
                        [&](OpBuilder &ib, Location iloc) {
                          Value r = toIndex(ib, iloc, row);
-                         Value w = loadAsF32(ib, iloc, weights, {t, k});
-                         Value g = loadAsF32(ib, iloc, dout, {t, h});
-                         storeFromF32(ib, iloc, mulF(ib, iloc, w, g), dy,
-                                      {r, h});
-                         Value first = arith::CmpIOp::create(
-                             ib, iloc, arith::CmpIPredicate::eq, h,
-                             indexConst(ib, iloc, 0));
-                         ifThen(ib, iloc, first, [&](OpBuilder &cb,
-                                                     Location cloc) {
-                           memref::AtomicRMWOp::create(
-                               cb, cloc, arith::AtomicRMWKind::addi,
-                               i32Const(cb, cloc, 1), pairsPerRow,
-                               ValueRange{r});
-                         });
+                         memref::AtomicRMWOp::create(
+                             ib, iloc, arith::AtomicRMWKind::addi,
+                             i32Const(ib, iloc, 1), pairsPerRow, ValueRange{r});
+                         Value pair = arith::AddIOp::create(
+                             ib, iloc, arith::MulIOp::create(ib, iloc, t, topK), k);
+                         memref::StoreOp::create(
+                             ib, iloc, arith::IndexCastOp::create(ib, iloc, i32, pair),
+                             pairOfRow, ValueRange{r});
                        });
               });
+  // Every element of dy once: 0 for a row no pair names, its pair's
+  // weighted cotangent for a row one pair names (the reference's sum of one
+  // term), and for a row several pairs name the reference's sum over all
+  // pairs (t, k) in row-major order (a scan over every pair: slow, but only
+  // for such rows).
   parallelFor(b, loc, {numRows, hidden}, [&](OpBuilder &nb, Location nloc,
                                              ValueRange ivs) {
     Value r = ivs[0], h = ivs[1];
-    Value shared = arith::CmpIOp::create(
-        nb, nloc, arith::CmpIPredicate::sgt,
-        memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r}),
-        i32Const(nb, nloc, 1));
-    ifThen(nb, nloc, shared, [&](OpBuilder &ib, Location iloc) {
+    Type f32 = nb.getF32Type();
+    Value count = memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r});
+    auto countIs = [&](OpBuilder &cb, Location cloc, arith::CmpIPredicate pred,
+                       int32_t v) {
+      return arith::CmpIOp::create(cb, cloc, pred, count, i32Const(cb, cloc, v));
+    };
+    auto onePair = [&](OpBuilder &ib, Location iloc) -> Value {
+      Value pair = arith::IndexCastOp::create(
+          ib, iloc, ib.getIndexType(),
+          memref::LoadOp::create(ib, iloc, pairOfRow, ValueRange{r}));
+      Value t = arith::DivUIOp::create(ib, iloc, pair, topK);
+      Value k = arith::RemUIOp::create(ib, iloc, pair, topK);
+      return mulF(ib, iloc, loadAsF32(ib, iloc, weights, {t, k}),
+                  loadAsF32(ib, iloc, dout, {t, h}));
+    };
+    auto allPairs = [&](OpBuilder &ib, Location iloc) -> Value {
       Value r64 = toI64(ib, iloc, r);
-      Value sum = forReduce(
+      return forReduce(
           ib, iloc, indexConst(ib, iloc, 0), numTokens, f32Const(ib, iloc, 0.0),
           [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
             return forReduce(
@@ -330,9 +339,18 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                       kb, kloc, hit, addF(kb, kloc, a, term), a);
                 });
           });
-      storeFromF32(ib, iloc, sum, dy, {r, h});
-    });
+    };
+    Value v = ifElse(
+        nb, nloc, f32, countIs(nb, nloc, arith::CmpIPredicate::eq, 0),
+        [&](OpBuilder &ib, Location iloc) { return f32Const(ib, iloc, 0.0); },
+        [&](OpBuilder &ib, Location iloc) -> Value {
+          return ifElse(ib, iloc, f32,
+                        countIs(ib, iloc, arith::CmpIPredicate::eq, 1), onePair,
+                        allPairs);
+        });
+    storeFromF32(nb, nloc, v, dy, {r, h});
   });
+  memref::DeallocOp::create(b, loc, pairOfRow);
   memref::DeallocOp::create(b, loc, pairsPerRow);
 }
 

@@ -397,18 +397,34 @@ func.func @glu_combine(%g: memref<8x12xbf16>, %h: memref<8x6xbf16>, %y: memref<8
 
 // -----
 
-// combine_grad: dweights per (t, k), dy = 0 over (row, h), then each pair's
-// weighted cotangent row over (t, k, h).
+// combine_grad: dweights per (t, k); per row the count of the pairs naming
+// it and one of them; then every element of dy once: 0, the one pair's
+// weighted cotangent, or the reference's sum over all pairs.
 // CHECK-LABEL: func.func @combine_grad(
 // CHECK-SAME:    %{{[^:]+}}: memref<4x4xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x4xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
 // CHECK:       scf.parallel (%[[T:.*]], %[[K:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
 // CHECK:         memref.store %{{.*}}, %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
-// CHECK:       scf.parallel (%[[R:.*]], %[[H:.*]]) = ({{.*}}) to (%c8{{.*}}, %c4{{.*}})
-// CHECK:         memref.store %{{.*}}, %[[DY]][%[[R]], %[[H]]] : memref<8x4xbf16>
-// CHECK:       scf.parallel (%{{.*}}, %{{.*}}, %[[H3:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}}, %c4{{.*}})
+// CHECK:       %[[COUNT:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:       %[[PAIR:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK:       scf.parallel (%[[R0:.*]]) = ({{.*}}) to (%c8{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[COUNT]][%[[R0]]]
+// CHECK:         memref.store %{{.*}}, %[[PAIR]][%[[R0]]]
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
 // CHECK:         scf.if
-// CHECK:           arith.mulf
-// CHECK:           memref.store %{{.*}}, %[[DY]][%{{.*}}, %[[H3]]] : memref<8x4xbf16>
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNT]][%{{.*}}]
+// CHECK:           memref.store %{{.*}}, %[[PAIR]][%{{.*}}]
+// CHECK:       scf.parallel (%[[R:.*]], %[[H:.*]]) = ({{.*}}) to (%c8{{.*}}, %c4{{.*}})
+// CHECK:         memref.load %[[COUNT]][%[[R]]]
+// CHECK:         scf.if %{{.*}} -> (f32) {
+// CHECK:         } else {
+// CHECK:           scf.if %{{.*}} -> (f32) {
+// CHECK:             memref.load %[[PAIR]][%[[R]]]
+// CHECK:             arith.mulf
+// CHECK:           } else {
+// CHECK:             scf.for
+// CHECK:         memref.store %{{.*}}, %[[DY]][%[[R]], %[[H]]] : memref<8x4xbf16>
+// CHECK:       memref.dealloc %[[PAIR]]
+// CHECK:       memref.dealloc %[[COUNT]]
 func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
                         %dy: memref<8x4xbf16>, %dw: memref<4x2xf32>) {
   moe.buffer.combine_grad(%dout, %y, %rows, %w, %dy, %dw)
