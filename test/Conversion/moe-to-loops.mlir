@@ -3,17 +3,26 @@
 // Buffer-form moe ops become scf/arith/math/memref loops; nothing of moe is
 // left. (The numbers are checked by the executed tests in test/e2e.)
 
-// gate: a parallel T × E loop (independent outputs: one GPU thread each) over
-// an H loop accumulating x·w in f32 (bf16 widened by bits).
+// gate: a parallel loop over (blocks of 4 tokens) × E (independent outputs:
+// one GPU thread each, every weight load serving 4 tokens) over an H loop
+// carrying the 4 sums of x·w in f32 (bf16 widened by bits); tokens past the
+// last read the last one and store nothing.
 // CHECK-LABEL: func.func @gate
 // CHECK-NOT:   moe.
-// CHECK:       scf.parallel (%[[T:.*]], %[[E:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}}) step
-// CHECK:           scf.for %[[H:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32)
-// CHECK:             memref.load %{{.*}}[%[[T]], %[[H]]] : memref<4x8xbf16>
-// CHECK:             memref.load %{{.*}}[%[[H]], %[[E]]] : memref<8x2xf32>
-// CHECK:             arith.mulf
-// CHECK:             arith.addf %[[ACC]]
-// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[T]], %[[E]]] : memref<4x2xf32>
+// CHECK:       %[[BLOCKS:.*]] = arith.ceildivui %{{.*}}, %{{.*}} : index
+// CHECK:       scf.parallel (%[[B:.*]], %[[E:.*]]) = (%{{.*}}, %{{.*}}) to (%[[BLOCKS]], %{{.*}}) step
+// CHECK:         %[[T0:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK:         %{{.*}}:4 = scf.for %[[H:.*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, f32, f32, f32)
+// CHECK:           memref.load %{{.*}}[%[[H]], %[[E]]] : memref<8x2xf32>
+// CHECK:           %[[ROW:.*]] = arith.minui
+// CHECK:           memref.load %{{.*}}[%[[ROW]], %[[H]]] : memref<4x8xbf16>
+// CHECK:           arith.mulf
+// CHECK:           arith.addf %[[ACC]]
+// CHECK-COUNT-3:   arith.addf
+// CHECK:           scf.yield
+// CHECK:         arith.cmpi ult
+// CHECK:         scf.if
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[E]]] : memref<4x2xf32>
 func.func @gate(%x: memref<4x8xbf16>, %w: memref<8x2xf32>, %l: memref<4x2xf32>) {
   moe.buffer.gate(%x, %w, %l) : (memref<4x8xbf16>, memref<8x2xf32>, memref<4x2xf32>) -> ()
   return

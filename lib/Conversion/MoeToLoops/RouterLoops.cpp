@@ -90,22 +90,55 @@ Value countAsF32(OpBuilder &b, Location loc, Value v) {
 }
 } // namespace
 
+/// Tokens per iteration of the gate's parallel loop.
+constexpr int64_t kGateTokensPerIteration = 4;
+
 void emitGate(OpBuilder &b, Location loc, Value x, Value w, Value logits) {
-  Value zero = idx(b, loc, 0);
+  // One iteration (one GPU thread) computes the logits of a block of
+  // tokens for one expert, so that each router-weight element it loads
+  // serves every token of the block: with one token per thread the whole
+  // [H, E] weight was read again for every token (the router kernel of a
+  // 128- or 256-expert layer was bound by those reads). Each logit is the
+  // same sum over h in order as before.
+  Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
   Value t = dimOf(b, loc, x, 0), h = dimOf(b, loc, x, 1),
         e = dimOf(b, loc, w, 1);
-  parallelFor(b, loc, {t, e}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
-    Value ti = ivs[0], ei = ivs[1];
-    {
-      Value acc = forReduce(
-          b, loc, zero, h, f32Const(b, loc, 0.0),
-          [&](OpBuilder &b, Location loc, Value hi, Value acc) -> Value {
-            Value xv = loadAsF32(b, loc, x, {ti, hi});
-            Value wv = loadAsF32(b, loc, w, {hi, ei});
-            return arith::AddFOp::create(
-                b, loc, acc, arith::MulFOp::create(b, loc, xv, wv));
-          });
-      storeFromF32(b, loc, acc, logits, {ti, ei});
+  Value blocks = arith::CeilDivUIOp::create(
+      b, loc, t, idx(b, loc, kGateTokensPerIteration));
+  parallelFor(b, loc, {blocks, e}, [&](OpBuilder &b, Location loc,
+                                       ValueRange ivs) {
+    Value first = arith::MulIOp::create(
+        b, loc, ivs[0], idx(b, loc, kGateTokensPerIteration));
+    Value last = arith::SubIOp::create(b, loc, t, one);
+    Value ei = ivs[1];
+    // The block's tokens; past the last token the loads read the last one
+    // and nothing is stored.
+    SmallVector<Value> tokens, inits;
+    for (int64_t j = 0; j < kGateTokensPerIteration; ++j) {
+      Value tj = arith::AddIOp::create(b, loc, first, idx(b, loc, j));
+      tokens.push_back(tj);
+      inits.push_back(f32Const(b, loc, 0.0));
+    }
+    auto loop = scf::ForOp::create(
+        b, loc, zero, h, one, inits,
+        [&](OpBuilder &b, Location loc, Value hi, ValueRange accs) {
+          Value wv = loadAsF32(b, loc, w, {hi, ei});
+          SmallVector<Value> next;
+          for (auto [tj, acc] : llvm::zip(tokens, accs)) {
+            Value row = arith::MinUIOp::create(b, loc, tj, last);
+            Value xv = loadAsF32(b, loc, x, {row, hi});
+            next.push_back(arith::AddFOp::create(
+                b, loc, acc, arith::MulFOp::create(b, loc, xv, wv)));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    for (int64_t j = 0; j < kGateTokensPerIteration; ++j) {
+      Value token = tokens[j], sum = loop.getResult(j);
+      Value inRange =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, token, t);
+      ifThen(b, loc, inRange, [&](OpBuilder &b, Location loc) {
+        storeFromF32(b, loc, sum, logits, {token, ei});
+      });
     }
   });
 }

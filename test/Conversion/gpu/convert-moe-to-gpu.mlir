@@ -351,15 +351,16 @@ func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: me
 
 // -----
 
-// The router ops are parallel over independent items: gate over (t, e),
-// route and topk over tokens, topk's per-token scratch (stack buffers)
-// inside the loop, one per thread.
+// The router ops are parallel over independent items: gate over (blocks of
+// 4 tokens, e), route and topk over tokens, topk's per-token scratch (stack
+// buffers) inside the loop, one per thread.
 // CHECK-LABEL: func.func @router(
 // CHECK-NOT:   moe.buffer
 // CHECK-NOT:   memref.alloca
-// CHECK:       scf.parallel (%[[GT:.*]], %[[GE:.*]]) = ({{.*}}) to (%c4{{.*}}, %c4{{.*}})
-// CHECK:         scf.for {{.*}} -> (f32)
-// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[GT]], %[[GE]]] : memref<4x4xf32>
+// CHECK:       %[[GB:.*]] = arith.ceildivui
+// CHECK:       scf.parallel (%{{.*}}, %[[GE:.*]]) = ({{.*}}) to (%[[GB]], %c4{{.*}})
+// CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[GE]]] : memref<4x4xf32>
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c4{{.*}})
 // CHECK:         arith.subf
 // CHECK:         math.exp

@@ -32,3 +32,18 @@ func.func @gate_bf16_f32() -> tensor<4x4xf32> {
   return %l : tensor<4x4xf32>
 }
 // CHECK: result0 = [0, 1, 1.5, -5.75, 1, 1, 1, 2.625, 0.100097656, 0, 0.0500488281, 0.0250244141, -1.75, 1.25, 2.5, 5.5]
+
+// Five tokens: one full block of four tokens per iteration and a block with
+// one token (the three past the end are neither read beyond x nor stored).
+// The same x and w, plus t4 = [1, 1, 1, 1]: the column sums of w,
+// [2, 2, 2, 5.25].
+func.func @gate_five_tokens() -> tensor<5x4xf32> {
+  %x = arith.constant dense<[[1.0, 2.0, 0.0, -1.0], [0.5, 0.5, 0.5, 0.5],
+                             [0.1, 0.0, 0.0, 0.0], [-2.0, 1.0, 3.0, 0.25],
+                             [1.0, 1.0, 1.0, 1.0]]> : tensor<5x4xbf16>
+  %w = arith.constant dense<[[1.0, 0.0, 0.5, 0.25], [0.0, 1.0, 0.5, -1.0],
+                             [0.0, 0.0, 1.0, 2.0], [1.0, 1.0, 0.0, 4.0]]> : tensor<4x4xf32>
+  %l = moe.gate %x, %w : tensor<5x4xbf16>, tensor<4x4xf32>
+  return %l : tensor<5x4xf32>
+}
+// CHECK: result0 = [0, 1, 1.5, -5.75, 1, 1, 1, 2.625, 0.100097656, 0, 0.0500488281, 0.0250244141, -1.75, 1.25, 2.5, 5.5, 2, 2, 2, 5.25]
