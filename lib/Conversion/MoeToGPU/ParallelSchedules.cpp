@@ -43,13 +43,27 @@ Value mulF(OpBuilder &b, Location loc, Value x, Value y) {
 Value minIdx(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
 }
-Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t d) {
-  return arith::CeilDivUIOp::create(b, loc, x, indexConst(b, loc, d));
-}
 Value allocBuffer(OpBuilder &b, Location loc, ArrayRef<Value> sizes,
                   Type elem) {
   SmallVector<int64_t> shape(sizes.size(), ShapedType::kDynamic);
   return memref::AllocOp::create(b, loc, MemRefType::get(shape, elem), sizes);
+}
+
+/// A sum over the pairs (t, k), t in [tLo, tHi), k in [0, K), in (t, k)
+/// order: `body` returns the new value of the carried `acc`.
+Value reducePairs(OpBuilder &b, Location loc, Value tLo, Value tHi, Value topK,
+                  Value init,
+                  llvm::function_ref<Value(OpBuilder &, Location, Value t,
+                                           Value k, Value acc)>
+                      body) {
+  return forReduce(
+      b, loc, tLo, tHi, init,
+      [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
+        return forReduce(tb, tloc, indexConst(tb, tloc, 0), topK, acc,
+                         [&](OpBuilder &kb, Location kloc, Value k, Value a) {
+                           return body(kb, kloc, t, k, a);
+                         });
+      });
 }
 /// The tokens [lo, hi) of chunk `c` within [begin, end).
 std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
@@ -106,22 +120,17 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
                                onPair) -> Value {
     auto [lo, hi] = chunkRange(nb, nloc, c0, numTokens, c);
     Value e64 = toI64(nb, nloc, e);
-    return forReduce(
-        nb, nloc, lo, hi, init,
-        [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
-          return forReduce(
-              tb, tloc, indexConst(tb, tloc, 0), topK, acc,
-              [&](OpBuilder &kb, Location kloc, Value k, Value n) -> Value {
-                Value hit = arith::CmpIOp::create(
-                    kb, kloc, arith::CmpIPredicate::eq,
-                    expertOf(kb, kloc, t, k), e64);
-                if (onPair)
-                  ifThen(kb, kloc, hit, [&](OpBuilder &ib, Location iloc) {
-                    onPair(ib, iloc, t, k, n);
-                  });
-                return arith::AddIOp::create(
-                    kb, kloc, n, arith::ExtUIOp::create(kb, kloc, i64, hit));
-              });
+    return reducePairs(
+        nb, nloc, lo, hi, topK, init,
+        [&](OpBuilder &kb, Location kloc, Value t, Value k, Value n) -> Value {
+          Value hit = arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::eq,
+                                            expertOf(kb, kloc, t, k), e64);
+          if (onPair)
+            ifThen(kb, kloc, hit, [&](OpBuilder &ib, Location iloc) {
+              onPair(ib, iloc, t, k, n);
+            });
+          return arith::AddIOp::create(
+              kb, kloc, n, arith::ExtUIOp::create(kb, kloc, i64, hit));
         });
   };
 
@@ -323,21 +332,16 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
     };
     auto allPairs = [&](OpBuilder &ib, Location iloc) -> Value {
       Value r64 = toI64(ib, iloc, r);
-      return forReduce(
-          ib, iloc, indexConst(ib, iloc, 0), numTokens, f32Const(ib, iloc, 0.0),
-          [&](OpBuilder &tb, Location tloc, Value t, Value acc) -> Value {
-            return forReduce(
-                tb, tloc, indexConst(tb, tloc, 0), topK, acc,
-                [&](OpBuilder &kb, Location kloc, Value k, Value a) -> Value {
-                  Value hit = arith::CmpIOp::create(
-                      kb, kloc, arith::CmpIPredicate::eq,
-                      rowOf(kb, kloc, t, k), r64);
-                  Value term = mulF(kb, kloc,
-                                    loadAsF32(kb, kloc, weights, {t, k}),
-                                    loadAsF32(kb, kloc, dout, {t, h}));
-                  return arith::SelectOp::create(
-                      kb, kloc, hit, addF(kb, kloc, a, term), a);
-                });
+      return reducePairs(
+          ib, iloc, indexConst(ib, iloc, 0), numTokens, topK,
+          f32Const(ib, iloc, 0.0),
+          [&](OpBuilder &kb, Location kloc, Value t, Value k, Value a) -> Value {
+            Value hit = arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::eq,
+                                              rowOf(kb, kloc, t, k), r64);
+            Value term = mulF(kb, kloc, loadAsF32(kb, kloc, weights, {t, k}),
+                              loadAsF32(kb, kloc, dout, {t, h}));
+            return arith::SelectOp::create(kb, kloc, hit,
+                                           addF(kb, kloc, a, term), a);
           });
     };
     Value v = ifElse(

@@ -55,6 +55,10 @@ Value toIndex(OpBuilder &b, Location loc, Value v) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
+Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t d) {
+  return arith::CeilDivUIOp::create(b, loc, x, indexConst(b, loc, d));
+}
+
 Value roundUpToMultiple(OpBuilder &b, Location loc, Value v, int64_t align) {
   if (align == 1)
     return v;

@@ -24,6 +24,8 @@ Value toI64(OpBuilder &b, Location loc, Value v);
 Value fromI64(OpBuilder &b, Location loc, Value v, Type t);
 /// An integer as an index (unchanged when it is one).
 Value toIndex(OpBuilder &b, Location loc, Value v);
+/// ⌈x / d⌉ for a non-negative index x.
+Value ceilDiv(OpBuilder &b, Location loc, Value x, int64_t d);
 /// v rounded up to a multiple of `align` (i64; v itself when align is 1).
 Value roundUpToMultiple(OpBuilder &b, Location loc, Value v, int64_t align);
 

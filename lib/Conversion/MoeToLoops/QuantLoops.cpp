@@ -104,11 +104,6 @@ BlockShape blockShapeOf(QuantRecipe recipe) {
   }
 }
 
-Value ceilDivIndex(OpBuilder &b, Location loc, Value n, int64_t d) {
-  Value sum = arith::AddIOp::create(b, loc, n, indexConst(b, loc, d - 1));
-  return arith::DivUIOp::create(b, loc, sum, indexConst(b, loc, d));
-}
-
 /// Block recipes: one scale per tile of the last two dims.
 void emitBlockQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                        Value input, Value output, Value scale) {
@@ -125,8 +120,8 @@ void emitBlockQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
     Value zero = indexConst(bb, bl, 0);
     Value m = dimOf(bb, bl, input, rank - 2);
     Value n = dimOf(bb, bl, input, rank - 1);
-    Value rowBlocks = ceilDivIndex(bb, bl, m, blk.rows);
-    Value colBlocks = ceilDivIndex(bb, bl, n, blk.cols);
+    Value rowBlocks = ceilDiv(bb, bl, m, blk.rows);
+    Value colBlocks = ceilDiv(bb, bl, n, blk.cols);
     auto span = [&](OpBuilder &sb, Location sl, Value blockIdx, int64_t size,
                     Value limit) -> std::pair<Value, Value> {
       Value lo = arith::MulIOp::create(sb, sl, blockIdx,

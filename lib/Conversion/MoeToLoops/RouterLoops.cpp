@@ -103,8 +103,7 @@ void emitGate(OpBuilder &b, Location loc, Value x, Value w, Value logits) {
   Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
   Value t = dimOf(b, loc, x, 0), h = dimOf(b, loc, x, 1),
         e = dimOf(b, loc, w, 1);
-  Value blocks = arith::CeilDivUIOp::create(
-      b, loc, t, idx(b, loc, kGateTokensPerIteration));
+  Value blocks = ceilDiv(b, loc, t, kGateTokensPerIteration);
   parallelFor(b, loc, {blocks, e}, [&](OpBuilder &b, Location loc,
                                        ValueRange ivs) {
     Value first = arith::MulIOp::create(
