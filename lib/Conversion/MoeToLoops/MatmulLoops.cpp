@@ -96,6 +96,79 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   Scale sa = makeScale(b, loc, aScale);
   Scale sb = makeScale(b, loc, bScale);
 
+  // The dequantized operands of one product term; the same values whichever
+  // order the loops visit them in.
+  auto loadA = [&](OpBuilder &kb, Location kloc, Value r, Value kd) -> Value {
+    Value av = loadAsF32(kb, kloc, a, ValueRange{r, kd});
+    if (!aScale)
+      return av;
+    Value kdBlock = arith::DivUIOp::create(kb, kloc, kd, block);
+    return arith::MulFOp::create(kb, kloc, av,
+                                 sa.at(kb, kloc, ValueRange{r, kdBlock}));
+  };
+  auto loadB = [&](OpBuilder &kb, Location kloc, Value g, Value kd,
+                   Value n) -> Value {
+    SmallVector<Value, 3> bIdx{g, kd, n};
+    if (!kn)
+      std::swap(bIdx[1], bIdx[2]);
+    Value bv = loadAsF32(kb, kloc, bWeights, bIdx);
+    if (!bScale)
+      return bv;
+    SmallVector<Value, 3> sIdx{g, arith::DivUIOp::create(kb, kloc, kd, block),
+                               arith::DivUIOp::create(kb, kloc, n, block)};
+    if (!kn)
+      std::swap(sIdx[1], sIdx[2]);
+    return arith::MulFOp::create(kb, kloc, bv, sb.at(kb, kloc, sIdx));
+  };
+
+  // With [G, Kd, N] weights a loop over kd inside the loop over n would read
+  // the weights N elements apart (one cache line per multiply-add: a minute
+  // for one mixtral-size forward). So that layout keeps one f32 accumulator
+  // per output column of the row and streams B_g row by row; every c[r, n]
+  // still sums its products over kd ascending from 0.0, the same additions
+  // in the same order as the [G, N, Kd] loop nest below.
+  Value rowAcc;
+  if (kn)
+    rowAcc = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+        ValueRange{width});
+  auto emitRow = [&](OpBuilder &rb, Location rloc, Value g, Value r) {
+    Value c0r = indexConst(rb, rloc, 0);
+    if (!kn) {
+      forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
+        Value acc = forReduce(
+            nb, nloc, indexConst(nb, nloc, 0), depth, f32Const(nb, nloc, 0.0),
+            [&](OpBuilder &kb, Location kloc, Value kd, Value sum) -> Value {
+              Value prod = arith::MulFOp::create(kb, kloc, loadA(kb, kloc, r, kd),
+                                                 loadB(kb, kloc, g, kd, n));
+              return arith::AddFOp::create(kb, kloc, sum, prod);
+            });
+        storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+      });
+      return;
+    }
+    Value zero = f32Const(rb, rloc, 0.0);
+    forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
+      memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
+    });
+    forRange(rb, rloc, c0r, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
+      Value av = loadA(kb, kloc, r, kd);
+      forRange(kb, kloc, indexConst(kb, kloc, 0), width,
+               [&](OpBuilder &nb, Location nloc, Value n) {
+                 Value sum = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
+                 Value prod =
+                     arith::MulFOp::create(nb, nloc, av, loadB(nb, nloc, g, kd, n));
+                 memref::StoreOp::create(nb, nloc,
+                                         arith::AddFOp::create(nb, nloc, sum, prod),
+                                         rowAcc, ValueRange{n});
+               });
+    });
+    forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
+      Value acc = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
+      storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+    });
+  };
+
   Value total = forReduce(
       b, loc, c0, numGroups, i64Const(b, loc, 0),
       [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
@@ -104,44 +177,12 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
         Value lo, hi;
         clampedRange(gb, gloc, off, end, numRows64, lo, hi);
         forRange(gb, gloc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
-          forRange(rb, rloc, indexConst(rb, rloc, 0), width,
-                   [&](OpBuilder &nb, Location nloc, Value n) {
-                     Value acc = forReduce(
-                         nb, nloc, indexConst(nb, nloc, 0), depth,
-                         f32Const(nb, nloc, 0.0),
-                         [&](OpBuilder &kb, Location kloc, Value kd,
-                             Value sum) -> Value {
-                           SmallVector<Value, 3> bIdx{g, kd, n};
-                           if (!kn)
-                             std::swap(bIdx[1], bIdx[2]);
-                           Value av = loadAsF32(kb, kloc, a, ValueRange{r, kd});
-                           Value bv = loadAsF32(kb, kloc, bWeights, bIdx);
-                           if (aScale || bScale) {
-                             Value kdBlock =
-                                 arith::DivUIOp::create(kb, kloc, kd, block);
-                             Value nBlock =
-                                 arith::DivUIOp::create(kb, kloc, n, block);
-                             if (aScale)
-                               av = arith::MulFOp::create(
-                                   kb, kloc, av,
-                                   sa.at(kb, kloc, ValueRange{r, kdBlock}));
-                             if (bScale) {
-                               SmallVector<Value, 3> sIdx{g, kdBlock, nBlock};
-                               if (!kn)
-                                 std::swap(sIdx[1], sIdx[2]);
-                               bv = arith::MulFOp::create(
-                                   kb, kloc, bv, sb.at(kb, kloc, sIdx));
-                             }
-                           }
-                           return arith::AddFOp::create(
-                               kb, kloc, sum,
-                               arith::MulFOp::create(kb, kloc, av, bv));
-                         });
-                     storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
-                   });
+          emitRow(rb, rloc, g, r);
         });
         return end;
       });
+  if (rowAcc)
+    memref::DeallocOp::create(b, loc, rowAcc);
   Value first =
       toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
   zeroRows(b, loc, c, first, numRows);
