@@ -28,6 +28,35 @@ const void *EntryBuffers::find(const std::string &name) const {
   return nullptr;
 }
 
+AlignedBuffer EntryBuffers::take(const std::string &name) {
+  for (size_t i = 0; i < entry_->args.size(); ++i)
+    if (entry_->args[i].name == name) {
+      pointers_[i] = nullptr;
+      return std::move(buffers_[i]);
+    }
+  return AlignedBuffer();
+}
+
+Status EntryBuffers::adopt(size_t i, AlignedBuffer &&buffer) {
+  const ArgSpec &a = entry_->args[i];
+  if (!buffer.data() || buffer.size() != a.numBytes)
+    return Status::error(format("entry '%s', argument '%s': a buffer of %zu bytes cannot "
+                                "hold its %zu bytes",
+                                entry_->name.c_str(), a.name.c_str(), buffer.size(),
+                                a.numBytes));
+  buffers_[i] = std::move(buffer);
+  pointers_[i] = buffers_[i].data();
+  return Status::success();
+}
+
+void EntryBuffers::releaseInputs() {
+  for (size_t i = 0; i < entry_->args.size(); ++i)
+    if (entry_->args[i].isInput) {
+      buffers_[i] = AlignedBuffer();
+      pointers_[i] = nullptr;
+    }
+}
+
 void EntryBuffers::zeroOutputs() {
   for (size_t i = 0; i < entry_->args.size(); ++i)
     if (!entry_->args[i].isInput)

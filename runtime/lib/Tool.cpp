@@ -3,6 +3,7 @@
 #include "moe_runtime/Tool.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,8 @@ namespace moert {
 
 namespace {
 const char *toolName = "moe-runtime";
+bool progressOn = false;
+const auto startTime = std::chrono::steady_clock::now();
 } // namespace
 
 void setToolName(const char *name) { toolName = name; }
@@ -36,6 +39,18 @@ void check(const Status &s) {
 void warning(const std::string &msg) {
   std::fflush(stdout);
   std::fprintf(stderr, "%s: warning: %s\n", toolName, msg.c_str());
+}
+
+void enableProgress(bool on) { progressOn = on; }
+bool progressEnabled() { return progressOn; }
+
+void progress(const std::string &msg) {
+  if (!progressOn)
+    return;
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime).count();
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: [%7.1f s] %s\n", toolName, s, msg.c_str());
+  std::fflush(stderr);
 }
 
 void finishReport() {

@@ -10,6 +10,7 @@
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/DType.h"
+#include "moe_runtime/EntryBuffers.h"
 #include "moe_runtime/FileUtil.h"
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Json.h"
@@ -756,6 +757,63 @@ void testVjp(const std::string &dir) {
   removeFlatDirectory(sub);
 }
 
+void testBuffers() {
+  // Small buffers come from malloc, large ones (>= 1 MiB) from mmap: both
+  // zero, 64-byte aligned, movable.
+  for (size_t bytes : {size_t(0), size_t(100), size_t(3) << 20}) {
+    AlignedBuffer b;
+    EXPECT_OK(b.allocate(bytes));
+    EXPECT(b.data() != nullptr && b.size() == bytes);
+    EXPECT(reinterpret_cast<uintptr_t>(b.data()) % kBufferAlignment == 0);
+    const unsigned char *p = static_cast<const unsigned char *>(b.data());
+    bool zero = true;
+    for (size_t i = 0; i < bytes; i += 4093)
+      zero &= p[i] == 0;
+    EXPECT(zero && (bytes == 0 || p[bytes - 1] == 0));
+    if (bytes)
+      std::memset(b.data(), 7, bytes);
+    AlignedBuffer moved(std::move(b));
+    EXPECT(b.data() == nullptr && moved.size() == bytes);
+    EXPECT(bytes == 0 || static_cast<unsigned char *>(moved.data())[bytes - 1] == 7);
+    b = std::move(moved); // back, freeing nothing twice
+    EXPECT(b.size() == bytes && moved.data() == nullptr);
+    EXPECT_OK(b.allocate(bytes)); // re-allocating zeroes
+    EXPECT(bytes == 0 || static_cast<unsigned char *>(b.data())[bytes - 1] == 0);
+  }
+
+  // take/adopt move an argument's buffer between entries (X_fwd's weights
+  // into X_bwd), releaseInputs frees the inputs.
+  const char *json = R"({"format": "moe-artifact-1", "target": "cpu", "entries": [
+      {"name": "f", "symbol": "a", "args": [
+        {"name": "w", "role": "weight", "io": "in", "shape": [600000], "dtype": "f32"},
+        {"name": "x", "role": "input", "io": "in", "shape": [3], "dtype": "f32"},
+        {"name": "y", "role": "output", "io": "out", "shape": [3], "dtype": "f32"}]}]})";
+  JsonValue v;
+  ArtifactSpec spec;
+  EXPECT_OK(parseJson(json, &v));
+  EXPECT_OK(parseArtifactSpec(v, &spec));
+  if (spec.entries.size() != 1)
+    return;
+  const EntrySpec &e = spec.entries[0];
+  EntryBuffers from, to;
+  EXPECT_OK(from.allocate(e));
+  EXPECT_OK(to.allocate(e));
+  static_cast<float *>(from.data(0))[599999] = 2.5f;
+  const void *weights = from.data(0);
+  EXPECT_OK(to.adopt(0, from.take("w")));
+  EXPECT(to.data(0) == weights && from.find("w") == nullptr && from.pointers()[0] == nullptr);
+  EXPECT(to.pointers()[0] == weights && static_cast<float *>(to.data(0))[599999] == 2.5f);
+  EXPECT(from.take("nothing").data() == nullptr);
+  EXPECT_ERROR(to.adopt(1, from.take("w")), "argument 'x': a buffer of 0 bytes cannot hold its 12 bytes");
+  AlignedBuffer eight;
+  EXPECT_OK(eight.allocate(8));
+  EXPECT_ERROR(to.adopt(1, std::move(eight)), "argument 'x': a buffer of 8 bytes cannot hold its 12");
+  static_cast<float *>(to.data(2))[1] = 1.0f;
+  to.releaseInputs();
+  EXPECT(to.data(0) == nullptr && to.data(1) == nullptr && to.pointers()[0] == nullptr);
+  EXPECT(static_cast<float *>(to.data(2))[1] == 1.0f);
+}
+
 void testMisc() {
   EXPECT(median({}) == 0.0);
   EXPECT(median({3.0, 1.0, 2.0}) == 2.0);
@@ -795,6 +853,7 @@ int main() {
     removeFlatDirectory(dir);
   }
   testArtifactSpec();
+  testBuffers();
   testMisc();
   std::printf("%d checks, %d failures\n", checks, failures);
   if (failures == 0)

@@ -1,10 +1,12 @@
 //===- Check.cpp - compare an output against a reference ------------------===//
 
 #include "Check.h"
+#include "Parallel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace moert;
 
@@ -31,41 +33,74 @@ double entryTolerance(const EntrySpec &entry, const ArgSpec &arg) {
   return tolerance;
 }
 
+namespace {
+
+/// What one chunk of a comparison found.
+struct ChunkCheck {
+  double diff2 = 0.0, ref2 = 0.0;
+  uint64_t mismatches = 0;
+  int64_t firstMismatch = -1;
+  bool nonFinite = false;
+};
+
+ChunkCheck compareChunk(DType t, bool exact, const unsigned char *g, const unsigned char *r,
+                        size_t begin, size_t end) {
+  ChunkCheck c;
+  const size_t esize = dtypeSize(t);
+  auto mismatch = [&](size_t i) {
+    if (c.mismatches++ == 0)
+      c.firstMismatch = static_cast<int64_t>(i);
+  };
+  for (size_t i = begin; i < end; ++i) {
+    if (exact) {
+      if (loadAsInt(t, g + i * esize) != loadAsInt(t, r + i * esize))
+        mismatch(i);
+      continue;
+    }
+    double x = loadAsDouble(t, g + i * esize);
+    double y = loadAsDouble(t, r + i * esize);
+    if (!std::isfinite(x) || !std::isfinite(y)) {
+      bool same = (std::isnan(x) && std::isnan(y)) || x == y;
+      if (!same) {
+        c.nonFinite = true;
+        mismatch(i);
+      }
+      continue;
+    }
+    c.diff2 += (x - y) * (x - y);
+    c.ref2 += y * y;
+  }
+  return c;
+}
+
+} // namespace
+
 OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref,
                           double tolerance) {
   OutputCheck c;
-  const unsigned char *g = static_cast<const unsigned char *>(got);
-  const unsigned char *r = static_cast<const unsigned char *>(ref);
-  const size_t esize = dtypeSize(arg.dtype);
   c.elements = arg.numElements;
-  if (!isFloatDType(arg.dtype)) {
-    c.exact = true;
-    for (size_t i = 0; i < arg.numElements; ++i)
-      if (loadAsInt(arg.dtype, g + i * esize) != loadAsInt(arg.dtype, r + i * esize)) {
-        if (c.mismatches++ == 0)
-          c.firstMismatch = static_cast<int64_t>(i);
-      }
+  c.exact = !isFloatDType(arg.dtype);
+  std::vector<ChunkCheck> chunks(numChunks(arg.numElements));
+  parallelFor(chunks.size(), [&](size_t k) {
+    chunks[k] = compareChunk(arg.dtype, c.exact, static_cast<const unsigned char *>(got),
+                             static_cast<const unsigned char *>(ref), k * kChunkElements,
+                             std::min(arg.numElements, (k + 1) * kChunkElements));
+  });
+  double diff2 = 0.0, ref2 = 0.0;
+  bool nonFinite = false;
+  for (const ChunkCheck &k : chunks) { // in chunk order: thread-count independent
+    diff2 += k.diff2;
+    ref2 += k.ref2;
+    nonFinite |= k.nonFinite;
+    if (k.mismatches && c.mismatches == 0)
+      c.firstMismatch = k.firstMismatch;
+    c.mismatches += k.mismatches;
+  }
+  if (c.exact) {
     c.pass = c.mismatches == 0;
     return c;
   }
   c.tolerance = tolerance;
-  double diff2 = 0.0, ref2 = 0.0;
-  bool nonFinite = false;
-  for (size_t i = 0; i < arg.numElements; ++i) {
-    double x = loadAsDouble(arg.dtype, g + i * esize);
-    double y = loadAsDouble(arg.dtype, r + i * esize);
-    if (!std::isfinite(x) || !std::isfinite(y)) {
-      bool same = (std::isnan(x) && std::isnan(y)) || x == y;
-      if (!same) {
-        nonFinite = true;
-        if (c.mismatches++ == 0)
-          c.firstMismatch = static_cast<int64_t>(i);
-      }
-      continue;
-    }
-    diff2 += (x - y) * (x - y);
-    ref2 += y * y;
-  }
   if (nonFinite) {
     c.error = std::numeric_limits<double>::infinity();
   } else if (ref2 == 0.0) {

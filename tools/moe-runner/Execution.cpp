@@ -6,6 +6,7 @@
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Npy.h"
 #include "moe_runtime/Timing.h"
+#include "moe_runtime/Tool.h"
 
 #include <cstring>
 #include <map>
@@ -83,12 +84,13 @@ private:
 /// Allocate every argument of `entry` (zeroed) and fill its inputs: when
 /// `residualSource` (X_fwd's arguments) is given, a residual input from its
 /// residual output and an input X_fwd shares (sharedForwardInput: a primal
-/// argument X_bwd takes directly) from X_fwd's input of that name; any other
-/// input from its file in `npyPaths`, else random. `sources` gets (name,
-/// source) for every input.
+/// argument X_bwd takes directly) from X_fwd's input of that name — moved
+/// out of `residualSource`, not copied (a layer's weights can be most of the
+/// host's memory); any other input from its file in `npyPaths`, else random.
+/// `sources` gets (name, source) for every input.
 Status prepareArgs(uint64_t seed, const EntrySpec &entry,
                    const std::vector<std::string> &npyPaths,
-                   const EntryBuffers *residualSource, EntryBuffers *args,
+                   EntryBuffers *residualSource, EntryBuffers *args,
                    std::vector<std::pair<std::string, std::string>> *sources) {
   MOERT_TRY(args->allocate(entry));
   for (size_t i = 0; i < entry.args.size(); ++i) {
@@ -103,10 +105,10 @@ Status prepareArgs(uint64_t seed, const EntrySpec &entry,
           from->numBytes != a.numBytes) // checked when planning
         return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
                                     entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
-      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
+      MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
       source = "entry " + fwd.name;
     } else if (residualSource && sharedForwardInput(residualSource->entry(), a)) {
-      std::memcpy(args->data(i), residualSource->find(a.name), a.numBytes);
+      MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
       source = "entry " + residualSource->entry().name;
     } else if (npyPaths[i].empty()) {
       static RandomInputCache cache;
@@ -197,6 +199,9 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   if (plan.fwd) {
     std::string why = format("entry '%s' (making the residuals of entry '%s')",
                              plan.fwd->name.c_str(), entry.name.c_str());
+    progress(format("entry %s on %s: making the inputs of %s and running it for the "
+                    "residuals",
+                    entry.name.c_str(), executor.device(), plan.fwd->name.c_str()));
     MOERT_TRY(prepareArgs(settings.seed, *plan.fwd, plan.fwdNpyPaths, nullptr, &fwdArgs,
                           nullptr)
                   .withPrefix(why));
@@ -215,11 +220,15 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
         run->sharedInputNames.push_back(a.name);
   }
 
+  progress(format("entry %s on %s: making its inputs", entry.name.c_str(), executor.device()));
   MOERT_TRY(prepareArgs(settings.seed, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,
                         &run->args, &run->inputSources));
+  fwdArgs = EntryBuffers(); // what X_bwd did not take
   std::unique_ptr<BoundEntry> bound;
   MOERT_TRY(executor.bind(&run->args, &bound)
                 .withPrefix(format("entry '%s'", entry.name.c_str())));
+  progress(format("entry %s on %s: %ld warm-up and %ld timed calls", entry.name.c_str(),
+                  executor.device(), settings.warmup, settings.iters));
   double ms = 0.0;
   for (long w = 0; w < settings.warmup; ++w)
     MOERT_TRY(bound->call(plan.fn, &ms));

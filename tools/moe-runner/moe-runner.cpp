@@ -10,6 +10,7 @@
 #include "Check.h"
 #include "Compile.h"
 #include "Execution.h"
+#include "Parallel.h"
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
@@ -91,6 +92,12 @@ OPTIONS
                     hash, check results, and values with --print).
   --print           Also print every output's values, row-major, with 9
                     significant digits: `name = [v0, v1, ...]`.
+  --progress, --no-progress
+                    Progress lines on stderr ("moe-runner: [  12.3 s] running
+                    entry moe_layer_bwd on gpu ..."): making inputs, each run,
+                    the reference, the comparison. Default: on when an entry's
+                    arguments take 1 GiB or more (minutes of host work at
+                    dsv3 size), else off.
   --compiler PATH   moe-compile to use for FILE.mlir.
   -h, --help        This help.
 
@@ -199,6 +206,7 @@ struct Options {
   std::string checkAgainst; // --check-against PATH
   bool check = false;       // --check (FILE.mlir: against its cpu compile)
   bool profile = false;     // --profile
+  int progress = -1;        // --progress 1, --no-progress 0, -1 by size
 };
 
 long parseCount(const std::string &flag, const std::string &text, long minValue) {
@@ -246,6 +254,9 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--profile") {
       cl.noValue();
       o.profile = true;
+    } else if (name == "--progress" || name == "--no-progress") {
+      cl.noValue();
+      o.progress = name == "--progress";
     } else {
       cl.unknownFlag();
     }
@@ -291,41 +302,20 @@ std::string formatValue(DType t, const unsigned char *p) {
   return format("%lld", static_cast<long long>(loadAsInt(t, p)));
 }
 
-/// Elements per chunk of the summaries: sums are added per chunk, then the
-/// chunk sums in order, so the result does not depend on the thread count.
-constexpr size_t kSumChunk = size_t(1) << 20;
 /// Outputs larger than this are hashed per block (in parallel), then the
 /// block digests hashed: fnv1a64 is a byte-serial chain (~1 GB/s).
 constexpr size_t kHashBlock = size_t(16) << 20;
-
-/// Runs body(k) for k in [0, n) on up to 16 threads.
-template <typename Body> void parallelFor(size_t n, Body body) {
-  size_t threads = std::min<size_t>({n, 16, std::max(1u, std::thread::hardware_concurrency())});
-  if (threads <= 1) {
-    for (size_t k = 0; k < n; ++k)
-      body(k);
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      for (size_t k = t; k < n; k += threads)
-        body(k);
-    });
-  for (std::thread &th : pool)
-    th.join();
-}
 
 OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
   OutputStats s;
   s.spec = &arg;
   const unsigned char *p = static_cast<const unsigned char *>(data);
   size_t esize = dtypeSize(arg.dtype);
-  size_t chunks = (arg.numElements + kSumChunk - 1) / kSumChunk;
+  size_t chunks = moe_runner::numChunks(arg.numElements);
   std::vector<double> sums(chunks, 0.0), absSums(chunks, 0.0);
-  parallelFor(chunks, [&](size_t c) {
-    size_t end = std::min(arg.numElements, (c + 1) * kSumChunk);
-    for (size_t i = c * kSumChunk; i < end; ++i) {
+  moe_runner::parallelFor(chunks, [&](size_t c) {
+    size_t end = std::min(arg.numElements, (c + 1) * moe_runner::kChunkElements);
+    for (size_t i = c * moe_runner::kChunkElements; i < end; ++i) {
       double v = loadAsDouble(arg.dtype, p + i * esize);
       sums[c] += v;
       absSums[c] += std::fabs(v);
@@ -342,7 +332,7 @@ OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
     s.hash = fnv1a64(p, arg.numBytes);
   } else {
     std::vector<uint64_t> digests((arg.numBytes + kHashBlock - 1) / kHashBlock);
-    parallelFor(digests.size(), [&](size_t b) {
+    moe_runner::parallelFor(digests.size(), [&](size_t b) {
       size_t begin = b * kHashBlock;
       digests[b] = fnv1a64(p + begin, std::min(kHashBlock, arg.numBytes - begin));
     });
@@ -415,18 +405,13 @@ Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntryS
   moe_runner::EntryRun run;
   MOERT_TRY(moe_runner::runEntry(settings, *ref.executor, ref.plans[k], &run)
                 .withPrefix("running the reference " + ref.description));
-  const EntrySpec &re = *ref.plans[k].entry;
+  run.args.releaseInputs();
   for (size_t i = 0; i < outs.size(); ++i) {
-    const void *src = nullptr;
-    for (size_t j = 0; j < re.args.size(); ++j)
-      if (re.args[j].name == outs[i]->name)
-        src = run.args.data(j);
-    if (!src) // excluded by checkSameSignature
+    (*out)[i] = run.args.take(outs[i]->name); // moved, not copied
+    if (!(*out)[i].data() || (*out)[i].size() != outs[i]->numBytes)
       return Status::error(format("reference %s: entry '%s' has no output '%s'",
                                   ref.description.c_str(), e.name.c_str(),
                                   outs[i]->name.c_str()));
-    MOERT_TRY((*out)[i].allocate(outs[i]->numBytes));
-    std::memcpy((*out)[i].data(), src, outs[i]->numBytes);
   }
   return Status::success();
 }
@@ -715,6 +700,20 @@ int main(int argc, char **argv) {
                  paths.stem.c_str(), spec.target.c_str()));
   std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu");
 
+  // Progress lines when asked, or when the run moves a lot of host memory.
+  if (o.progress >= 0) {
+    enableProgress(o.progress == 1);
+  } else {
+    size_t largest = 0;
+    for (const EntrySpec *e : selected) {
+      size_t bytes = 0;
+      for (const ArgSpec &a : e->args)
+        bytes += a.numBytes;
+      largest = std::max(largest, bytes);
+    }
+    enableProgress(largest >= (size_t(1) << 30));
+  }
+
   // 4. Plan the inputs of every entry before running anything.
   if (!o.inputsDir.empty() && !isDirectory(o.inputsDir))
     fatal("--inputs: " + o.inputsDir + " is not a directory");
@@ -798,6 +797,8 @@ int main(int argc, char **argv) {
     const EntrySpec &entry = *selected[k];
     moe_runner::EntryRun run;
     check(moe_runner::runEntry(settings, *executor, plans[k], &run));
+    progress(format("entry %s on %s: done; summarizing its outputs", entry.name.c_str(),
+                    device.c_str()));
     EntryResult r;
     r.spec = &entry;
     r.samplesMs = run.samplesMs;
@@ -810,9 +811,13 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < entry.args.size(); ++i)
       if (!entry.args[i].isInput)
         r.outputs.push_back(summarize(entry.args[i], run.args.data(i), o.print));
+    // Only the outputs are compared: the reference run gets the memory.
+    run.args.releaseInputs();
     if (ref) {
       std::vector<AlignedBuffer> refOut;
+      progress(format("reference %s: entry %s", ref->description.c_str(), entry.name.c_str()));
       check(referenceOutputs(o, *ref, k, entry, &refOut));
+      progress(format("comparing entry %s with the reference", entry.name.c_str()));
       size_t n = 0;
       for (size_t i = 0; i < entry.args.size(); ++i) {
         if (entry.args[i].isInput)

@@ -11,7 +11,9 @@ namespace moert {
 constexpr size_t kBufferAlignment = 64;
 
 /// A zero-initialised, 64-byte aligned allocation; never null once allocated
-/// (a 0-byte buffer still gets 64 bytes), move-only.
+/// (a 0-byte buffer still gets 64 bytes), move-only. Buffers of 1 MiB and
+/// more are anonymous mappings: their zero pages take memory only once
+/// written, so a 22 GB gradient that a call fills costs no memset first.
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;
@@ -29,8 +31,10 @@ public:
   size_t size() const { return size_; }
 
 private:
+  void release();
   void *data_ = nullptr;
   size_t size_ = 0;
+  size_t mappedBytes_ = 0; ///< nonzero: data_ is an mmap of this many bytes
 };
 
 } // namespace moert

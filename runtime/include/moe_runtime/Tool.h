@@ -31,6 +31,11 @@ void setToolName(const char *name);
 void check(const Status &s);
 /// "<tool>: warning: <msg>".
 void warning(const std::string &msg);
+/// Progress lines of long work on stderr, off until enabled:
+/// "<tool>: [  12.3 s] <msg>", the time since the tool started.
+void enableProgress(bool on);
+bool progressEnabled();
+void progress(const std::string &msg);
 /// Flush stdout; fatal if the report could not be written.
 void finishReport();
 
