@@ -1,5 +1,8 @@
 //===- GroupedGemm.cpp - grouped GEMMs on cuBLASLt ------------------------===//
 //
+// moert_matmul_f32: one dense f32 cublasLtMatmul (C += op(A)·op(B), true fp32
+// compute), for the contractions autodiff writes (the router adjoints).
+//
 // moert_grouped_gemm_bf16 / moert_grouped_weight_grad_bf16: one cublasLtMatmul
 // per run of consecutive groups of equal size (a strided-batched call when the
 // run holds more than one group), with cached handles, workspaces, matmul
@@ -88,6 +91,9 @@ constexpr size_t kMaxPlans = 8192;
 
 // One cuBLASLt problem: D = op(A) * op(B), column-major, bf16 A/B, fp32
 // compute, D of type `out` (bf16 or f32), optionally strided-batched.
+/// Operand element types of a matmul.
+constexpr int kInBF16 = 0, kInF32 = 1;
+
 struct PlanKey {
   int device;
   int transA, transB;
@@ -95,14 +101,15 @@ struct PlanKey {
   int64_t lda, ldb, ldc;
   int32_t batch;
   int64_t strideA, strideB, strideC;
+  int in; ///< operand type: kInBF16 or kInF32
   int out;
   uint32_t alignA, alignB, alignC;
   bool operator<(const PlanKey &o) const {
     return std::tie(device, transA, transB, m, n, k, lda, ldb, ldc, batch, strideA,
-                    strideB, strideC, out, alignA, alignB, alignC) <
+                    strideB, strideC, in, out, alignA, alignB, alignC) <
            std::tie(o.device, o.transA, o.transB, o.m, o.n, o.k, o.lda, o.ldb, o.ldc,
-                    o.batch, o.strideA, o.strideB, o.strideC, o.out, o.alignA, o.alignB,
-                    o.alignC);
+                    o.batch, o.strideA, o.strideB, o.strideC, o.in, o.out, o.alignA,
+                    o.alignB, o.alignC);
   }
 };
 
@@ -241,10 +248,11 @@ int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
   CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
   CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   // Stored shapes: op(A) is m x k, op(B) is k x n, C is m x n.
-  CK(makeLayout(&p.a, CUDA_R_16BF, k.transA ? k.k : k.m, k.transA ? k.m : k.k, k.lda,
-                k.batch, k.strideA));
-  CK(makeLayout(&p.b, CUDA_R_16BF, k.transB ? k.n : k.k, k.transB ? k.k : k.n, k.ldb,
-                k.batch, k.strideB));
+  const cudaDataType_t in = k.in == kInF32 ? CUDA_R_32F : CUDA_R_16BF;
+  CK(makeLayout(&p.a, in, k.transA ? k.k : k.m, k.transA ? k.m : k.k, k.lda, k.batch,
+                k.strideA));
+  CK(makeLayout(&p.b, in, k.transB ? k.n : k.k, k.transB ? k.k : k.n, k.ldb, k.batch,
+                k.strideB));
   CK(makeLayout(&p.c, k.out == MOERT_GPU_OUT_F32 ? CUDA_R_32F : CUDA_R_16BF, k.m, k.n,
                 k.ldc, k.batch, k.strideC));
 
@@ -281,14 +289,16 @@ int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
   return 0;
 }
 
-// D(m x n) = op(A) * op(B), column-major; A and B bf16.
+// D(m x n) = op(A) * op(B) (+ D when `accumulate`), column-major; A and B
+// bf16 (in = kInBF16) or f32 (kInF32).
 int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
            uint64_t k, const void *A, int64_t lda, int64_t strideA, const void *B,
            int64_t ldb, int64_t strideB, void *C, int64_t ldc, int64_t strideC,
-           int32_t batch, int32_t out) {
+           int32_t batch, int32_t out, int in = kInBF16, bool accumulate = false) {
   if (m == 0 || n == 0 || batch == 0)
     return 0;
   const int64_t outElt = out == MOERT_GPU_OUT_F32 ? 4 : 2;
+  const int64_t inElt = in == kInF32 ? 4 : 2;
   PlanKey key{};
   key.device = ctx.device;
   key.transA = transA;
@@ -303,13 +313,14 @@ int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
   key.strideA = batch > 1 ? strideA : 0;
   key.strideB = batch > 1 ? strideB : 0;
   key.strideC = batch > 1 ? strideC : 0;
+  key.in = in;
   key.out = out;
   key.alignA = alignmentOf(A);
   key.alignB = alignmentOf(B);
   key.alignC = alignmentOf(C);
   if (batch > 1) {
-    key.alignA = std::min(key.alignA, alignmentOfBytes(strideA * 2));
-    key.alignB = std::min(key.alignB, alignmentOfBytes(strideB * 2));
+    key.alignA = std::min(key.alignA, alignmentOfBytes(strideA * inElt));
+    key.alignB = std::min(key.alignB, alignmentOfBytes(strideB * inElt));
     key.alignC = std::min(key.alignC, alignmentOfBytes(strideC * outElt));
   }
   auto it = gPlans.find(key);
@@ -327,7 +338,7 @@ int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
     it = gPlans.emplace(key, p).first;
   }
   const Plan &p = it->second;
-  const float alpha = 1.0f, beta = 0.0f;
+  const float alpha = 1.0f, beta = accumulate ? 1.0f : 0.0f;
   CK_LT(cublasLtMatmul(ctx.handle, p.op, &alpha, A, p.a, B, p.b, &beta, C, p.c, C, p.c,
                        &p.algo, ctx.workspace, p.workspace, ctx.stream));
   return 0;
@@ -579,6 +590,53 @@ int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
   return runCalls(ctx, calls, dt);
 }
 
+// Row-major C[m, n] += Σ_k A(m, k)·B(k, n), A stored [m, k] (or [k, m] when
+// aTrans), B stored [k, n] (or [n, k] when bTrans), all f32 and contiguous;
+// as column-major: C^T (n x m, ld n) += op(B^T) · op(A^T).
+int matmulF32(const void *a, int32_t aTrans, const void *b, int32_t bTrans, void *c,
+              int64_t m, int64_t n, int64_t k, void *stream) {
+  if (m < 0 || n < 0 || k < 0)
+    return fail("%s: negative dimension (m=%lld, n=%lld, k=%lld)", gWhat, (long long)m,
+                (long long)n, (long long)k);
+  if (m == 0 || n == 0 || k == 0)
+    return 0; // nothing to add
+  if (!a || !b || !c)
+    return fail("%s: a NULL operand (a=%p, b=%p, c=%p)", gWhat, a, b, c);
+  Context ctx;
+  CK(getContext(stream, ctx));
+  return matmul(ctx, bTrans != 0, aTrans != 0, uint64_t(n), uint64_t(m), uint64_t(k), b,
+                bTrans ? k : n, 0, a, aTrans ? m : k, 0, c, n, 0, 1, MOERT_GPU_OUT_F32,
+                kInF32, /*accumulate=*/true);
+}
+
+// The moert_entry_* functions: the device-size entry points on the runtime
+// stream, failures reported like mgpu* failures (sticky). `describe` writes
+// the name and shape of the call for the kernel profile.
+template <typename Describe, typename Call>
+void entryCall(const char *entry, Describe describe, Call call) {
+  moert_gpu::ScopedContext scoped(entry);
+  if (!scoped.ok())
+    return;
+  void *stream = moert_gpu_stream();
+  if (!stream)
+    return; // reported
+  char range[160] = "";
+  if (moert_gpu::profiling())
+    describe(range, sizeof range);
+  moert_gpu::ProfileRange profile(range, stream);
+  if (call(stream) != 0)
+    moert_gpu::reportFailure(entry, gLastError.c_str());
+}
+
+/// entryCall's `describe` for the grouped entry points.
+auto describeGrouped(const char *entry, int64_t numGroups, int64_t k, int64_t n,
+                     int64_t rows) {
+  return [=](char *buf, size_t size) {
+    snprintf(buf, size, "%s [groups=%lld k=%lld n=%lld rows=%lld]", entry,
+             (long long)numGroups, (long long)k, (long long)n, (long long)rows);
+  };
+}
+
 struct Entry {
   std::lock_guard<std::mutex> lock{gMutex};
   explicit Entry(const char *what) {
@@ -614,6 +672,12 @@ int moert_grouped_gemm_bf16_host_sizes(const void *a, const void *b,
                      c, c_dtype, rows, stream);
 }
 
+int moert_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,
+                     float *c, int64_t m, int64_t n, int64_t k, void *stream) {
+  Entry e("moert_matmul_f32");
+  return matmulF32(a, a_trans, b, b_trans, c, m, n, k, stream);
+}
+
 int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
                                    const int32_t *group_sizes_device, int64_t num_groups,
                                    int64_t k_dim, int64_t n, int32_t weight_layout,
@@ -634,33 +698,20 @@ int moert_grouped_weight_grad_bf16_host_sizes(const void *a, const void *dc,
                            weight_layout, db, db_dtype, rows, stream);
 }
 
-// The moert_entry_* functions: the device-size entry points on the runtime
-// stream, failures reported like mgpu* failures (sticky).
-#define MOERT_ENTRY_CALL(entry, call)                                              \
-  do {                                                                             \
-    moert_gpu::ScopedContext scoped_(entry);                                       \
-    if (!scoped_.ok())                                                             \
-      return;                                                                      \
-    void *stream_ = moert_gpu_stream();                                            \
-    if (!stream_)                                                                  \
-      return; /* reported */                                                       \
-    char range_[160] = "";                                                         \
-    if (moert_gpu::profiling())                                                    \
-      snprintf(range_, sizeof range_, "%s [groups=%lld k=%lld n=%lld rows=%lld]",  \
-               entry, (long long)num_groups, (long long)k_dim, (long long)n,       \
-               (long long)rows);                                                   \
-    moert_gpu::ProfileRange profile_(range_, stream_);                             \
-    if ((call) != 0)                                                               \
-      moert_gpu::reportFailure(entry, gLastError.c_str());                         \
-  } while (0)
+// The moert_entry_* functions (entryCall above).
 
 void moert_entry_grouped_gemm_bf16(const void *a, const void *b,
                                    const int32_t *group_sizes_device, int64_t num_groups,
                                    int64_t k_dim, int64_t n, int32_t weight_layout, void *c,
                                    int32_t c_dtype, int64_t rows) {
-  MOERT_ENTRY_CALL("moert_entry_grouped_gemm_bf16",
-                   moert_grouped_gemm_bf16(a, b, group_sizes_device, num_groups, k_dim, n,
-                                           weight_layout, c, c_dtype, rows, stream_));
+  const char *entry = "moert_entry_grouped_gemm_bf16";
+  entryCall(
+      entry,
+      describeGrouped(entry, num_groups, k_dim, n, rows),
+      [&](void *stream) {
+        return moert_grouped_gemm_bf16(a, b, group_sizes_device, num_groups, k_dim, n,
+                                       weight_layout, c, c_dtype, rows, stream);
+      });
 }
 
 void moert_entry_grouped_weight_grad_bf16(const void *a, const void *dc,
@@ -668,10 +719,28 @@ void moert_entry_grouped_weight_grad_bf16(const void *a, const void *dc,
                                           int64_t num_groups, int64_t k_dim, int64_t n,
                                           int32_t weight_layout, void *db, int32_t db_dtype,
                                           int64_t rows) {
-  MOERT_ENTRY_CALL("moert_entry_grouped_weight_grad_bf16",
-                   moert_grouped_weight_grad_bf16(a, dc, group_sizes_device, num_groups,
-                                                  k_dim, n, weight_layout, db, db_dtype,
-                                                  rows, stream_));
+  const char *entry = "moert_entry_grouped_weight_grad_bf16";
+  entryCall(
+      entry,
+      describeGrouped(entry, num_groups, k_dim, n, rows),
+      [&](void *stream) {
+        return moert_grouped_weight_grad_bf16(a, dc, group_sizes_device, num_groups, k_dim,
+                                              n, weight_layout, db, db_dtype, rows, stream);
+      });
+}
+
+void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,
+                            float *c, int64_t m, int64_t n, int64_t k) {
+  const char *entry = "moert_entry_matmul_f32";
+  entryCall(
+      entry,
+      [&](char *buf, size_t size) {
+        snprintf(buf, size, "%s [m=%lld n=%lld k=%lld%s%s]", entry, (long long)m,
+                 (long long)n, (long long)k, a_trans ? " a^T" : "", b_trans ? " b^T" : "");
+      },
+      [&](void *stream) {
+        return moert_matmul_f32(a, a_trans, b, b_trans, c, m, n, k, stream);
+      });
 }
 
 void moert_gpu_release_caches(void) {

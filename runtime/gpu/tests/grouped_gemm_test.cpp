@@ -313,6 +313,65 @@ void errorCases() {
   moert_gpu_clear_sticky_error();
 }
 
+// moert_matmul_f32: c += op(A)·op(B) for every storage of A and B, against
+// a double reference; c starts from random values (the call accumulates).
+void denseF32Cases(std::mt19937_64 &rng) {
+  struct Shape { int64_t m, n, k; };
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  for (Shape sh : {Shape{37, 29, 53}, Shape{256, 128, 2048}, Shape{1, 5, 3}}) {
+    for (int aTrans = 0; aTrans < 2; ++aTrans) {
+      for (int bTrans = 0; bTrans < 2; ++bTrans) {
+        const int64_t m = sh.m, n = sh.n, k = sh.k;
+        std::vector<float> a(m * k), b(k * n), c0(m * n);
+        for (float &v : a) v = d(rng);
+        for (float &v : b) v = d(rng);
+        for (float &v : c0) v = d(rng);
+        std::vector<double> ref(m * n);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double acc = c0[i * n + j];
+            for (int64_t l = 0; l < k; ++l)
+              acc += double(aTrans ? a[l * m + i] : a[i * k + l]) *
+                     double(bTrans ? b[j * k + l] : b[l * n + j]);
+            ref[i * n + j] = acc;
+          }
+        DevBuf da(a.size() * 4), db(b.size() * 4), dc(c0.size() * 4);
+        CUDA_OR_DIE(cudaMemcpy(da.p, a.data(), da.bytes, cudaMemcpyHostToDevice));
+        CUDA_OR_DIE(cudaMemcpy(db.p, b.data(), db.bytes, cudaMemcpyHostToDevice));
+        CUDA_OR_DIE(cudaMemcpy(dc.p, c0.data(), dc.bytes, cudaMemcpyHostToDevice));
+        int rc = moert_matmul_f32(static_cast<const float *>(da.p), aTrans,
+                                  static_cast<const float *>(db.p), bTrans,
+                                  static_cast<float *>(dc.p), m, n, k, nullptr);
+        CUDA_OR_DIE(cudaDeviceSynchronize());
+        char what[128];
+        std::snprintf(what, sizeof what, "matmul_f32 m=%lld n=%lld k=%lld%s%s",
+                      (long long)m, (long long)n, (long long)k, aTrans ? " a^T" : "",
+                      bTrans ? " b^T" : "");
+        if (rc != 0) {
+          report(false, what, std::string("rc != 0: ") + moert_gpu_last_error());
+          continue;
+        }
+        // fp32 compute: far below bf16's 1e-2, above round-off of k terms.
+        compare(what, readOut(dc, m * n, MOERT_GPU_OUT_F32), ref,
+                std::vector<char>(m * n, 0), 1e-5);
+      }
+    }
+  }
+  // k = 0 adds nothing; a NULL operand is an error.
+  DevBuf dc(4 * 4);
+  float ones[4] = {1, 1, 1, 1};
+  CUDA_OR_DIE(cudaMemcpy(dc.p, ones, 16, cudaMemcpyHostToDevice));
+  int rc = moert_matmul_f32(nullptr, 0, nullptr, 0, static_cast<float *>(dc.p), 2, 2, 0,
+                            nullptr);
+  std::vector<double> got = readOut(dc, 4, MOERT_GPU_OUT_F32);
+  report(rc == 0 && got == std::vector<double>{1, 1, 1, 1}, "matmul_f32 k=0 adds nothing",
+         "rc=" + std::to_string(rc));
+  expectError("matmul_f32 NULL operand",
+              moert_matmul_f32(nullptr, 0, static_cast<const float *>(dc.p), 0,
+                               static_cast<float *>(dc.p), 2, 2, 2, nullptr),
+              "moert_matmul_f32: a NULL operand");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -378,6 +437,7 @@ int main(int argc, char **argv) {
     }
   }
   unsetenv("MOERT_GPU_STREAMS");
+  denseF32Cases(rng);
   errorCases();
   CUDA_OR_DIE(cudaDeviceSynchronize());
   moert_gpu_release_caches();

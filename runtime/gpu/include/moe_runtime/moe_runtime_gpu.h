@@ -57,6 +57,16 @@ MOERT_GPU_EXPORT int moert_grouped_gemm_bf16(const void *a, const void *b,
                                              int32_t weight_layout, void *c,
                                              int32_t c_dtype, int64_t rows, void *stream);
 
+/* Dense f32 contraction, accumulated into c (true fp32 compute, no TF32):
+ *   c[i, j] += Σ_l A(i, l) · B(l, j)   for i < m, j < n, l < k
+ * with c f32 [m, n] row-major, A stored [m, k] (a_trans = 0) or [k, m]
+ * (a_trans = 1), B stored [k, n] (b_trans = 0) or [n, k] (b_trans = 1), all
+ * contiguous f32. The GPU lowering uses it for the contractions autodiff
+ * writes in linalg (the router adjoints dlogits·Wᵀ and xᵀ·dlogits). */
+MOERT_GPU_EXPORT int moert_matmul_f32(const float *a, int32_t a_trans, const float *b,
+                                      int32_t b_trans, float *c, int64_t m, int64_t n,
+                                      int64_t k, void *stream);
+
 /* db[g] = A_g^T · dC_g, where A_g, dC_g are group g's rows of a and dc.
  *   a:  bf16 [rows, k_dim],  dc: bf16 [rows, n]
  *   db: [num_groups, k_dim, n] (KN) or [num_groups, n, k_dim] (NK, = dC_g^T A_g),
@@ -92,6 +102,9 @@ MOERT_GPU_EXPORT void moert_entry_grouped_gemm_bf16(const void *a, const void *b
                                                     int64_t num_groups, int64_t k_dim,
                                                     int64_t n, int32_t weight_layout,
                                                     void *c, int32_t c_dtype, int64_t rows);
+MOERT_GPU_EXPORT void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b,
+                                             int32_t b_trans, float *c, int64_t m, int64_t n,
+                                             int64_t k);
 MOERT_GPU_EXPORT void moert_entry_grouped_weight_grad_bf16(
     const void *a, const void *dc, const int32_t *group_sizes_device, int64_t num_groups,
     int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
