@@ -31,6 +31,11 @@ def ConvertMoeToGPUPass : Pass<"convert-moe-to-gpu", "::mlir::ModuleOp"> {
       become `func.call @moert_entry_grouped_gemm_bf16` /
       `@moert_entry_grouped_weight_grad_bf16` (cuBLASLt, libmoe_runtime_gpu;
       pointers passed as `!llvm.ptr`, group sizes read from device memory);
+    * linalg contractions with f32 accumulation (what autodiff writes for
+      the router adjoints, dlogits·Wᵀ and xᵀ·dlogits) become
+      `func.call @moert_entry_matmul_f32` (one dense cuBLASLt f32 GEMM,
+      accumulating into the output), bf16 operands widened to an f32
+      temporary first;
     * every other op becomes `scf.parallel` loops over its independent work
       items (tokens, rows, elements, token chunks) whose bodies compute the
       same per-item arithmetic as the CPU reference (shared code), plus, where
@@ -73,7 +78,10 @@ def MoeGpuSplitReductionsPass
     reduction dimension of at least `min-length` iterations and fewer than
     `max-threads` outputs get upstream linalg::splitReduction: partial
     results per chunk of the reduction (more threads, short loops), then a
-    reduction over the chunks. Sums are reassociated by chunk.
+    reduction over the chunks. Sums are reassociated by chunk. f32
+    contractions (acc + a·b over one reduction dimension, two rank-2
+    inputs: the router adjoints) are left whole: convert-moe-to-gpu hands
+    them to cuBLASLt.
   }];
   let options = [
     Option<"minLength", "min-length", "int64_t", /*default=*/"2048",

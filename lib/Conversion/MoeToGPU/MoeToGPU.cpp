@@ -1,11 +1,13 @@
 //===- MoeToGPU.cpp - buffer-form moe ops → kernels and runtime calls -----===//
 //
-// Grouped matmuls go to the runtime (cuBLASLt); the other ops get the
+// Grouped matmuls and the f32 contractions autodiff writes in linalg (the
+// router adjoints) go to the runtime (cuBLASLt); the other ops get the
 // parallel schedules of ParallelSchedules.h where one exists, else the CPU
 // reference loops (which moe-gpu-launch-loops then runs in a single-thread
 // kernel: correct, slow, and only for ops no benchmark layer uses).
 //
 //===----------------------------------------------------------------------===//
+#include "Contraction.h"
 #include "ParallelSchedules.h"
 
 #include "MoeDialect/Conversion/Passes.h"
@@ -147,6 +149,66 @@ struct GroupedWeightGradToRuntime
   }
 };
 
+/// A buffer-form f32 contraction (Contraction.h) becomes
+///   moert_entry_matmul_f32(a, aT, b, bT, out, m, n, k)   (out += A·B),
+/// bf16 operands first widened into an f32 temporary (an elementwise linalg
+/// op: a kernel of its own). Buffers with a non-identity layout stay loops.
+LogicalResult contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   const gpu_contraction::Contraction &c) {
+  Value out = op.getDpsInitOperand(0)->get();
+  for (Value v : {c.a->get(), c.b->get(), out})
+    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+      return failure();
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Location widenLoc = NameLoc::get(StringAttr::get(ctx, "to_f32"), loc);
+  SmallVector<Value> temporaries;
+  auto asF32 = [&](Value v) -> Value {
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getElementType().isF32())
+      return v;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, v, d));
+    Value wide = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), rewriter.getF32Type()),
+        dynamicSizes);
+    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                              utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        rewriter, widenLoc, ValueRange{v}, ValueRange{wide},
+        ArrayRef<AffineMap>{id, id}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value f = arith::ExtFOp::create(b, l, b.getF32Type(), args[0]);
+          linalg::YieldOp::create(b, l, f);
+        });
+    temporaries.push_back(wide);
+    return wide;
+  };
+  Value a = asF32(c.a->get()), b = asF32(c.b->get());
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = rewriter.getI64Type(),
+       i32 = rewriter.getI32Type();
+  auto type = FunctionType::get(ctx, {ptr, i32, ptr, i32, ptr, i64, i64, i64}, {});
+  func::FuncOp callee = runtimeFunction(rewriter, op->getParentOfType<ModuleOp>(),
+                                        "moert_entry_matmul_f32", type);
+  SmallVector<Value> args = {basePointer(rewriter, loc, a),
+                             i32Value(rewriter, loc, c.aTransposed),
+                             basePointer(rewriter, loc, b),
+                             i32Value(rewriter, loc, c.bTransposed),
+                             basePointer(rewriter, loc, out),
+                             i64Dim(rewriter, loc, out, 0),
+                             i64Dim(rewriter, loc, out, 1),
+                             i64Dim(rewriter, loc, a, c.aTransposed ? 0 : 1)};
+  func::CallOp::create(rewriter, loc, callee, args);
+  for (Value t : temporaries)
+    memref::DeallocOp::create(rewriter, loc, t);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 struct ConvertMoeToGPUPass
     : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
   using Base::Base;
@@ -218,6 +280,17 @@ struct ConvertMoeToGPUPass
       auto terminator = gpu::TerminatorOp::create(b, loc);
       op->moveBefore(terminator);
     }
+
+    // f32 contractions to cuBLASLt; the rest of linalg stays for
+    // moe-gpu-accumulate-reductions and linalg-to-parallel-loops.
+    SmallVector<linalg::LinalgOp> contractions;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.hasPureBufferSemantics() && gpu_contraction::matchContraction(op))
+        contractions.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : contractions)
+      (void)contractionToRuntime(rewriter, op, *gpu_contraction::matchContraction(op));
 
     MLIRContext *ctx = &getContext();
     // Runtime calls and parallel schedules first; the reference loops are

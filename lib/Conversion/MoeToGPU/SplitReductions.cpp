@@ -1,4 +1,6 @@
 //===- SplitReductions.cpp - chunk long reductions for the GPU ------------===//
+#include "Contraction.h"
+
 #include "MoeDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -10,6 +12,7 @@ namespace mlir::moe {
 } // namespace mlir::moe
 
 using namespace mlir;
+using namespace mlir::moe;
 
 namespace {
 
@@ -23,6 +26,9 @@ struct SplitReductionsPass
   int64_t ratioFor(linalg::LinalgOp op) const {
     if (op.getNumReductionLoops() != 1 || op.hasIndexSemantics() ||
         op.getNumDpsInits() != 1)
+      return 0;
+    // convert-moe-to-gpu gives f32 contractions to cuBLASLt whole.
+    if (gpu_contraction::matchContraction(op))
       return 0;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();

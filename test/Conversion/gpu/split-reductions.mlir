@@ -5,8 +5,9 @@
 // RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
 
 // moe-gpu-split-reductions: a linalg op with few outputs and one long
-// reduction (a router-weight gradient: H·E = 1024·8 outputs, each a sum over
-// T = 32768 tokens) becomes partial sums per chunk of the reduction, then a
+// reduction (shaped like a router-weight gradient: H·E = 1024·8 outputs,
+// each a sum over T = 32768 tokens of x·|g|; a plain contraction xᵀ·g is
+// left to cuBLASLt, below) becomes partial sums per chunk of the reduction, then a
 // reduction over the chunks. The chunk count is the largest power of two
 // dividing T with chunks of at least `chunk` (128) iterations and at most
 // 16·max-threads partial outputs: here 32768/128 = 256 chunks.
@@ -61,11 +62,44 @@ func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32
   %r = linalg.generic {indexing_maps = [#x, #g, #o], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %g : tensor<32768x1024xf32>, tensor<32768x8xf32>) outs(%init : tensor<1024x8xf32>) {
   ^bb0(%xa: f32, %ga: f32, %acc: f32):
-    %m = arith.mulf %xa, %ga : f32
+    %ag = math.absf %ga : f32
+    %m = arith.mulf %xa, %ag : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   } -> tensor<1024x8xf32>
   return %r : tensor<1024x8xf32>
+}
+
+// -----
+
+// Unchanged: f32 contractions (acc + a·b, bf16 factors widened), the router
+// adjoints xᵀ·g and g·wᵀ: convert-moe-to-gpu gives them to cuBLASLt whole.
+// CHECK-LABEL: func.func @contractions(
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic
+// CHECK:       linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @contractions(%x: tensor<32768x1024xbf16>, %g: tensor<32768x8xf32>, %w: tensor<1024x8xf32>,
+                        %dw0: tensor<1024x8xf32>, %dx0: tensor<32768x1024xf32>) -> (tensor<1024x8xf32>, tensor<32768x1024xf32>) {
+  %dw = linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %g : tensor<32768x1024xbf16>, tensor<32768x8xf32>) outs(%dw0 : tensor<1024x8xf32>) {
+  ^bb0(%xa: bf16, %ga: f32, %acc: f32):
+    %xf = arith.extf %xa : bf16 to f32
+    %m = arith.mulf %xf, %ga : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x8xf32>
+  %dx = linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, h)>],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : tensor<32768x8xf32>, tensor<1024x8xf32>) outs(%dx0 : tensor<32768x1024xf32>) {
+  ^bb0(%ga: f32, %wa: f32, %acc: f32):
+    %m = arith.mulf %ga, %wa : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32768x1024xf32>
+  return %dw, %dx : tensor<1024x8xf32>, tensor<32768x1024xf32>
 }
 
 // -----

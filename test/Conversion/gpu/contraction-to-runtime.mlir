@@ -1,0 +1,141 @@
+// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+
+// convert-moe-to-gpu: a buffer-form linalg contraction with f32 accumulation
+// (what moe-generate-vjp writes for the router adjoints) becomes one call
+//   moert_entry_matmul_f32(A, A transposed, B, B transposed, out, m, n, k)
+// (out[i, j] += Σ_l A(i, l)·B(l, j); A stored [m, k] or [k, m], B [k, n] or
+// [n, k]); a bf16 operand is widened into an f32 temporary first (an
+// elementwise linalg op named to_f32, freed after the call). Shapes: T = 96
+// tokens, H = 40, E = 8, so every size differs.
+
+// The router-weight gradient dw[h, e] = Σ_t x[t, h]·g[t, e]: A = x stored
+// [k, m] (transposed), B = g stored [k, n].
+// CHECK-LABEL: func.func private @moert_entry_matmul_f32(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i64, i64, i64)
+// CHECK-LABEL: func.func @router_weight_grad(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[G:[^:]+]]: memref<96x8xf32>, %[[DW:[^:]+]]: memref<40x8xf32>)
+// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<96x40xf32>
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[X]] : memref<96x40xbf16>) outs(%[[WIDE]] : memref<96x40xf32>)
+// CHECK:           arith.extf
+// CHECK-DAG:     %[[PA:.*]] = llvm.inttoptr {{.*}} : i64 to !llvm.ptr
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK:         call @moert_entry_matmul_f32(%[[PA]], %[[ONE]], %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK:         memref.dealloc %[[WIDE]]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+// The widening kernel is named after what it does:
+// LOC-LABEL:   func.func @router_weight_grad(
+// LOC:           arith.extf
+// LOC:         } loc(#[[TOF32:[a-z0-9]+]])
+// LOC:         #[[TOF32]] = loc("to_f32"
+func.func @router_weight_grad(%x: memref<96x40xbf16>, %g: memref<96x8xf32>, %dw: memref<40x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %g : memref<96x40xbf16>, memref<96x8xf32>) outs(%dw : memref<40x8xf32>) {
+  ^bb0(%xa: bf16, %ga: f32, %acc: f32):
+    %xf = arith.extf %xa : bf16 to f32
+    %m = arith.mulf %xf, %ga : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The router part of dx: dx[t, h] = Σ_e g[t, e]·w[h, e]: A = g [m, k], B = w
+// stored [n, k] (transposed); both f32, no temporary. m, n, k = 96, 40, 8
+// (canonicalized to constants: the sizes the runtime receives).
+// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu --canonicalize | FileCheck %s --check-prefix=FOLD
+// FOLD-LABEL: func.func @router_input_grad(
+// FOLD-NOT:     memref.alloc
+// FOLD-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
+// FOLD-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// FOLD-DAG:     %[[M:.*]] = arith.constant 96 : i64
+// FOLD-DAG:     %[[N:.*]] = arith.constant 40 : i64
+// FOLD-DAG:     %[[K:.*]] = arith.constant 8 : i64
+// FOLD:         call @moert_entry_matmul_f32(%{{.*}}, %[[ZERO]], %{{.*}}, %[[ONE]], %{{.*}}, %[[M]], %[[N]], %[[K]])
+// FOLD-NOT:     linalg.generic
+// FOLD:         return
+func.func @router_input_grad(%g: memref<96x8xf32>, %w: memref<40x8xf32>, %dx: memref<96x40xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, h)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : memref<96x8xf32>, memref<40x8xf32>) outs(%dx : memref<96x40xf32>) {
+  ^bb0(%ga: f32, %wa: f32, %acc: f32):
+    %m = arith.mulf %ga, %wa : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Operands swapped in the op (B first) and dynamic sizes: still one call,
+// with m and k read from the buffers.
+// CHECK-LABEL: func.func @swapped_dynamic(
+// CHECK-SAME:    %[[W:[^:]+]]: memref<?x?xf32>, %[[G:[^:]+]]: memref<?x?xf32>, %[[DX:[^:]+]]: memref<?x?xf32>)
+// CHECK-NOT:     memref.alloc
+// CHECK:         call @moert_entry_matmul_f32(
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @swapped_dynamic(%w: memref<?x?xf32>, %g: memref<?x?xf32>, %dx: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (t, h)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%w, %g : memref<?x?xf32>, memref<?x?xf32>) outs(%dx : memref<?x?xf32>) {
+  ^bb0(%wa: f32, %ga: f32, %acc: f32):
+    %m = arith.mulf %wa, %ga : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Not contractions the runtime computes; they stay linalg (for
+// moe-gpu-accumulate-reductions): another body (a·|b|), an f16 operand, a
+// strided buffer, a bf16 output.
+// CHECK-LABEL: func.func @stay(
+// CHECK-NOT:     call
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT:     call
+#a = affine_map<(i, j, l) -> (i, l)>
+#b = affine_map<(i, j, l) -> (l, j)>
+#o = affine_map<(i, j, l) -> (i, j)>
+func.func @stay(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %h: memref<16x32xf16>,
+                %s: memref<16x32xf32, strided<[64, 1]>>, %o: memref<16x8xf32>, %ob: memref<16x8xbf16>) {
+  linalg.generic {indexing_maps = [#a, #b, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x32xf32>, memref<32x8xf32>) outs(%o : memref<16x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %ay = math.absf %y : f32
+    %m = arith.mulf %x, %ay : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%h, %b : memref<16x32xf16>, memref<32x8xf32>) outs(%o : memref<16x8xf32>) {
+  ^bb0(%x: f16, %y: f32, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %m = arith.mulf %xf, %y : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%s, %b : memref<16x32xf32, strided<[64, 1]>>, memref<32x8xf32>) outs(%o : memref<16x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #o], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x32xf32>, memref<32x8xf32>) outs(%ob : memref<16x8xbf16>) {
+  ^bb0(%x: f32, %y: f32, %acc: bf16):
+    %m = arith.mulf %x, %y : f32
+    %mt = arith.truncf %m : f32 to bf16
+    %r = arith.addf %acc, %mt : bf16
+    linalg.yield %r : bf16
+  }
+  return
+}
