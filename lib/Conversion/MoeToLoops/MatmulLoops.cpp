@@ -38,6 +38,23 @@ void clampedRange(OpBuilder &b, Location loc, Value off, Value end,
   hi = toIndex(b, loc, arith::MinSIOp::create(b, loc, end, numRows64));
 }
 
+/// Runs `body(g, lo, hi)` for every group g of `sizes` (numGroups of them),
+/// [lo, hi) its rows clamped to [0, numRows64]; returns Σ sizes (i64).
+Value forEachGroup(
+    OpBuilder &b, Location loc, Value sizes, Value numGroups, Value numRows64,
+    function_ref<void(OpBuilder &, Location, Value g, Value lo, Value hi)> body) {
+  return forReduce(
+      b, loc, indexConst(b, loc, 0), numGroups, i64Const(b, loc, 0),
+      [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
+        Value end =
+            arith::AddIOp::create(gb, gloc, off, groupSize(gb, gloc, sizes, g));
+        Value lo, hi;
+        clampedRange(gb, gloc, off, end, numRows64, lo, hi);
+        body(gb, gloc, g, lo, hi);
+        return end;
+      });
+}
+
 /// Writes zero into rows [lo, hi) of a rank-2 buffer.
 void zeroRows(OpBuilder &b, Location loc, Value buf, Value lo, Value hi) {
   Value cols = dimOf(b, loc, buf, 1);
@@ -86,7 +103,6 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
                        Value c) {
   bool kn = layout == WeightLayout::KN;
-  Value c0 = indexConst(b, loc, 0);
   Value numRows = dimOf(b, loc, c, 0);
   Value numRows64 = toI64(b, loc, numRows);
   Value depth = dimOf(b, loc, a, 1);
@@ -169,17 +185,12 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
     });
   };
 
-  Value total = forReduce(
-      b, loc, c0, numGroups, i64Const(b, loc, 0),
-      [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
-        Value end =
-            arith::AddIOp::create(gb, gloc, off, groupSize(gb, gloc, sizes, g));
-        Value lo, hi;
-        clampedRange(gb, gloc, off, end, numRows64, lo, hi);
+  Value total = forEachGroup(
+      b, loc, sizes, numGroups, numRows64,
+      [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
         forRange(gb, gloc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
           emitRow(rb, rloc, g, r);
         });
-        return end;
       });
   if (rowAcc)
     memref::DeallocOp::create(b, loc, rowAcc);
@@ -198,19 +209,14 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
 void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                            Value a, Value dc, Value sizes, Value db) {
   bool kn = layout == WeightLayout::KN;
-  Value c0 = indexConst(b, loc, 0);
   Value numRows64 = toI64(b, loc, dimOf(b, loc, a, 0));
   Value numGroups = dimOf(b, loc, db, 0);
   Value dim1 = dimOf(b, loc, db, 1); // Kd (kn) or N (nk)
   Value dim2 = dimOf(b, loc, db, 2); // N (kn) or Kd (nk)
 
-  forReduce(
-      b, loc, c0, numGroups, i64Const(b, loc, 0),
-      [&](OpBuilder &gb, Location gloc, Value g, Value off) -> Value {
-        Value end =
-            arith::AddIOp::create(gb, gloc, off, groupSize(gb, gloc, sizes, g));
-        Value lo, hi;
-        clampedRange(gb, gloc, off, end, numRows64, lo, hi);
+  forEachGroup(
+      b, loc, sizes, numGroups, numRows64,
+      [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
         forRange(
             gb, gloc, indexConst(gb, gloc, 0), dim1,
             [&](OpBuilder &ib, Location iloc, Value i) {
@@ -232,7 +238,6 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                     storeFromF32(jb, jloc, acc, db, ValueRange{g, i, j});
                   });
             });
-        return end;
       });
 }
 
