@@ -93,11 +93,11 @@ OPTIONS
   --print           Also print every output's values, row-major, with 9
                     significant digits: `name = [v0, v1, ...]`.
   --progress, --no-progress
-                    Progress lines on stderr ("moe-runner: [  12.3 s] running
-                    entry moe_layer_bwd on gpu ..."): making inputs, each run,
-                    the reference, the comparison. Default: on when an entry's
-                    arguments take 1 GiB or more (minutes of host work at
-                    dsv3 size), else off.
+                    Progress lines on stderr ("moe-runner: [   12.3 s] entry
+                    moe_layer_bwd on gpu: making its inputs"): making inputs,
+                    each run, the reference, the comparison. Default: on
+                    when an entry's arguments take 1 GiB or more (minutes of
+                    host work at dsv3 size), else off.
   --compiler PATH   moe-compile to use for FILE.mlir.
   -h, --help        This help.
 

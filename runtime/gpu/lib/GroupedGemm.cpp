@@ -89,11 +89,12 @@ thread_local const char *gWhat = "moert_gpu";
 constexpr size_t kWorkspaceBytes = 32u << 20; // cuBLASLt's advice for Hopper
 constexpr size_t kMaxPlans = 8192;
 
-// One cuBLASLt problem: D = op(A) * op(B), column-major, bf16 A/B, fp32
-// compute, D of type `out` (bf16 or f32), optionally strided-batched.
 /// Operand element types of a matmul.
 constexpr int kInBF16 = 0, kInF32 = 1;
 
+// One cuBLASLt problem: D = op(A) * op(B), column-major, A/B of type `in`
+// (bf16 or f32), fp32 compute, D of type `out` (bf16 or f32), optionally
+// strided-batched.
 struct PlanKey {
   int device;
   int transA, transB;

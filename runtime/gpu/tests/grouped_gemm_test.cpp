@@ -370,6 +370,30 @@ void denseF32Cases(std::mt19937_64 &rng) {
               moert_matmul_f32(nullptr, 0, static_cast<const float *>(dc.p), 0,
                                static_cast<float *>(dc.p), 2, 2, 2, nullptr),
               "moert_matmul_f32: a NULL operand");
+  // The entry point for compiled code: on the runtime stream, the failure
+  // becomes the sticky error naming the entry; a good call adds A·B.
+  moert_gpu_clear_sticky_error();
+  moert_entry_matmul_f32(nullptr, 0, static_cast<const float *>(dc.p), 0,
+                         static_cast<float *>(dc.p), 2, 2, 2);
+  std::string sticky = moert_gpu_sticky_error();
+  report(sticky.find("moert_entry_matmul_f32: moert_matmul_f32: a NULL operand") !=
+             std::string::npos,
+         "error moert_entry_matmul_f32 NULL operand: sticky", "sticky=\"" + sticky + "\"");
+  moert_gpu_clear_sticky_error();
+  DevBuf da(4 * 4), db(4 * 4);
+  float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}; // [2, 2] row-major each
+  CUDA_OR_DIE(cudaMemcpy(da.p, a, 16, cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(db.p, b, 16, cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(dc.p, ones, 16, cudaMemcpyHostToDevice));
+  moert_entry_matmul_f32(static_cast<const float *>(da.p), 0, static_cast<const float *>(db.p),
+                         1, static_cast<float *>(dc.p), 2, 2, 2);
+  CUDA_OR_DIE(cudaStreamSynchronize(static_cast<cudaStream_t>(moert_gpu_stream())));
+  // 1 + A·Bᵀ = 1 + [[1·5+2·6, 1·7+2·8], [3·5+4·6, 3·7+4·8]]
+  got = readOut(dc, 4, MOERT_GPU_OUT_F32);
+  report(moert_gpu_sticky_error()[0] == '\0' && got == std::vector<double>{18, 24, 40, 54},
+         "moert_entry_matmul_f32 on the runtime stream",
+         "c=" + std::to_string(got[0]) + "," + std::to_string(got[1]) + "," +
+             std::to_string(got[2]) + "," + std::to_string(got[3]));
 }
 
 } // namespace

@@ -13,7 +13,9 @@ constexpr size_t kBufferAlignment = 64;
 /// A zero-initialised, 64-byte aligned allocation; never null once allocated
 /// (a 0-byte buffer still gets 64 bytes), move-only. Buffers of 1 MiB and
 /// more are anonymous mappings: their zero pages take memory only once
-/// written, so a 22 GB gradient that a call fills costs no memset first.
+/// written, so allocating one costs no memset (a host buffer that only
+/// receives a GPU output is written once, by the copy back; the CPU path
+/// still zeroes outputs before every call, as the entry ABI asks).
 class AlignedBuffer {
 public:
   AlignedBuffer() = default;

@@ -72,16 +72,18 @@ func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32
 
 // -----
 
-// Unchanged: f32 contractions (acc + a·b, bf16 factors widened), the router
-// adjoints xᵀ·g and g·wᵀ: convert-moe-to-gpu gives them to cuBLASLt whole.
+// Unchanged: f32 contractions (acc + a·b, bf16 factors widened) with few
+// outputs and a long reduction, which would otherwise be split: the router
+// weight gradient xᵀ·g and its transpose gᵀ·x, operands in either order.
+// convert-moe-to-gpu gives them to cuBLASLt whole.
 // CHECK-LABEL: func.func @contractions(
 // CHECK-NOT:   tensor.expand_shape
 // CHECK:       linalg.generic
 // CHECK:       linalg.generic
 // CHECK-NOT:   linalg.generic
 // CHECK:       return
-func.func @contractions(%x: tensor<32768x1024xbf16>, %g: tensor<32768x8xf32>, %w: tensor<1024x8xf32>,
-                        %dw0: tensor<1024x8xf32>, %dx0: tensor<32768x1024xf32>) -> (tensor<1024x8xf32>, tensor<32768x1024xf32>) {
+func.func @contractions(%x: tensor<32768x1024xbf16>, %g: tensor<32768x8xf32>,
+                        %dw0: tensor<1024x8xf32>, %dwt0: tensor<8x1024xf32>) -> (tensor<1024x8xf32>, tensor<8x1024xf32>) {
   %dw = linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
                         iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %g : tensor<32768x1024xbf16>, tensor<32768x8xf32>) outs(%dw0 : tensor<1024x8xf32>) {
@@ -91,15 +93,16 @@ func.func @contractions(%x: tensor<32768x1024xbf16>, %g: tensor<32768x8xf32>, %w
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   } -> tensor<1024x8xf32>
-  %dx = linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, h)>],
-                        iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%g, %w : tensor<32768x8xf32>, tensor<1024x8xf32>) outs(%dx0 : tensor<32768x1024xf32>) {
-  ^bb0(%ga: f32, %wa: f32, %acc: f32):
-    %m = arith.mulf %ga, %wa : f32
+  %dwt = linalg.generic {indexing_maps = [affine_map<(e, h, t) -> (t, h)>, affine_map<(e, h, t) -> (t, e)>, affine_map<(e, h, t) -> (e, h)>],
+                         iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %g : tensor<32768x1024xbf16>, tensor<32768x8xf32>) outs(%dwt0 : tensor<8x1024xf32>) {
+  ^bb0(%xa: bf16, %ga: f32, %acc: f32):
+    %xf = arith.extf %xa : bf16 to f32
+    %m = arith.mulf %ga, %xf : f32
     %s = arith.addf %m, %acc : f32
     linalg.yield %s : f32
-  } -> tensor<32768x1024xf32>
-  return %dw, %dx : tensor<1024x8xf32>, tensor<32768x1024xf32>
+  } -> tensor<8x1024xf32>
+  return %dw, %dwt : tensor<1024x8xf32>, tensor<8x1024xf32>
 }
 
 // -----
