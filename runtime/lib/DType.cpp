@@ -243,9 +243,7 @@ uint8_t roundToF8E8M0(double v) {
 double bf16ToDouble(uint16_t bits) {
   // bf16 is the upper half of an f32 (subnormals, infinities and NaN too).
   uint32_t f32Bits = static_cast<uint32_t>(bits) << 16;
-  float f;
-  std::memcpy(&f, &f32Bits, sizeof f);
-  return f;
+  return loadBits<float>(&f32Bits);
 }
 double f16ToDouble(uint16_t bits) { return decode(bits, kF16); }
 double f8e4m3ToDouble(uint8_t bits) { return decode(bits, kE4M3); }

@@ -2,9 +2,10 @@
 
 #include "moe_runtime/Random.h"
 
+#include "moe_runtime/Parallel.h"
+
 #include <algorithm>
 #include <cmath>
-#include <thread>
 #include <vector>
 
 namespace moert {
@@ -58,35 +59,15 @@ Status fillNormal(void *dstVoid, DType t, size_t count, double stddev,
     return Status::error(format("invalid standard deviation %g", stddev));
   unsigned char *dst = static_cast<unsigned char *>(dstVoid);
 
-  const size_t kMinPerThread = size_t(1) << 18;
-  size_t threads = 1;
-  if (count >= 2 * kMinPerThread) {
-    unsigned hw = std::thread::hardware_concurrency();
-    threads = std::min<size_t>(hw == 0 ? 1 : hw, 32);
-    threads = std::min(threads, count / kMinPerThread);
-  }
-  std::vector<size_t> failed(threads, 0);
-  std::vector<size_t> ends(threads, 0);
-  if (threads <= 1) {
-    ends.assign(1, count);
-    failed.assign(1, fillRange(dst, t, 0, count, stddev, streamSeed));
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    size_t chunk = (count + threads - 1) / threads;
-    for (size_t k = 0; k < threads; ++k) {
-      size_t begin = std::min(count, k * chunk);
-      size_t end = std::min(count, begin + chunk);
-      ends[k] = end;
-      pool.emplace_back([=, &failed] {
-        failed[k] = fillRange(dst, t, begin, end, stddev, streamSeed);
-      });
-    }
-    for (std::thread &th : pool)
-      th.join();
-  }
+  // Element values depend on their index only (elementSeed), not on the
+  // chunking; the first chunk that failed names the first failed element.
+  std::vector<size_t> failed(numChunks(count));
+  parallelFor(failed.size(), [&](size_t k) {
+    size_t begin = k * kChunkElements, end = std::min(count, begin + kChunkElements);
+    failed[k] = fillRange(dst, t, begin, end, stddev, streamSeed);
+  });
   for (size_t k = 0; k < failed.size(); ++k)
-    if (failed[k] != ends[k])
+    if (failed[k] != std::min(count, (k + 1) * kChunkElements))
       return Status::error(format(
           "element %zu rounded to zero in %d draws of N(0, %g^2) in %s; the "
           "standard deviation is too small for the type",

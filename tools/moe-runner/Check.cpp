@@ -1,7 +1,8 @@
 //===- Check.cpp - compare an output against a reference ------------------===//
 
 #include "Check.h"
-#include "Parallel.h"
+
+#include "moe_runtime/Parallel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -98,18 +98,17 @@ Status prepareArgs(uint64_t seed, const EntrySpec &entry,
     if (!a.isInput)
       continue;
     std::string source;
-    if (residualSource && a.role == Role::Residual) {
+    if (residualSource &&
+        (a.role == Role::Residual || sharedForwardInput(residualSource->entry(), a))) {
       const EntrySpec &fwd = residualSource->entry();
       const ArgSpec *from = fwd.findArg(a.name);
-      if (!from || from->isInput || from->role != Role::Residual ||
-          from->numBytes != a.numBytes) // checked when planning
+      if (a.role == Role::Residual &&
+          (!from || from->isInput || from->role != Role::Residual ||
+           from->numBytes != a.numBytes)) // checked when planning
         return Status::error(format("entry '%s': no residual '%s' from entry '%s'",
                                     entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
       MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
       source = "entry " + fwd.name;
-    } else if (residualSource && sharedForwardInput(residualSource->entry(), a)) {
-      MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
-      source = "entry " + residualSource->entry().name;
     } else if (npyPaths[i].empty()) {
       static RandomInputCache cache;
       MOERT_TRY(cache.fill(entry, a, seed, args->data(i)));

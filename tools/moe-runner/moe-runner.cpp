@@ -10,7 +10,6 @@
 #include "Check.h"
 #include "Compile.h"
 #include "Execution.h"
-#include "Parallel.h"
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
@@ -18,6 +17,7 @@
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Json.h"
 #include "moe_runtime/Npy.h"
+#include "moe_runtime/Parallel.h"
 #include "moe_runtime/Random.h"
 #include "moe_runtime/Timing.h"
 #include "moe_runtime/Tool.h"
@@ -31,7 +31,6 @@
 #include <cstring>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace moert;
@@ -311,11 +310,11 @@ OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
   s.spec = &arg;
   const unsigned char *p = static_cast<const unsigned char *>(data);
   size_t esize = dtypeSize(arg.dtype);
-  size_t chunks = moe_runner::numChunks(arg.numElements);
+  size_t chunks = numChunks(arg.numElements);
   std::vector<double> sums(chunks, 0.0), absSums(chunks, 0.0);
-  moe_runner::parallelFor(chunks, [&](size_t c) {
-    size_t end = std::min(arg.numElements, (c + 1) * moe_runner::kChunkElements);
-    for (size_t i = c * moe_runner::kChunkElements; i < end; ++i) {
+  parallelFor(chunks, [&](size_t c) {
+    size_t end = std::min(arg.numElements, (c + 1) * kChunkElements);
+    for (size_t i = c * kChunkElements; i < end; ++i) {
       double v = loadAsDouble(arg.dtype, p + i * esize);
       sums[c] += v;
       absSums[c] += std::fabs(v);
@@ -332,7 +331,7 @@ OutputStats summarize(const ArgSpec &arg, const void *data, bool withValues) {
     s.hash = fnv1a64(p, arg.numBytes);
   } else {
     std::vector<uint64_t> digests((arg.numBytes + kHashBlock - 1) / kHashBlock);
-    moe_runner::parallelFor(digests.size(), [&](size_t b) {
+    parallelFor(digests.size(), [&](size_t b) {
       size_t begin = b * kHashBlock;
       digests[b] = fnv1a64(p + begin, std::min(kHashBlock, arg.numBytes - begin));
     });

@@ -153,12 +153,12 @@ struct GroupedWeightGradToRuntime
 ///   moert_entry_matmul_f32(a, aT, b, bT, out, m, n, k)   (out += A·B),
 /// bf16 operands first widened into an f32 temporary (an elementwise linalg
 /// op: a kernel of its own). Buffers with a non-identity layout stay loops.
-LogicalResult contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
-                                   const gpu_contraction::Contraction &c) {
+void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const gpu_contraction::Contraction &c) {
   Value out = op.getDpsInitOperand(0)->get();
   for (Value v : {c.a->get(), c.b->get(), out})
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
-      return failure();
+      return;
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -206,7 +206,6 @@ LogicalResult contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Value t : temporaries)
     memref::DeallocOp::create(rewriter, loc, t);
   rewriter.eraseOp(op);
-  return success();
 }
 
 struct ConvertMoeToGPUPass
@@ -283,14 +282,16 @@ struct ConvertMoeToGPUPass
 
     // f32 contractions to cuBLASLt; the rest of linalg stays for
     // moe-gpu-accumulate-reductions and linalg-to-parallel-loops.
-    SmallVector<linalg::LinalgOp> contractions;
+    SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>> contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (op.hasPureBufferSemantics() && gpu_contraction::matchContraction(op))
-        contractions.push_back(op);
+      if (!op.hasPureBufferSemantics())
+        return;
+      if (auto c = gpu_contraction::matchContraction(op))
+        contractions.emplace_back(op, *c);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : contractions)
-      (void)contractionToRuntime(rewriter, op, *gpu_contraction::matchContraction(op));
+    for (auto &[op, c] : contractions)
+      contractionToRuntime(rewriter, op, c);
 
     MLIRContext *ctx = &getContext();
     // Runtime calls and parallel schedules first; the reference loops are

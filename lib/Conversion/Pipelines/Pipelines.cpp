@@ -156,9 +156,10 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
   pm.addPass(moe::createConvertMoeToGPUPass());
-  // What autodiff wrote in linalg (router adjoints, sums) becomes parallel
-  // loops too; their reduction dimensions stay sequential in a thread, which
-  // keeps its running sum in a register.
+  // The rest of what autodiff wrote in linalg (sums; convert-moe-to-gpu gave
+  // the contractions to cuBLASLt) becomes parallel loops too; their reduction
+  // dimensions stay sequential in a thread, which keeps its running sum in a
+  // register.
   pm.addNestedPass<func::FuncOp>(moe::createMoeGpuAccumulateReductionsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // No canonicalization before the launches: it would inline the one-thread

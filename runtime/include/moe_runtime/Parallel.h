@@ -1,20 +1,21 @@
-//===- Parallel.h - chunked loops over large outputs ------------*- C++ -*-===//
+//===- Parallel.h - chunked loops over large buffers ------------*- C++ -*-===//
 //
-// Summaries and checks of outputs of many GB (a dsv3-size layer's weight
-// gradients are 22 GB) run on several threads. Sums are taken per chunk of
-// kChunkElements, then the chunk sums in chunk order, so results do not
-// depend on the number of threads.
+// Drawing inputs and summarizing or checking outputs of many GB (a dsv3-size
+// layer's weights and weight gradients are 22 GB each) run on several
+// threads, chunk by chunk. Sums are taken per chunk of kChunkElements, then
+// the chunk sums in chunk order, so results do not depend on the number of
+// threads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MOE_RUNNER_PARALLEL_H
-#define MOE_RUNNER_PARALLEL_H
+#ifndef MOE_RUNTIME_PARALLEL_H
+#define MOE_RUNTIME_PARALLEL_H
 
 #include <algorithm>
 #include <cstddef>
 #include <thread>
 #include <vector>
 
-namespace moe_runner {
+namespace moert {
 
 constexpr size_t kChunkElements = size_t(1) << 20;
 
@@ -41,6 +42,6 @@ template <typename Body> void parallelFor(size_t n, Body body) {
     th.join();
 }
 
-} // namespace moe_runner
+} // namespace moert
 
-#endif // MOE_RUNNER_PARALLEL_H
+#endif // MOE_RUNTIME_PARALLEL_H
