@@ -16,6 +16,7 @@
 # none: the backward reads the saved expert activation instead of recomputing
 # it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
 # out-params saving it costs the forward nothing but memory).
+# CHECK_CPU_ONLY=1 writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -33,13 +34,16 @@ for spec in $CHECK_TOKENS; do
   if [ -n "${EXAMPLES:-}" ] && ! [[ " $EXAMPLES " == *" $name "* ]]; then continue; fi
   src=$ROOT/examples/$name.mlir
   echo "== $name (T=$full; check T=$small)"
-  "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
+  if [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
+    "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
+  fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
+  [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
-ls -la "$OUT/gpu" "$OUT/check/gpu" | grep -c '\.so$' | sed 's/^/artifacts: /'
+echo "artifacts: $(find "$OUT/gpu" "$OUT/check" -name '*.so' | wc -l)"
