@@ -28,4 +28,9 @@ ninja -C "$MOE_BUILD/embed"
 "$MOE_BUILD/embed/acme-opt" --moe-expand-layer "$MOE_ROOT/examples/small.mlir" \
   | "$LLVM_BIN/FileCheck" "$MOE_ROOT/examples/embed/expand.mlir"
 log "embedding: acme-opt ran moe-expand-layer: PASSED"
+plugin="$prefix/lib/MoePlugin.so"
+"$LLVM_BIN/mlir-opt" --load-dialect-plugin="$plugin" --load-pass-plugin="$plugin" \
+  --pass-pipeline='builtin.module(moe-expand-layer)' "$MOE_ROOT/examples/small.mlir" \
+  | "$LLVM_BIN/FileCheck" "$MOE_ROOT/examples/embed/expand.mlir"
+log "embedding: upstream mlir-opt with the installed MoePlugin.so ran moe-expand-layer: PASSED"
 log "all tests passed"

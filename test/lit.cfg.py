@@ -23,8 +23,15 @@ config.environment["MOE_CACHE_DIR"] = os.path.join(config.moe_obj_root,
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.moe_tools_dir, config.llvm_tools_dir]
-tools = ["moe-opt", "moe-compile", "moe-runner"]
+tools = ["moe-opt", "moe-compile", "moe-runner", "moe-capi-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# test/plugin: upstream's mlir-opt (the installed one, not a project tool)
+# loads %moe_plugin, the plugin build of the moe dialect and passes
+# (lib/Plugins, built into the build's lib/).
+llvm_config.add_tool_substitutions(["mlir-opt", "llvm-nm", "llvm-readelf"],
+                                   [config.llvm_tools_dir])
+config.substitutions.append(
+    ("%moe_plugin", os.path.join(config.moe_obj_root, "lib", "MoePlugin.so")))
 
 # Feature ptxas: a CUDA toolkit with ptxas and libdevice, what
 # gpu-module-to-binary (moe-lower-to-gpu) and moe-compile --target=sm_* need
