@@ -633,58 +633,67 @@ void openLibrary(const ArtifactPaths &paths, moe_runner::Executor &executor,
     check(prefixed(moe_runner::resolveEntry(*library, &plan)));
 }
 
-} // namespace
+// ---- The steps of a run, in the order main takes them ----------------------
 
-int main(int argc, char **argv) {
-  setToolName("moe-runner");
-  Options o = parseCommandLine(argc, argv);
+/// The artifact to run and the reference to check against (a path; "" for
+/// none). A FILE.mlir is compiled first (cached), for sm_90a when the run is
+/// on a GPU (--device gpu, or no --device and a usable GPU), else for the
+/// cpu; with --check, its cpu compile is the reference.
+struct ArtifactChoice {
+  std::string artifact;
+  std::string reference;
+};
 
-  // 1. The artifact: compile a .mlir first (cached), for sm_90a when the run
-  // is on a GPU (--device gpu, or no --device and a usable GPU), else cpu.
-  std::string artifactArg = o.artifact;
-  std::string referenceArg = o.checkAgainst;
-  if (endsWith(artifactArg, ".mlir")) {
-    std::string target = "cpu";
-    if (o.device == "gpu" || (o.device.empty() && moe_runner::gpuUsable()))
-      target = "sm_90a";
-    std::string stem;
-    check(moe_runner::compileCached(artifactArg, target, o.compiler, &stem));
-    if (o.check) {
-      std::string cpuStem = stem;
-      if (target != "cpu")
-        check(moe_runner::compileCached(artifactArg, "cpu", o.compiler, &cpuStem)
-                  .withPrefix("--check (compiling the cpu reference)"));
-      referenceArg = cpuStem;
-    }
-    artifactArg = stem;
-  } else if (!o.compiler.empty()) {
-    usageError("--compiler applies only to a FILE.mlir argument");
+ArtifactChoice compileIfSource(const Options &o) {
+  ArtifactChoice choice{o.artifact, o.checkAgainst};
+  if (!endsWith(choice.artifact, ".mlir")) {
+    if (!o.compiler.empty())
+      usageError("--compiler applies only to a FILE.mlir argument");
+    return choice;
   }
-  ArtifactPaths paths = artifactPathsFor(artifactArg);
-  ArtifactSpec spec;
-  check(loadArtifactSpec(paths, &spec));
+  std::string target = "cpu";
+  if (o.device == "gpu" || (o.device.empty() && moe_runner::gpuUsable()))
+    target = "sm_90a";
+  std::string stem;
+  check(moe_runner::compileCached(choice.artifact, target, o.compiler, &stem));
+  if (o.check) {
+    std::string cpuStem = stem;
+    if (target != "cpu")
+      check(moe_runner::compileCached(choice.artifact, "cpu", o.compiler, &cpuStem)
+                .withPrefix("--check (compiling the cpu reference)"));
+    choice.reference = cpuStem;
+  }
+  choice.artifact = stem;
+  return choice;
+}
 
-  // 2. Which entries.
+/// The entries to run: those named by --entry (in order, each once), else
+/// all of the artifact's.
+std::vector<const EntrySpec *> selectEntries(const Options &o, const ArtifactSpec &spec,
+                                             const ArtifactPaths &paths) {
   std::vector<const EntrySpec *> selected;
   if (o.entries.empty()) {
     for (const EntrySpec &e : spec.entries)
       selected.push_back(&e);
-  } else {
-    for (const std::string &name : o.entries) {
-      const EntrySpec *e = spec.findEntry(name);
-      if (!e)
-        fatal(format("artifact %s has no entry '%s'; available entries: %s",
-                     paths.stem.c_str(), name.c_str(), spec.entryNames().c_str()));
-      bool dup = false;
-      for (const EntrySpec *s : selected)
-        dup |= s == e;
-      if (!dup)
-        selected.push_back(e);
-    }
+    return selected;
   }
+  for (const std::string &name : o.entries) {
+    const EntrySpec *e = spec.findEntry(name);
+    if (!e)
+      fatal(format("artifact %s has no entry '%s'; available entries: %s",
+                   paths.stem.c_str(), name.c_str(), spec.entryNames().c_str()));
+    bool dup = false;
+    for (const EntrySpec *s : selected)
+      dup |= s == e;
+    if (!dup)
+      selected.push_back(e);
+  }
+  return selected;
+}
 
-  // 3. Which device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
-  // any GPU artifact, whose mgpu*/moert_* references it resolves.
+/// The device of the run: --device, else the kind of the artifact's target;
+/// fatal where the artifact cannot run on it.
+std::string runDevice(const Options &o, const ArtifactSpec &spec, const ArtifactPaths &paths) {
   std::string targetKind = targetDeviceKind(spec.target);
   std::string device = o.device.empty() ? targetKind : o.device;
   if (device == "gpu" && targetKind == "cpu")
@@ -697,23 +706,29 @@ int main(int argc, char **argv) {
   if (device != "cpu" && device != "gpu")
     fatal(format("artifact %s has target '%s', which runs on no device this moe-runner knows",
                  paths.stem.c_str(), spec.target.c_str()));
-  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu");
+  return device;
+}
 
-  // Progress lines when asked, or when the run moves a lot of host memory.
+/// Progress lines when asked, or when an entry moves 1 GiB of host memory or
+/// more.
+void enableProgressFor(const Options &o, const std::vector<const EntrySpec *> &selected) {
   if (o.progress >= 0) {
     enableProgress(o.progress == 1);
-  } else {
-    size_t largest = 0;
-    for (const EntrySpec *e : selected) {
-      size_t bytes = 0;
-      for (const ArgSpec &a : e->args)
-        bytes += a.numBytes;
-      largest = std::max(largest, bytes);
-    }
-    enableProgress(largest >= (size_t(1) << 30));
+    return;
   }
+  size_t largest = 0;
+  for (const EntrySpec *e : selected) {
+    size_t bytes = 0;
+    for (const ArgSpec &a : e->args)
+      bytes += a.numBytes;
+    largest = std::max(largest, bytes);
+  }
+  enableProgress(largest >= (size_t(1) << 30));
+}
 
-  // 4. Plan the inputs of every entry before running anything.
+/// The inputs of every selected entry, planned before anything runs.
+std::vector<moe_runner::EntryPlan> planEntries(const Options &o, const ArtifactSpec &spec,
+                                               const std::vector<const EntrySpec *> &selected) {
   if (!o.inputsDir.empty() && !isDirectory(o.inputsDir))
     fatal("--inputs: " + o.inputsDir + " is not a directory");
   std::vector<moe_runner::EntryPlan> plans(selected.size());
@@ -723,60 +738,73 @@ int main(int argc, char **argv) {
     if (!warn.empty())
       warning(warn);
   }
+  return plans;
+}
 
-  // 5. The reference of --check-against / --check: planned (and its device
-  // set up) before anything runs too.
-  std::unique_ptr<Reference> ref;
-  if (!referenceArg.empty()) {
-    ref.reset(new Reference);
-    ref->path = referenceArg;
-    std::string what = "--check-against " + referenceArg;
-    if (isDirectory(referenceArg)) {
-      ref->isDump = true;
-      ref->description = "dump " + referenceArg;
-    } else {
-      ref->paths = artifactPathsFor(referenceArg);
-      check(loadArtifactSpec(ref->paths, &ref->spec).withPrefix(what));
-      std::string refDevice = targetDeviceKind(ref->spec.target);
-      if (refDevice.empty())
-        fatal(format("%s: the reference's target '%s' runs on no device this moe-runner knows",
-                     what.c_str(), ref->spec.target.c_str()));
-      ref->description = ref->paths.stem + " (" + refDevice + ")";
-      if (refDevice == device) {
-        ref->executor = executor.get();
-      } else {
-        ref->ownExecutor = executorFor(refDevice, what + ": --device gpu");
-        ref->executor = ref->ownExecutor.get();
-      }
-      ref->plans.resize(selected.size());
-      for (size_t k = 0; k < selected.size(); ++k) {
-        const EntrySpec &e = *selected[k];
-        const EntrySpec *re = ref->spec.findEntry(e.name);
-        if (!re)
-          fatal(format("%s: the reference artifact %s has no entry '%s' (its entries: %s)",
-                       what.c_str(), ref->paths.stem.c_str(), e.name.c_str(),
-                       ref->spec.entryNames().c_str()));
-        check(checkSameSignature(e, *re, ref->paths.stem).withPrefix(what));
-        std::string warn;
-        check(moe_runner::planEntry(ref->spec, *re, o.inputsDir, &ref->plans[k], &warn)
-                  .withPrefix(what));
-        // Each side chains its own residuals: X_bwd needs X_fwd on both.
-        if ((plans[k].fwd != nullptr) != (ref->plans[k].fwd != nullptr))
-          fatal(format("%s: entry '%s' takes its residuals from entry '%s' on one side only",
-                       what.c_str(), e.name.c_str(),
-                       vjpForwardEntryName(e.name).c_str()));
-      }
-    }
+/// A reference artifact's spec, executor (the run's own when on the same
+/// device) and one plan per selected entry, each checked against the run's
+/// entry.
+void planReferenceArtifact(const Options &o, Reference &ref,
+                           const std::vector<const EntrySpec *> &selected,
+                           const std::vector<moe_runner::EntryPlan> &plans,
+                           const std::string &device, moe_runner::Executor &executor) {
+  std::string what = "--check-against " + ref.path;
+  ref.paths = artifactPathsFor(ref.path);
+  check(loadArtifactSpec(ref.paths, &ref.spec).withPrefix(what));
+  std::string refDevice = targetDeviceKind(ref.spec.target);
+  if (refDevice.empty())
+    fatal(format("%s: the reference's target '%s' runs on no device this moe-runner knows",
+                 what.c_str(), ref.spec.target.c_str()));
+  ref.description = ref.paths.stem + " (" + refDevice + ")";
+  if (refDevice == device) {
+    ref.executor = &executor;
+  } else {
+    ref.ownExecutor = executorFor(refDevice, what + ": --device gpu");
+    ref.executor = ref.ownExecutor.get();
   }
+  ref.plans.resize(selected.size());
+  for (size_t k = 0; k < selected.size(); ++k) {
+    const EntrySpec &e = *selected[k];
+    const EntrySpec *re = ref.spec.findEntry(e.name);
+    if (!re)
+      fatal(format("%s: the reference artifact %s has no entry '%s' (its entries: %s)",
+                   what.c_str(), ref.paths.stem.c_str(), e.name.c_str(),
+                   ref.spec.entryNames().c_str()));
+    check(checkSameSignature(e, *re, ref.paths.stem).withPrefix(what));
+    std::string warn;
+    check(moe_runner::planEntry(ref.spec, *re, o.inputsDir, &ref.plans[k], &warn)
+              .withPrefix(what));
+    // Each side chains its own residuals: X_bwd needs X_fwd on both.
+    if ((plans[k].fwd != nullptr) != (ref.plans[k].fwd != nullptr))
+      fatal(format("%s: entry '%s' takes its residuals from entry '%s' on one side only",
+                   what.c_str(), e.name.c_str(), vjpForwardEntryName(e.name).c_str()));
+  }
+}
 
-  // 6. Load the code and resolve every entry.
-  SharedLibrary library;
-  openLibrary(paths, *executor, &library, &plans, "");
-  if (ref && !ref->isDump)
-    openLibrary(ref->paths, *ref->executor, &ref->library, &ref->plans,
-                "--check-against " + ref->path);
+/// The reference of --check-against / --check (null without one): a --dump
+/// directory, or an artifact planned (and its device set up) before anything
+/// runs.
+std::unique_ptr<Reference> prepareReference(const Options &o, const std::string &referenceArg,
+                                            const std::vector<const EntrySpec *> &selected,
+                                            const std::vector<moe_runner::EntryPlan> &plans,
+                                            const std::string &device,
+                                            moe_runner::Executor &executor) {
+  if (referenceArg.empty())
+    return nullptr;
+  auto ref = std::make_unique<Reference>();
+  ref->path = referenceArg;
+  if (isDirectory(referenceArg)) {
+    ref->isDump = true;
+    ref->description = "dump " + referenceArg;
+  } else {
+    planReferenceArtifact(o, *ref, selected, plans, device, executor);
+  }
+  return ref;
+}
 
-  // 7. Run (and compare).
+/// How every entry runs: seed, --dump directory (created here), iterations,
+/// --profile (which needs a GPU).
+moe_runner::RunSettings runSettings(const Options &o, const moe_runner::Executor &executor) {
   if (!o.dumpDir.empty())
     check(makeDirectories(o.dumpDir).withPrefix("--dump"));
   moe_runner::RunSettings settings;
@@ -785,90 +813,161 @@ int main(int argc, char **argv) {
   settings.warmup = o.warmup;
   settings.iters = o.iters;
   settings.profile = o.profile;
-  if (o.profile && !executor->canProfile())
-    usageError(std::string("--profile needs --device gpu (the run is on ") + executor->device() +
+  if (o.profile && !executor.canProfile())
+    usageError(std::string("--profile needs --device gpu (the run is on ") + executor.device() +
                ")");
+  return settings;
+}
+
+/// Runs one entry and summarizes its outputs; `run` keeps the output
+/// buffers (the inputs are released) for the comparison with a reference.
+EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &settings,
+                            moe_runner::Executor &executor, const moe_runner::EntryPlan &plan,
+                            const EntrySpec &entry, const std::string &device,
+                            moe_runner::EntryRun *run) {
+  check(moe_runner::runEntry(settings, executor, plan, run));
+  progress(format("entry %s on %s: done; summarizing its outputs", entry.name.c_str(),
+                  device.c_str()));
+  EntryResult r;
+  r.spec = &entry;
+  r.samplesMs = run->samplesMs;
+  r.medianMs = median(r.samplesMs);
+  r.inputSources = run->inputSources;
+  r.residualsFrom = run->residualsFrom;
+  r.residualNames = run->residualNames;
+  r.sharedInputNames = run->sharedInputNames;
+  r.profile = run->profile;
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    if (!entry.args[i].isInput)
+      r.outputs.push_back(summarize(entry.args[i], run->args.data(i), o.print));
+  // Only the outputs are compared: the reference run gets the memory.
+  run->args.releaseInputs();
+  return r;
+}
+
+/// The outcome of the comparisons with the reference so far.
+struct CheckTally {
+  size_t checkedOutputs = 0;
+  std::vector<std::string> failures; // "<entry>/<output> (<error>...)"
+};
+
+/// Compares entry k's outputs (in `run`) with the reference's, recording
+/// each check in `r` and the failed ones in `tally`.
+void compareWithReference(const Options &o, Reference &ref, size_t k, const EntrySpec &entry,
+                          const moe_runner::EntryRun &run, EntryResult &r,
+                          CheckTally &tally) {
+  std::vector<AlignedBuffer> refOut;
+  progress(format("reference %s: entry %s", ref.description.c_str(), entry.name.c_str()));
+  check(referenceOutputs(o, ref, k, entry, &refOut));
+  progress(format("comparing entry %s with the reference", entry.name.c_str()));
+  size_t n = 0;
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    if (entry.args[i].isInput)
+      continue;
+    OutputStats &s = r.outputs[n];
+    s.checked = true;
+    s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data(),
+                                        moe_runner::entryTolerance(entry, entry.args[i]));
+    ++tally.checkedOutputs;
+    if (!s.check.pass)
+      tally.failures.push_back(format(
+          "%s/%s (%s%s)", entry.name.c_str(), entry.args[i].name.c_str(),
+          moe_runner::describeError(s.check).c_str(),
+          s.check.exact ? ", must be equal"
+                        : (" > tolerance " + moe_runner::describeTolerance(s.check)).c_str()));
+    ++n;
+  }
+}
+
+/// The --json report: the run's header fields, the check's outcome and the
+/// entries (entryJson each).
+void printJsonReport(const Options &o, const ArtifactPaths &paths, const ArtifactSpec &spec,
+                     const std::string &device, const std::string &deviceName,
+                     const Reference *ref, const CheckTally &tally,
+                     const std::vector<std::string> &jsonEntries) {
+  std::printf("{\n  \"format\": \"moe-runner-1\",\n");
+  std::printf("  \"artifact\": %s,\n", jsonQuote(paths.stem).c_str());
+  std::printf("  \"source\": %s,\n", jsonQuote(spec.source).c_str());
+  std::printf("  \"target\": %s,\n", jsonQuote(spec.target).c_str());
+  std::printf("  \"device\": %s,\n", jsonQuote(device).c_str());
+  if (!deviceName.empty())
+    std::printf("  \"device_name\": %s,\n", jsonQuote(deviceName).c_str());
+  std::printf("  \"seed\": %" PRIu64 ",\n", o.seed);
+  if (ref)
+    std::printf("  \"check\": {\"reference\": %s, \"kind\": %s, \"outputs\": %zu, "
+                "\"failed\": %zu, \"pass\": %s},\n",
+                jsonQuote(ref->path).c_str(), ref->isDump ? "\"dump\"" : "\"artifact\"",
+                tally.checkedOutputs, tally.failures.size(),
+                tally.failures.empty() ? "true" : "false");
+  std::printf("  \"entries\": [\n");
+  for (size_t k = 0; k < jsonEntries.size(); ++k)
+    std::printf("%s%s\n", jsonEntries[k].c_str(), k + 1 < jsonEntries.size() ? "," : "");
+  std::printf("  ]\n}\n");
+}
+
+/// Fatal (exit 1) when a compared output differs from the reference.
+void failOnMismatches(const Reference *ref, const CheckTally &tally) {
+  if (tally.failures.empty())
+    return;
+  std::string list;
+  for (const std::string &f : tally.failures)
+    list += (list.empty() ? "" : "; ") + f;
+  fatal(format("check against %s failed: %zu of %zu outputs differ from the reference: %s",
+               ref->description.c_str(), tally.failures.size(), tally.checkedOutputs,
+               list.c_str()));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  setToolName("moe-runner");
+  Options o = parseCommandLine(argc, argv);
+
+  // 1. The artifact (compiled first from a FILE.mlir) and its entries.
+  ArtifactChoice choice = compileIfSource(o);
+  ArtifactPaths paths = artifactPathsFor(choice.artifact);
+  ArtifactSpec spec;
+  check(loadArtifactSpec(paths, &spec));
+  std::vector<const EntrySpec *> selected = selectEntries(o, spec, paths);
+
+  // 2. The device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
+  // any GPU artifact, whose mgpu*/moert_* references it resolves.
+  std::string device = runDevice(o, spec, paths);
+  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu");
+  enableProgressFor(o, selected);
+
+  // 3. Plan the inputs of every entry, and the reference, before running
+  // anything.
+  std::vector<moe_runner::EntryPlan> plans = planEntries(o, spec, selected);
+  std::unique_ptr<Reference> ref =
+      prepareReference(o, choice.reference, selected, plans, device, *executor);
+
+  // 4. Load the code and resolve every entry.
+  SharedLibrary library;
+  openLibrary(paths, *executor, &library, &plans, "");
+  if (ref && !ref->isDump)
+    openLibrary(ref->paths, *ref->executor, &ref->library, &ref->plans,
+                "--check-against " + ref->path);
+
+  // 5. Run each entry (and compare it), then report.
+  moe_runner::RunSettings settings = runSettings(o, *executor);
   std::string deviceName = executor->deviceName();
   std::vector<std::string> jsonEntries;
-  std::vector<std::string> failures;
-  size_t checkedOutputs = 0;
+  CheckTally tally;
   for (size_t k = 0; k < selected.size(); ++k) {
     const EntrySpec &entry = *selected[k];
     moe_runner::EntryRun run;
-    check(moe_runner::runEntry(settings, *executor, plans[k], &run));
-    progress(format("entry %s on %s: done; summarizing its outputs", entry.name.c_str(),
-                    device.c_str()));
-    EntryResult r;
-    r.spec = &entry;
-    r.samplesMs = run.samplesMs;
-    r.medianMs = median(r.samplesMs);
-    r.inputSources = run.inputSources;
-    r.residualsFrom = run.residualsFrom;
-    r.residualNames = run.residualNames;
-    r.sharedInputNames = run.sharedInputNames;
-    r.profile = run.profile;
-    for (size_t i = 0; i < entry.args.size(); ++i)
-      if (!entry.args[i].isInput)
-        r.outputs.push_back(summarize(entry.args[i], run.args.data(i), o.print));
-    // Only the outputs are compared: the reference run gets the memory.
-    run.args.releaseInputs();
-    if (ref) {
-      std::vector<AlignedBuffer> refOut;
-      progress(format("reference %s: entry %s", ref->description.c_str(), entry.name.c_str()));
-      check(referenceOutputs(o, *ref, k, entry, &refOut));
-      progress(format("comparing entry %s with the reference", entry.name.c_str()));
-      size_t n = 0;
-      for (size_t i = 0; i < entry.args.size(); ++i) {
-        if (entry.args[i].isInput)
-          continue;
-        OutputStats &s = r.outputs[n];
-        s.checked = true;
-        s.check = moe_runner::compareOutput(
-            entry.args[i], run.args.data(i), refOut[n].data(),
-            moe_runner::entryTolerance(entry, entry.args[i]));
-        ++checkedOutputs;
-        if (!s.check.pass)
-          failures.push_back(format(
-              "%s/%s (%s%s)", entry.name.c_str(), entry.args[i].name.c_str(),
-              moe_runner::describeError(s.check).c_str(),
-              s.check.exact
-                  ? ", must be equal"
-                  : (" > tolerance " + moe_runner::describeTolerance(s.check)).c_str()));
-        ++n;
-      }
-    }
+    EntryResult r = runAndSummarize(o, settings, *executor, plans[k], entry, device, &run);
+    if (ref)
+      compareWithReference(o, *ref, k, entry, run, r, tally);
     if (o.json)
       jsonEntries.push_back(entryJson(o, device, r));
     else
       printTable(o, device, deviceName, ref.get(), r);
   }
-
-  if (o.json) {
-    std::printf("{\n  \"format\": \"moe-runner-1\",\n");
-    std::printf("  \"artifact\": %s,\n", jsonQuote(paths.stem).c_str());
-    std::printf("  \"source\": %s,\n", jsonQuote(spec.source).c_str());
-    std::printf("  \"target\": %s,\n", jsonQuote(spec.target).c_str());
-    std::printf("  \"device\": %s,\n", jsonQuote(device).c_str());
-    if (!deviceName.empty())
-      std::printf("  \"device_name\": %s,\n", jsonQuote(deviceName).c_str());
-    std::printf("  \"seed\": %" PRIu64 ",\n", o.seed);
-    if (ref)
-      std::printf("  \"check\": {\"reference\": %s, \"kind\": %s, \"outputs\": %zu, "
-                  "\"failed\": %zu, \"pass\": %s},\n",
-                  jsonQuote(ref->path).c_str(), ref->isDump ? "\"dump\"" : "\"artifact\"",
-                  checkedOutputs, failures.size(), failures.empty() ? "true" : "false");
-    std::printf("  \"entries\": [\n");
-    for (size_t k = 0; k < jsonEntries.size(); ++k)
-      std::printf("%s%s\n", jsonEntries[k].c_str(), k + 1 < jsonEntries.size() ? "," : "");
-    std::printf("  ]\n}\n");
-  }
+  if (o.json)
+    printJsonReport(o, paths, spec, device, deviceName, ref.get(), tally, jsonEntries);
   finishReport();
-  if (!failures.empty()) {
-    std::string list;
-    for (const std::string &f : failures)
-      list += (list.empty() ? "" : "; ") + f;
-    fatal(format("check against %s failed: %zu of %zu outputs differ from the reference: %s",
-                 ref->description.c_str(), failures.size(), checkedOutputs, list.c_str()));
-  }
+  failOnMismatches(ref.get(), tally);
   return 0;
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Contraction.h"
 #include "ParallelSchedules.h"
+#include "RuntimeAbi.h"
 
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Dialect/MoeOps.h"
@@ -26,22 +27,6 @@ using namespace mlir;
 using namespace mlir::moe;
 
 namespace {
-
-// Values of runtime/gpu/include/moe_runtime/moe_runtime_gpu.h.
-constexpr int32_t kWeightKN = 0, kWeightNK = 1;
-constexpr int32_t kOutBF16 = 0, kOutF32 = 1;
-
-/// Declares `name` (private, external) in the module unless present.
-func::FuncOp runtimeFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                             FunctionType type) {
-  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
-  fn.setPrivate();
-  return fn;
-}
 
 /// The device address of a buffer's first element, as !llvm.ptr.
 Value basePointer(OpBuilder &b, Location loc, Value memref) {
@@ -88,32 +73,24 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
   return success();
 }
 
-/// Emits `name(a, b, sizes, G, Kd, N, layout, out, outType, R)`, the shape of
-/// both moert_entry_* functions.
-void callGroupedGemm(OpBuilder &b, Operation *op, StringRef name, Value a,
+/// Calls `entry`, moert_entry_grouped_gemm_bf16 or
+/// moert_entry_grouped_weight_grad_bf16: both take (a, b or dc, sizes, G, Kd,
+/// N, layout, out, out dtype, R).
+template <typename Entry>
+void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
                      Value bOrDc, Value sizes, Value kDim, Value n,
                      WeightLayout layout, Value out, Value rows) {
   Location loc = op->getLoc();
-  MLIRContext *ctx = b.getContext();
-  Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = b.getI64Type(),
-       i32 = b.getI32Type();
-  auto type = FunctionType::get(
-      ctx, {ptr, ptr, ptr, i64, i64, i64, i32, ptr, i32, i64}, {});
-  func::FuncOp callee =
-      runtimeFunction(b, op->getParentOfType<ModuleOp>(), name, type);
   bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
-  SmallVector<Value> args = {
-      basePointer(b, loc, a),
-      basePointer(b, loc, bOrDc),
-      basePointer(b, loc, sizes),
-      i64Dim(b, loc, sizes, 0),
-      kDim,
-      n,
-      i32Value(b, loc, layout == WeightLayout::NK ? kWeightNK : kWeightKN),
-      basePointer(b, loc, out),
-      i32Value(b, loc, f32Out ? kOutF32 : kOutBF16),
-      rows};
-  func::CallOp::create(b, loc, callee, args);
+  entry.call(b, loc,
+             {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
+              basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
+              i32Value(b, loc,
+                       layout == WeightLayout::NK ? MOERT_WEIGHT_NK
+                                                  : MOERT_WEIGHT_KN),
+              basePointer(b, loc, out),
+              i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
+              rows});
 }
 
 struct GroupedMatmulToRuntime
@@ -123,7 +100,7 @@ struct GroupedMatmulToRuntime
   matchAndRewrite(BufferGroupedMatmulOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, "moert_entry_grouped_gemm_bf16", op.getA(),
+    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
                     op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, op.getC(), 1), op.getWeightLayout(),
                     op.getC(), i64Dim(rewriter, loc, op.getC(), 0));
@@ -139,7 +116,7 @@ struct GroupedWeightGradToRuntime
   matchAndRewrite(BufferGroupedWeightGradOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, "moert_entry_grouped_weight_grad_bf16",
+    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_weight_grad_bf16,
                     op.getA(), op.getDc(), op.getGroupSizes(),
                     i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),
@@ -189,20 +166,13 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
     return wide;
   };
   Value a = asF32(c.a->get()), b = asF32(c.b->get());
-  Type ptr = LLVM::LLVMPointerType::get(ctx), i64 = rewriter.getI64Type(),
-       i32 = rewriter.getI32Type();
-  auto type = FunctionType::get(ctx, {ptr, i32, ptr, i32, ptr, i64, i64, i64}, {});
-  func::FuncOp callee = runtimeFunction(rewriter, op->getParentOfType<ModuleOp>(),
-                                        "moert_entry_matmul_f32", type);
-  SmallVector<Value> args = {basePointer(rewriter, loc, a),
-                             i32Value(rewriter, loc, c.aTransposed),
-                             basePointer(rewriter, loc, b),
-                             i32Value(rewriter, loc, c.bTransposed),
-                             basePointer(rewriter, loc, out),
-                             i64Dim(rewriter, loc, out, 0),
-                             i64Dim(rewriter, loc, out, 1),
-                             i64Dim(rewriter, loc, a, c.aTransposed ? 0 : 1)};
-  func::CallOp::create(rewriter, loc, callee, args);
+  runtime_abi::moert_entry_matmul_f32.call(
+      rewriter, loc,
+      {basePointer(rewriter, loc, a), i32Value(rewriter, loc, c.aTransposed),
+       basePointer(rewriter, loc, b), i32Value(rewriter, loc, c.bTransposed),
+       basePointer(rewriter, loc, out), i64Dim(rewriter, loc, out, 0),
+       i64Dim(rewriter, loc, out, 1),
+       i64Dim(rewriter, loc, a, c.aTransposed ? 0 : 1)});
   for (Value t : temporaries)
     memref::DeallocOp::create(rewriter, loc, t);
   rewriter.eraseOp(op);

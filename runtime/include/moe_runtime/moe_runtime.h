@@ -1,10 +1,13 @@
 /*===- moe_runtime.h - libmoe_runtime C ABI -------------------------*- C -*-===
  *
  * The plain C interface of libmoe_runtime: what compiled artifacts and
- * non-C++ hosts may call. No MLIR, no LLVM. This release has the CPU parts:
+ * non-C++ hosts may call. No MLIR, no LLVM. It has the CPU parts:
  * element-type conversion, the reproducible random-input scheme, .npy I/O,
- * artifact loading and timing. (The GPU parts, mgpu* and moert_* for cuBLASLt
- * and NCCL, arrive with the GPU backend.)
+ * artifact loading and timing. The GPU parts are libmoe_runtime_gpu's
+ * (runtime/gpu): the mgpu* calls of MLIR's gpu-to-llvm (moe_runtime_mgpu.h)
+ * and the cuBLASLt GEMMs compiled code calls (moe_runtime_gpu.h, declared
+ * from moert_abi.def). Neither library has collectives: moe.all_to_all runs
+ * on one rank.
  *
  * Conventions: functions that can fail return 0 on success and -1 on failure
  * (or NULL), and leave a message for moert_last_error() (per thread).

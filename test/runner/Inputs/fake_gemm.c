@@ -12,25 +12,20 @@
 enum { R = 64, K = 32, N = 16, G = 4 };
 
 #ifdef FAKE_GEMM_GPU
-void moert_entry_grouped_gemm_bf16(const void *a, const void *b, const int32_t *sizes,
-                                   int64_t num_groups, int64_t k_dim, int64_t n,
-                                   int32_t layout, void *c, int32_t c_dtype, int64_t rows);
-void moert_entry_grouped_weight_grad_bf16(const void *a, const void *dc, const int32_t *sizes,
-                                          int64_t num_groups, int64_t k_dim, int64_t n,
-                                          int32_t layout, void *db, int32_t db_dtype,
-                                          int64_t rows);
+#include "moe_runtime/moe_runtime_gpu.h"
 
 EXPORT void gemm_packed(void **args) {
-  moert_entry_grouped_gemm_bf16(args[0], args[1], (const int32_t *)args[2], G, K, N, 0, args[3],
-                                1, R);
+  moert_entry_grouped_gemm_bf16(args[0], args[1], (const int32_t *)args[2], G, K, N,
+                                MOERT_WEIGHT_KN, args[3], MOERT_GPU_OUT_F32, R);
 }
 EXPORT void wgrad_packed(void **args) {
-  moert_entry_grouped_weight_grad_bf16(args[0], args[1], (const int32_t *)args[2], G, K, N, 0,
-                                       args[3], 1, R);
+  moert_entry_grouped_weight_grad_bf16(args[0], args[1], (const int32_t *)args[2], G, K, N,
+                                       MOERT_WEIGHT_KN, args[3], MOERT_GPU_OUT_F32, R);
 }
+/* 7: no weight layout. */
 EXPORT void bad_packed(void **args) {
   moert_entry_grouped_gemm_bf16(args[0], args[1], (const int32_t *)args[2], G, K, N, 7, args[3],
-                                1, R);
+                                MOERT_GPU_OUT_F32, R);
 }
 #else
 static double bf(uint16_t h) {

@@ -23,6 +23,8 @@
 #ifndef MOE_RUNTIME_MOE_RUNTIME_GPU_H
 #define MOE_RUNTIME_MOE_RUNTIME_GPU_H
 
+#include "moe_runtime/moert_abi.h"
+
 #include <stdint.h>
 
 #if defined(__GNUC__)
@@ -35,13 +37,8 @@
 extern "C" {
 #endif
 
-/* Weight layouts. */
-#define MOERT_WEIGHT_KN 0 /* b[G, K, N] (row-major per group) */
-#define MOERT_WEIGHT_NK 1 /* b[G, N, K]: each group's matrix is used transposed */
-
-/* Output element types. */
-#define MOERT_GPU_OUT_BF16 0
-#define MOERT_GPU_OUT_F32 1
+/* Weight layouts (MOERT_WEIGHT_KN, MOERT_WEIGHT_NK) and output element types
+ * (MOERT_GPU_OUT_BF16, MOERT_GPU_OUT_F32): moert_abi.h. */
 
 /* Message of the last failed call on this thread ("" if none). */
 MOERT_GPU_EXPORT const char *moert_gpu_last_error(void);
@@ -89,26 +86,22 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
     int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
     int64_t rows, void *stream);
 
-/* Entry points for compiled code (what the sm_* lowering calls): the
- * device-size functions above on the runtime stream (moert_gpu_stream(),
- * moe_runtime_mgpu.h), with the default device's primary context current.
+/* Entry points for compiled code (what the sm_* lowering calls), declared
+ * from moert_abi.def, the list the compiler builds its calls from:
+ *   moert_entry_grouped_gemm_bf16, moert_entry_matmul_f32,
+ *   moert_entry_grouped_weight_grad_bf16
+ * are the device-size functions above without their `stream` argument, run
+ * on the runtime stream (moert_gpu_stream(), moe_runtime_mgpu.h) with the
+ * default device's primary context current.
  * No return value, as for mgpu*: a failure prints
  *   moe_runtime_gpu: moert_entry_<name>: <message of the function above>
  * to stderr, sets moert_gpu_last_error() and becomes the process-wide sticky
  * error (moert_gpu_sticky_error()) unless one is recorded already; the
  * caller checks it after the compiled call. */
-MOERT_GPU_EXPORT void moert_entry_grouped_gemm_bf16(const void *a, const void *b,
-                                                    const int32_t *group_sizes_device,
-                                                    int64_t num_groups, int64_t k_dim,
-                                                    int64_t n, int32_t weight_layout,
-                                                    void *c, int32_t c_dtype, int64_t rows);
-MOERT_GPU_EXPORT void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b,
-                                             int32_t b_trans, float *c, int64_t m, int64_t n,
-                                             int64_t k);
-MOERT_GPU_EXPORT void moert_entry_grouped_weight_grad_bf16(
-    const void *a, const void *dc, const int32_t *group_sizes_device, int64_t num_groups,
-    int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
-    int64_t rows);
+#define MOERT_ABI_ARG(kind, ctype, name) ctype name
+#define MOERT_ABI_FUNCTION(name, result_kind, result_ctype, args)                   \
+  MOERT_GPU_EXPORT result_ctype name args;
+#include "moe_runtime/moert_abi.def"
 
 /* Kernel profile. Between start and stop, every kernel launched through
  * mgpuLaunchKernel and every moert_entry_* call is timed with CUDA events on

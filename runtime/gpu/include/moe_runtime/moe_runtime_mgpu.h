@@ -1,8 +1,9 @@
 /*===- moe_runtime_mgpu.h - mgpu* entry points of libmoe_runtime_gpu -*- C -*-===
  *
  * The host runtime calls that MLIR 22's `gpu-to-llvm` emits (STYLE.md 4.7),
- * implemented on the CUDA driver API (runtime/gpu/lib/CudaDriver.cpp), so
- * that objects compiled by --gpu-lower-to-nvvm-pipeline link against
+ * listed in moert_mgpu_abi.def and implemented on the CUDA driver API
+ * (runtime/gpu/lib/CudaDriver.cpp), so that objects compiled by
+ * --gpu-lower-to-nvvm-pipeline link against
  * libmoe_runtime_gpu instead of upstream's libmlir_cuda_runtime (which the
  * Debian packages do not ship). Handles are opaque here: CUmodule,
  * CUfunction, CUstream and CUevent, passed as pointers; device pointers are
@@ -42,20 +43,6 @@ extern "C" {
 MOERT_GPU_EXPORT const char *moert_gpu_sticky_error(void);
 MOERT_GPU_EXPORT void moert_gpu_clear_sticky_error(void);
 
-/* Modules: cubin or fatbin (mgpuModuleLoad), PTX JIT-compiled at optLevel
- * (mgpuModuleLoadJIT). NULL on failure. Unloading NULL does nothing. */
-MOERT_GPU_EXPORT void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
-MOERT_GPU_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
-MOERT_GPU_EXPORT void mgpuModuleUnload(void *module);
-MOERT_GPU_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
-
-/* Sets CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to smem first when
- * smem > 0. paramsCount is not needed by cuLaunchKernel. */
-MOERT_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
-                                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                                       intptr_t blockZ, int32_t smem, void *stream,
-                                       void **params, void **extra, size_t paramsCount);
-
 /* The runtime stream: one non-blocking stream per device, created on first use
  * in the device's primary context and kept for the life of the process. All
  * compiled code and the moert_entry_* calls run on it; a host that runs
@@ -63,38 +50,13 @@ MOERT_GPU_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t 
  * NULL after a reported failure. */
 MOERT_GPU_EXPORT void *moert_gpu_stream(void);
 
-/* Streams: mgpuStreamCreate returns the runtime stream (no new stream) and
- * mgpuStreamDestroy of it does nothing. gpu-to-llvm / gpu-async-region code
- * creates and destroys a stream around every async region; with one stream all
- * compiled work and the moert_* calls stay ordered on one queue, and the host
- * can time or wait for all of it with events on moert_gpu_stream().
- * mgpuStreamDestroy of any other stream destroys it. Events without timing
- * (moert_gpu_timer_event_create makes timing events). */
-MOERT_GPU_EXPORT void *mgpuStreamCreate(void);
-MOERT_GPU_EXPORT void mgpuStreamSynchronize(void *stream);
-MOERT_GPU_EXPORT void mgpuStreamDestroy(void *stream);
-MOERT_GPU_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
-MOERT_GPU_EXPORT void *mgpuEventCreate(void);
-MOERT_GPU_EXPORT void mgpuEventDestroy(void *event);
-MOERT_GPU_EXPORT void mgpuEventSynchronize(void *event);
-MOERT_GPU_EXPORT void mgpuEventRecord(void *event, void *stream);
-
-/* Stream-ordered: cuMemAllocAsync / cuMemFreeAsync on `stream` (the runtime
- * stream when NULL) from the device's default memory pool, whose release
- * threshold is set to UINT64_MAX on first use, so memory freed by one entry
- * call is reused by the next instead of going back to the driver (cuMemFree
- * would synchronise the device). On a device without memory pools: cuMemAlloc
- * / cuMemFree. isHostShared: cuMemAllocManaged (freed with cuMemFree). Size 0
- * gives NULL; mgpuMemFree(NULL) does nothing. */
-MOERT_GPU_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared);
-MOERT_GPU_EXPORT void mgpuMemFree(void *ptr, void *stream);
-MOERT_GPU_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream);
-/* count elements of 4 (2) bytes set to value. */
-MOERT_GPU_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
-                                   void *stream);
-MOERT_GPU_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                                   void *stream);
-MOERT_GPU_EXPORT void mgpuSetDefaultDevice(int32_t device);
+/* The mgpu* functions, declared from moert_mgpu_abi.def (which documents
+ * each): modules, kernel launches, streams, events, memory. */
+#define MOERT_ABI_ARG(kind, ctype, name) ctype name
+#define MOERT_ABI_NO_ARGS void
+#define MOERT_ABI_FUNCTION(name, result_kind, result_ctype, args)                   \
+  MOERT_GPU_EXPORT result_ctype name args;
+#include "moe_runtime/moert_mgpu_abi.def"
 
 /* For hosts that run compiled code (moe-runner). */
 

@@ -1,0 +1,54 @@
+//===- RuntimeAbi.cpp - calls into libmoe_runtime_gpu ---------------------===//
+#include "RuntimeAbi.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::moe::runtime_abi {
+
+Type getAbiType(MLIRContext *ctx, AbiKind kind) {
+  switch (kind) {
+  case AbiKind::none:
+    return {};
+  case AbiKind::ptr:
+    return LLVM::LLVMPointerType::get(ctx);
+  case AbiKind::i32:
+    return IntegerType::get(ctx, 32);
+  case AbiKind::i64:
+    return IntegerType::get(ctx, 64);
+  }
+  llvm_unreachable("unknown AbiKind");
+}
+
+func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
+                                    StringRef name, FunctionType type) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+  fn.setPrivate();
+  return fn;
+}
+
+func::CallOp callRuntimeFunction(OpBuilder &b, Location loc, StringRef name,
+                                 FunctionType type, ValueRange args) {
+  for (auto [index, arg, expected] : llvm::enumerate(args, type.getInputs()))
+    if (arg.getType() != expected) {
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      os << "runtime call " << name << ": argument " << index << " is "
+         << arg.getType() << ", moert_abi.def declares " << expected;
+      llvm::report_fatal_error(llvm::StringRef(message));
+    }
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto module = dyn_cast<ModuleOp>(parent);
+  if (!module)
+    module = parent->getParentOfType<ModuleOp>();
+  func::FuncOp callee = declareRuntimeFunction(b, module, name, type);
+  return func::CallOp::create(b, loc, callee, args);
+}
+
+} // namespace mlir::moe::runtime_abi
