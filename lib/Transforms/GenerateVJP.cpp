@@ -3,23 +3,29 @@
 // Reverse-mode differentiation of a forward function as ONE backward
 // function: the forward ops are visited in reverse and each contributes its
 // adjoint (VJPOpInterface) to the same body, so fusion, FP8 placement and
-// recompute passes later see the whole backward. The forward values the
-// adjoints ask for become residuals (returned by @f_fwd, taken by @f_bwd) or
-// are recomputed in the backward, per the residual policy; the arguments of
-// @f they ask for (weights, x) are taken by @f_bwd directly, under their own
-// names, never copied out through @f_fwd.
+// recompute passes later see the whole backward. The pass knows ops only
+// through that interface: the moe ops and the upstream ops moe programs use
+// attach it as external models (lib/Dialect/VJPInterfaceImpl.cpp,
+// UpstreamVJPInterfaceImpl.cpp). The forward values the adjoints ask for
+// become residuals (returned by @f_fwd, taken by @f_bwd) or are recomputed in
+// the backward, per the residual policy (each op's recompute class against
+// the `recompute` option); the arguments of @f they ask for (weights, x) are
+// taken by @f_bwd directly, under their own names, never copied out through
+// @f_fwd.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/UpstreamVJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <bitset>
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_MOEGENERATEVJPPASS
@@ -36,16 +42,72 @@ bool isFloatTensor(Value v) {
   return type && isa<FloatType>(type.getElementType());
 }
 
+/// The residual policy: the recompute classes the `recompute` option names
+/// (by their strings: glu, permute, ...; `none` names no class).
+class RecomputePolicy {
+public:
+  /// Parses the option; an unknown name is an error on `module`.
+  static FailureOr<RecomputePolicy> parse(StringRef option, ModuleOp module) {
+    RecomputePolicy policy;
+    for (StringRef name : llvm::split(option, ',')) {
+      name = name.trim();
+      if (name.empty() || name == "none")
+        continue;
+      std::optional<RecomputeClass> named = symbolizeRecomputeClass(name);
+      if (!named || !isNameable(*named)) {
+        InFlightDiagnostic diag =
+            module.emitError("moe-generate-vjp: unknown recompute kind '")
+            << name << "' (known: ";
+        for (RecomputeClass nameable : nameableClasses())
+          diag << stringifyRecomputeClass(nameable) << ", ";
+        diag << "none)";
+        return diag;
+      }
+      policy.named.set(static_cast<uint32_t>(*named));
+    }
+    return policy;
+  }
+
+  /// Whether a result of `op` the backward needs is recomputed there rather
+  /// than saved. Ops without VJPOpInterface are saved.
+  bool recomputes(Operation *op) const {
+    auto vjp = dyn_cast<VJPOpInterface>(op);
+    if (!vjp)
+      return false;
+    RecomputeClass kind = vjp.getRecomputeClass();
+    return kind == RecomputeClass::Always ||
+           named.test(static_cast<uint32_t>(kind));
+  }
+
+private:
+  /// The classes the option may name: all but `never` and `always`, which
+  /// hold whatever it says.
+  static bool isNameable(RecomputeClass kind) {
+    return kind != RecomputeClass::Never && kind != RecomputeClass::Always;
+  }
+  static SmallVector<RecomputeClass> nameableClasses() {
+    SmallVector<RecomputeClass> classes;
+    for (uint32_t i = 0; i <= getMaxEnumValForRecomputeClass(); ++i)
+      if (std::optional<RecomputeClass> kind = symbolizeRecomputeClass(i))
+        if (isNameable(*kind))
+          classes.push_back(*kind);
+    return classes;
+  }
+
+  std::bitset<getMaxEnumValForRecomputeClass() + 1> named;
+};
+
 /// The backward function under construction: arguments are added (in front
 /// of the cotangents) as adjoints ask for forward values: an argument of @f
 /// itself (a weight, x) becomes an argument of @f_bwd directly; any other
-/// value becomes a residual, which @f_fwd returns.
+/// value becomes a residual, which @f_fwd returns, unless the policy
+/// recomputes it.
 class BackwardBuilder : public VJPContext {
 public:
   BackwardBuilder(func::FuncOp bwd, Block &primalBody,
-                  llvm::StringSet<> recomputeKinds)
+                  const RecomputePolicy &policy)
       : bwd(bwd), primalBody(primalBody), builder(bwd.getContext()),
-        recomputeKinds(std::move(recomputeKinds)) {
+        policy(policy) {
     builder.setInsertionPointToEnd(&bwd.getBody().front());
   }
 
@@ -64,11 +126,10 @@ public:
     if (Value known = mapping.lookupOrNull(v))
       return known;
     Operation *def = v.getDefiningOp();
-    if (def && shouldRecompute(def)) {
+    if (def && policy.recomputes(def)) {
       for (Value operand : def->getOperands())
         (void)forward(operand);
-      Operation *clone = builder.clone(*def, mapping);
-      (void)clone;
+      builder.clone(*def, mapping);
       return mapping.lookup(v);
     }
     Block &body = bwd.getBody().front();
@@ -80,18 +141,10 @@ public:
   }
 
 private:
-  bool shouldRecompute(Operation *op) const {
-    if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
-      return true;
-    StringRef name = op->getName().stripDialect();
-    return op->getDialect()->getNamespace() == "moe" &&
-           recomputeKinds.contains(name);
-  }
-
   func::FuncOp bwd;
   Block &primalBody;
   OpBuilder builder;
-  llvm::StringSet<> recomputeKinds;
+  const RecomputePolicy &policy;
   IRMapping mapping;
   SmallVector<Value> saved;
 };
@@ -111,75 +164,6 @@ private:
   OpBuilder &b;
   DenseMap<Value, Value> map;
 };
-
-/// Adjoints of the upstream tensor ops moe programs use.
-LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
-                              ArrayRef<Value> dres, Cotangents &cots) {
-  OpBuilder &b = bb.getBuilder();
-  Location loc = op->getLoc();
-  Value d = dres.empty() ? Value() : dres[0];
-  if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
-    return success();
-  if (isa<arith::AddFOp>(op)) {
-    cots.add(op->getOperand(0), d, loc);
-    cots.add(op->getOperand(1), d, loc);
-    return success();
-  }
-  if (isa<arith::SubFOp>(op)) {
-    cots.add(op->getOperand(0), d, loc);
-    cots.add(op->getOperand(1), arith::NegFOp::create(b, loc, d), loc);
-    return success();
-  }
-  if (isa<arith::NegFOp>(op)) {
-    cots.add(op->getOperand(0), arith::NegFOp::create(b, loc, d), loc);
-    return success();
-  }
-  if (isa<arith::DivFOp>(op)) {
-    // d(a/b) = d/b for a, −d·a/b² for b.
-    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
-    Value da = arith::DivFOp::create(b, loc, d, rhs);
-    Value db = arith::NegFOp::create(
-        b, loc,
-        arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, da, lhs),
-                              rhs));
-    cots.add(op->getOperand(0), da, loc);
-    cots.add(op->getOperand(1), db, loc);
-    return success();
-  }
-  // Reshapes: the cotangent takes the inverse reshape.
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    cots.add(expand.getSrc(),
-             tensor::CollapseShapeOp::create(b, loc, expand.getSrcType(), d,
-                                             expand.getReassociationIndices()),
-             loc);
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    cots.add(collapse.getSrc(),
-             tensor::ExpandShapeOp::create(b, loc, collapse.getSrcType(), d,
-                                           collapse.getReassociationIndices()),
-             loc);
-    return success();
-  }
-  if (isa<arith::MulFOp>(op)) {
-    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
-    cots.add(op->getOperand(0), arith::MulFOp::create(b, loc, d, rhs), loc);
-    cots.add(op->getOperand(1), arith::MulFOp::create(b, loc, d, lhs), loc);
-    return success();
-  }
-  if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
-    Type inType = op->getOperand(0).getType();
-    Value back = isa<arith::TruncFOp>(op)
-                     ? arith::ExtFOp::create(b, loc, inType, d).getResult()
-                     : arith::TruncFOp::create(b, loc, inType, d).getResult();
-    cots.add(op->getOperand(0), back, loc);
-    return success();
-  }
-  return op->emitOpError("has no adjoint: moe-generate-vjp supports the moe "
-                         "ops, arith.addf/subf/mulf/divf/negf/truncf/extf/"
-                         "constant, tensor.empty and tensor.expand_shape/"
-                         "collapse_shape on tensors");
-}
 
 /// moe.name and moe.role, where set, must be strings (annotateEntryNames and
 /// the artifact metadata read them as such).
@@ -212,18 +196,10 @@ struct MoeGenerateVJPPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringSet<> kinds;
-    for (StringRef kind : llvm::split(StringRef(recompute), ',')) {
-      kind = kind.trim();
-      if (kind.empty() || kind == "none")
-        continue;
-      if (!llvm::is_contained({"glu", "permute", "gate", "route"}, kind)) {
-        module.emitError("moe-generate-vjp: unknown recompute kind '")
-            << kind << "' (known: glu, permute, gate, route, none)";
-        return signalPassFailure();
-      }
-      kinds.insert(kind);
-    }
+    FailureOr<RecomputePolicy> policy =
+        RecomputePolicy::parse(recompute, module);
+    if (failed(policy))
+      return signalPassFailure();
 
     SmallVector<func::FuncOp> targets;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -248,11 +224,11 @@ struct MoeGenerateVJPPass
       return signalPassFailure();
     }
     for (func::FuncOp func : targets)
-      if (failed(differentiate(func, kinds)))
+      if (failed(differentiate(func, *policy)))
         return signalPassFailure();
   }
 
-  LogicalResult differentiate(func::FuncOp f, const llvm::StringSet<> &kinds) {
+  LogicalResult differentiate(func::FuncOp f, const RecomputePolicy &policy) {
     MLIRContext *ctx = f.getContext();
     auto module = f->getParentOfType<ModuleOp>();
     for (StringRef suffix : {"_fwd", "_bwd"}) {
@@ -286,7 +262,7 @@ struct MoeGenerateVJPPass
                                     (f.getSymName() + "_bwd").str(),
                                     FunctionType::get(ctx, {}, {}));
     Block *bwdBody = bwd.addEntryBlock();
-    BackwardBuilder bb(bwd, body, llvm::StringSet<>(kinds));
+    BackwardBuilder bb(bwd, body, policy);
     OpBuilder &b = bb.getBuilder();
     Cotangents cots(b);
     SmallVector<std::string> cotangentNames;
@@ -309,11 +285,10 @@ struct MoeGenerateVJPPass
       if (!any)
         continue;
       auto vjp = dyn_cast<VJPOpInterface>(&op);
-      if (!vjp) {
-        if (failed(upstreamAdjoint(&op, bb, dres, cots)))
-          return failure();
-        continue;
-      }
+      if (!vjp)
+        return op.emitOpError("has no adjoint: moe-generate-vjp supports the "
+                              "moe ops, ")
+               << describeUpstreamVJPOps();
       SmallVector<Value> dops;
       if (failed(vjp.buildVJP(b, bb, dres, dops)))
         return failure();
