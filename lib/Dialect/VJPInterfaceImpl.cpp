@@ -176,6 +176,9 @@ struct Adjoint : public VJPOpInterface::ExternalModel<Derived, OpT> {
 };
 
 struct GateAdjoint : Adjoint<GateAdjoint, GateOp> {
+  RecomputeClass getRecomputeClass(Operation *) const {
+    return RecomputeClass::RouterLogits;
+  }
   LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {
@@ -202,6 +205,9 @@ struct GateAdjoint : Adjoint<GateAdjoint, GateOp> {
 };
 
 struct RouteAdjoint : Adjoint<RouteAdjoint, RouteOp> {
+  RecomputeClass getRecomputeClass(Operation *) const {
+    return RecomputeClass::RouterScores;
+  }
   LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {
@@ -478,6 +484,9 @@ struct ExpertBiasUpdateAdjoint
 };
 
 struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
+  RecomputeClass getRecomputeClass(Operation *) const {
+    return RecomputeClass::Dispatch;
+  }
   bool isDifferentiableOperand(Operation *, unsigned index) const {
     return index == 0;
   }
@@ -537,6 +546,9 @@ struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
 };
 
 struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
+  RecomputeClass getRecomputeClass(Operation *) const {
+    return RecomputeClass::ExpertActivation;
+  }
   LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {

@@ -5,6 +5,7 @@
 #include "MoeDialect/Conversion/Pipelines.h"
 #include "MoeDialect/Dialect/BufferizableOpInterfaceImpl.h"
 #include "MoeDialect/Dialect/MoeDialect.h"
+#include "MoeDialect/Dialect/UpstreamVJPInterfaceImpl.h"
 #include "MoeDialect/Dialect/VJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/Passes.h"
 
@@ -22,6 +23,7 @@ void mlir::moe::registerMoeDialects(DialectRegistry &registry) {
                   tensor::TensorDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
   registerVJPInterfaceExternalModels(registry);
+  registerUpstreamVJPInterfaceExternalModels(registry);
 }
 
 void mlir::moe::registerMoePasses() {

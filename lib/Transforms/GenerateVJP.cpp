@@ -3,23 +3,29 @@
 // Reverse-mode differentiation of a forward function as ONE backward
 // function: the forward ops are visited in reverse and each contributes its
 // adjoint (VJPOpInterface) to the same body, so fusion, FP8 placement and
-// recompute passes later see the whole backward. The forward values the
-// adjoints ask for become residuals (returned by @f_fwd, taken by @f_bwd) or
-// are recomputed in the backward, per the residual policy; the arguments of
-// @f they ask for (weights, x) are taken by @f_bwd directly, under their own
-// names, never copied out through @f_fwd.
+// recompute passes later see the whole backward. The pass knows ops only
+// through that interface: the moe ops and the upstream ops moe programs use
+// attach it as external models (lib/Dialect/VJPInterfaceImpl.cpp,
+// UpstreamVJPInterfaceImpl.cpp). The forward values the adjoints ask for
+// become residuals (returned by @f_fwd, taken by @f_bwd) or are recomputed in
+// the backward, per the residual policy (each op's recompute class against
+// the `recompute` option); the arguments of @f they ask for (weights, x) are
+// taken by @f_bwd directly, under their own names, never copied out through
+// @f_fwd.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/UpstreamVJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <bitset>
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_MOEGENERATEVJPPASS
@@ -36,16 +42,72 @@ bool isFloatTensor(Value v) {
   return type && isa<FloatType>(type.getElementType());
 }
 
+/// The residual policy: the recompute classes the `recompute` option names
+/// (by their strings: glu, permute, ...; `none` names no class).
+class RecomputePolicy {
+public:
+  /// Parses the option; an unknown name is an error on `module`.
+  static FailureOr<RecomputePolicy> parse(StringRef option, ModuleOp module) {
+    RecomputePolicy policy;
+    for (StringRef name : llvm::split(option, ',')) {
+      name = name.trim();
+      if (name.empty() || name == "none")
+        continue;
+      std::optional<RecomputeClass> named = symbolizeRecomputeClass(name);
+      if (!named || !isNameable(*named)) {
+        InFlightDiagnostic diag =
+            module.emitError("moe-generate-vjp: unknown recompute kind '")
+            << name << "' (known: ";
+        for (RecomputeClass nameable : nameableClasses())
+          diag << stringifyRecomputeClass(nameable) << ", ";
+        diag << "none)";
+        return diag;
+      }
+      policy.named.set(static_cast<uint32_t>(*named));
+    }
+    return policy;
+  }
+
+  /// Whether a result of `op` the backward needs is recomputed there rather
+  /// than saved. Ops without VJPOpInterface are saved.
+  bool recomputes(Operation *op) const {
+    auto vjp = dyn_cast<VJPOpInterface>(op);
+    if (!vjp)
+      return false;
+    RecomputeClass kind = vjp.getRecomputeClass();
+    return kind == RecomputeClass::Always ||
+           named.test(static_cast<uint32_t>(kind));
+  }
+
+private:
+  /// The classes the option may name: all but `never` and `always`, which
+  /// hold whatever it says.
+  static bool isNameable(RecomputeClass kind) {
+    return kind != RecomputeClass::Never && kind != RecomputeClass::Always;
+  }
+  static SmallVector<RecomputeClass> nameableClasses() {
+    SmallVector<RecomputeClass> classes;
+    for (uint32_t i = 0; i <= getMaxEnumValForRecomputeClass(); ++i)
+      if (std::optional<RecomputeClass> kind = symbolizeRecomputeClass(i))
+        if (isNameable(*kind))
+          classes.push_back(*kind);
+    return classes;
+  }
+
+  std::bitset<getMaxEnumValForRecomputeClass() + 1> named;
+};
+
 /// The backward function under construction: arguments are added (in front
 /// of the cotangents) as adjoints ask for forward values: an argument of @f
 /// itself (a weight, x) becomes an argument of @f_bwd directly; any other
-/// value becomes a residual, which @f_fwd returns.
+/// value becomes a residual, which @f_fwd returns, unless the policy
+/// recomputes it.
 class BackwardBuilder : public VJPContext {
 public:
   BackwardBuilder(func::FuncOp bwd, Block &primalBody,
-                  llvm::StringSet<> recomputeKinds)
+                  const RecomputePolicy &policy)
       : bwd(bwd), primalBody(primalBody), builder(bwd.getContext()),
-        recomputeKinds(std::move(recomputeKinds)) {
+        policy(policy) {
     builder.setInsertionPointToEnd(&bwd.getBody().front());
   }
 
@@ -64,11 +126,10 @@ public:
     if (Value known = mapping.lookupOrNull(v))
       return known;
     Operation *def = v.getDefiningOp();
-    if (def && shouldRecompute(def)) {
+    if (def && policy.recomputes(def)) {
       for (Value operand : def->getOperands())
         (void)forward(operand);
-      Operation *clone = builder.clone(*def, mapping);
-      (void)clone;
+      builder.clone(*def, mapping);
       return mapping.lookup(v);
     }
     Block &body = bwd.getBody().front();
@@ -80,18 +141,10 @@ public:
   }
 
 private:
-  bool shouldRecompute(Operation *op) const {
-    if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
-      return true;
-    StringRef name = op->getName().stripDialect();
-    return op->getDialect()->getNamespace() == "moe" &&
-           recomputeKinds.contains(name);
-  }
-
   func::FuncOp bwd;
   Block &primalBody;
   OpBuilder builder;
-  llvm::StringSet<> recomputeKinds;
+  const RecomputePolicy &policy;
   IRMapping mapping;
   SmallVector<Value> saved;
 };
@@ -112,74 +165,9 @@ private:
   DenseMap<Value, Value> map;
 };
 
-/// Adjoints of the upstream tensor ops moe programs use.
-LogicalResult upstreamAdjoint(Operation *op, BackwardBuilder &bb,
-                              ArrayRef<Value> dres, Cotangents &cots) {
-  OpBuilder &b = bb.getBuilder();
-  Location loc = op->getLoc();
-  Value d = dres.empty() ? Value() : dres[0];
-  if (isa<arith::ConstantOp, tensor::EmptyOp>(op))
-    return success();
-  if (isa<arith::AddFOp>(op)) {
-    cots.add(op->getOperand(0), d, loc);
-    cots.add(op->getOperand(1), d, loc);
-    return success();
-  }
-  if (isa<arith::SubFOp>(op)) {
-    cots.add(op->getOperand(0), d, loc);
-    cots.add(op->getOperand(1), arith::NegFOp::create(b, loc, d), loc);
-    return success();
-  }
-  if (isa<arith::NegFOp>(op)) {
-    cots.add(op->getOperand(0), arith::NegFOp::create(b, loc, d), loc);
-    return success();
-  }
-  if (isa<arith::DivFOp>(op)) {
-    // d(a/b) = d/b for a, −d·a/b² for b.
-    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
-    Value da = arith::DivFOp::create(b, loc, d, rhs);
-    Value db = arith::NegFOp::create(
-        b, loc,
-        arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, da, lhs),
-                              rhs));
-    cots.add(op->getOperand(0), da, loc);
-    cots.add(op->getOperand(1), db, loc);
-    return success();
-  }
-  // Reshapes: the cotangent takes the inverse reshape.
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    cots.add(expand.getSrc(),
-             tensor::CollapseShapeOp::create(b, loc, expand.getSrcType(), d,
-                                             expand.getReassociationIndices()),
-             loc);
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    cots.add(collapse.getSrc(),
-             tensor::ExpandShapeOp::create(b, loc, collapse.getSrcType(), d,
-                                           collapse.getReassociationIndices()),
-             loc);
-    return success();
-  }
-  if (isa<arith::MulFOp>(op)) {
-    Value lhs = bb.forward(op->getOperand(0)), rhs = bb.forward(op->getOperand(1));
-    cots.add(op->getOperand(0), arith::MulFOp::create(b, loc, d, rhs), loc);
-    cots.add(op->getOperand(1), arith::MulFOp::create(b, loc, d, lhs), loc);
-    return success();
-  }
-  if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
-    Type inType = op->getOperand(0).getType();
-    Value back = isa<arith::TruncFOp>(op)
-                     ? arith::ExtFOp::create(b, loc, inType, d).getResult()
-                     : arith::TruncFOp::create(b, loc, inType, d).getResult();
-    cots.add(op->getOperand(0), back, loc);
-    return success();
-  }
-  return op->emitOpError("has no adjoint: moe-generate-vjp supports the moe "
-                         "ops, arith.addf/subf/mulf/divf/negf/truncf/extf/"
-                         "constant, tensor.empty and tensor.expand_shape/"
-                         "collapse_shape on tensors");
-}
+//===----------------------------------------------------------------------===//
+// Checks and preparation of @f
+//===----------------------------------------------------------------------===//
 
 /// moe.name and moe.role, where set, must be strings (annotateEntryNames and
 /// the artifact metadata read them as such).
@@ -206,217 +194,294 @@ LogicalResult checkNameAttrs(func::FuncOp f) {
   return success();
 }
 
+/// @f_fwd and @f_bwd must be new symbols of the module.
+LogicalResult checkEntryNamesFree(func::FuncOp f) {
+  auto module = f->getParentOfType<ModuleOp>();
+  for (StringRef suffix : {"_fwd", "_bwd"}) {
+    std::string name = (f.getSymName() + suffix).str();
+    if (Operation *existing = module.lookupSymbol(name)) {
+      InFlightDiagnostic diag = f.emitError("moe-generate-vjp: cannot "
+                                            "differentiate @")
+                                << f.getSymName() << ": the module already "
+                                << "has a symbol @" << name;
+      diag.attachNote(existing->getLoc()) << "@" << name << " is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+/// Names every argument and result of @f (the names of @f_fwd and @f_bwd's
+/// entries derive from them) and expands moe.layer into the ops with
+/// adjoints.
+LogicalResult prepareForward(func::FuncOp f) {
+  annotateEntryNames(f);
+  RewritePatternSet patterns(f.getContext());
+  populateExpandLayerPatterns(patterns);
+  if (failed(applyPatternsGreedily(f, std::move(patterns))))
+    return f.emitError("moe-generate-vjp: could not expand moe.layer");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The backward @f_bwd
+//===----------------------------------------------------------------------===//
+
+/// Adds one cotangent argument to @f_bwd per float result of @f, seeding
+/// `cots`; returns their names, d_<result>.
+SmallVector<std::string> addCotangentArguments(func::FuncOp f, Block &bwdBody,
+                                               Cotangents &cots) {
+  auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
+  SmallVector<std::string> names;
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    if (!isFloatTensor(value))
+      continue;
+    BlockArgument dres = bwdBody.addArgument(value.getType(), value.getLoc());
+    cots.add(value, dres, value.getLoc());
+    auto name = f.getResultAttrOfType<StringAttr>(i, kNameAttr);
+    names.push_back("d_" + name.str());
+  }
+  return names;
+}
+
+/// Adds the cotangents of `op`'s operands from those of its results, if any
+/// result has one. An op without an adjoint is an error naming it.
+LogicalResult applyAdjoint(Operation &op, BackwardBuilder &bb,
+                           Cotangents &cots) {
+  SmallVector<Value> dres;
+  for (Value r : op.getResults())
+    dres.push_back(cots.lookup(r));
+  if (llvm::none_of(dres, [](Value d) { return static_cast<bool>(d); }))
+    return success();
+  auto vjp = dyn_cast<VJPOpInterface>(&op);
+  if (!vjp)
+    return op.emitOpError("has no adjoint: moe-generate-vjp supports the moe "
+                          "ops, ")
+           << describeUpstreamVJPOps();
+  SmallVector<Value> dops;
+  if (failed(vjp.buildVJP(bb.getBuilder(), bb, dres, dops)))
+    return failure();
+  for (auto [i, d] : llvm::enumerate(dops))
+    if (d && vjp.isDifferentiableOperand(i) && isFloatTensor(op.getOperand(i)))
+      cots.add(op.getOperand(i), d, op.getLoc());
+  return success();
+}
+
+/// Returns from @f_bwd the gradients of the arguments of @f that a cotangent
+/// reaches and fixes @f_bwd's type; returns their names, d_<argument>.
+SmallVector<std::string> returnGradients(func::FuncOp f, func::FuncOp bwd,
+                                         OpBuilder &b, const Cotangents &cots) {
+  SmallVector<Value> grads;
+  SmallVector<std::string> names;
+  for (BlockArgument arg : f.getArguments()) {
+    Value g = cots.lookup(arg);
+    if (!g)
+      continue;
+    grads.push_back(g);
+    auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kNameAttr);
+    names.push_back("d_" + name.str());
+  }
+  func::ReturnOp::create(b, f.getLoc(), grads);
+  bwd.setFunctionType(FunctionType::get(
+      f.getContext(), bwd.getBody().front().getArgumentTypes(),
+      ValueRange(grads).getTypes()));
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// The forward @f_fwd
+//===----------------------------------------------------------------------===//
+
+/// @f_fwd, before @f_bwd: @f that also returns the residuals (not the
+/// arguments of @f the backward takes: the caller has those already).
+func::FuncOp createForwardWithResiduals(func::FuncOp f, func::FuncOp bwd,
+                                        const BackwardBuilder &bb) {
+  IRMapping fwdMap;
+  OpBuilder moduleBuilder(bwd);
+  auto fwd = cast<func::FuncOp>(moduleBuilder.clone(*f, fwdMap));
+  fwd.setSymName((f.getSymName() + "_fwd").str());
+  auto fwdRet = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
+  SmallVector<Value> fwdResults(fwdRet.getOperands());
+  for (Value v : bb.getSaved())
+    if (!bb.isPrimalArgument(v))
+      fwdResults.push_back(fwdMap.lookup(v));
+  OpBuilder retBuilder(fwdRet);
+  func::ReturnOp::create(retBuilder, fwdRet.getLoc(), fwdResults);
+  fwdRet.erase();
+  fwd.setFunctionType(FunctionType::get(f.getContext(), fwd.getArgumentTypes(),
+                                        ValueRange(fwdResults).getTypes()));
+  return fwd;
+}
+
+//===----------------------------------------------------------------------===//
+// Names and roles of the entries (artifact metadata)
+//===----------------------------------------------------------------------===//
+
+DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
+  return DictionaryAttr::get(
+      ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttr),
+                           StringAttr::get(ctx, name)),
+            NamedAttribute(StringAttr::get(ctx, kRoleAttr),
+                           StringAttr::get(ctx, role))});
+}
+
+/// Names the forward values @f_bwd takes: an argument of @f keeps its
+/// moe.name/moe.role (annotateEntryNames set both); a residual is res<i>
+/// (among residuals), made distinct from every name of @f, which @f_fwd keeps,
+/// and is also appended to @f_fwd's results.
+void nameSavedValues(func::FuncOp f, const BackwardBuilder &bb,
+                     SmallVectorImpl<DictionaryAttr> &bwdArgAttrs,
+                     SmallVectorImpl<DictionaryAttr> &fwdResultAttrs) {
+  MLIRContext *ctx = f.getContext();
+  llvm::StringSet<> taken;
+  for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+    taken.insert(f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue());
+  for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
+    taken.insert(f.getResultAttrOfType<StringAttr>(i, kNameAttr).getValue());
+  unsigned numResiduals = 0;
+  for (Value v : bb.getSaved()) {
+    if (bb.isPrimalArgument(v)) {
+      unsigned i = cast<BlockArgument>(v).getArgNumber();
+      bwdArgAttrs.push_back(nameAndRole(
+          ctx, f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue(),
+          f.getArgAttrOfType<StringAttr>(i, kRoleAttr).getValue()));
+      continue;
+    }
+    std::string name = "res" + std::to_string(numResiduals++);
+    while (taken.contains(name))
+      name += "_";
+    taken.insert(name);
+    fwdResultAttrs.push_back(nameAndRole(ctx, name, "residual"));
+    bwdArgAttrs.push_back(nameAndRole(ctx, name, "residual"));
+  }
+}
+
+/// @f_bwd's names must be distinct (the artifact metadata requires it); the
+/// arguments of @f it takes could clash with d_<result> / d_<argument>.
+LogicalResult checkDistinctNames(func::FuncOp f, func::FuncOp bwd,
+                                 ArrayRef<DictionaryAttr> argAttrs,
+                                 ArrayRef<DictionaryAttr> resultAttrs) {
+  llvm::StringSet<> names;
+  auto check = [&](ArrayRef<DictionaryAttr> list,
+                   StringRef what) -> LogicalResult {
+    for (DictionaryAttr attrs : list) {
+      StringRef name = cast<StringAttr>(attrs.get(kNameAttr)).getValue();
+      if (!names.insert(name).second)
+        return f.emitError("moe-generate-vjp: cannot differentiate @")
+               << f.getSymName() << ": " << what << " '" << name << "' of @"
+               << bwd.getSymName() << " has the name of another of its "
+               << "arguments or results (rename an argument or result of @"
+               << f.getSymName() << " with " << kNameAttr << ")";
+    }
+    return success();
+  };
+  return success(succeeded(check(argAttrs, "argument")) &&
+                 succeeded(check(resultAttrs, "result")));
+}
+
+/// Sets moe.name/moe.role on @f_fwd's results (@f's, then the residuals) and
+/// on @f_bwd's arguments (saved values, then cotangents) and results
+/// (gradients).
+LogicalResult nameEntries(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd,
+                          const BackwardBuilder &bb,
+                          ArrayRef<std::string> cotangentNames,
+                          ArrayRef<std::string> gradientNames) {
+  MLIRContext *ctx = f.getContext();
+  SmallVector<DictionaryAttr> fwdResultAttrs;
+  f.getAllResultAttrs(fwdResultAttrs);
+  SmallVector<DictionaryAttr> bwdArgAttrs;
+  nameSavedValues(f, bb, bwdArgAttrs, fwdResultAttrs);
+  for (const std::string &name : cotangentNames)
+    bwdArgAttrs.push_back(nameAndRole(ctx, name, "cotangent"));
+  SmallVector<DictionaryAttr> bwdResultAttrs;
+  for (const std::string &name : gradientNames)
+    bwdResultAttrs.push_back(nameAndRole(ctx, name, "gradient"));
+  if (failed(checkDistinctNames(f, bwd, bwdArgAttrs, bwdResultAttrs)))
+    return failure();
+  fwd.setAllResultAttrs(fwdResultAttrs);
+  bwd.setAllArgAttrs(bwdArgAttrs);
+  bwd.setAllResultAttrs(bwdResultAttrs);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Adds @f_fwd and @f_bwd after @f.
+LogicalResult differentiate(func::FuncOp f, const RecomputePolicy &policy) {
+  if (failed(checkEntryNamesFree(f)) || failed(checkNameAttrs(f)) ||
+      failed(prepareForward(f)))
+    return failure();
+
+  // The backward: cotangent arguments first; the forward values the
+  // adjoints ask for (arguments of @f and residuals) get inserted before
+  // them.
+  OpBuilder moduleBuilder(f.getContext());
+  moduleBuilder.setInsertionPointAfter(f);
+  auto bwd = func::FuncOp::create(
+      moduleBuilder, f.getLoc(), (f.getSymName() + "_bwd").str(),
+      FunctionType::get(f.getContext(), {}, {}));
+  Block *bwdBody = bwd.addEntryBlock();
+  Block &primalBody = f.getBody().front();
+  BackwardBuilder bb(bwd, primalBody, policy);
+  Cotangents cots(bb.getBuilder());
+  SmallVector<std::string> cotangentNames =
+      addCotangentArguments(f, *bwdBody, cots);
+  for (Operation &op : llvm::reverse(primalBody.without_terminator()))
+    if (failed(applyAdjoint(op, bb, cots)))
+      return failure();
+  SmallVector<std::string> gradientNames =
+      returnGradients(f, bwd, bb.getBuilder(), cots);
+
+  func::FuncOp fwd = createForwardWithResiduals(f, bwd, bb);
+  return nameEntries(f, fwd, bwd, bb, cotangentNames, gradientNames);
+}
+
 struct MoeGenerateVJPPass
     : mlir::moe::impl::MoeGenerateVJPPassBase<MoeGenerateVJPPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    llvm::StringSet<> kinds;
-    for (StringRef kind : llvm::split(StringRef(recompute), ',')) {
-      kind = kind.trim();
-      if (kind.empty() || kind == "none")
-        continue;
-      if (!llvm::is_contained({"glu", "permute", "gate", "route"}, kind)) {
-        module.emitError("moe-generate-vjp: unknown recompute kind '")
-            << kind << "' (known: glu, permute, gate, route, none)";
+    FailureOr<RecomputePolicy> policy =
+        RecomputePolicy::parse(recompute, getOperation());
+    if (failed(policy))
+      return signalPassFailure();
+    FailureOr<SmallVector<func::FuncOp>> targets = collectTargets();
+    if (failed(targets))
+      return signalPassFailure();
+    for (func::FuncOp func : *targets)
+      if (failed(differentiate(func, *policy)))
         return signalPassFailure();
-      }
-      kinds.insert(kind);
-    }
+  }
 
+  /// The functions to differentiate: @`function` if the option names one,
+  /// else every public function with a body that is no _fwd/_bwd and has no
+  /// _bwd yet.
+  FailureOr<SmallVector<func::FuncOp>> collectTargets() {
+    ModuleOp module = getOperation();
     SmallVector<func::FuncOp> targets;
     for (auto func : module.getOps<func::FuncOp>()) {
       StringRef name = func.getSymName();
       if (func.isExternal() || func.isPrivate())
         continue;
-      if (!function.empty() ? name != function
-                            : (name.ends_with("_fwd") || name.ends_with("_bwd") ||
-                               module.lookupSymbol((name + "_bwd").str())))
+      if (!function.empty()
+              ? name != function
+              : (name.ends_with("_fwd") || name.ends_with("_bwd") ||
+                 module.lookupSymbol((name + "_bwd").str())))
         continue;
       targets.push_back(func);
     }
-    if (!function.empty() && targets.empty()) {
-      if (auto func = module.lookupSymbol<func::FuncOp>(function))
-        func.emitError("moe-generate-vjp: @")
-            << function << " is "
-            << (func.isExternal() ? "a declaration without a body"
-                                  : "private")
-            << "; only public functions with a body are differentiated";
-      else
-        module.emitError("moe-generate-vjp: no public function @") << function;
-      return signalPassFailure();
-    }
-    for (func::FuncOp func : targets)
-      if (failed(differentiate(func, kinds)))
-        return signalPassFailure();
-  }
-
-  LogicalResult differentiate(func::FuncOp f, const llvm::StringSet<> &kinds) {
-    MLIRContext *ctx = f.getContext();
-    auto module = f->getParentOfType<ModuleOp>();
-    for (StringRef suffix : {"_fwd", "_bwd"}) {
-      std::string name = (f.getSymName() + suffix).str();
-      if (Operation *existing = module.lookupSymbol(name)) {
-        InFlightDiagnostic diag = f.emitError("moe-generate-vjp: cannot "
-                                              "differentiate @")
-                                  << f.getSymName() << ": the module already "
-                                  << "has a symbol @" << name;
-        diag.attachNote(existing->getLoc()) << "@" << name << " is here";
-        return diag;
-      }
-    }
-    if (failed(checkNameAttrs(f)))
-      return failure();
-    annotateEntryNames(f);
-    RewritePatternSet patterns(ctx);
-    populateExpandLayerPatterns(patterns);
-    if (failed(applyPatternsGreedily(f, std::move(patterns))))
-      return f.emitError("moe-generate-vjp: could not expand moe.layer");
-
-    Block &body = f.getBody().front();
-    auto ret = cast<func::ReturnOp>(body.getTerminator());
-    OpBuilder moduleBuilder(ctx);
-    moduleBuilder.setInsertionPointAfter(f);
-
-    // The backward: cotangent arguments first; the forward values the
-    // adjoints ask for (arguments of @f and residuals) get inserted before
-    // them.
-    auto bwd = func::FuncOp::create(moduleBuilder, f.getLoc(),
-                                    (f.getSymName() + "_bwd").str(),
-                                    FunctionType::get(ctx, {}, {}));
-    Block *bwdBody = bwd.addEntryBlock();
-    BackwardBuilder bb(bwd, body, llvm::StringSet<>(kinds));
-    OpBuilder &b = bb.getBuilder();
-    Cotangents cots(b);
-    SmallVector<std::string> cotangentNames;
-    for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
-      if (!isFloatTensor(value))
-        continue;
-      BlockArgument dres = bwdBody->addArgument(value.getType(), value.getLoc());
-      cots.add(value, dres, value.getLoc());
-      auto name = f.getResultAttrOfType<StringAttr>(i, kNameAttr);
-      cotangentNames.push_back("d_" + name.str());
-    }
-
-    for (Operation &op : llvm::reverse(body.without_terminator())) {
-      SmallVector<Value> dres;
-      bool any = false;
-      for (Value r : op.getResults()) {
-        dres.push_back(cots.lookup(r));
-        any |= static_cast<bool>(dres.back());
-      }
-      if (!any)
-        continue;
-      auto vjp = dyn_cast<VJPOpInterface>(&op);
-      if (!vjp) {
-        if (failed(upstreamAdjoint(&op, bb, dres, cots)))
-          return failure();
-        continue;
-      }
-      SmallVector<Value> dops;
-      if (failed(vjp.buildVJP(b, bb, dres, dops)))
-        return failure();
-      for (auto [i, d] : llvm::enumerate(dops))
-        if (d && vjp.isDifferentiableOperand(i) &&
-            isFloatTensor(op.getOperand(i)))
-          cots.add(op.getOperand(i), d, op.getLoc());
-    }
-
-    // Gradients of the arguments a gradient reaches.
-    SmallVector<Value> grads;
-    SmallVector<std::string> gradNames;
-    for (BlockArgument arg : f.getArguments()) {
-      Value g = cots.lookup(arg);
-      if (!g)
-        continue;
-      grads.push_back(g);
-      auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kNameAttr);
-      gradNames.push_back("d_" + name.str());
-    }
-    func::ReturnOp::create(b, f.getLoc(), grads);
-    bwd.setFunctionType(FunctionType::get(ctx, bwdBody->getArgumentTypes(),
-                                          ValueRange(grads).getTypes()));
-
-    // The forward that also returns the residuals (not the arguments of @f
-    // the backward takes: the caller has those already).
-    IRMapping fwdMap;
-    moduleBuilder.setInsertionPoint(bwd);
-    auto fwd = cast<func::FuncOp>(moduleBuilder.clone(*f, fwdMap));
-    fwd.setSymName((f.getSymName() + "_fwd").str());
-    auto fwdRet = cast<func::ReturnOp>(fwd.getBody().front().getTerminator());
-    SmallVector<Value> fwdResults(fwdRet.getOperands());
-    for (Value v : bb.getSaved())
-      if (!bb.isPrimalArgument(v))
-        fwdResults.push_back(fwdMap.lookup(v));
-    OpBuilder retBuilder(fwdRet);
-    func::ReturnOp::create(retBuilder, fwdRet.getLoc(), fwdResults);
-    fwdRet.erase();
-    fwd.setFunctionType(FunctionType::get(ctx, fwd.getArgumentTypes(),
-                                          ValueRange(fwdResults).getTypes()));
-
-    // Names and roles for the artifact metadata.
-    auto named = [&](StringRef name, StringRef role) {
-      return DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttr),
-                               StringAttr::get(ctx, name)),
-                NamedAttribute(StringAttr::get(ctx, kRoleAttr),
-                               StringAttr::get(ctx, role))});
-    };
-    SmallVector<DictionaryAttr> fwdResultAttrs;
-    f.getAllResultAttrs(fwdResultAttrs);
-    // Residual names must not repeat a name of @f's (@f_fwd keeps them all).
-    llvm::StringSet<> taken;
-    for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
-      taken.insert(f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue());
-    for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
-      taken.insert(f.getResultAttrOfType<StringAttr>(i, kNameAttr).getValue());
-    SmallVector<DictionaryAttr> bwdArgAttrs;
-    unsigned numResiduals = 0;
-    for (Value v : bb.getSaved()) {
-      if (bb.isPrimalArgument(v)) {
-        // @f's own moe.name/moe.role (annotateEntryNames set both).
-        unsigned i = cast<BlockArgument>(v).getArgNumber();
-        bwdArgAttrs.push_back(
-            named(f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue(),
-                  f.getArgAttrOfType<StringAttr>(i, kRoleAttr).getValue()));
-        continue;
-      }
-      std::string name = "res" + std::to_string(numResiduals++);
-      while (taken.contains(name))
-        name += "_";
-      taken.insert(name);
-      fwdResultAttrs.push_back(named(name, "residual"));
-      bwdArgAttrs.push_back(named(name, "residual"));
-    }
-    for (const std::string &name : cotangentNames)
-      bwdArgAttrs.push_back(named(name, "cotangent"));
-    SmallVector<DictionaryAttr> bwdResultAttrs;
-    for (const std::string &name : gradNames)
-      bwdResultAttrs.push_back(named(name, "gradient"));
-    // @f_bwd's names must be distinct (the artifact metadata requires it);
-    // arguments of @f it takes could clash with d_<result> / d_<argument>.
-    llvm::StringSet<> bwdNames;
-    auto checkUnique = [&](ArrayRef<DictionaryAttr> list,
-                           StringRef what) -> LogicalResult {
-      for (DictionaryAttr attrs : list) {
-        StringRef name = cast<StringAttr>(attrs.get(kNameAttr)).getValue();
-        if (!bwdNames.insert(name).second)
-          return f.emitError("moe-generate-vjp: cannot differentiate @")
-                 << f.getSymName() << ": " << what << " '" << name << "' of @"
-                 << bwd.getSymName() << " has the name of another of its "
-                 << "arguments or results (rename an argument or result of @"
-                 << f.getSymName() << " with " << kNameAttr << ")";
-      }
-      return success();
-    };
-    if (failed(checkUnique(bwdArgAttrs, "argument")) ||
-        failed(checkUnique(bwdResultAttrs, "result")))
-      return failure();
-    fwd.setAllResultAttrs(fwdResultAttrs);
-    bwd.setAllArgAttrs(bwdArgAttrs);
-    bwd.setAllResultAttrs(bwdResultAttrs);
-    return success();
+    if (function.empty() || !targets.empty())
+      return targets;
+    if (auto func = module.lookupSymbol<func::FuncOp>(function))
+      return func.emitError("moe-generate-vjp: @")
+             << function << " is "
+             << (func.isExternal() ? "a declaration without a body"
+                                   : "private")
+             << "; only public functions with a body are differentiated";
+    return module.emitError("moe-generate-vjp: no public function @")
+           << function;
   }
 };
 } // namespace

@@ -62,4 +62,24 @@ def Moe_QuantRecipe : Moe_I32Enum<"QuantRecipe", "FP8 quantization recipe", [
   I32EnumAttrCase<"MX1x32", 4, "mx_1x32">]>;
 def Moe_QuantRecipeAttr : Moe_EnumAttr<Moe_QuantRecipe, "recipe">;
 
+// The residual policy of moe-generate-vjp (VJPOpInterface::getRecomputeClass):
+// when the backward needs a result of an op, the op is recomputed there if its
+// class is `always` or is named in the pass's `recompute` option (by the
+// string of the case), and the result is saved as a residual otherwise.
+def Moe_RecomputeClass : Moe_I32Enum<"RecomputeClass",
+    "residual-policy class of an op for moe-generate-vjp", [
+  // Saved whatever the option names (the default).
+  I32EnumAttrCase<"Never", 0, "never">,
+  // Recomputed whatever the option names: nothing to save (constants, empty
+  // tensors).
+  I32EnumAttrCase<"Always", 1, "always">,
+  // The expert activation (moe.glu).
+  I32EnumAttrCase<"ExpertActivation", 2, "glu">,
+  // The token dispatch (moe.permute).
+  I32EnumAttrCase<"Dispatch", 3, "permute">,
+  // The router logits (moe.gate).
+  I32EnumAttrCase<"RouterLogits", 4, "gate">,
+  // The router scores (moe.route).
+  I32EnumAttrCase<"RouterScores", 5, "route">]>;
+
 #endif // MOE_ENUMS_TD

@@ -12,7 +12,16 @@ def Moe_VJPOpInterface : OpInterface<"VJPOpInterface"> {
     asking each op for its vector-Jacobian product. Forward values an adjoint
     needs are obtained through `VJPContext::forward`, which decides whether
     they are saved as residuals or recomputed in the backward function; the
-    adjoint never refers to forward values directly.
+    adjoint never refers to forward values directly. Which of the two happens
+    is the op's own `getRecomputeClass`, matched against the pass's
+    `recompute` option.
+
+    The moe ops implement it in lib/Dialect/VJPInterfaceImpl.cpp; the
+    upstream arith and tensor ops that moe programs use around them
+    (elementwise float arithmetic, casts, reshapes, constants, empty tensors)
+    in lib/Dialect/UpstreamVJPInterfaceImpl.cpp, as external models attached
+    when those dialects are loaded. The pass handles every op through this
+    interface and reports an op without it by name.
   }];
   let methods = [
     InterfaceMethod<[{
@@ -30,7 +39,15 @@ def Moe_VJPOpInterface : OpInterface<"VJPOpInterface"> {
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::moe::VJPContext &":$context,
            "::llvm::ArrayRef<::mlir::Value>":$resultCotangents,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandCotangents)>
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandCotangents)>,
+    InterfaceMethod<[{
+        The op's class for the residual policy: when the backward needs one
+        of its results, the op is cloned into the backward (from its own
+        saved or recomputed operands) if the class is `Always` or is named in
+        moe-generate-vjp's `recompute` option, and the result is saved as a
+        residual otherwise (`Never`, the default).
+      }], "::mlir::moe::RecomputeClass", "getRecomputeClass", (ins), "",
+      [{ return ::mlir::moe::RecomputeClass::Never; }]>
   ];
 }
 
