@@ -24,11 +24,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::moe;
@@ -82,58 +79,6 @@ SmallVector<AffineMap> rowMaps(OpBuilder &b, unsigned full, unsigned rows) {
   SmallVector<AffineMap> maps(full, b.getMultiDimIdentityMap(2));
   maps.append(rows, mapOf(b, 2, {0}));
   return maps;
-}
-
-/// act(x) and act'(x) of a GLU activation, in f32.
-std::pair<Value, Value> activation(OpBuilder &b, Location l, Activation act,
-                                   Value x) {
-  Value zero = tmath::cst(b, l, 0.0), one = tmath::cst(b, l, 1.0),
-        half = tmath::cst(b, l, 0.5);
-  switch (act) {
-  case Activation::Silu: {
-    Value s = opmath::buildSigmoid(b, l, x);
-    // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
-    return {mul(b, l, x, s),
-            mul(b, l, s, add(b, l, one, mul(b, l, x, sub(b, l, one, s))))};
-  }
-  case Activation::Gelu: {
-    // 0.5·x·(1 + erf(x/√2)); derivative Φ(x) + x·φ(x).
-    Value cdf = mul(b, l, half,
-                    add(b, l, one,
-                        math::ErfOp::create(
-                            b, l, mul(b, l, x, tmath::cst(b, l, M_SQRT1_2)))));
-    Value pdf = mul(b, l, tmath::cst(b, l, 0.3989422804014327),
-                    math::ExpOp::create(
-                        b, l, mul(b, l, tmath::cst(b, l, -0.5), mul(b, l, x, x))));
-    return {mul(b, l, x, cdf), add(b, l, cdf, mul(b, l, x, pdf))};
-  }
-  case Activation::GeluTanh: {
-    Value c = tmath::cst(b, l, 0.7978845608028654), a = tmath::cst(b, l, 0.044715);
-    Value x3 = mul(b, l, x, mul(b, l, x, x));
-    Value t = math::TanhOp::create(b, l, mul(b, l, c, add(b, l, x, mul(b, l, a, x3))));
-    Value f = mul(b, l, half, mul(b, l, x, add(b, l, one, t)));
-    Value dInner = mul(b, l, c,
-                       add(b, l, one,
-                           mul(b, l, tmath::cst(b, l, 3 * 0.044715), mul(b, l, x, x))));
-    Value df = add(b, l, mul(b, l, half, add(b, l, one, t)),
-                   mul(b, l, mul(b, l, half, x),
-                       mul(b, l, sub(b, l, one, mul(b, l, t, t)), dInner)));
-    return {f, df};
-  }
-  case Activation::Relu: {
-    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
-    return {arith::SelectOp::create(b, l, pos, x, zero),
-            arith::SelectOp::create(b, l, pos, one, zero)};
-  }
-  case Activation::Relu2: {
-    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
-    Value r = arith::SelectOp::create(b, l, pos, x, zero);
-    return {mul(b, l, r, r), mul(b, l, tmath::cst(b, l, 2.0), r)};
-  }
-  case Activation::Identity:
-    return {x, one};
-  }
-  llvm_unreachable("unknown activation");
 }
 
 /// The map from data indices to scale indices for a quantization recipe.
@@ -224,17 +169,18 @@ struct RouteAdjoint : Adjoint<RouteAdjoint, RouteOp> {
       return success();
     }
     case ScoreFunction::SqrtSoftplus: {
-      // s = √softplus(x): dl = ds · softplus'(x) / (2 s); 0 unless s > 0.
+      // s = √softplus(x): dl = ds · softplus'(x) / (2 s); 0 where s = 0
+      // (softplus underflowed), NaN where s is NaN, as the forward's s.
       Value x = ctx.forward(route.getLogits()), s = ctx.forward(route.getScores());
       dops.push_back(tmath::map(
           b, loc, f32, {x, s, ds}, [](OpBuilder &nb, Location nl, ValueRange in) {
             Value zero = tmath::cst(nb, nl, 0.0);
             Value dsp = opmath::buildSoftplusDerivative(nb, nl, in[0]);
-            Value positive = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OGT, in[1], zero);
+            Value underflow = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::OEQ, in[1], zero);
             Value g = div(nb, nl, mul(nb, nl, in[2], dsp),
                           mul(nb, nl, tmath::cst(nb, nl, 2.0), in[1]));
-            return arith::SelectOp::create(nb, nl, positive, g, zero);
+            return arith::SelectOp::create(nb, nl, underflow, zero, g);
           }));
       return success();
     }
@@ -532,7 +478,8 @@ struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
       SmallVector<Value> grads = tmath::mapMany(
           b, loc, elem, {gate, up, dh}, 2,
           [&](OpBuilder &nb, Location nl, ValueRange in) {
-            auto [f, df] = activation(nb, nl, act, in[0]);
+            Value f = opmath::buildActivation(nb, nl, act, in[0]);
+            Value df = opmath::buildActivationDerivative(nb, nl, act, in[0]);
             return SmallVector<Value>{mul(nb, nl, in[2], mul(nb, nl, in[1], df)),
                                       mul(nb, nl, in[2], f)};
           });
@@ -559,7 +506,8 @@ struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
           Value g = load(gate, j);
           Value u = load(gate, arith::AddIOp::create(nb, nl, j, fIdx));
           Value d = load(dh, j);
-          auto [fv, df] = activation(nb, nl, act, g);
+          Value fv = opmath::buildActivation(nb, nl, act, g);
+          Value df = opmath::buildActivationDerivative(nb, nl, act, g);
           return arith::SelectOp::create(nb, nl, isGate, mul(nb, nl, d, mul(nb, nl, u, df)),
                                          mul(nb, nl, d, fv))
               .getResult();
