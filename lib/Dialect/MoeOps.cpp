@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/Utils/OpMath.h"
 
 #include "OperandChecks.h"
 
@@ -650,16 +651,12 @@ LogicalResult PermuteOp::verify() {
 // FP8 scale layouts (moe.quantize, moe.dequantize, moe.grouped_matmul)
 //===----------------------------------------------------------------------===//
 
-static bool isBlockRecipe(QuantRecipe recipe) {
-  return recipe == QuantRecipe::Block1x128 ||
-         recipe == QuantRecipe::Block128x128 || recipe == QuantRecipe::MX1x32;
-}
-
 /// The shape of the scale tensor of `recipe` for data of `shape`.
 static FailureOr<SmallVector<int64_t>>
 scaleShapeFor(ErrorSink err, QuantRecipe recipe, StringRef name,
               ArrayRef<int64_t> shape) {
-  if (!isBlockRecipe(recipe))
+  std::optional<opmath::QuantBlockShape> block = opmath::quantBlockShape(recipe);
+  if (!block)
     return SmallVector<int64_t>{};
   if (shape.size() < 2) {
     (void)err("recipe " + stringifyQuantRecipe(recipe) + " needs '" + name +
@@ -668,27 +665,9 @@ scaleShapeFor(ErrorSink err, QuantRecipe recipe, StringRef name,
   }
   SmallVector<int64_t> scale(shape);
   int64_t m = shape.size() - 2, n = shape.size() - 1;
-  switch (recipe) {
-  case QuantRecipe::Block1x128:
-    scale[n] = ceilDivDim(shape[n], 128);
-    break;
-  case QuantRecipe::Block128x128:
-    scale[m] = ceilDivDim(shape[m], 128);
-    scale[n] = ceilDivDim(shape[n], 128);
-    break;
-  case QuantRecipe::MX1x32:
-    scale[n] = ceilDivDim(shape[n], 32);
-    break;
-  default:
-    llvm_unreachable("not a block recipe");
-  }
+  scale[m] = ceilDivDim(shape[m], block->rows);
+  scale[n] = ceilDivDim(shape[n], block->cols);
   return scale;
-}
-
-static Type scaleElementType(QuantRecipe recipe, MLIRContext *ctx) {
-  if (recipe == QuantRecipe::MX1x32)
-    return Float8E8M0FNUType::get(ctx);
-  return f32(ctx);
 }
 
 static LogicalResult checkScale(ErrorSink err, QuantRecipe recipe,
@@ -698,7 +677,7 @@ static LogicalResult checkScale(ErrorSink err, QuantRecipe recipe,
   auto shape = scaleShapeFor(err, recipe, dataName, data.getShape());
   if (failed(shape))
     return failure();
-  Type elem = scaleElementType(recipe, data.getContext());
+  Type elem = opmath::quantScaleElementType(recipe, data.getContext());
   std::string rule = "the scales of recipe " +
                      stringifyQuantRecipe(recipe).str() + " for '" +
                      dataName.str() + "' " + shapeStr(data.getShape());

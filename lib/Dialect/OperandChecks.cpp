@@ -1,6 +1,8 @@
 //===- OperandChecks.cpp - diagnostics helpers for moe verifiers ---------===//
 #include "OperandChecks.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/IR/TypeRange.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,9 +37,7 @@ bool isActivationType(Type type) {
   return type.isBF16() || type.isF16() || type.isF32();
 }
 
-bool isFp8Type(Type type) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
-}
+bool isFp8Type(Type type) { return opmath::isFp8DataType(type); }
 
 static bool matchesElem(Type t, Elem kind) {
   switch (kind) {

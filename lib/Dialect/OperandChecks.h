@@ -36,6 +36,7 @@ std::string shapeStr(ArrayRef<int64_t> shape);
 std::string num(double value);
 
 bool isActivationType(Type type);
+/// f8E4M3FN or f8E5M2 (opmath::isFp8DataType).
 bool isFp8Type(Type type);
 
 /// `type` must be a ranked tensor of `rank` (its dims described by `dims`,

@@ -1,6 +1,8 @@
 //===- TensorMath.cpp - small linalg builders for adjoints ----------------===//
 #include "TensorMath.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,7 +22,7 @@ static Value fromF32(OpBuilder &b, Location loc, Value v, Type elem) {
 }
 
 Value cst(OpBuilder &b, Location loc, double v) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  return opmath::floatConst(b, loc, b.getF32Type(), v);
 }
 
 /// The elementwise generic behind map and mapMany: `numResults` outputs of

@@ -5,7 +5,8 @@
 // flipped-layout grouped_matmul and grouped_weight_grad, all_to_all ← the
 // reverse exchange, combine ← combine_grad), so that later passes and the
 // GPU backend see the same ops in the backward; the router's elementwise and
-// row-wise math is linalg.generic (TensorMath.h).
+// row-wise math is linalg.generic (TensorMath.h) around the scalar formulas of
+// OpMath.h, which the forward lowerings use too.
 //
 // Conventions: the cotangent of a float tensor has its type; that of an FP8
 // tensor is f32 of its shape. An adjoint runs only when some result has a
@@ -17,17 +18,14 @@
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/VJPInterfaceImpl.h"
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/Utils/OpMath.h"
 
 #include "TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
-
-#include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::moe;
@@ -41,12 +39,9 @@ RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 Type elemOf(Value v) { return tensorType(v).getElementType(); }
-bool isFp8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(t);
-}
 /// The element type of a cotangent for a value with elements `t`.
 Type cotangentElem(Type t, OpBuilder &b) {
-  return isFp8(t) ? b.getF32Type() : t;
+  return opmath::isFp8Type(t) ? b.getF32Type() : t;
 }
 
 AffineMap mapOf(OpBuilder &b, unsigned dims, ArrayRef<unsigned> picks) {
@@ -68,11 +63,6 @@ Value mul(OpBuilder &b, Location l, Value x, Value y) {
 Value div(OpBuilder &b, Location l, Value x, Value y) {
   return arith::DivFOp::create(b, l, x, y);
 }
-Value sigmoid(OpBuilder &b, Location l, Value x) {
-  Value one = tmath::cst(b, l, 1.0);
-  return div(b, l, one,
-             add(b, l, one, math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x))));
-}
 
 /// Row-wise Σ over the last dim of a [T, N] tensor of `fn(inputs)`.
 Value rowSum(OpBuilder &b, Location loc, ValueRange inputs, int64_t t,
@@ -91,80 +81,19 @@ SmallVector<AffineMap> rowMaps(OpBuilder &b, unsigned full, unsigned rows) {
   return maps;
 }
 
-/// act(x) and act'(x) of a GLU activation, in f32.
-std::pair<Value, Value> activation(OpBuilder &b, Location l, Activation act,
-                                   Value x) {
-  Value zero = tmath::cst(b, l, 0.0), one = tmath::cst(b, l, 1.0),
-        half = tmath::cst(b, l, 0.5);
-  switch (act) {
-  case Activation::Silu: {
-    Value s = sigmoid(b, l, x);
-    // d/dx x·σ(x) = σ(x)·(1 + x·(1 − σ(x)))
-    return {mul(b, l, x, s),
-            mul(b, l, s, add(b, l, one, mul(b, l, x, sub(b, l, one, s))))};
-  }
-  case Activation::Gelu: {
-    // 0.5·x·(1 + erf(x/√2)); derivative Φ(x) + x·φ(x).
-    Value cdf = mul(b, l, half,
-                    add(b, l, one,
-                        math::ErfOp::create(
-                            b, l, mul(b, l, x, tmath::cst(b, l, M_SQRT1_2)))));
-    Value pdf = mul(b, l, tmath::cst(b, l, 0.3989422804014327),
-                    math::ExpOp::create(
-                        b, l, mul(b, l, tmath::cst(b, l, -0.5), mul(b, l, x, x))));
-    return {mul(b, l, x, cdf), add(b, l, cdf, mul(b, l, x, pdf))};
-  }
-  case Activation::GeluTanh: {
-    Value c = tmath::cst(b, l, 0.7978845608028654), a = tmath::cst(b, l, 0.044715);
-    Value x3 = mul(b, l, x, mul(b, l, x, x));
-    Value t = math::TanhOp::create(b, l, mul(b, l, c, add(b, l, x, mul(b, l, a, x3))));
-    Value f = mul(b, l, half, mul(b, l, x, add(b, l, one, t)));
-    Value dInner = mul(b, l, c,
-                       add(b, l, one,
-                           mul(b, l, tmath::cst(b, l, 3 * 0.044715), mul(b, l, x, x))));
-    Value df = add(b, l, mul(b, l, half, add(b, l, one, t)),
-                   mul(b, l, mul(b, l, half, x),
-                       mul(b, l, sub(b, l, one, mul(b, l, t, t)), dInner)));
-    return {f, df};
-  }
-  case Activation::Relu: {
-    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
-    return {arith::SelectOp::create(b, l, pos, x, zero),
-            arith::SelectOp::create(b, l, pos, one, zero)};
-  }
-  case Activation::Relu2: {
-    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
-    Value r = arith::SelectOp::create(b, l, pos, x, zero);
-    return {mul(b, l, r, r), mul(b, l, tmath::cst(b, l, 2.0), r)};
-  }
-  case Activation::Identity:
-    return {x, one};
-  }
-  llvm_unreachable("unknown activation");
-}
-
 /// The map from data indices to scale indices for a quantization recipe.
 AffineMap scaleMap(OpBuilder &b, QuantRecipe recipe, unsigned rank) {
   SmallVector<AffineExpr> exprs;
-  if (recipe == QuantRecipe::Tensorwise || recipe == QuantRecipe::Delayed)
+  std::optional<opmath::QuantBlockShape> block = opmath::quantBlockShape(recipe);
+  if (!block)
     return AffineMap::get(rank, 0, exprs, b.getContext());
   for (unsigned d = 0; d < rank; ++d)
     exprs.push_back(b.getAffineDimExpr(d));
   unsigned m = rank - 2, n = rank - 1;
-  switch (recipe) {
-  case QuantRecipe::Block1x128:
-    exprs[n] = exprs[n].floorDiv(128);
-    break;
-  case QuantRecipe::Block128x128:
-    exprs[m] = exprs[m].floorDiv(128);
-    exprs[n] = exprs[n].floorDiv(128);
-    break;
-  case QuantRecipe::MX1x32:
-    exprs[n] = exprs[n].floorDiv(32);
-    break;
-  default:
-    break;
-  }
+  if (block->rows != 1)
+    exprs[m] = exprs[m].floorDiv(block->rows);
+  if (block->cols != 1)
+    exprs[n] = exprs[n].floorDiv(block->cols);
   return AffineMap::get(rank, 0, exprs, b.getContext());
 }
 
@@ -231,7 +160,7 @@ struct RouteAdjoint : Adjoint<RouteAdjoint, RouteOp> {
       dops.push_back(tmath::map(
           b, loc, {t, e}, f32, {s, ds, dot}, rowMaps(b, 2, 1),
           [](OpBuilder &nb, Location nl, ValueRange in) {
-            return mul(nb, nl, in[0], sub(nb, nl, in[1], in[2]));
+            return opmath::buildSoftmaxGrad(nb, nl, in[0], in[1], in[2]);
           }));
       return success();
     }
@@ -246,21 +175,18 @@ struct RouteAdjoint : Adjoint<RouteAdjoint, RouteOp> {
       return success();
     }
     case ScoreFunction::SqrtSoftplus: {
-      // s = √softplus(x): dl = ds · softplus'(x) / (2 s), softplus'(x) =
-      // 1 above 20 (where softplus(x) = x), σ(x) below.
+      // s = √softplus(x): dl = ds · softplus'(x) / (2 s); 0 where s = 0
+      // (softplus underflowed), NaN where s is NaN, as the forward's s.
       Value x = ctx.forward(route.getLogits()), s = ctx.forward(route.getScores());
       dops.push_back(tmath::map(
           b, loc, f32, {x, s, ds}, [](OpBuilder &nb, Location nl, ValueRange in) {
             Value zero = tmath::cst(nb, nl, 0.0);
-            Value big = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT,
-                                              in[0], tmath::cst(nb, nl, 20.0));
-            Value dsp = arith::SelectOp::create(nb, nl, big, tmath::cst(nb, nl, 1.0),
-                                                sigmoid(nb, nl, in[0]));
-            Value positive = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OGT, in[1], zero);
+            Value dsp = opmath::buildSoftplusDerivative(nb, nl, in[0]);
+            Value underflow = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::OEQ, in[1], zero);
             Value g = div(nb, nl, mul(nb, nl, in[2], dsp),
                           mul(nb, nl, tmath::cst(nb, nl, 2.0), in[1]));
-            return arith::SelectOp::create(nb, nl, positive, g, zero);
+            return arith::SelectOp::create(nb, nl, underflow, zero, g);
           }));
       return success();
     }
@@ -312,9 +238,8 @@ struct TopKAdjoint : Adjoint<TopKAdjoint, TopKOp> {
                          });
       dr = tmath::map(b, loc, {t, k}, f32, {g, z, dot}, rowMaps(b, 1, 2),
                       [](OpBuilder &nb, Location nl, ValueRange in) {
-                        Value zz = add(nb, nl, in[1], tmath::cst(nb, nl, 1e-20));
-                        return sub(nb, nl, div(nb, nl, in[0], zz),
-                                   div(nb, nl, in[2], mul(nb, nl, zz, zz)));
+                        return opmath::buildNormalizeGrad(nb, nl, in[0], in[1],
+                                                          in[2]);
                       });
     } else if (norm == Normalize::Softmax) {
       // p = softmax over the k chosen = weights / scale: dr = p ⊙ (g − Σ p·g).
@@ -329,7 +254,8 @@ struct TopKAdjoint : Adjoint<TopKAdjoint, TopKOp> {
                          });
       dr = tmath::map(b, loc, {t, k}, f32, {p, g, dot}, rowMaps(b, 2, 1),
                       [](OpBuilder &nb, Location nl, ValueRange in) {
-                        return mul(nb, nl, in[0], sub(nb, nl, in[1], in[2]));
+                        return opmath::buildSoftmaxGrad(nb, nl, in[0], in[1],
+                                                        in[2]);
                       });
     }
     // dscores[t, e] = Σ_k [indices[t, k] = e] · dr[t, k]
@@ -424,9 +350,8 @@ struct AuxLossAdjoint : Adjoint<AuxLossAdjoint, AuxLossOp> {
                        });
     Value ds = tmath::map(b, loc, {t, e}, f32, {dp, z, dot}, rowMaps(b, 1, 2),
                           [](OpBuilder &nb, Location nl, ValueRange in) {
-                            Value zz = add(nb, nl, in[1], tmath::cst(nb, nl, 1e-20));
-                            return sub(nb, nl, div(nb, nl, in[0], zz),
-                                       div(nb, nl, in[2], mul(nb, nl, zz, zz)));
+                            return opmath::buildNormalizeGrad(nb, nl, in[0],
+                                                              in[1], in[2]);
                           });
     dops.append({ds, Value()});
     return success();
@@ -445,15 +370,15 @@ struct ZLossAdjoint : Adjoint<ZLossAdjoint, ZLossOp> {
     auto id2 = b.getMultiDimIdentityMap(2);
     Value mx = tmath::reduce(
         b, loc, {t, e}, {kPar, kRed}, {l}, {id2}, {t}, mapOf(b, 2, {0}),
-        -std::numeric_limits<double>::infinity(),
+        opmath::kMaxIdentity,
         [](OpBuilder &nb, Location nl, ValueRange in, Value acc) -> Value {
-          return arith::MaximumFOp::create(nb, nl, acc, in[0]);
+          return opmath::buildMaxStep(nb, nl, acc, in[0]);
         });
     Value sum = tmath::reduce(
         b, loc, {t, e}, {kPar, kRed}, {l, mx}, {id2, mapOf(b, 2, {0})}, {t},
         mapOf(b, 2, {0}), 0.0,
         [](OpBuilder &nb, Location nl, ValueRange in, Value acc) {
-          return add(nb, nl, acc, math::ExpOp::create(nb, nl, sub(nb, nl, in[0], in[1])));
+          return add(nb, nl, acc, opmath::buildShiftedExp(nb, nl, in[0], in[1]));
         });
     // dl = dloss · (2·coeff/T) · lse_t · softmax(l)[t, e]
     double factor = 2.0 * z.getCoeff().convertToDouble() / double(t);
@@ -462,8 +387,8 @@ struct ZLossAdjoint : Adjoint<ZLossAdjoint, ZLossOp> {
     dops.push_back(tmath::map(
         b, loc, {t, e}, b.getF32Type(), {l, mx, sum, dloss}, maps,
         [&](OpBuilder &nb, Location nl, ValueRange in) {
-          Value lse = add(nb, nl, in[1], math::LogOp::create(nb, nl, in[2]));
-          Value p = div(nb, nl, math::ExpOp::create(nb, nl, sub(nb, nl, in[0], in[1])),
+          Value lse = opmath::buildLogSumExp(nb, nl, in[1], in[2]);
+          Value p = div(nb, nl, opmath::buildShiftedExp(nb, nl, in[0], in[1]),
                         in[2]);
           return mul(nb, nl, mul(nb, nl, in[3], tmath::cst(nb, nl, factor)),
                      mul(nb, nl, lse, p));
@@ -520,7 +445,7 @@ struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
     auto mm = cast<GroupedMatmulOp>(op);
     Location loc = op->getLoc();
     Value dc = dres[0];
-    if (isFp8(elemOf(mm.getA())))
+    if (opmath::isFp8Type(elemOf(mm.getA())))
       return op->emitOpError("adjoint of an FP8 grouped_matmul is not "
                              "supported yet: differentiate the bf16 graph, then "
                              "place FP8 in forward and backward");
@@ -565,7 +490,8 @@ struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
       SmallVector<Value> grads = tmath::mapMany(
           b, loc, elem, {gate, up, dh}, 2,
           [&](OpBuilder &nb, Location nl, ValueRange in) {
-            auto [f, df] = activation(nb, nl, act, in[0]);
+            Value f = opmath::buildActivation(nb, nl, act, in[0]);
+            Value df = opmath::buildActivationDerivative(nb, nl, act, in[0]);
             return SmallVector<Value>{mul(nb, nl, in[2], mul(nb, nl, in[1], df)),
                                       mul(nb, nl, in[2], f)};
           });
@@ -592,7 +518,8 @@ struct GluAdjoint : Adjoint<GluAdjoint, GluOp> {
           Value g = load(gate, j);
           Value u = load(gate, arith::AddIOp::create(nb, nl, j, fIdx));
           Value d = load(dh, j);
-          auto [fv, df] = activation(nb, nl, act, g);
+          Value fv = opmath::buildActivation(nb, nl, act, g);
+          Value df = opmath::buildActivationDerivative(nb, nl, act, g);
           return arith::SelectOp::create(nb, nl, isGate, mul(nb, nl, d, mul(nb, nl, u, df)),
                                          mul(nb, nl, d, fv))
               .getResult();

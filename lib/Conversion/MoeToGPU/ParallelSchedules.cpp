@@ -13,13 +13,12 @@
 #include "../MoeToLoops/LoopEmitters.h"
 
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/Utils/OpMath.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::moe;
@@ -366,20 +365,19 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
 Value logSumExp(OpBuilder &b, Location loc, Value logits, Value t, Value e) {
   Value zero = indexConst(b, loc, 0);
   Value mx = forReduce(
-      b, loc, zero, e,
-      f32Const(b, loc, -std::numeric_limits<double>::infinity()),
+      b, loc, zero, e, f32Const(b, loc, opmath::kMaxIdentity),
       [&](OpBuilder &nb, Location nloc, Value ei, Value acc) -> Value {
-        return arith::MaximumFOp::create(nb, nloc, acc,
-                                         loadAsF32(nb, nloc, logits, {t, ei}));
+        return opmath::buildMaxStep(nb, nloc, acc,
+                                    loadAsF32(nb, nloc, logits, {t, ei}));
       });
   Value sum = forReduce(
       b, loc, zero, e, f32Const(b, loc, 0.0),
       [&](OpBuilder &nb, Location nloc, Value ei, Value acc) -> Value {
-        Value d = arith::SubFOp::create(nb, nloc,
-                                        loadAsF32(nb, nloc, logits, {t, ei}), mx);
-        return addF(nb, nloc, acc, math::ExpOp::create(nb, nloc, d));
+        return addF(nb, nloc, acc,
+                    opmath::buildShiftedExp(
+                        nb, nloc, loadAsF32(nb, nloc, logits, {t, ei}), mx));
       });
-  return addF(b, loc, mx, math::LogOp::create(b, loc, sum));
+  return opmath::buildLogSumExp(b, loc, mx, sum);
 }
 
 // Per-chunk sums of lse², then one thread sums the chunks.
@@ -432,7 +430,7 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
   Value chunksPerSeq = ceilDiv(b, loc, seqLen, kChunk);
   bool normalizePerToken = config.scoreFunction != ScoreFunction::Softmax;
 
-  // 0. Per-token normalizer (sigmoid/sqrtsoftplus: Σ_e scores + 1e-20).
+  // 0. Per-token normalizer (sigmoid/sqrtsoftplus: Σ_e scores + ε).
   Value norm;
   if (normalizePerToken) {
     norm = allocBuffer(b, loc, {t}, f32);
@@ -442,9 +440,8 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
           [&](OpBuilder &eb, Location eloc, Value ei, Value acc) -> Value {
             return addF(eb, eloc, acc, loadAsF32(eb, eloc, scores, {ivs[0], ei}));
           });
-      memref::StoreOp::create(nb, nloc, addF(nb, nloc, sum,
-                                             f32Const(nb, nloc, 1e-20)),
-                              norm, ivs);
+      memref::StoreOp::create(
+          nb, nloc, opmath::buildNormalizeDenominator(nb, nloc, sum), norm, ivs);
     });
   }
   // 1. Chunk partials.

@@ -1,10 +1,8 @@
 //===- Fp8Codec.cpp - FP8 encode/decode as integer arithmetic -------------===//
 //
-// f32 <-> FP8 as plain i32 arith ops (LLVM has no FP8 type), bit-exact:
+// f32 <-> FP8 as plain i32 arith ops (LLVM has no FP8 type), bit-exact, for
+// f8E4M3FN and f8E5M2 (their layouts: opmath::Fp8Format) and
 //
-//   f8E4M3FN  S.EEEE.MMM  bias 7,  no infinities, NaN = S.1111.111, max 448
-//   f8E5M2    S.EEEEE.MM  bias 15, IEEE-like (inf S.11111.00, NaN otherwise),
-//                         max finite 57344
 //   f8E8M0FNU EEEEEEEE    unsigned power of two 2^(E-127), 0xFF = NaN
 //
 // Encoding to e4m3/e5m2 rounds to nearest, ties to even, subnormals exactly,
@@ -23,32 +21,15 @@
 #include "Fp8Codec.h"
 #include "LoopBuilder.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 
 namespace mlir::moe::loops {
 
 namespace {
-
-/// The layout of a sign/exponent/mantissa FP8 format.
-struct Fp8Format {
-  int mantissaBits;
-  int bias;
-  int32_t maxFiniteCode; ///< magnitude bits of the largest finite value
-  bool ieeeSpecials;     ///< all-ones exponent = inf/NaN (e5m2)
-};
-
-Fp8Format formatOf(Type t) {
-  if (isa<Float8E4M3FNType>(t))
-    return {/*mantissaBits=*/3, /*bias=*/7, /*maxFiniteCode=*/0x7E,
-            /*ieeeSpecials=*/false};
-  if (isa<Float8E5M2Type>(t))
-    return {/*mantissaBits=*/2, /*bias=*/15, /*maxFiniteCode=*/0x7B,
-            /*ieeeSpecials=*/true};
-  llvm_unreachable("not a sign/exponent/mantissa FP8 type");
-}
 
 /// A small i32 arithmetic vocabulary to keep the algorithms readable.
 struct I32 {
@@ -125,20 +106,10 @@ Value decodeE8M0(OpBuilder &b, Location loc, Value bits8) {
 
 } // namespace
 
-double fp8MaxFinite(Type fp8Type) {
-  if (isa<Float8E4M3FNType>(fp8Type))
-    return 448.0;
-  if (isa<Float8E5M2Type>(fp8Type))
-    return 57344.0;
-  if (isa<Float8E8M0FNUType>(fp8Type))
-    return std::ldexp(1.0, 127);
-  llvm_unreachable("not an FP8 type");
-}
-
 Value encodeFp8(OpBuilder &b, Location loc, Value f32Value, Type fp8Type) {
   if (isa<Float8E8M0FNUType>(fp8Type))
     return encodeE8M0(b, loc, f32Value);
-  Fp8Format fmt = formatOf(fp8Type);
+  opmath::Fp8Format fmt = opmath::fp8Format(fp8Type);
   I32 i{b, loc};
   Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), f32Value);
   Value sign = i.band(i.shr(bits, i.c(24)), i.c(0x80));
@@ -175,7 +146,7 @@ Value encodeFp8(OpBuilder &b, Location loc, Value f32Value, Type fp8Type) {
 Value decodeFp8(OpBuilder &b, Location loc, Value bits, Type fp8Type) {
   if (isa<Float8E8M0FNUType>(fp8Type))
     return decodeE8M0(b, loc, bits);
-  Fp8Format fmt = formatOf(fp8Type);
+  opmath::Fp8Format fmt = opmath::fp8Format(fp8Type);
   I32 i{b, loc};
   Value v = i.zext(bits);
   Value sign = i.shl(i.band(v, i.c(0x80)), i.c(24));

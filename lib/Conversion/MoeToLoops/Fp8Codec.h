@@ -12,14 +12,12 @@
 namespace mlir::moe::loops {
 
 /// f32 → FP8 bits (i8) of `fp8Type` (f8E4M3FN, f8E5M2, f8E8M0FNU), round to
-/// nearest even, saturating to the largest finite magnitude (±448 for e4m3,
-/// ±57344 for e5m2); NaN → NaN. For f8E8M0FNU (a power-of-two scale) the
+/// nearest even, saturating to the largest finite magnitude
+/// (opmath::fp8MaxFinite); NaN → NaN. For f8E8M0FNU (a power-of-two scale) the
 /// value is rounded up to the next power of two.
 Value encodeFp8(OpBuilder &b, Location loc, Value f32Value, Type fp8Type);
 /// FP8 bits (i8) of `fp8Type` → f32, exact.
 Value decodeFp8(OpBuilder &b, Location loc, Value bits, Type fp8Type);
-/// Largest finite magnitude of `fp8Type` (448, 57344).
-double fp8MaxFinite(Type fp8Type);
 
 } // namespace mlir::moe::loops
 

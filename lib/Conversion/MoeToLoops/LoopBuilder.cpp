@@ -2,6 +2,8 @@
 #include "LoopBuilder.h"
 #include "Fp8Codec.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -140,10 +142,6 @@ Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
   return arith::SelectOp::create(b, loc, cond, ifTrue, ifFalse);
 }
 
-static bool isFp8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType>(t);
-}
-
 Value f32ToBF16Bits(OpBuilder &b, Location loc, Value v) {
   // Round to nearest even on the upper 16 bits: bits + 0x7fff + lsb, then
   // shift; NaNs are kept quiet NaNs instead of rounding into infinity.
@@ -179,7 +177,7 @@ Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx) {
   if (t.isBF16())
     return bf16BitsToF32(
         b, loc, arith::BitcastOp::create(b, loc, b.getI16Type(), v));
-  if (isFp8(t))
+  if (opmath::isFp8Type(t))
     return decodeFp8(b, loc,
                      arith::BitcastOp::create(b, loc, b.getI8Type(), v), t);
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
@@ -191,7 +189,7 @@ void storeFromF32(OpBuilder &b, Location loc, Value v, Value memref,
   Value stored = v;
   if (t.isBF16())
     stored = arith::BitcastOp::create(b, loc, t, f32ToBF16Bits(b, loc, v));
-  else if (isFp8(t))
+  else if (opmath::isFp8Type(t))
     stored = arith::BitcastOp::create(b, loc, t, encodeFp8(b, loc, v, t));
   else if (!t.isF32())
     stored = arith::TruncFOp::create(b, loc, t, v);
@@ -202,7 +200,7 @@ void fillZero(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   Type elem = type.getElementType();
   Value zero;
-  if (isFp8(elem)) // no FP8 constants in LLVM: zero bits, reinterpreted
+  if (opmath::isFp8Type(elem)) // no FP8 constants in LLVM: zero bits, reinterpreted
     zero = arith::BitcastOp::create(
         b, loc, elem,
         arith::ConstantOp::create(b, loc, b.getIntegerAttr(b.getI8Type(), 0)));

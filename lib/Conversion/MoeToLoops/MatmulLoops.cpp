@@ -14,6 +14,8 @@
 #include "LoopBuilder.h"
 #include "LoopEmitters.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -108,7 +110,9 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   Value depth = dimOf(b, loc, a, 1);
   Value width = dimOf(b, loc, c, 1);
   Value numGroups = dimOf(b, loc, sizes, 0);
-  Value block = indexConst(b, loc, 128);
+  // a's scales are block_1x128, b's block_128x128: one block edge for both.
+  Value block = indexConst(
+      b, loc, opmath::quantBlockShape(QuantRecipe::Block128x128)->cols);
   Scale sa = makeScale(b, loc, aScale);
   Scale sb = makeScale(b, loc, bScale);
 

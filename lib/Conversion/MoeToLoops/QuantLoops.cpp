@@ -17,6 +17,7 @@
 //                  moves up one slot (new[i] = old[i-1], the oldest entry
 //                  drops out). Written back to front, so it is also right
 //                  when the new history buffer aliases the old one.
+//   block recipes  one scale per block of opmath::quantBlockShape:
 //   block_1x128    blocks of 1 row × 128 columns, scale [..., M, ⌈N/128⌉]
 //   block_128x128  blocks of 128 × 128, scale [..., ⌈M/128⌉, ⌈N/128⌉]
 //   mx_1x32        blocks of 1 × 32, scale [..., M, ⌈N/32⌉] in f8E8M0FNU:
@@ -32,6 +33,8 @@
 #include "Fp8Codec.h"
 #include "LoopBuilder.h"
 #include "LoopEmitters.h"
+
+#include "MoeDialect/Dialect/Utils/OpMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -87,33 +90,16 @@ void storeQuantized(OpBuilder &b, Location loc, Value input, Value output,
   storeFromF32(b, loc, arith::DivFOp::create(b, loc, x, scale), output, idx);
 }
 
-struct BlockShape {
-  int64_t rows, cols;
-};
-
-BlockShape blockShapeOf(QuantRecipe recipe) {
-  switch (recipe) {
-  case QuantRecipe::Block1x128:
-    return {1, 128};
-  case QuantRecipe::Block128x128:
-    return {128, 128};
-  case QuantRecipe::MX1x32:
-    return {1, 32};
-  default:
-    llvm_unreachable("not a block recipe");
-  }
-}
-
 /// Block recipes: one scale per tile of the last two dims.
 void emitBlockQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                        Value input, Value output, Value scale) {
-  BlockShape blk = blockShapeOf(recipe);
+  opmath::QuantBlockShape blk = *opmath::quantBlockShape(recipe);
   auto inputType = cast<MemRefType>(input.getType());
   int64_t rank = inputType.getRank();
   Type scaleElem = cast<MemRefType>(scale.getType()).getElementType();
   bool mx = recipe == QuantRecipe::MX1x32;
   double fp8Max =
-      fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
+      opmath::fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
 
   forEachIndex(b, loc, input, rank - 2, [&](OpBuilder &bb, Location bl,
                                             ArrayRef<Value> batch) {
@@ -183,12 +169,12 @@ void emitBlockQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
 void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
                   Value amaxHistory, Value output, Value scale,
                   Value newAmaxHistory) {
-  if (recipe != QuantRecipe::Tensorwise && recipe != QuantRecipe::Delayed) {
+  if (opmath::quantBlockShape(recipe)) {
     emitBlockQuantize(b, loc, recipe, input, output, scale);
     return;
   }
   double fp8Max =
-      fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
+      opmath::fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
   int64_t rank = cast<MemRefType>(input.getType()).getRank();
   Value zeroF = f32Const(b, loc, 0.0);
   Value zero = indexConst(b, loc, 0);
@@ -236,7 +222,7 @@ void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
 void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                     Value input, Value scale, Value output) {
   int64_t rank = cast<MemRefType>(input.getType()).getRank();
-  if (recipe == QuantRecipe::Tensorwise || recipe == QuantRecipe::Delayed) {
+  if (!opmath::quantBlockShape(recipe)) {
     Value s = loadAsF32(b, loc, scale, {});
     forEachIndex(b, loc, input, rank,
                  [&](OpBuilder &nb, Location nl, ArrayRef<Value> ivs) {
@@ -246,7 +232,7 @@ void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                  });
     return;
   }
-  BlockShape blk = blockShapeOf(recipe);
+  opmath::QuantBlockShape blk = *opmath::quantBlockShape(recipe);
   forEachIndex(b, loc, input, rank,
                [&](OpBuilder &nb, Location nl, ArrayRef<Value> ivs) {
                  SmallVector<Value> scaleIdx(ivs);

@@ -8,17 +8,17 @@
 #include "LoopBuilder.h"
 #include "LoopEmitters.h"
 
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <limits>
 
 namespace mlir::moe::loops {
 
 namespace {
-/// Shorthands for the arith ops the router math uses.
+/// Shorthands for the arith ops the router math uses; the op math itself
+/// (softmax pieces, score functions, normalization) is opmath's.
 struct F32Math {
   OpBuilder &b;
   Location loc;
@@ -26,8 +26,10 @@ struct F32Math {
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  Value max(Value x, Value y) { return arith::MaximumFOp::create(b, loc, x, y); }
-  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  Value max(Value acc, Value x) { return opmath::buildMaxStep(b, loc, acc, x); }
+  Value shiftedExp(Value x, Value max) {
+    return opmath::buildShiftedExp(b, loc, x, max);
+  }
   Value gt(Value x, Value y) {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
   }
@@ -42,7 +44,7 @@ Value alloc1D(OpBuilder &b, Location loc, Type elem, Value size) {
 }
 
 Value negInf(OpBuilder &b, Location loc) {
-  return f32Const(b, loc, -std::numeric_limits<double>::infinity());
+  return f32Const(b, loc, opmath::kMaxIdentity);
 }
 
 /// Index in [lb, ub) of the largest `value(i)` among `available(i)`; ties
@@ -161,29 +163,25 @@ void emitRoute(OpBuilder &b, Location loc, ScoreFunction fn, Value logits,
           b, loc, zero, e, m.c(0.0),
           [&](OpBuilder &b, Location loc, Value ei, Value acc) {
             F32Math n{b, loc};
-            return n.add(acc, n.exp(n.sub(at(b, loc, ei), mx)));
+            return n.add(acc, n.shiftedExp(at(b, loc, ei), mx));
           });
       forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
         F32Math n{b, loc};
-        storeFromF32(b, loc, n.div(n.exp(n.sub(at(b, loc, ei), mx)), sum),
+        storeFromF32(b, loc, n.div(n.shiftedExp(at(b, loc, ei), mx), sum),
                      scores, {ti, ei});
       });
       return;
     }
     forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
-      F32Math n{b, loc};
       Value v = at(b, loc, ei);
       Value s = v;
       switch (fn) {
       case ScoreFunction::Sigmoid:
-        s = n.div(n.c(1.0), n.add(n.c(1.0), n.exp(n.sub(n.c(0.0), v))));
+        s = opmath::buildSigmoid(b, loc, v);
         break;
-      case ScoreFunction::SqrtSoftplus: {
-        Value softplus = select(b, loc, n.gt(v, n.c(20.0)), v,
-                                math::Log1pOp::create(b, loc, n.exp(v)));
-        s = math::SqrtOp::create(b, loc, softplus);
+      case ScoreFunction::SqrtSoftplus:
+        s = opmath::buildSqrtSoftplus(b, loc, v);
         break;
-      }
       case ScoreFunction::Identity:
       case ScoreFunction::Softmax:
         break;
@@ -309,15 +307,15 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
           [&](OpBuilder &b, Location loc, Value ki, Value acc) {
             F32Math n{b, loc};
             Value w = wAt(b, loc, ki);
-            return n.add(acc, softmax ? n.exp(n.sub(w, shift)) : w);
+            return n.add(acc, softmax ? n.shiftedExp(w, shift) : w);
           });
     if (sum)
-      denom = m.add(denom, m.c(1e-20));
+      denom = opmath::buildNormalizeDenominator(b, loc, denom);
     forRange(b, loc, zero, k, [&](OpBuilder &b, Location loc, Value ki) {
       F32Math n{b, loc};
       Value w = wAt(b, loc, ki);
       if (softmax)
-        w = n.exp(n.sub(w, shift));
+        w = n.shiftedExp(w, shift);
       if (softmax || sum)
         w = n.div(w, denom);
       w = n.mul(w, n.c(config.scalingFactor));
@@ -378,13 +376,13 @@ void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
           F32Math m{b, loc};
           Value norm = m.c(1.0);
           if (normalizePerToken)
-            norm = m.add(
+            norm = opmath::buildNormalizeDenominator(
+                b, loc,
                 forReduce(b, loc, zero, e, m.c(0.0),
                           [&](OpBuilder &b, Location loc, Value ei, Value acc) {
                             return F32Math{b, loc}.add(
                                 acc, loadAsF32(b, loc, scores, {ti, ei}));
-                          }),
-                m.c(1e-20));
+                          }));
           forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
             F32Math n{b, loc};
             Value p = loadAsF32(b, loc, scores, {ti, ei});
@@ -437,10 +435,10 @@ void emitZLoss(OpBuilder &b, Location loc, double coeff, Value logits,
             b, loc, zero, e, f32Const(b, loc, 0.0),
             [&](OpBuilder &b, Location loc, Value ei, Value acc) {
               F32Math n{b, loc};
-              return n.add(acc, n.exp(n.sub(at(b, loc, ei), mx)));
+              return n.add(acc, n.shiftedExp(at(b, loc, ei), mx));
             });
         F32Math m{b, loc};
-        Value lse = m.add(mx, math::LogOp::create(b, loc, sum));
+        Value lse = opmath::buildLogSumExp(b, loc, mx, sum);
         return m.add(total, m.mul(lse, lse));
       });
   F32Math m{b, loc};

@@ -362,7 +362,7 @@ func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: me
 // CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32)
 // CHECK:         memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[GE]]] : memref<4x4xf32>
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c4{{.*}})
-// CHECK:         arith.subf
+// CHECK:         arith.negf
 // CHECK:         math.exp
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c4{{.*}})
 // CHECK-NEXT:    memref.alloca() : memref<4xf32>
