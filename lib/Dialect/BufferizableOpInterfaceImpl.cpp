@@ -1,13 +1,12 @@
 //===- BufferizableOpInterfaceImpl.cpp - bufferization of moe ops ---------===//
 //
-// Every tensor-form moe op bufferizes the same way: its results become new
-// allocations, its operands are only read, and the op is replaced by its
-// buffer form (moe.buffer.*) that writes into those allocations. So one
-// external model, parameterized by the (tensor op, buffer op) pair, serves
-// all of them; upstream one-shot-bufferize does the rest.
-//
-// moe.quantize with delayed scaling is the one op with an in-out buffer:
-// its new amax history is a copy of the old one that the buffer op rolls.
+// Every moe op but moe.layer is in destination-passing style, so one
+// external model built on upstream's DstBufferizableOpInterfaceExternalModel
+// serves all of them: each result is equivalent to its destination, and the
+// op is rebuilt on buffers writing into the destinations' buffers.
+// Destinations are write-only, except the amax history of delayed
+// quantization, which is read and then rolled: one-shot-bufferize copies it
+// when the caller's history is still needed.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/BufferizableOpInterfaceImpl.h"
@@ -15,7 +14,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -24,38 +23,57 @@ using namespace mlir::bufferization;
 namespace mlir::moe {
 namespace {
 
-/// Allocates a buffer for `result`; dynamic dims are not supported yet
-/// (artifacts need static shapes anyway).
-FailureOr<Value> allocateResult(RewriterBase &rewriter, Operation *op,
-                                OpResult result,
-                                const BufferizationOptions &options) {
-  auto type = cast<RankedTensorType>(result.getType());
-  if (!type.hasStaticShape())
-    return op->emitOpError("result #")
-           << result.getResultNumber() << " has the dynamic shape " << type
-           << "; bufferizing dynamic moe results is not supported yet";
-  auto memref = MemRefType::get(type.getShape(), type.getElementType());
-  return options.createAlloc(rewriter, op->getLoc(), memref, {});
-}
+/// A destination-style moe op bufferizes in place into the buffers of its
+/// destinations (upstream's DstBufferizableOpInterfaceExternalModel), rebuilt
+/// on the buffers of its operands without results. Destinations are only
+/// written unless the op says it reads one (the amax history of delayed
+/// quantization), so an out-of-place destination is not copied needlessly.
+template <typename OpTy>
+struct DestinationStyleBufferization
+    : public DstBufferizableOpInterfaceExternalModel<
+          DestinationStyleBufferization<OpTy>, OpTy> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
+                              const AnalysisState &) const {
+    auto moeOp = cast<OpTy>(op);
+    return !moeOp.isDpsInit(&operand) || moeOp.isDpsInitRead(operand);
+  }
 
-/// The tensor op's properties without operand-segment bookkeeping, which the
-/// buffer forms do not have.
-DictionaryAttr bufferProperties(Operation *op) {
-  auto props = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute());
-  if (!props)
-    return DictionaryAttr::get(op->getContext());
-  SmallVector<NamedAttribute> kept;
-  for (NamedAttribute attr : props)
-    if (attr.getName() != "operandSegmentSizes")
-      kept.push_back(attr);
-  return DictionaryAttr::get(op->getContext(), kept);
-}
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto moeOp = cast<OpTy>(op);
+    if (moeOp.hasPureBufferSemantics())
+      return success();
+    if (!moeOp.hasPureTensorSemantics())
+      return op->emitOpError("mixes tensor and memref operands");
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    // Same attributes and properties (operand segments included: the
+    // operand groups keep their sizes), buffers for operands, no results.
+    Operation *onBuffers = Operation::create(
+        op->getLoc(), op->getName(), /*resultTypes=*/TypeRange(), buffers,
+        NamedAttrList(op->getDiscardableAttrDictionary()),
+        op->getPropertiesStorage(), /*successors=*/BlockRange(),
+        /*numRegions=*/0);
+    rewriter.insert(onBuffers);
+    SmallVector<Value> results(
+        ArrayRef(buffers).take_back(moeOp.getNumDpsInits()));
+    replaceOpWithBufferizedValues(rewriter, op, results);
+    return success();
+  }
+};
 
-/// The analysis answers every moe op shares: operands are only read, and no
-/// result aliases an operand.
-template <typename ConcreteModel, typename ConcreteOp>
-struct ReadOnlyOperandsModel
-    : public BufferizableOpInterface::ExternalModel<ConcreteModel, ConcreteOp> {
+/// moe.layer has no buffer form: its meaning is the graph moe-expand-layer
+/// builds, and that graph bufferizes. Say so instead of "not bufferized".
+struct LayerBufferization
+    : public BufferizableOpInterface::ExternalModel<LayerBufferization,
+                                                    LayerOp> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -68,61 +86,6 @@ struct ReadOnlyOperandsModel
                                       const AnalysisState &) const {
     return {};
   }
-};
-
-template <typename TensorOp, typename BufferOp>
-struct MoeOpBufferization
-    : public ReadOnlyOperandsModel<MoeOpBufferization<TensorOp, BufferOp>,
-                                   TensorOp> {
-  bool bufferizesToAllocation(Operation *, Value) const { return true; }
-
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const BufferizationOptions &options,
-                          BufferizationState &state) const {
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
-      if (failed(buffer))
-        return failure();
-      operands.push_back(*buffer);
-    }
-    SmallVector<Value> results;
-    for (OpResult result : op->getResults()) {
-      FailureOr<Value> buffer = allocateResult(rewriter, op, result, options);
-      if (failed(buffer))
-        return failure();
-      results.push_back(*buffer);
-    }
-    // Delayed quantization: the history result is a rolled copy, updated in
-    // place by the buffer op instead of being an output.
-    ValueRange outputs = results;
-    if constexpr (std::is_same_v<TensorOp, QuantizeOp>) {
-      if (cast<QuantizeOp>(op).getAmaxHistory()) {
-        constexpr unsigned historyOperand = 1; // (input, amax_history)
-        Value copy = results.back();
-        memref::CopyOp::create(rewriter, op->getLoc(), operands[historyOperand],
-                               copy);
-        operands[historyOperand] = copy;
-        outputs = outputs.drop_back();
-      }
-    }
-    operands.append(outputs.begin(), outputs.end());
-
-    OperationState bufferOpState(op->getLoc(), BufferOp::getOperationName());
-    bufferOpState.addOperands(operands);
-    // Inherent attributes land in the buffer op's properties.
-    bufferOpState.addAttributes(bufferProperties(op).getValue());
-    bufferOpState.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
-    rewriter.create(bufferOpState);
-    replaceOpWithBufferizedValues(rewriter, op, results);
-    return success();
-  }
-};
-
-/// moe.layer has no buffer form: its meaning is the graph moe-expand-layer
-/// builds, and that graph bufferizes. Say so instead of "not bufferized".
-struct LayerBufferization
-    : public ReadOnlyOperandsModel<LayerBufferization, LayerOp> {
   LogicalResult bufferize(Operation *op, RewriterBase &,
                           const BufferizationOptions &,
                           BufferizationState &) const {
@@ -131,31 +94,18 @@ struct LayerBufferization
   }
 };
 
-template <typename TensorOp, typename BufferOp>
-void attach(MLIRContext *ctx) {
-  TensorOp::template attachInterface<MoeOpBufferization<TensorOp, BufferOp>>(
-      *ctx);
+template <typename... OpTys> void attach(MLIRContext *ctx) {
+  (OpTys::template attachInterface<DestinationStyleBufferization<OpTys>>(*ctx),
+   ...);
 }
 
 } // namespace
 
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MoeDialect *) {
-    attach<GateOp, BufferGateOp>(ctx);
-    attach<RouteOp, BufferRouteOp>(ctx);
-    attach<TopKOp, BufferTopKOp>(ctx);
-    attach<AuxLossOp, BufferAuxLossOp>(ctx);
-    attach<ZLossOp, BufferZLossOp>(ctx);
-    attach<ExpertBiasUpdateOp, BufferExpertBiasUpdateOp>(ctx);
-    attach<PermuteOp, BufferPermuteOp>(ctx);
-    attach<GroupedMatmulOp, BufferGroupedMatmulOp>(ctx);
-    attach<GroupedWeightGradOp, BufferGroupedWeightGradOp>(ctx);
-    attach<GluOp, BufferGluOp>(ctx);
-    attach<AllToAllOp, BufferAllToAllOp>(ctx);
-    attach<CombineOp, BufferCombineOp>(ctx);
-    attach<CombineGradOp, BufferCombineGradOp>(ctx);
-    attach<QuantizeOp, BufferQuantizeOp>(ctx);
-    attach<DequantizeOp, BufferDequantizeOp>(ctx);
+    attach<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp, ExpertBiasUpdateOp,
+           PermuteOp, GroupedMatmulOp, GroupedWeightGradOp, GluOp, AllToAllOp,
+           CombineOp, CombineGradOp, QuantizeOp, DequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);
   });
 }

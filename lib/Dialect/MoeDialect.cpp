@@ -2,6 +2,7 @@
 #include "MoeDialect/Dialect/MoeDialect.h"
 #include "MoeDialect/Dialect/MoeOps.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -16,7 +16,9 @@ using namespace mlir::moe;
 /// agree (a different output capacity would need a resize, not a fold).
 LogicalResult AllToAllOp::fold(FoldAdaptor,
                                SmallVectorImpl<OpFoldResult> &results) {
-  if (getInput().getType() != getOutput().getType() ||
+  // On memrefs there is no result to fold to.
+  if (!hasPureTensorSemantics() ||
+      getInput().getType() != getOutput().getType() ||
       getSendSizes().getType() != getRecvSizes().getType())
     return failure();
   auto grid =

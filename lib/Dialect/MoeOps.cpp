@@ -13,10 +13,13 @@
 
 #include "OperandChecks.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -77,31 +80,20 @@ static RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type elem) {
 }
 
 /// The tensor type a value stands for: itself for tensors, the tensor of the
-/// same shape and elements for the buffers of the moe.buffer.* ops. This lets
-/// one verifier serve an op's tensor and buffer forms.
+/// same shape and elements for buffers. This lets one verifier serve an op on
+/// tensors and on memrefs.
 static RankedTensorType typeOf(Value value) {
   if (auto memref = dyn_cast<MemRefType>(value.getType()))
     return RankedTensorType::get(memref.getShape(), memref.getElementType());
   return cast<RankedTensorType>(value.getType());
 }
 
-/// The outputs of an op as tensor types: the results of a tensor-form op,
-/// the written buffers (in operand order) of a buffer-form op.
+/// The outputs of an op as tensor types: those of its destinations.
 template <typename OpT>
 static SmallVector<Type, 3> outputTypes(OpT op) {
   SmallVector<Type, 3> types;
-  if constexpr (!OpT::template hasTrait<OpTrait::ZeroResults>()) {
-    llvm::append_range(types, op->getResultTypes());
-  } else {
-    SmallVector<SideEffects::EffectInstance<MemoryEffects::Effect>> effects;
-    op.getEffects(effects);
-    for (Value operand : op->getOperands())
-      if (llvm::any_of(effects, [&](const auto &effect) {
-            return isa<MemoryEffects::Write>(effect.getEffect()) &&
-                   effect.getValue() == operand;
-          }))
-        types.push_back(typeOf(operand));
-  }
+  for (Value init : op.getOuts())
+    types.push_back(typeOf(init));
   return types;
 }
 
@@ -119,6 +111,108 @@ static int64_t firstStatic(std::initializer_list<int64_t> dims) {
 
 static bool isPositiveFinite(double v) { return std::isfinite(v) && v > 0; }
 static bool isNonNegativeFinite(double v) { return std::isfinite(v) && v >= 0; }
+
+//===----------------------------------------------------------------------===//
+// Destination-passing style
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::moe::verifyDestinations(Operation *op,
+                                            unsigned numDestinations,
+                                            unsigned numOptional) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  if (!dps.hasPureTensorSemantics() && !dps.hasPureBufferSemantics())
+    return op->emitOpError("operands must be all tensors (value semantics) "
+                           "or all memrefs (buffer semantics)");
+  unsigned count = dps.getNumDpsInits();
+  if (count < numDestinations || count > numDestinations + numOptional) {
+    std::string expected = std::to_string(numDestinations);
+    if (numOptional)
+      expected += " to " + std::to_string(numDestinations + numOptional);
+    return op->emitOpError("expects ")
+           << expected << " destinations in 'outs', got " << count;
+  }
+  if (dps.hasPureBufferSemantics()) {
+    if (op->getNumResults() != 0)
+      return op->emitOpError("on memrefs has no results, got ")
+             << op->getNumResults();
+    return success();
+  }
+  if (op->getNumResults() != count)
+    return op->emitOpError("on tensors has one result per destination (")
+           << count << "), got " << op->getNumResults();
+  for (auto [i, result, init] :
+       llvm::enumerate(op->getResults(), dps.getDpsInits()))
+    if (result.getType() != init.getType())
+      return op->emitOpError("result #")
+             << i << " has type " << result.getType()
+             << " but its destination has type " << init.getType();
+  return success();
+}
+
+LogicalResult mlir::moe::inferDestinationTypes(
+    ValueRange outs, SmallVectorImpl<Type> &inferred) {
+  for (Value init : outs)
+    if (isa<RankedTensorType>(init.getType()))
+      inferred.push_back(init.getType());
+  return success();
+}
+
+void mlir::moe::getDestinationStyleEffects(
+    Operation *op, function_ref<bool(OpOperand &)> isInitRead,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  auto dps = cast<DestinationStyleOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<BaseMemRefType>(operand.get().getType()))
+      continue;
+    bool isInit = dps.isDpsInit(&operand);
+    if (!isInit || isInitRead(operand))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (isInit)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+SmallVector<Value> mlir::moe::createEmptyDestinations(
+    OpBuilder &b, Location loc, TypeRange types,
+    function_ref<Value(unsigned, unsigned)> dynamicSize) {
+  SmallVector<Value> inits;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto tensor = cast<RankedTensorType>(type);
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < tensor.getRank(); ++d)
+      if (tensor.isDynamicDim(d))
+        sizes.push_back(dynamicSize(i, d));
+    inits.push_back(tensor::EmptyOp::create(b, loc, tensor, sizes));
+  }
+  return inits;
+}
+
+void mlir::moe::setResultNames(Operation *op, ArrayRef<StringLiteral> names,
+                               OpAsmSetValueNameFn setNameFn) {
+  if (op->getNumResults() < 2)
+    return;
+  for (auto [result, name] : llvm::zip(op->getResults(), names)) {
+    std::string snake;
+    for (char c : name) {
+      if (llvm::isUpper(c) && !snake.empty())
+        snake += '_';
+      snake += llvm::toLower(c);
+    }
+    setNameFn(result, snake);
+  }
+}
+
+/// The size of dim `dim` of a tensor operand, for dynamic destinations.
+static Value dimOf(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  return tensor::DimOp::create(b, loc, tensor, dim);
+}
+
+/// An error sink for builders: a failed inference builds the op without
+/// destinations, and its verifier reports why.
+static LogicalResult silentSink(const Twine &) { return failure(); }
 
 //===----------------------------------------------------------------------===//
 // Shared rules: router configuration, aux-loss configuration, grid axes.
@@ -275,20 +369,6 @@ static FailureOr<TypeList> inferGate(ErrorSink err, MLIRContext *ctx, Type xT,
   return TypeList{tensorOf({x->getDimSize(0), w->getDimSize(1)}, f32(ctx))};
 }
 
-LogicalResult GateOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
-  return appendInferred(inferGate(InferErrorSink{loc, getOperationName()}, ctx,
-                                  adaptor.getX().getType(),
-                                  adaptor.getWeight().getType()),
-                        inferred);
-}
-
-bool GateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
-}
-
 template <typename OpT> static LogicalResult verifyGate(OpT op) {
   OpErrorSink err{op};
   auto types = inferGate(err, op.getContext(), typeOf(op.getX()),
@@ -341,22 +421,6 @@ static FailureOr<TypeList> inferTopK(ErrorSink err, MLIRContext *ctx,
     return failure();
   int64_t t = scores->getDimSize(0);
   return TypeList{tensorOf({t, k}, f32(ctx)), tensorOf({t, k}, i32(ctx))};
-}
-
-LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
-  Value bias = adaptor.getBias();
-  return appendInferred(inferTopK(InferErrorSink{loc, getOperationName()}, ctx,
-                                  adaptor.getScores().getType(),
-                                  bias ? bias.getType() : Type(),
-                                  adaptor.getK()),
-                        inferred);
-}
-
-bool TopKOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
 }
 
 int64_t TopKOp::getEffectiveGroupScoreTopQ() {
@@ -418,20 +482,6 @@ static FailureOr<TypeList> inferAuxLoss(ErrorSink err, MLIRContext *ctx,
   return TypeList{tensorOf({}, f32(ctx))};
 }
 
-LogicalResult AuxLossOp::inferReturnTypes(MLIRContext *ctx,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  return appendInferred(inferAuxLoss(InferErrorSink{loc, getOperationName()},
-                                     ctx, adaptor.getScores().getType(),
-                                     adaptor.getIndices().getType()),
-                        inferred);
-}
-
-bool AuxLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
-}
-
 template <typename OpT> static LogicalResult verifyAuxLoss(OpT op) {
   OpErrorSink err{op};
   auto types =
@@ -476,27 +526,11 @@ LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // moe.z_loss
 //===----------------------------------------------------------------------===//
 
-LogicalResult ZLossOp::inferReturnTypes(MLIRContext *ctx,
-                                        std::optional<Location> loc,
-                                        Adaptor adaptor,
-                                        SmallVectorImpl<Type> &inferred) {
-  if (failed(expectTensor(InferErrorSink{loc, getOperationName()}, "logits",
-                          adaptor.getLogits().getType(), 2, "[T, E]",
-                          Elem::F32)))
-    return failure();
-  inferred.push_back(tensorOf({}, f32(ctx)));
-  return success();
-}
-
-bool ZLossOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
-}
-
 template <typename OpT> static LogicalResult verifyZLoss(OpT op) {
   OpErrorSink err{op};
   if (failed(expectTensor(err, "logits", typeOf(op.getLogits()), 2, "[T, E]",
                           Elem::F32)) ||
-      failed(expectResult(err, "loss", typeOf(op.getLoss()), {}, f32(op.getContext()),
+      failed(expectResult(err, "loss", outputTypes(op)[0], {}, f32(op.getContext()),
                           "a 0-d f32 tensor")))
     return failure();
   double coeff = op.getCoeff().convertToDouble();
@@ -523,19 +557,6 @@ static FailureOr<TypeList> inferBiasUpdate(ErrorSink err, Type biasT,
       failed(expectSameDim(err, "E", "bias", *bias, 0, "counts", *counts, 0)))
     return failure();
   return TypeList{*bias};
-}
-
-LogicalResult ExpertBiasUpdateOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
-  return appendInferred(inferBiasUpdate(InferErrorSink{loc, getOperationName()},
-                                        adaptor.getBias().getType(),
-                                        adaptor.getCounts().getType()),
-                        inferred);
-}
-
-bool ExpertBiasUpdateOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
 }
 
 template <typename OpT> static LogicalResult verifyExpertBiasUpdate(OpT op) {
@@ -607,21 +628,6 @@ static FailureOr<TypeList> inferPermute(ErrorSink err, MLIRContext *ctx,
   return TypeList{tensorOf({*r, x->getDimSize(1)}, x->getElementType()),
                   tensorOf({numExperts}, i32(ctx)),
                   tensorOf({t, k}, i32(ctx))};
-}
-
-LogicalResult PermuteOp::inferReturnTypes(MLIRContext *ctx,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  return appendInferred(
-      inferPermute(InferErrorSink{loc, getOperationName()}, ctx,
-                   adaptor.getX().getType(), adaptor.getIndices().getType(),
-                   adaptor.getNumExperts(), adaptor.getAlign()),
-      inferred);
-}
-
-bool PermuteOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
 }
 
 template <typename OpT> static LogicalResult verifyPermute(OpT op) {
@@ -758,10 +764,10 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
                  str(bElem));
   }
 
-  auto c = dyn_cast<RankedTensorType>(typeOf(op.getC()));
+  auto c = dyn_cast<RankedTensorType>(typeOf(op.getCInit()));
   if (!c || !isActivationType(c.getElementType()))
     return err("result 'c' must be a tensor of bf16, f16 or f32, got " +
-               str(typeOf(op.getC())));
+               str(typeOf(op.getCInit())));
   int64_t n = b->getDimSize(kn ? 2 : 1);
   return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
                       "[R, N]");
@@ -792,10 +798,10 @@ template <typename OpT> static LogicalResult verifyGroupedWeightGrad(OpT op) {
   if (a->getElementType() != dc->getElementType())
     return err("'a' has " + str(a->getElementType()) + " elements but 'dc' has " +
                str(dc->getElementType()));
-  auto db = dyn_cast<RankedTensorType>(typeOf(op.getDb()));
+  auto db = dyn_cast<RankedTensorType>(typeOf(op.getDbInit()));
   if (!db || !isActivationType(db.getElementType()))
     return err("result 'db' must be a tensor of bf16, f16 or f32, got " +
-               str(typeOf(op.getDb())));
+               str(typeOf(op.getDbInit())));
   bool kn = op.getWeightLayout() == WeightLayout::KN;
   int64_t g = sizes->getDimSize(0), kd = a->getDimSize(1),
           n = dc->getDimSize(1);
@@ -844,20 +850,6 @@ static FailureOr<TypeList> inferGlu(ErrorSink err, Type gateT, Type upT) {
                            gate->getElementType())};
 }
 
-LogicalResult GluOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                      Adaptor adaptor,
-                                      SmallVectorImpl<Type> &inferred) {
-  Value up = adaptor.getUp();
-  return appendInferred(inferGlu(InferErrorSink{loc, getOperationName()},
-                                 adaptor.getGate().getType(),
-                                 up ? up.getType() : Type()),
-                        inferred);
-}
-
-bool GluOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
-}
-
 template <typename OpT> static LogicalResult verifyGlu(OpT op) {
   OpErrorSink err{op};
   auto types = inferGlu(err, typeOf(op.getGate()),
@@ -888,15 +880,15 @@ template <typename OpT> static LogicalResult verifyAllToAll(OpT op) {
     return failure();
   if (int64_t(op.getGridAxis()) < 0)
     return err("grid_axis = " + Twine(int64_t(op.getGridAxis())) + " must be ≥ 0");
-  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutputInit()));
   if (!output || output.getRank() != 2 ||
       output.getElementType() != input->getElementType())
     return err("result 'output' must be a rank-2 tensor [R', H] of " +
                str(input->getElementType()) + ", got " +
-               str(typeOf(op.getOutput())));
+               str(typeOf(op.getOutputInit())));
   if (failed(expectSameDim(err, "H", "input", *input, 1, "output", output, 1)))
     return failure();
-  return expectResult(err, "recv_sizes", typeOf(op.getRecvSizes()),
+  return expectResult(err, "recv_sizes", typeOf(op.getRecvSizesInit()),
                       send->getShape(), send->getElementType(),
                       "one count per rank, like 'send_sizes'");
 }
@@ -943,21 +935,6 @@ static FailureOr<TypeList> inferCombine(ErrorSink err, Type yT, Type rowsT,
     return failure();
   return TypeList{
       tensorOf({rows->getDimSize(0), y->getDimSize(1)}, y->getElementType())};
-}
-
-LogicalResult CombineOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> loc,
-                                          Adaptor adaptor,
-                                          SmallVectorImpl<Type> &inferred) {
-  return appendInferred(inferCombine(InferErrorSink{loc, getOperationName()},
-                                     adaptor.getY().getType(),
-                                     adaptor.getRows().getType(),
-                                     adaptor.getWeights().getType()),
-                        inferred);
-}
-
-bool CombineOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
 }
 
 template <typename OpT> static LogicalResult verifyCombine(OpT op) {
@@ -1008,22 +985,6 @@ static FailureOr<TypeList> inferCombineGrad(ErrorSink err, MLIRContext *ctx,
                   tensorOf({t, k}, f32(ctx))};
 }
 
-LogicalResult CombineGradOp::inferReturnTypes(MLIRContext *ctx,
-                                              std::optional<Location> loc,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &inferred) {
-  return appendInferred(
-      inferCombineGrad(InferErrorSink{loc, getOperationName()}, ctx,
-                       adaptor.getDout().getType(), adaptor.getY().getType(),
-                       adaptor.getRows().getType(),
-                       adaptor.getWeights().getType()),
-      inferred);
-}
-
-bool CombineGradOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return sameRankedTensorKinds(l, r);
-}
-
 template <typename OpT> static LogicalResult verifyCombineGrad(OpT op) {
   OpErrorSink err{op};
   auto types = inferCombineGrad(err, op.getContext(), typeOf(op.getDout()),
@@ -1059,23 +1020,20 @@ template <typename OpT> static LogicalResult verifyQuantize(OpT op) {
   auto input = expectAnyRank(err, "input", typeOf(op.getInput()), Elem::Activation);
   if (failed(input))
     return failure();
-  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutputInit()));
   if (!output || !isFp8Type(output.getElementType()))
     return err("result 'output' must be a tensor of f8E4M3FN or f8E5M2, got " +
-               str(typeOf(op.getOutput())));
+               str(typeOf(op.getOutputInit())));
   if (failed(expectResult(err, "output", output, input->getShape(),
                           output.getElementType(), "the shape of 'input'")) ||
       failed(checkScale(err, op.getRecipe(), "input", *input, "scale",
-                        typeOf(op.getScale()), /*isResult=*/true)))
+                        typeOf(op.getScaleInit()), /*isResult=*/true)))
     return failure();
 
   bool delayed = op.getRecipe() == QuantRecipe::Delayed;
   if (delayed != static_cast<bool>(op.getAmaxHistory()))
     return err(delayed ? "recipe delayed needs the 'amax_history' operand"
                        : "'amax_history' applies only to recipe delayed");
-  if (delayed != static_cast<bool>(op.getNewAmaxHistory()))
-    return err(delayed ? "recipe delayed returns 'new_amax_history'"
-                       : "'new_amax_history' applies only to recipe delayed");
   if (delayed) {
     auto history = expectTensor(err, "amax_history", typeOf(op.getAmaxHistory()),
                                 1, "[L]", Elem::F32);
@@ -1083,10 +1041,6 @@ template <typename OpT> static LogicalResult verifyQuantize(OpT op) {
       return failure();
     if (history->getDimSize(0) == 0)
       return err("'amax_history' must hold at least one entry");
-    if (typeOf(op.getNewAmaxHistory()) != *history)
-      return err("result 'new_amax_history' must have the type of "
-                 "'amax_history' (" + str(*history) + "), got " +
-                 str(typeOf(op.getNewAmaxHistory())));
   }
   return success();
 }
@@ -1102,10 +1056,10 @@ template <typename OpT> static LogicalResult verifyDequantize(OpT op) {
       failed(checkScale(err, op.getRecipe(), "input", *input, "scale",
                         typeOf(op.getScale()), /*isResult=*/false)))
     return failure();
-  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutput()));
+  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutputInit()));
   if (!output || !isActivationType(output.getElementType()))
     return err("result 'output' must be a tensor of bf16, f16 or f32, got " +
-               str(typeOf(op.getOutput())));
+               str(typeOf(op.getOutputInit())));
   return expectResult(err, "output", output, input->getShape(),
                       output.getElementType(), "the shape of 'input'");
 }
@@ -1250,43 +1204,179 @@ LogicalResult LayerOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 }
 
 //===----------------------------------------------------------------------===//
-// moe.buffer.*: the same rules as the tensor forms, on the buffers' shapes
+// Builders without destinations: tensor.empty destinations of the inferred
+// (or given) result types, sized from the operands where dims are dynamic.
+// A failed inference builds the op without destinations; its verifier then
+// says what is wrong with the operands.
 //===----------------------------------------------------------------------===//
 
-LogicalResult BufferGateOp::verify() { return verifyGate(*this); }
-LogicalResult BufferRouteOp::verify() { return verifyRoute(*this); }
-LogicalResult BufferTopKOp::verify() { return verifyTopKOp(*this); }
-LogicalResult BufferAuxLossOp::verify() { return verifyAuxLoss(*this); }
-LogicalResult
-BufferAuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyAuxLossSymbols(*this, symbolTable);
+void GateOp::build(OpBuilder &b, OperationState &state, Value x,
+                   Value weight) {
+  Location loc = state.location;
+  auto types = inferGate(silentSink, b.getContext(), x.getType(),
+                         weight.getType());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned d) {
+      return d == 0 ? dimOf(b, loc, x, 0) : dimOf(b, loc, weight, 1);
+    });
+  build(b, state, x, weight, inits);
 }
-LogicalResult BufferZLossOp::verify() { return verifyZLoss(*this); }
-LogicalResult BufferExpertBiasUpdateOp::verify() {
-  return verifyExpertBiasUpdate(*this);
+
+void RouteOp::build(OpBuilder &b, OperationState &state, Value logits,
+                    ScoreFunctionAttr scoreFunction) {
+  Location loc = state.location;
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, loc, logits.getType(),
+      [&](unsigned, unsigned d) { return dimOf(b, loc, logits, d); });
+  build(b, state, logits, scoreFunction, inits);
 }
-LogicalResult BufferPermuteOp::verify() { return verifyPermute(*this); }
-LogicalResult BufferGroupedMatmulOp::verify() {
-  if (!getScales().empty() && getScales().size() != 2)
-    return emitOpError("takes no scales or two (a_scale, b_scale), got ")
-           << getScales().size();
-  return verifyGroupedMatmul(*this);
+
+void TopKOp::build(OpBuilder &b, OperationState &state, Value scores,
+                   Value bias, IntegerAttr k, ScoreFunctionAttr scoreFunction,
+                   IntegerAttr numGroups, IntegerAttr groupTopk,
+                   GroupScoreAttr groupScore, IntegerAttr groupScoreTopq,
+                   NormalizeAttr normalize, FloatAttr scalingFactor) {
+  Location loc = state.location;
+  auto types = inferTopK(silentSink, b.getContext(), scores.getType(),
+                         bias ? bias.getType() : Type(), k.getInt());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned) {
+      return dimOf(b, loc, scores, 0);
+    });
+  build(b, state, scores, bias, k, scoreFunction, numGroups, groupTopk,
+        groupScore, groupScoreTopq, normalize, scalingFactor, inits);
 }
-LogicalResult BufferGroupedWeightGradOp::verify() {
-  return verifyGroupedWeightGrad(*this);
+
+void AuxLossOp::build(OpBuilder &b, OperationState &state, Value scores,
+                      Value indices, AuxLossVariantAttr variant,
+                      ScoreFunctionAttr scoreFunction, FloatAttr coeff,
+                      IntegerAttr seqLength, FlatSymbolRefAttr grid,
+                      DenseI64ArrayAttr gridAxes) {
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, state.location, tensorOf({}, f32(b.getContext())), nullptr);
+  build(b, state, scores, indices, variant, scoreFunction, coeff, seqLength,
+        grid, gridAxes, inits);
 }
-LogicalResult BufferGluOp::verify() { return verifyGlu(*this); }
-LogicalResult BufferAllToAllOp::verify() { return verifyAllToAll(*this); }
-LogicalResult
-BufferAllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  return verifyAllToAllSymbols(*this, symbolTable);
+
+void ZLossOp::build(OpBuilder &b, OperationState &state, Value logits,
+                    FloatAttr coeff) {
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, state.location, tensorOf({}, f32(b.getContext())), nullptr);
+  build(b, state, logits, coeff, inits);
 }
-LogicalResult BufferCombineOp::verify() { return verifyCombine(*this); }
-LogicalResult BufferCombineGradOp::verify() {
-  return verifyCombineGrad(*this);
+
+void PermuteOp::build(OpBuilder &b, OperationState &state, Value x,
+                      Value indices, IntegerAttr numExperts,
+                      IntegerAttr align) {
+  Location loc = state.location;
+  auto types = inferPermute(silentSink, b.getContext(), x.getType(),
+                            indices.getType(), numExperts.getInt(),
+                            align.getInt());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(
+        b, loc, *types, [&](unsigned result, unsigned d) -> Value {
+          if (result == 0 && d == 1)
+            return dimOf(b, loc, x, 1);
+          if (result == 2)
+            return dimOf(b, loc, indices, d);
+          // R = T·K + E·(align − 1).
+          Value tk = arith::MulIOp::create(b, loc, dimOf(b, loc, x, 0),
+                                           dimOf(b, loc, indices, 1));
+          Value pad = arith::ConstantIndexOp::create(
+              b, loc, numExperts.getInt() * (align.getInt() - 1));
+          return arith::AddIOp::create(b, loc, tk, pad);
+        });
+  build(b, state, x, indices, numExperts, align, inits);
 }
-LogicalResult BufferQuantizeOp::verify() { return verifyQuantize(*this); }
-LogicalResult BufferDequantizeOp::verify() { return verifyDequantize(*this); }
+
+void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
+                            Value a, Value weights, Value groupSizes,
+                            Value aScale, Value bScale,
+                            WeightLayoutAttr weightLayout) {
+  Location loc = state.location;
+  bool kn = weightLayout.getValue() == WeightLayout::KN;
+  SmallVector<Value> inits =
+      createEmptyDestinations(b, loc, c, [&](unsigned, unsigned d) {
+        return d == 0 ? dimOf(b, loc, a, 0)
+                      : dimOf(b, loc, weights, kn ? 2 : 1);
+      });
+  build(b, state, a, weights, groupSizes, aScale, bScale, weightLayout, inits);
+}
+
+void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,
+                                Value a, Value dc, Value groupSizes,
+                                WeightLayoutAttr weightLayout) {
+  Location loc = state.location;
+  bool kn = weightLayout.getValue() == WeightLayout::KN;
+  SmallVector<Value> inits =
+      createEmptyDestinations(b, loc, db, [&](unsigned, unsigned d) {
+        if (d == 0)
+          return dimOf(b, loc, groupSizes, 0);
+        return (d == 1) == kn ? dimOf(b, loc, a, 1) : dimOf(b, loc, dc, 1);
+      });
+  build(b, state, a, dc, groupSizes, weightLayout, inits);
+}
+
+void GluOp::build(OpBuilder &b, OperationState &state,
+                  ActivationAttr activation, Value gate, Value up) {
+  Location loc = state.location;
+  auto types =
+      inferGlu(silentSink, gate.getType(), up ? up.getType() : Type());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(
+        b, loc, *types, [&](unsigned, unsigned d) -> Value {
+          Value size = dimOf(b, loc, gate, d);
+          if (d == 0 || up)
+            return size;
+          // Gate and up side by side: F is half the columns.
+          return arith::DivUIOp::create(
+              b, loc, size, arith::ConstantIndexOp::create(b, loc, 2));
+        });
+  build(b, state, activation, gate, up, inits);
+}
+
+void AllToAllOp::build(OpBuilder &b, OperationState &state,
+                       TypeRange resultTypes, Value input, Value sendSizes,
+                       FlatSymbolRefAttr grid, IntegerAttr gridAxis) {
+  Location loc = state.location;
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, loc, resultTypes, [&](unsigned result, unsigned d) {
+        return dimOf(b, loc, result == 0 ? input : sendSizes, d);
+      });
+  build(b, state, input, sendSizes, grid, gridAxis, inits);
+}
+
+void CombineOp::build(OpBuilder &b, OperationState &state, Value y,
+                      Value rows, Value weights) {
+  Location loc = state.location;
+  auto types = inferCombine(silentSink, y.getType(), rows.getType(),
+                            weights.getType());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned d) {
+      return d == 0 ? dimOf(b, loc, rows, 0) : dimOf(b, loc, y, 1);
+    });
+  build(b, state, y, rows, weights, inits);
+}
+
+void CombineGradOp::build(OpBuilder &b, OperationState &state, Value dout,
+                          Value y, Value rows, Value weights) {
+  Location loc = state.location;
+  auto types = inferCombineGrad(silentSink, b.getContext(), dout.getType(),
+                                y.getType(), rows.getType(),
+                                weights.getType());
+  SmallVector<Value> inits;
+  if (succeeded(types))
+    inits = createEmptyDestinations(
+        b, loc, *types, [&](unsigned result, unsigned d) {
+          return dimOf(b, loc, result == 0 ? y : rows, d);
+        });
+  build(b, state, dout, y, rows, weights, inits);
+}
 
 //===----------------------------------------------------------------------===//
 // custom<EnumKeyword>: an enum attribute written as its bare keyword

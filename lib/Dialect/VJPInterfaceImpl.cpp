@@ -429,7 +429,7 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
     Value ones = linalg::FillOp::create(b, loc, ValueRange{tmath::cst(b, loc, 1.0)},
                                         ValueRange{empty})
                      .getResult(0);
-    dops.push_back(CombineOp::create(b, loc, dxs, rows, ones));
+    dops.push_back(CombineOp::create(b, loc, dxs, rows, ones).getOut());
     dops.push_back(Value());
     return success();
   }
@@ -459,11 +459,13 @@ struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
     auto aType = tensorType(a);
     Value da = GroupedMatmulOp::create(
         b, loc, RankedTensorType::get(aType.getShape(), aElem),
-        tmath::convert(b, loc, dc, wElem), w, sizes, Value(), Value(), flipped);
+        tmath::convert(b, loc, dc, wElem), w, sizes, Value(), Value(), flipped)
+        .getC();
     // db[g] = a[g]ᵀ · dc[g], in b's layout; empty groups exactly zero.
     Value db = GroupedWeightGradOp::create(b, loc, w.getType(), a,
                                            tmath::convert(b, loc, dc, aElem),
-                                           sizes, mm.getWeightLayoutAttr());
+                                           sizes, mm.getWeightLayoutAttr())
+                   .getDb();
     dops.append({da, db});
     dops.append(op->getNumOperands() - 2, Value());
     return success();

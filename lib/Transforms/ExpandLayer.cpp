@@ -37,13 +37,14 @@ struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
 
     // Router: post-softmax selects on the raw logits and normalizes the k
     // chosen with a softmax.
-    Value logits = GateOp::create(rewriter, loc, x, layer.getRouterWeight());
+    Value logits =
+        GateOp::create(rewriter, loc, x, layer.getRouterWeight()).getLogits();
     bool post = layer.getPostSoftmax();
     ScoreFunction selectFn =
         post ? ScoreFunction::Identity : layer.getScoreFunction();
     auto selectFnAttr = ScoreFunctionAttr::get(ctx, selectFn);
-    Value scores = RouteOp::create(rewriter, loc, logits.getType(), logits,
-                                   selectFnAttr);
+    Value scores =
+        RouteOp::create(rewriter, loc, logits, selectFnAttr).getScores();
     auto normalize = post ? NormalizeAttr::get(ctx, Normalize::Softmax)
                           : layer.getNormalizeAttr();
     auto topk = TopKOp::create(
@@ -64,35 +65,40 @@ struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
                                      RankedTensorType::get({r, n}, act), a, b,
                                      sizes, /*a_scale=*/Value(),
                                      /*b_scale=*/Value(),
-                                     layer.getWeightLayoutAttr());
+                                     layer.getWeightLayoutAttr())
+          .getC();
     };
     Value gate = matmul(rowsIn, layer.getWGate(), f);
     Value up = matmul(rowsIn, layer.getWUp(), f);
     Value hidden =
-        GluOp::create(rewriter, loc, layer.getActivationAttr(), gate, up);
+        GluOp::create(rewriter, loc, layer.getActivationAttr(), gate, up)
+            .getH();
     Value down = matmul(hidden, layer.getWDown(), h);
     Value out = CombineOp::create(rewriter, loc, down, permute.getRows(),
-                                  topk.getWeights());
+                                  topk.getWeights())
+                    .getOut();
 
     // Balancing losses, summed; zero when both are off.
     SmallVector<Value, 2> losses;
     if (!layer.getAuxLossCoeff().isZero()) {
       Value denseScores =
-          post ? RouteOp::create(rewriter, loc, logits.getType(), logits,
-                                 ScoreFunctionAttr::get(
-                                     ctx, ScoreFunction::Softmax))
-                     .getResult()
+          post ? RouteOp::create(
+                     rewriter, loc, logits,
+                     ScoreFunctionAttr::get(ctx, ScoreFunction::Softmax))
+                     .getScores()
                : scores;
       losses.push_back(AuxLossOp::create(
           rewriter, loc, denseScores, topk.getIndices(),
           layer.getAuxLossVariantAttr(),
           ScoreFunctionAttr::get(ctx, layer.getScoreFunction()),
           layer.getAuxLossCoeffAttr(), layer.getSeqLengthAttr(),
-          layer.getGridAttr(), layer.getGridAxesAttr()));
+          layer.getGridAttr(), layer.getGridAxesAttr())
+          .getLoss());
     }
     if (!layer.getZLossCoeff().isZero())
       losses.push_back(
-          ZLossOp::create(rewriter, loc, logits, layer.getZLossCoeffAttr()));
+          ZLossOp::create(rewriter, loc, logits, layer.getZLossCoeffAttr())
+              .getLoss());
     Value loss;
     if (losses.empty()) {
       auto type = RankedTensorType::get({}, rewriter.getF32Type());

@@ -1,6 +1,6 @@
 // RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-loops | FileCheck %s
 
-// Buffer-form moe ops become scf/arith/math/memref loops; nothing of moe is
+// Moe ops on memrefs become scf/arith/math/memref loops; nothing of moe is
 // left. (The numbers are checked by the executed tests in test/e2e.)
 
 // gate: a parallel loop over (blocks of 4 tokens) × E (independent outputs:
@@ -24,7 +24,7 @@
 // CHECK:         scf.if
 // CHECK:           memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[E]]] : memref<4x2xf32>
 func.func @gate(%x: memref<4x8xbf16>, %w: memref<8x2xf32>, %l: memref<4x2xf32>) {
-  moe.buffer.gate(%x, %w, %l) : (memref<4x8xbf16>, memref<8x2xf32>, memref<4x2xf32>) -> ()
+  moe.gate %x, %w outs(%l) : memref<4x8xbf16>, memref<8x2xf32> -> memref<4x2xf32>
   return
 }
 
@@ -39,7 +39,7 @@ func.func @gate(%x: memref<4x8xbf16>, %w: memref<8x2xf32>, %l: memref<4x2xf32>) 
 // CHECK:     %[[SP:.*]] = arith.select %[[BIG]], %[[V]], %[[LOG]]
 // CHECK:     math.sqrt %[[SP]]
 func.func @sqrtsoftplus(%l: memref<4x8xf32>, %s: memref<4x8xf32>) {
-  moe.buffer.route(%l, %s) {score_function = #moe<score_function sqrtsoftplus>} : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+  moe.route sqrtsoftplus %l outs(%s) : memref<4x8xf32> -> memref<4x8xf32>
   return
 }
 
@@ -53,9 +53,7 @@ func.func @sqrtsoftplus(%l: memref<4x8xf32>, %s: memref<4x8xf32>) {
 // CHECK-NOT:     memref.alloca
 // CHECK-NOT:     moe.
 func.func @topk(%s: memref<4x8xf32>, %b: memref<8xf32>, %w: memref<4x2xf32>, %i: memref<4x2xi32>) {
-  moe.buffer.topk(%s, %b, %w, %i) {k = 2 : i64, score_function = #moe<score_function sigmoid>,
-      num_groups = 4 : i64, group_topk = 2 : i64}
-      : (memref<4x8xf32>, memref<8xf32>, memref<4x2xf32>, memref<4x2xi32>) -> ()
+  moe.topk sigmoid %s bias %b k 2 outs(%w, %i) {num_groups = 4 : i64, group_topk = 2 : i64} : memref<4x8xf32>, memref<8xf32> -> memref<4x2xf32>, memref<4x2xi32>
   return
 }
 
@@ -67,8 +65,7 @@ func.func @topk(%s: memref<4x8xf32>, %b: memref<8xf32>, %w: memref<4x2xf32>, %i:
 // CHECK-NOT: moe.
 shard.grid @single(shape = 1)
 func.func @one_rank(%x: memref<4x2xf32>, %n: memref<1xi32>, %y: memref<4x2xf32>, %r: memref<1xi32>) {
-  moe.buffer.all_to_all(%x, %n, %y, %r) {grid = @single, grid_axis = 0 : i64}
-      : (memref<4x2xf32>, memref<1xi32>, memref<4x2xf32>, memref<1xi32>) -> ()
+  moe.all_to_all %x, %n on @single axis 0 outs(%y, %r) : memref<4x2xf32>, memref<1xi32> -> memref<4x2xf32>, memref<1xi32>
   return
 }
 
@@ -76,10 +73,9 @@ func.func @one_rank(%x: memref<4x2xf32>, %n: memref<1xi32>, %y: memref<4x2xf32>,
 
 shard.grid @ep(shape = 2x4)
 func.func @many_ranks(%x: memref<4x2xf32>, %n: memref<4xi32>, %y: memref<4x2xf32>, %r: memref<4xi32>) {
-  // expected-error @+2 {{'moe.buffer.all_to_all' op exchanges over 4 ranks; the CPU target runs a single rank}}
-  // expected-error @+1 {{failed to legalize operation 'moe.buffer.all_to_all'}}
-  moe.buffer.all_to_all(%x, %n, %y, %r) {grid = @ep, grid_axis = 1 : i64}
-      : (memref<4x2xf32>, memref<4xi32>, memref<4x2xf32>, memref<4xi32>) -> ()
+  // expected-error @+2 {{'moe.all_to_all' op exchanges over 4 ranks; the CPU target runs a single rank}}
+  // expected-error @+1 {{failed to legalize operation 'moe.all_to_all'}}
+  moe.all_to_all %x, %n on @ep axis 1 outs(%y, %r) : memref<4x2xf32>, memref<4xi32> -> memref<4x2xf32>, memref<4xi32>
   return
 }
 
@@ -87,19 +83,18 @@ func.func @many_ranks(%x: memref<4x2xf32>, %n: memref<4xi32>, %y: memref<4x2xf32
 
 shard.grid @dp(shape = 8)
 func.func @global_aux_many_ranks(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: memref<f32>) {
-  // expected-error @+2 {{'moe.buffer.aux_loss' op global aux loss sums over 8 ranks; the CPU target runs a single rank}}
-  // expected-error @+1 {{failed to legalize operation 'moe.buffer.aux_loss'}}
-  moe.buffer.aux_loss(%s, %i, %l) {variant = #moe<aux_loss_variant global>,
-      score_function = #moe<score_function softmax>, coeff = 1.0e-02 : f64,
-      grid = @dp, grid_axes = array<i64: 0>} : (memref<4x4xf32>, memref<4x2xi32>, memref<f32>) -> ()
+  // expected-error @+2 {{'moe.aux_loss' op global aux loss sums over 8 ranks; the CPU target runs a single rank}}
+  // expected-error @+1 {{failed to legalize operation 'moe.aux_loss'}}
+  moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l) {grid = @dp, grid_axes = array<i64: 0>} : memref<4x4xf32>, memref<4x2xi32> -> memref<f32>
   return
 }
 
 // -----
 
-// Tensor-form ops must be bufferized first.
+// Ops on tensors must be bufferized first.
 func.func @not_bufferized(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %init1 = tensor.empty() : tensor<4x2xf32>
   // expected-error @+1 {{failed to legalize operation 'moe.gate'}}
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x2xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
   return %l : tensor<4x2xf32>
 }

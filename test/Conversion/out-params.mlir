@@ -13,6 +13,7 @@
 // CHECK:       llvm.return
 // RESULTS-LABEL: llvm.func @logits(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> !llvm.struct<(ptr, ptr)>
 func.func @logits(%a: tensor<2x3xbf16>, %s: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<3x4xf32>) {
-  %l = moe.gate %a, %s : tensor<2x3xbf16>, tensor<3x4xf32>
+  %init1 = tensor.empty() : tensor<2x4xf32>
+  %l = moe.gate %a, %s outs(%init1) : tensor<2x3xbf16>, tensor<3x4xf32> -> tensor<2x4xf32>
   return %l, %s : tensor<2x4xf32>, tensor<3x4xf32>
 }

@@ -27,7 +27,8 @@
 // CHECK:       %[[DX:.*]] = linalg.generic {{.*}} ins(%[[DX32]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xbf16>)
 // CHECK:       return %[[DX]], %[[DW]]
 func.func @gate(%x: tensor<4x8xbf16>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
-  %l = moe.gate %x, %w : tensor<4x8xbf16>, tensor<8x2xf32>
+  %init1 = tensor.empty() : tensor<4x2xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xbf16>, tensor<8x2xf32> -> tensor<4x2xf32>
   return %l : tensor<4x2xf32>
 }
 
@@ -40,12 +41,14 @@ func.func @gate(%x: tensor<4x8xbf16>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
 // CHECK-SAME:  -> (tensor<8x6xbf16> {moe.name = "result0", moe.role = "output"}) {
 // CHECK-LABEL: func.func @matmul_nk_bwd
 // CHECK-SAME:  (%[[A:.*]]: tensor<8x4xbf16> {moe.name = "arg0", moe.role = "input"}, %[[B:.*]]: tensor<2x6x4xbf16> {moe.name = "arg1", moe.role = "input"}, %[[N:.*]]: tensor<2xi32> {moe.name = "arg2", moe.role = "input"}, %[[DC:.*]]: tensor<8x6xbf16> {moe.name = "d_result0", moe.role = "cotangent"})
-// CHECK:       %[[DA:.*]] = moe.grouped_matmul %[[DC]], %[[B]], %[[N]] : (tensor<8x6xbf16>, tensor<2x6x4xbf16>, tensor<2xi32>) -> tensor<8x4xbf16>
-// CHECK:       %[[DB:.*]] = moe.grouped_weight_grad %[[A]], %[[DC]], %[[N]] {weight_layout = #moe<weight_layout nk>} : (tensor<8x4xbf16>, tensor<8x6xbf16>, tensor<2xi32>) -> tensor<2x6x4xbf16>
+// CHECK: %[[INIT2:.+]] = tensor.empty() : tensor<8x4xbf16>
+// CHECK:       %[[DA:.*]] = moe.grouped_matmul %[[DC]], %[[B]], %[[N]] outs(%[[INIT2]]) : tensor<8x6xbf16>, tensor<2x6x4xbf16>, tensor<2xi32> -> tensor<8x4xbf16>
+// CHECK: %[[INIT3:.+]] = tensor.empty() : tensor<2x6x4xbf16>
+// CHECK:       %[[DB:.*]] = moe.grouped_weight_grad %[[A]], %[[DC]], %[[N]] outs(%[[INIT3]]) {weight_layout = #moe<weight_layout nk>} : tensor<8x4xbf16>, tensor<8x6xbf16>, tensor<2xi32> -> tensor<2x6x4xbf16>
 // CHECK:       return %[[DA]], %[[DB]]
 func.func @matmul_nk(%a: tensor<8x4xbf16>, %b: tensor<2x6x4xbf16>, %n: tensor<2xi32>) -> tensor<8x6xbf16> {
-  %c = moe.grouped_matmul %a, %b, %n {weight_layout = #moe<weight_layout nk>}
-      : (tensor<8x4xbf16>, tensor<2x6x4xbf16>, tensor<2xi32>) -> tensor<8x6xbf16>
+  %init4 = tensor.empty() : tensor<8x6xbf16>
+  %c = moe.grouped_matmul %a, %b, %n outs(%init4) {weight_layout = #moe<weight_layout nk>} : tensor<8x4xbf16>, tensor<2x6x4xbf16>, tensor<2xi32> -> tensor<8x6xbf16>
   return %c : tensor<8x6xbf16>
 }
 
@@ -60,7 +63,10 @@ func.func @matmul_nk(%a: tensor<8x4xbf16>, %b: tensor<2x6x4xbf16>, %n: tensor<2x
 // CHECK:       %[[DX:.*]] = moe.combine %[[DXS]], %[[ROWS]], %[[ONES]]
 // CHECK:       return %[[DX]]
 func.func @permute(%x: tensor<4x3xf32>, %idx: tensor<4x2xi32>) -> (tensor<8x3xf32>, tensor<4xi32>) {
-  %xs, %sizes, %rows = moe.permute %x, %idx experts 4 align 1 : tensor<4x3xf32>, tensor<4x2xi32>
+  %init5 = tensor.empty() : tensor<8x3xf32>
+  %init6 = tensor.empty() : tensor<4xi32>
+  %init7 = tensor.empty() : tensor<4x2xi32>
+  %xs, %sizes, %rows = moe.permute %x, %idx experts 4 align 1 outs(%init5, %init6, %init7) : tensor<4x3xf32>, tensor<4x2xi32> -> tensor<8x3xf32>, tensor<4xi32>, tensor<4x2xi32>
   return %xs, %sizes : tensor<8x3xf32>, tensor<4xi32>
 }
 
@@ -75,7 +81,8 @@ func.func @permute(%x: tensor<4x3xf32>, %idx: tensor<4x2xi32>) -> (tensor<8x3xf3
 // CHECK:         arith.mulf
 // CHECK:       return %[[DL]]
 func.func @route_softmax(%l: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %s = moe.route softmax %l : tensor<4x8xf32>
+  %init8 = tensor.empty() : tensor<4x8xf32>
+  %s = moe.route softmax %l outs(%init8) : tensor<4x8xf32> -> tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
 
@@ -95,7 +102,8 @@ func.func @route_softmax(%l: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK:       %[[DP:.*]] = tensor.collapse_shape %[[DP3]] {{\[\[}}0, 1], [2]] : tensor<2x2x8xf32> into tensor<4x8xf32>
 // CHECK:       linalg.generic {{.*}} ins(%[[DP]], %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
 func.func @aux_sequence(%s: tensor<4x8xf32>, %i: tensor<4x2xi32>) -> tensor<f32> {
-  %l = moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-02 {seq_length = 2 : i64} : tensor<4x8xf32>, tensor<4x2xi32>
+  %init9 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-02 outs(%init9) {seq_length = 2 : i64} : tensor<4x8xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 
@@ -111,7 +119,8 @@ func.func @aux_sequence(%s: tensor<4x8xf32>, %i: tensor<4x2xi32>) -> tensor<f32>
 // CHECK:         math.log
 // CHECK:       return
 func.func @zloss(%l: tensor<4x8xf32>) -> tensor<f32> {
-  %z = moe.z_loss %l coeff 1.0e-03 : tensor<4x8xf32>
+  %init10 = tensor.empty() : tensor<f32>
+  %z = moe.z_loss %l coeff 1.0e-03 outs(%init10) : tensor<4x8xf32> -> tensor<f32>
   return %z : tensor<f32>
 }
 
@@ -129,7 +138,8 @@ func.func @zloss(%l: tensor<4x8xf32>) -> tensor<f32> {
 // CHECK:         tensor.extract %[[GU]]
 // CHECK:         tensor.extract %[[DH]]
 func.func @glu_fused(%gu: tensor<6x8xf32>) -> tensor<6x4xf32> {
-  %h = moe.glu silu %gu : tensor<6x8xf32>
+  %init11 = tensor.empty() : tensor<6x4xf32>
+  %h = moe.glu silu %gu outs(%init11) : tensor<6x8xf32> -> tensor<6x4xf32>
   return %h : tensor<6x4xf32>
 }
 
@@ -137,10 +147,13 @@ func.func @glu_fused(%gu: tensor<6x8xf32>) -> tensor<6x4xf32> {
 
 // combine: one combine_grad gives both dy and dweights.
 // CHECK-LABEL: func.func @combine_bwd
-// CHECK:       %[[DY:.*]], %[[DW:.*]] = moe.combine_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x3xf32>, tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32>
+// CHECK: %[[INIT12:.+]] = tensor.empty() : tensor<8x3xf32>
+// CHECK: %[[INIT13:.+]] = tensor.empty() : tensor<4x2xf32>
+// CHECK:       %[[DY:.*]], %[[DW:.*]] = moe.combine_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} outs(%[[INIT12]], %[[INIT13]]) : tensor<4x3xf32>, tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32> -> tensor<8x3xf32>, tensor<4x2xf32>
 // CHECK:       return %[[DY]], %[[DW]]
 func.func @combine(%y: tensor<8x3xf32>, %rows: tensor<4x2xi32>, %w: tensor<4x2xf32>) -> tensor<4x3xf32> {
-  %out = moe.combine %y, %rows, %w : tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32>
+  %init14 = tensor.empty() : tensor<4x3xf32>
+  %out = moe.combine %y, %rows, %w outs(%init14) : tensor<8x3xf32>, tensor<4x2xi32>, tensor<4x2xf32> -> tensor<4x3xf32>
   return %out : tensor<4x3xf32>
 }
 
@@ -153,7 +166,9 @@ func.func @combine(%y: tensor<8x3xf32>, %rows: tensor<4x2xi32>, %w: tensor<4x2xf
 // CHECK-SAME:  -> (tensor<4x8xf32> {moe.name = "d_arg0", moe.role = "gradient"})
 // CHECK-NOT:   d_arg1
 func.func @topk_bias(%s: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi32>) {
-  %w, %i = moe.topk sigmoid %s bias %b k 2 {normalize = #moe<normalize sum>} : tensor<4x8xf32>, tensor<8xf32>
+  %init15 = tensor.empty() : tensor<4x2xf32>
+  %init16 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 2 outs(%init15, %init16) {normalize = #moe<normalize sum>} : tensor<4x8xf32>, tensor<8xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 
@@ -162,11 +177,15 @@ func.func @topk_bias(%s: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x2xf32>
 // all_to_all: the reverse exchange with the received counts.
 // CHECK-LABEL: func.func @exchange_bwd
 // CHECK-SAME:  (%[[RECV:.*]]: tensor<4xi32> {moe.name = "res0", moe.role = "residual"}, %[[DY:.*]]: tensor<16x3xf32> {{.*}})
-// CHECK:       %[[DX:.*]], %{{.*}} = moe.all_to_all %[[DY]], %[[RECV]] on @ep axis 0 : (tensor<16x3xf32>, tensor<4xi32>) -> (tensor<8x3xf32>, tensor<4xi32>)
+// CHECK: %[[INIT17:.+]] = tensor.empty() : tensor<8x3xf32>
+// CHECK: %[[INIT18:.+]] = tensor.empty() : tensor<4xi32>
+// CHECK:       %[[DX:.*]], %{{.*}} = moe.all_to_all %[[DY]], %[[RECV]] on @ep axis 0 outs(%[[INIT17]], %[[INIT18]]) : tensor<16x3xf32>, tensor<4xi32> -> tensor<8x3xf32>, tensor<4xi32>
 // CHECK:       return %[[DX]]
 shard.grid @ep(shape = 4)
 func.func @exchange(%x: tensor<8x3xf32>, %send: tensor<4xi32>) -> tensor<16x3xf32> {
-  %y, %r = moe.all_to_all %x, %send on @ep axis 0 : (tensor<8x3xf32>, tensor<4xi32>) -> (tensor<16x3xf32>, tensor<4xi32>)
+  %init19 = tensor.empty() : tensor<16x3xf32>
+  %init20 = tensor.empty() : tensor<4xi32>
+  %y, %r = moe.all_to_all %x, %send on @ep axis 0 outs(%init19, %init20) : tensor<8x3xf32>, tensor<4xi32> -> tensor<16x3xf32>, tensor<4xi32>
   return %y : tensor<16x3xf32>
 }
 
@@ -182,8 +201,11 @@ func.func @exchange(%x: tensor<8x3xf32>, %send: tensor<4xi32>) -> tensor<16x3xf3
 // CHECK:         arith.divf
 // CHECK:       } -> tensor<4x256xbf16>
 func.func @fp8_round_trip(%x: tensor<4x256xbf16>) -> tensor<4x256xbf16> {
-  %q, %s = moe.quantize block_1x128 %x : (tensor<4x256xbf16>) -> (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>)
-  %y = moe.dequantize block_1x128 %q, %s : (tensor<4x256xf8E4M3FN>, tensor<4x2xf32>) -> tensor<4x256xbf16>
+  %init21 = tensor.empty() : tensor<4x256xf8E4M3FN>
+  %init22 = tensor.empty() : tensor<4x2xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%init21, %init22) : tensor<4x256xbf16> -> tensor<4x256xf8E4M3FN>, tensor<4x2xf32>
+  %init23 = tensor.empty() : tensor<4x256xbf16>
+  %y = moe.dequantize block_1x128 %q, %s outs(%init23) : tensor<4x256xf8E4M3FN>, tensor<4x2xf32> -> tensor<4x256xbf16>
   return %y : tensor<4x256xbf16>
 }
 
@@ -264,7 +286,8 @@ func.func @layer(%x: tensor<16x8xbf16>, %wr: tensor<8x8xf32>, %b: tensor<8xf32>,
 func.func @scaled_scores(%l: tensor<4x8xf32> {moe.name = "logits", moe.role = "input"},
                          %w: tensor<4x8xf32> {moe.name = "w_scale", moe.role = "weight"})
     -> (tensor<4x8xf32> {moe.name = "y"}) {
-  %s = moe.route softmax %l : tensor<4x8xf32>
+  %init24 = tensor.empty() : tensor<4x8xf32>
+  %s = moe.route softmax %l outs(%init24) : tensor<4x8xf32> -> tensor<4x8xf32>
   %y = arith.mulf %w, %s : tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
@@ -314,8 +337,8 @@ func.func @upstream(%x: tensor<2x4xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
 
 func.func @fp8_matmul(%a: tensor<16x256xf8E4M3FN>, %b: tensor<2x256x128xf8E4M3FN>, %n: tensor<2xi32>,
                       %as: tensor<f32>, %bs: tensor<f32>) -> tensor<16x128xbf16> {
+  %init25 = tensor.empty() : tensor<16x128xbf16>
   // expected-error @+1 {{'moe.grouped_matmul' op adjoint of an FP8 grouped_matmul is not supported yet}}
-  %c = moe.grouped_matmul %a, %b, %n scales(%as, %bs)
-      : (tensor<16x256xf8E4M3FN>, tensor<2x256x128xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32>) -> tensor<16x128xbf16>
+  %c = moe.grouped_matmul %a, %b, %n scales(%as, %bs) outs(%init25) : tensor<16x256xf8E4M3FN>, tensor<2x256x128xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<16x128xbf16>
   return %c : tensor<16x128xbf16>
 }

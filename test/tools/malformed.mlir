@@ -10,8 +10,8 @@ this is not mlir
 // -----
 
 func.func @garbage_after_op(%l: tensor<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:48: error: @ identifier expected to start with letter or '_'
-  %0 = moe.route softmax %l : tensor<4x8xf32> @@@
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:76: error: @ identifier expected to start with letter or '_'
+  %0 = moe.route softmax %l outs(%l) : tensor<4x8xf32> -> tensor<4x8xf32> @@@
   return
 }
 
@@ -40,9 +40,9 @@ func.func @truncated_op(%x: tensor<4x8xf32>) {
 
 // -----
 
-func.func @truncated_type(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:41: error: expected ','
-  %0 = moe.gate %x, %w : tensor<4x8xf32>
+func.func @truncated_type(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>, %d: tensor<4x4xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:50: error: expected ','
+  %0 = moe.gate %x, %w outs(%d) : tensor<4x8xf32>
 }
 
 // -----
@@ -55,65 +55,65 @@ func.func @missing_operand(%x: tensor<4x8xf32>) {
 
 // -----
 
-func.func @too_many_operands_generic(%x: tensor<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.gate' op expected 2 operands, but found 3
-  %0 = "moe.gate"(%x, %x, %x) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+func.func @too_many_destinations_generic(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>, %d: tensor<4x4xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:10: error: 'moe.gate' op expects 1 destinations in 'outs', got 2
+  %0:2 = "moe.gate"(%x, %w, %d, %d) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
   return
 }
 
 // -----
 
 func.func @too_few_operands_generic(%x: tensor<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.combine' op expected 3 operands, but found 1
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.combine' op expected 3 or more operands, but found 1
   %0 = "moe.combine"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
 
 // -----
 
-func.func @too_many_results_generic(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:10: error: 'moe.gate' op requires one result
-  %0:2 = "moe.gate"(%x, %w) : (tensor<4x8xf32>, tensor<8x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+func.func @too_many_results_generic(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>, %d: tensor<4x4xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:10: error: 'moe.gate' op on tensors has one result per destination (1), got 2
+  %0:2 = "moe.gate"(%x, %w, %d) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
   return
 }
 
 // -----
 
-func.func @wrong_result_binding(%s: tensor<4x8xf32>) {
+func.func @wrong_result_binding(%s: tensor<4x8xf32>, %w: tensor<4x2xf32>, %i: tensor<4x2xi32>) {
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:3: error: operation defines 2 results but was provided 1 to bind
-  %0 = moe.topk softmax %s k 2 : tensor<4x8xf32>
+  %0 = moe.topk softmax %s k 2 outs(%w, %i) : tensor<4x8xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return
 }
 
 // -----
 
-func.func @memref_not_tensor(%l: memref<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:31: error: custom op 'moe.route' invalid kind of type specified: expected builtin.tensor, but found 'memref<4x8xf32>'
-  %0 = moe.route softmax %l : memref<4x8xf32>
+func.func @memref_and_tensor(%l: memref<4x8xf32>, %d: tensor<4x8xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.route' op operands must be all tensors (value semantics) or all memrefs (buffer semantics)
+  %0 = moe.route softmax %l outs(%d) : memref<4x8xf32> -> tensor<4x8xf32>
   return
 }
 
 // -----
 
-func.func @memref_not_tensor_generic(%x: memref<4x8xbf16>, %w: memref<8x4xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.gate' op operand #0 must be ranked tensor of any type values, but got 'memref<4x8xbf16>'
-  %0 = "moe.gate"(%x, %w) : (memref<4x8xbf16>, memref<8x4xf32>) -> tensor<4x4xf32>
+func.func @memref_with_result_generic(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %d: memref<4x4xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.gate' op on memrefs has no results, got 1
+  %0 = "moe.gate"(%x, %w, %d) : (memref<4x8xbf16>, memref<8x4xf32>, memref<4x4xf32>) -> tensor<4x4xf32>
   return
 }
 
 // -----
 
-func.func @scalar_not_tensor(%x: f32, %w: tensor<8x4xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:26: error: custom op 'moe.gate' invalid kind of type specified: expected builtin.tensor, but found 'f32'
-  %0 = moe.gate %x, %w : f32, tensor<8x4xf32>
+func.func @scalar_not_tensor(%x: f32, %w: tensor<8x4xf32>, %d: tensor<4x4xf32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:35: error: custom op 'moe.gate' invalid kind of type specified
+  %0 = moe.gate %x, %w outs(%d) : f32, tensor<8x4xf32> -> tensor<4x4xf32>
   return
 }
 
 // -----
 
-func.func @vector_not_tensor_generic(%x: vector<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.z_loss' op operand #0 must be ranked tensor of any type values, but got 'vector<4x8xf32>'
-  %0 = "moe.z_loss"(%x) <{coeff = 1.0 : f64}> : (vector<4x8xf32>) -> tensor<f32>
+func.func @vector_not_tensor_generic(%x: vector<4x8xf32>, %d: tensor<f32>) {
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.z_loss' op operand #0 must be ranked tensor or memref, but got 'vector<4x8xf32>'
+  %0 = "moe.z_loss"(%x, %d) <{coeff = 1.0 : f64}> : (vector<4x8xf32>, tensor<f32>) -> tensor<f32>
   return
 }
 
@@ -121,7 +121,7 @@ func.func @vector_not_tensor_generic(%x: vector<4x8xf32>) {
 
 func.func @undefined_value(%x: tensor<4x8xf32>) {
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:26: error: use of undeclared SSA value name
-  %0 = moe.route softmax %y : tensor<4x8xf32>
+  %0 = moe.route softmax %y outs(%x) : tensor<4x8xf32> -> tensor<4x8xf32>
   return
 }
 
@@ -129,15 +129,15 @@ func.func @undefined_value(%x: tensor<4x8xf32>) {
 
 func.func @type_disagrees_with_value(%x: tensor<4x8xf32>) {
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:26: error: use of value '%x' expects different type than prior uses: 'tensor<4x16xf32>' vs 'tensor<4x8xf32>'
-  %0 = moe.route softmax %x : tensor<4x16xf32>
+  %0 = moe.route softmax %x outs(%x) : tensor<4x16xf32> -> tensor<4x16xf32>
   return
 }
 
 // -----
 
 func.func @missing_colon(%x: tensor<4x8xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:31: error: expected ':'
-  %0 = moe.z_loss %x coeff 1.0 tensor<4x8xf32>
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:40: error: expected ':'
+  %0 = moe.z_loss %x coeff 1.0 outs(%x) tensor<4x8xf32>
   return
 }
 
@@ -230,7 +230,7 @@ func.func @property_of_wrong_kind(%s: tensor<4x8xf32>) {
 // -----
 
 func.func @segment_sizes_wrong_length(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>, %s: tensor<2xi32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: invalid properties {operandSegmentSizes = array<i32: 1, 1, 1>} for op moe.grouped_matmul: size mismatch in attribute conversion: 3 vs 5
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: invalid properties {operandSegmentSizes = array<i32: 1, 1, 1>} for op moe.grouped_matmul: size mismatch in attribute conversion: 3 vs 6
   %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
   return
 }
@@ -239,7 +239,7 @@ func.func @segment_sizes_wrong_length(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>
 
 func.func @segment_sizes_negative(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>, %s: tensor<2xi32>) {
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.grouped_matmul' op 'operandSegmentSizes' attribute cannot have negative elements
-  %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, -1, 0>}> : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
+  %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, -1, 0, 0>}> : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
   return
 }
 
@@ -266,6 +266,6 @@ func.func @moe_op_with_successor(%l: tensor<4x8xf32>) {
 // -----
 
 func.func @unbalanced_brace(%l: tensor<4x8xf32>) {
-  %0 = moe.route softmax %l : tensor<4x8xf32>
+  %0 = moe.route softmax %l outs(%l) : tensor<4x8xf32> -> tensor<4x8xf32>
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:9: error: expected operation name in quotes
   return

@@ -18,7 +18,7 @@ namespace mlir::moe {
 #define GEN_PASS_DECL
 #include "MoeDialect/Conversion/Passes.h.inc"
 
-/// The CPU reference lowering of every buffer-form moe op (what
+/// The CPU reference lowering of every moe op on memrefs (what
 /// convert-moe-to-loops applies); convert-moe-to-gpu uses it for the ops it
 /// has no GPU schedule for, inside single-thread kernels.
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,

@@ -5,15 +5,15 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertMoeToLoopsPass : Pass<"convert-moe-to-loops"> {
-  let summary = "Lower buffer-form moe ops to scf/arith/math/memref loops";
+  let summary = "Lower moe ops on memrefs to scf/arith/math/memref loops";
   let description = [{
-    The CPU reference semantics: every `moe.buffer.*` op (what
-    one-shot-bufferize makes of the tensor ops) becomes loops that implement
+    The CPU reference semantics: every moe op on memrefs (what
+    one-shot-bufferize makes of the ops on tensors) becomes loops that implement
     DESIGN.md literally: tie-breaking and ordering of top-k, group-limited
     routing, every normalize mode, permute padding and 64-bit offsets, empty
     groups, f32 accumulation, FP8 rounding with saturation. A
-    `moe.buffer.all_to_all` is lowered only on a one-rank grid axis; more
-    ranks on the CPU is an error. Tensor-form moe ops must be bufferized
+    `moe.all_to_all` is lowered only on a one-rank grid axis; more
+    ranks on the CPU is an error. Moe ops on tensors must be bufferized
     first (`moe.layer` expanded first).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
@@ -23,11 +23,11 @@ def ConvertMoeToLoopsPass : Pass<"convert-moe-to-loops"> {
 }
 
 def ConvertMoeToGPUPass : Pass<"convert-moe-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower buffer-form moe ops to GPU kernel bodies and runtime calls";
+  let summary = "Lower moe ops on memrefs to GPU kernel bodies and runtime calls";
   let description = [{
     The GPU lowering of the moe ops, on buffers (after one-shot-bufferize):
 
-    * `moe.buffer.grouped_matmul` / `moe.buffer.grouped_weight_grad` on bf16
+    * `moe.grouped_matmul` / `moe.grouped_weight_grad` on memrefs of bf16
       become `func.call @moert_entry_grouped_gemm_bf16` /
       `@moert_entry_grouped_weight_grad_bf16` (cuBLASLt, libmoe_runtime_gpu;
       pointers passed as `!llvm.ptr`, group sizes read from device memory);

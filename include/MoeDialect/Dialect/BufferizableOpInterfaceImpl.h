@@ -5,8 +5,8 @@
 namespace mlir {
 class DialectRegistry;
 namespace moe {
-/// Attaches BufferizableOpInterface to every tensor-form moe op: each
-/// bufferizes to its moe.buffer.* form writing into new allocations.
+/// Attaches BufferizableOpInterface to every moe op: each bufferizes in place
+/// into the buffers of its destinations (moe.layer has to be expanded first).
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
 } // namespace moe
 } // namespace mlir

@@ -18,14 +18,18 @@ def Moe_Dialect : Dialect {
     (`moe.all_to_all`), the weighted gather back to tokens (`moe.combine`,
     and its adjoint `moe.combine_grad`),
     FP8 quantization (`moe.quantize`, `moe.dequantize`) and the whole block as
-    one op (`moe.layer`). All ops have value semantics on ranked tensors;
-    their `moe.buffer.*` forms (what one-shot-bufferize makes of them) write
-    into destination buffers. Every differentiable op implements
+    one op (`moe.layer`). Every op but `moe.layer` is in destination-passing
+    style: it takes the destinations of its results (`outs`), on tensors
+    (value semantics, results tied to the destinations) or, once
+    one-shot-bufferize has run, on memrefs (written in place, no results).
+    Every differentiable op implements
     `VJPOpInterface`, its adjoint for `moe-generate-vjp`.
     Router math is f32; activations and weights are bf16 (f16 and f32 are
     accepted everywhere); accumulation is f32.
   }];
-  let dependentDialects = ["::mlir::shard::ShardDialect"];
+  // Builders without destinations create tensor.empty ones.
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
   let usePropertiesForAttributes = 1;
   let hasConstantMaterializer = 0;

@@ -1,7 +1,7 @@
-//===- MoeOpAttributes.td - attribute lists shared by op forms -*- tablegen -*-===//
+//===- MoeOpAttributes.td - attribute lists of the moe ops --*- tablegen -*-===//
 //
-// The tensor-form ops (MoeOps.td) and their buffer forms (MoeBufferOps.td)
-// carry the same attributes; each list is written once here.
+// The attributes of the moe ops (MoeOps.td), one list per op family; moe.layer
+// spells its own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_OP_ATTRIBUTES_TD

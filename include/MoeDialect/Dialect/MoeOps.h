@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -25,6 +26,57 @@ struct CommunicationResource
     : public SideEffects::Resource::Base<CommunicationResource> {
   StringRef getName() final { return "moe.communication"; }
 };
+
+//===----------------------------------------------------------------------===//
+// Destination-passing style (Moe_DpsOp in MoeOps.td)
+//===----------------------------------------------------------------------===//
+
+/// Checks what every destination-style moe op shares: all operands tensors or
+/// all memrefs; `numDestinations` destinations (up to `numOptional` more);
+/// on tensors one result per destination, of its type; on memrefs none.
+LogicalResult verifyDestinations(Operation *op, unsigned numDestinations,
+                                 unsigned numOptional);
+
+template <typename ConcreteType>
+class DestinationsMatchResults
+    : public OpTrait::TraitBase<ConcreteType, DestinationsMatchResults> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyDestinations(op, ConcreteType::kNumDestinations,
+                              ConcreteType::kNumOptionalDestinations);
+  }
+};
+
+/// The result types of a destination-style moe op: those of its tensor
+/// destinations (none on memrefs).
+LogicalResult inferDestinationTypes(ValueRange outs,
+                                    SmallVectorImpl<Type> &inferred);
+
+/// Memory effects on buffers: the inputs are read, each destination is
+/// written (and read first where `isInitRead` says so). None on tensors.
+void getDestinationStyleEffects(
+    Operation *op, function_ref<bool(OpOperand &)> isInitRead,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects);
+template <typename OpT>
+void getDestinationStyleEffects(
+    OpT op, SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                &effects) {
+  getDestinationStyleEffects(
+      op, [&](OpOperand &init) { return op.isDpsInitRead(init); }, effects);
+}
+
+/// Names the results of an op with more than one (`names` in CamelCase,
+/// printed in snake_case: `%weights, %indices = moe.topk ...`).
+void setResultNames(Operation *op, ArrayRef<StringLiteral> names,
+                    OpAsmSetValueNameFn setNameFn);
+
+/// The destinations of a moe op built without them: one tensor.empty per
+/// type of `types`. Dim d of a dynamic types[i] gets the size
+/// `dynamicSize(i, d)`.
+SmallVector<Value>
+createEmptyDestinations(OpBuilder &b, Location loc, TypeRange types,
+                        function_ref<Value(unsigned, unsigned)> dynamicSize);
 } // namespace mlir::moe
 
 #define GET_OP_CLASSES

@@ -2,8 +2,9 @@
 //
 // Notation: T tokens, H hidden, E experts, K top-k, F expert FFN width,
 // R permuted rows, G groups (= local experts), P ranks on a grid axis.
-// Operand types are AnyRankedTensor here and checked in C++ so that every
-// diagnostic names the operand and the numbers involved.
+// Operand types are ranked tensors or memrefs here (Moe_Shaped) and checked
+// in C++, one verifier per op for both forms, so that every diagnostic names
+// the operand and the numbers involved.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_OPS_TD
@@ -12,7 +13,9 @@
 include "MoeDialect/Dialect/MoeDialect.td"
 include "MoeDialect/Dialect/MoeEnums.td"
 include "MoeDialect/Dialect/MoeOpAttributes.td"
+include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -20,28 +23,129 @@ def Moe_CommunicationResource
     : Resource<"::mlir::moe::CommunicationResource">;
 
 //===----------------------------------------------------------------------===//
+// Destination-passing style
+//===----------------------------------------------------------------------===//
+
+// An operand of a moe op: a ranked tensor, or a memref once bufferized.
+def Moe_Shaped : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
+                           "ranked tensor or memref", "::mlir::ShapedType">;
+
+// A moe op's operands are all tensors or all memrefs; it has as many
+// destinations as results (kNumDestinations, plus up to
+// kNumOptionalDestinations), and on tensors each result has the type of its
+// destination while on memrefs there are no results.
+def Moe_DestinationsMatchResults : NativeOpTrait<"DestinationsMatchResults"> {
+  let cppNamespace = "::mlir::moe";
+}
+
+// A moe op in destination-passing style, as the linalg ops are: its last
+// operands, `outs`, are the destinations of its results, one per result in
+// the order of `resultNames` (CamelCase, for the accessors). On tensors the
+// op has one result per destination, of the destination's type, and
+// bufferizes in place into it; on memrefs it has no results and writes
+// every element of each destination buffer. Each name N gets `getN()`, the
+// tensor result, and `getNInit()`, the destination (tensor or memref).
+// Destinations are write-only unless `initReadCondition` (C++ on the
+// `::mlir::OpOperand &init`) says the op reads one before it writes it.
+class Moe_DpsOp<string mnemonic, list<string> resultNames,
+                list<Trait> traits = []>
+    : Moe_Op<mnemonic, !listconcat([Moe_DestinationsMatchResults,
+        DestinationStyleOpInterface, InferTypeOpAdaptor,
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DeclareOpInterfaceMethods<ConditionallySpeculatable>,
+        DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>],
+        traits)> {
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  code initReadCondition = "return false;";
+  code extraDeclaration = "";
+  // Effects besides reading the inputs and writing the destination buffers.
+  code extraEffects = "";
+  // Tensor-form ops can be speculated; an op that communicates cannot.
+  code speculatability = [{
+    return hasPureTensorSemantics() ? ::mlir::Speculation::Speculatable
+                                    : ::mlir::Speculation::NotSpeculatable;
+  }];
+  // Results (and destinations) that only some instances have, after the
+  // others.
+  list<string> optionalResultNames = [];
+  let extraClassDeclaration = !interleave(
+      !foreach(i, !range(resultNames),
+               "::mlir::TypedValue<::mlir::RankedTensorType> get" #
+               resultNames[i] # "() {\n" #
+               "  return ::llvm::cast<::mlir::TypedValue<" #
+               "::mlir::RankedTensorType>>(getResult(" # i # "));\n}\n" #
+               "::mlir::TypedValue<::mlir::ShapedType> get" # resultNames[i] #
+               "Init() {\n" #
+               "  return ::llvm::cast<::mlir::TypedValue<::mlir::ShapedType>>(" #
+               "getOuts()[" # i # "]);\n}"), "\n") # [{
+    /// The destinations every instance has, and how many more it may have.
+    static constexpr unsigned kNumDestinations = }] # !size(resultNames) # [{;
+    static constexpr unsigned kNumOptionalDestinations = }] #
+        !size(optionalResultNames) # [{;
+    /// The results' names, CamelCase (printed in snake_case).
+    static constexpr ::llvm::StringLiteral kResultNames[] = {}] #
+        !interleave(!foreach(name, !listconcat(resultNames,
+                                               optionalResultNames),
+                             "\"" # name # "\""), ", ") # [{};
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutsMutable();
+    }
+    /// Whether the op reads `init` before writing it.
+    bool isDpsInitRead(::mlir::OpOperand &init) {
+      (void)init;
+      }] # initReadCondition # [{
+    }
+  }] # extraDeclaration;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &inferred) {
+      return ::mlir::moe::inferDestinationTypes(adaptor.getOuts(), inferred);
+    }
+    void $cppClass::getEffects(
+        ::llvm::SmallVectorImpl<::mlir::SideEffects::EffectInstance<
+            ::mlir::MemoryEffects::Effect>> &effects) {
+      ::mlir::moe::getDestinationStyleEffects(*this, effects);
+      }] # extraEffects # [{
+    }
+    ::mlir::Speculation::Speculatability $cppClass::getSpeculatability() {
+      }] # speculatability # [{
+    }
+    void $cppClass::getAsmResultNames(::mlir::OpAsmSetValueNameFn setNameFn) {
+      ::mlir::moe::setResultNames(getOperation(), kResultNames, setNameFn);
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Router
 //===----------------------------------------------------------------------===//
 
-def Moe_GateOp : Moe_Op<"gate", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_GateOp : Moe_DpsOp<"gate", ["Logits"]> {
   let summary = "dense router projection: logits = x · w in f32";
   let description = [{
     `logits[t, e] = Σ_h x[t, h] · w[h, e]`, accumulated and returned in f32.
     `x` is `[T, H]` and `w` is `[H, E]`, each bf16, f16 or f32.
 
     ```mlir
-    %logits = moe.gate %x, %w : tensor<64x32xbf16>, tensor<32x8xf32>
+    %init = tensor.empty() : tensor<64x8xf32>
+    %logits = moe.gate %x, %w outs(%init)
+        : tensor<64x32xbf16>, tensor<32x8xf32> -> tensor<64x8xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$weight);
-  let results = (outs AnyRankedTensor:$logits);
+  let arguments = (ins Moe_Shaped:$x, Moe_Shaped:$weight,
+                       Variadic<Moe_Shaped>:$outs);
   let assemblyFormat = [{
-    $x `,` $weight attr-dict `:` type($x) `,` type($weight)
+    $x `,` $weight `outs` `(` $outs `)` attr-dict
+    `:` type($x) `,` type($weight) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$weight)>
+  ];
 }
 
-def Moe_RouteOp : Moe_Op<"route", [Pure, SameOperandsAndResultType]> {
+def Moe_RouteOp : Moe_DpsOp<"route", ["Scores"]> {
   let summary = "router score function";
   let description = [{
     Maps router logits `[T, E]` (f32) to scores of the same type:
@@ -53,18 +157,24 @@ def Moe_RouteOp : Moe_Op<"route", [Pure, SameOperandsAndResultType]> {
       softmax after `moe.topk`).
 
     ```mlir
-    %scores = moe.route sigmoid %logits : tensor<64x8xf32>
+    %scores = moe.route sigmoid %logits outs(%init)
+        : tensor<64x8xf32> -> tensor<64x8xf32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$logits), Moe_RouteAttrs);
-  let results = (outs AnyRankedTensor:$scores);
+  let arguments = !con((ins Moe_Shaped:$logits), Moe_RouteAttrs,
+                       (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    custom<EnumKeyword>($score_function) $logits attr-dict `:` type($logits)
+    custom<EnumKeyword>($score_function) $logits `outs` `(` $outs `)`
+    attr-dict `:` type($logits) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$logits,
+                   "::mlir::moe::ScoreFunctionAttr":$score_function)>
+  ];
 }
 
-def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_TopKOp : Moe_DpsOp<"topk", ["Weights", "Indices"],
+    [AttrSizedOperandSegments]> {
   let summary = "expert selection with expert bias and group-limited routing";
   let description = [{
     Selects `k` experts per token from `scores` `[T, E]` (f32).
@@ -95,22 +205,32 @@ def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
     `moe.expert_bias_update` instead).
 
     ```mlir
-    %w, %i = moe.topk sigmoid %scores bias %b k 4
+    %w, %i = moe.topk sigmoid %scores bias %b k 4 outs(%w0, %i0)
         {num_groups = 4 : i64, group_topk = 2 : i64,
          normalize = #moe<normalize sum>}
-        : tensor<64x8xf32>, tensor<8xf32>
+        : tensor<64x8xf32>, tensor<8xf32> -> tensor<64x4xf32>, tensor<64x4xi32>
     ```
   }];
   let arguments = !con(
-    (ins AnyRankedTensor:$scores, Optional<AnyRankedTensor>:$bias),
-    Moe_TopKAttrs);
-  let results = (outs AnyRankedTensor:$weights, AnyRankedTensor:$indices);
+    (ins Moe_Shaped:$scores, Optional<Moe_Shaped>:$bias),
+    Moe_TopKAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    custom<EnumKeyword>($score_function) $scores (`bias` $bias^)? `k` $k attr-dict
-    `:` type($scores) (`,` type($bias)^)?
+    custom<EnumKeyword>($score_function) $scores (`bias` $bias^)? `k` $k
+    `outs` `(` $outs `)` attr-dict
+    `:` type($scores) (`,` type($bias)^)? `->` type($outs)
   }];
-  let hasVerifier = 1;
-  let extraClassDeclaration = [{
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$scores, "::mlir::Value":$bias,
+                   "::mlir::IntegerAttr":$k,
+                   "::mlir::moe::ScoreFunctionAttr":$score_function,
+                   "::mlir::IntegerAttr":$num_groups,
+                   "::mlir::IntegerAttr":$group_topk,
+                   "::mlir::moe::GroupScoreAttr":$group_score,
+                   "::mlir::IntegerAttr":$group_score_topq,
+                   "::mlir::moe::NormalizeAttr":$normalize,
+                   "::mlir::FloatAttr":$scaling_factor)>
+  ];
+  let extraDeclaration = [{
     /// q of the `top_sum` group score: the attribute, else k / group_topk.
     int64_t getEffectiveGroupScoreTopQ();
   }];
@@ -120,8 +240,8 @@ def Moe_TopKOp : Moe_Op<"topk", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
 // Balancing losses
 //===----------------------------------------------------------------------===//
 
-def Moe_AuxLossOp : Moe_Op<"aux_loss", [Pure, InferTypeOpAdaptorWithIsCompatible,
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+def Moe_AuxLossOp : Moe_DpsOp<"aux_loss", ["Loss"],
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "load-balancing auxiliary loss";
   let description = [{
     With c_e the number of (t, k) routed to expert e (from `indices`
@@ -140,39 +260,50 @@ def Moe_AuxLossOp : Moe_Op<"aux_loss", [Pure, InferTypeOpAdaptorWithIsCompatible
 
     ```mlir
     %l = moe.aux_loss batch %scores, %indices from softmax coeff 1.000000e-02
-        : tensor<64x8xf32>, tensor<64x2xi32>
+        outs(%init) : tensor<64x8xf32>, tensor<64x2xi32> -> tensor<f32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$scores, AnyRankedTensor:$indices),
-                       Moe_AuxLossAttrs);
-  let results = (outs AnyRankedTensor:$loss);
+  let arguments = !con((ins Moe_Shaped:$scores, Moe_Shaped:$indices),
+                       Moe_AuxLossAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
     custom<EnumKeyword>($variant) $scores `,` $indices `from` custom<EnumKeyword>($score_function) `coeff` $coeff
-    attr-dict `:` type($scores) `,` type($indices)
+    `outs` `(` $outs `)` attr-dict
+    `:` type($scores) `,` type($indices) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$scores, "::mlir::Value":$indices,
+                   "::mlir::moe::AuxLossVariantAttr":$variant,
+                   "::mlir::moe::ScoreFunctionAttr":$score_function,
+                   "::mlir::FloatAttr":$coeff,
+                   "::mlir::IntegerAttr":$seq_length,
+                   "::mlir::FlatSymbolRefAttr":$grid,
+                   "::mlir::DenseI64ArrayAttr":$grid_axes)>
+  ];
 }
 
-def Moe_ZLossOp : Moe_Op<"z_loss", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_ZLossOp : Moe_DpsOp<"z_loss", ["Loss"]> {
   let summary = "router z-loss";
   let description = [{
     `loss = coeff · mean_t(logsumexp_e(logits[t, e])²)` over logits `[T, E]`
     (f32); the result is a 0-d f32 tensor.
 
     ```mlir
-    %z = moe.z_loss %logits coeff 1.000000e-03 : tensor<64x8xf32>
+    %z = moe.z_loss %logits coeff 1.000000e-03 outs(%init)
+        : tensor<64x8xf32> -> tensor<f32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$logits), Moe_ZLossAttrs);
-  let results = (outs AnyRankedTensor:$loss);
+  let arguments = !con((ins Moe_Shaped:$logits), Moe_ZLossAttrs,
+                       (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $logits `coeff` $coeff attr-dict `:` type($logits)
+    $logits `coeff` $coeff `outs` `(` $outs `)` attr-dict
+    `:` type($logits) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$logits, "::mlir::FloatAttr":$coeff)>
+  ];
 }
 
-def Moe_ExpertBiasUpdateOp : Moe_Op<"expert_bias_update",
-    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_ExpertBiasUpdateOp : Moe_DpsOp<"expert_bias_update", ["UpdatedBias"]> {
   let summary = "aux-loss-free balancing step on the expert bias";
   let description = [{
     `bias' = bias + rate · sign(mean(counts) − counts)` for `bias` `[E]`
@@ -180,24 +311,23 @@ def Moe_ExpertBiasUpdateOp : Moe_Op<"expert_bias_update",
     received, summed over ranks by the caller). Not differentiated.
 
     ```mlir
-    %nb = moe.expert_bias_update %bias, %counts rate 1.000000e-03
-        : tensor<8xf32>, tensor<8xi32>
+    %nb = moe.expert_bias_update %bias, %counts rate 1.000000e-03 outs(%init)
+        : tensor<8xf32>, tensor<8xi32> -> tensor<8xf32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$bias, AnyRankedTensor:$counts),
-                       Moe_BiasUpdateAttrs);
-  let results = (outs AnyRankedTensor:$updated_bias);
+  let arguments = !con((ins Moe_Shaped:$bias, Moe_Shaped:$counts),
+                       Moe_BiasUpdateAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $bias `,` $counts `rate` $rate attr-dict `:` type($bias) `,` type($counts)
+    $bias `,` $counts `rate` $rate `outs` `(` $outs `)` attr-dict
+    `:` type($bias) `,` type($counts) `->` type($outs)
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
 // Dispatch, expert compute, combine
 //===----------------------------------------------------------------------===//
 
-def Moe_PermuteOp : Moe_Op<"permute", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"]> {
   let summary = "dispatch tokens into rows grouped by expert";
   let description = [{
     Copies each (t, k) pair's token row `x[t]` (`x` `[T, H]`) to a row of
@@ -211,22 +341,26 @@ def Moe_PermuteOp : Moe_Op<"permute", [Pure, InferTypeOpAdaptorWithIsCompatible]
 
     ```mlir
     %xs, %sizes, %rows = moe.permute %x, %indices experts 8 align 16
-        : tensor<64x32xbf16>, tensor<64x2xi32>
+        outs(%xs0, %sizes0, %rows0) : tensor<64x32xbf16>, tensor<64x2xi32>
+        -> tensor<248x32xbf16>, tensor<8xi32>, tensor<64x2xi32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$x, AnyRankedTensor:$indices),
-                       Moe_PermuteAttrs);
-  let results = (outs AnyRankedTensor:$permuted, AnyRankedTensor:$group_sizes,
-                      AnyRankedTensor:$rows);
+  let arguments = !con((ins Moe_Shaped:$x, Moe_Shaped:$indices),
+                       Moe_PermuteAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $x `,` $indices `experts` $num_experts `align` $align attr-dict
-    `:` type($x) `,` type($indices)
+    $x `,` $indices `experts` $num_experts `align` $align
+    `outs` `(` $outs `)` attr-dict
+    `:` type($x) `,` type($indices) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$indices,
+                   "::mlir::IntegerAttr":$num_experts,
+                   "::mlir::IntegerAttr":$align)>
+  ];
 }
 
-def Moe_GroupedMatmulOp : Moe_Op<"grouped_matmul",
-    [Pure, AttrSizedOperandSegments]> {
+def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
+    [AttrSizedOperandSegments]> {
   let summary = "per-group matmul over ragged row blocks";
   let description = [{
     `a` is `[R, Kd]`; `b` is `[G, Kd, N]` (`weight_layout = kn`) or
@@ -234,7 +368,7 @@ def Moe_GroupedMatmulOp : Moe_Op<"grouped_matmul",
     [off_g, off_g + group_sizes[g]) of `a` and `c`, with off the exclusive
     prefix sum; `c[r] = a[r] · b[g]` (or `b[g]ᵀ`) accumulated in f32. Rows
     past Σ group_sizes are zero. Empty groups are normal. `c` is bf16, f16 or
-    f32.
+    f32: its destination says which.
 
     FP8: when `a` and `b` are f8E4M3FN/f8E5M2 the operands `a_scale` and
     `b_scale` (f32) are required: a 0-d tensor (tensor-wise scaling) or the
@@ -243,24 +377,30 @@ def Moe_GroupedMatmulOp : Moe_Op<"grouped_matmul",
     the product is computed on the dequantized values.
 
     ```mlir
-    %h = moe.grouped_matmul %xs, %w, %sizes
-        : (tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>)
+    %h = moe.grouped_matmul %xs, %w, %sizes outs(%init)
+        : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>
         -> tensor<144x48xbf16>
     ```
   }];
   let arguments = !con((ins
-    AnyRankedTensor:$a, AnyRankedTensor:$b, AnyRankedTensor:$group_sizes,
-    Optional<AnyRankedTensor>:$a_scale, Optional<AnyRankedTensor>:$b_scale),
-    Moe_WeightLayoutAttrs);
-  let results = (outs AnyRankedTensor:$c);
+    Moe_Shaped:$a, Moe_Shaped:$b, Moe_Shaped:$group_sizes,
+    Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale),
+    Moe_WeightLayoutAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
-    attr-dict `:` functional-type(operands, results)
+    `outs` `(` $outs `)` attr-dict
+    `:` type($a) `,` type($b) `,` type($group_sizes)
+    (`,` type($a_scale)^ `,` type($b_scale))? `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$c, "::mlir::Value":$a,
+                   "::mlir::Value":$b, "::mlir::Value":$group_sizes,
+                   "::mlir::Value":$a_scale, "::mlir::Value":$b_scale,
+                   "::mlir::moe::WeightLayoutAttr":$weight_layout)>
+  ];
 }
 
-def Moe_GroupedWeightGradOp : Moe_Op<"grouped_weight_grad", [Pure]> {
+def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"]> {
   let summary = "per-group aᵀ · dc: the weight gradient of grouped_matmul";
   let description = [{
     For `a` `[R, Kd]`, `dc` `[R, N]` and `group_sizes` `[G]` (i32),
@@ -269,22 +409,26 @@ def Moe_GroupedWeightGradOp : Moe_Op<"grouped_weight_grad", [Pure]> {
     in f32. An empty group's gradient is exactly zero.
 
     ```mlir
-    %dw = moe.grouped_weight_grad %xs, %dh, %sizes
-        : (tensor<144x32xbf16>, tensor<144x48xbf16>, tensor<8xi32>)
+    %dw = moe.grouped_weight_grad %xs, %dh, %sizes outs(%init)
+        : tensor<144x32xbf16>, tensor<144x48xbf16>, tensor<8xi32>
         -> tensor<8x32x48xf32>
     ```
   }];
   let arguments = !con((ins
-    AnyRankedTensor:$a, AnyRankedTensor:$dc, AnyRankedTensor:$group_sizes),
-    Moe_WeightLayoutAttrs);
-  let results = (outs AnyRankedTensor:$db);
+    Moe_Shaped:$a, Moe_Shaped:$dc, Moe_Shaped:$group_sizes),
+    Moe_WeightLayoutAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $a `,` $dc `,` $group_sizes attr-dict `:` functional-type(operands, results)
+    $a `,` $dc `,` $group_sizes `outs` `(` $outs `)` attr-dict
+    `:` type($a) `,` type($dc) `,` type($group_sizes) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$db, "::mlir::Value":$a,
+                   "::mlir::Value":$dc, "::mlir::Value":$group_sizes,
+                   "::mlir::moe::WeightLayoutAttr":$weight_layout)>
+  ];
 }
 
-def Moe_GluOp : Moe_Op<"glu", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_GluOp : Moe_DpsOp<"glu", ["H"], [AttrSizedOperandSegments]> {
   let summary = "gated linear unit: act(gate) · up";
   let description = [{
     `h = act(gate) · up` elementwise, computed in f32, for `gate` and `up`
@@ -294,23 +438,26 @@ def Moe_GluOp : Moe_Op<"glu", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
     `identity` (bilinear).
 
     ```mlir
-    %h = moe.glu silu %g, %u : tensor<144x48xbf16>, tensor<144x48xbf16>
-    %h2 = moe.glu silu %gu : tensor<144x96xbf16>
+    %h = moe.glu silu %g, %u outs(%init)
+        : tensor<144x48xbf16>, tensor<144x48xbf16> -> tensor<144x48xbf16>
+    %h2 = moe.glu silu %gu outs(%init) : tensor<144x96xbf16> -> tensor<144x48xbf16>
     ```
   }];
   let arguments = !con(Moe_GluAttrs,
-                       (ins AnyRankedTensor:$gate, Optional<AnyRankedTensor>:$up));
-  let results = (outs AnyRankedTensor:$h);
+                       (ins Moe_Shaped:$gate, Optional<Moe_Shaped>:$up,
+                            Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    custom<EnumKeyword>($activation) $gate (`,` $up^)? attr-dict `:` type($gate) (`,` type($up)^)?
+    custom<EnumKeyword>($activation) $gate (`,` $up^)? `outs` `(` $outs `)`
+    attr-dict `:` type($gate) (`,` type($up)^)? `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::moe::ActivationAttr":$activation,
+                   "::mlir::Value":$gate, "::mlir::Value":$up)>
+  ];
 }
 
-def Moe_AllToAllOp : Moe_Op<"all_to_all", [
-    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
-    MemoryEffects<[MemRead<Moe_CommunicationResource>,
-                   MemWrite<Moe_CommunicationResource>]>]> {
+def Moe_AllToAllOp : Moe_DpsOp<"all_to_all", ["Output", "RecvSizes"], [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "ragged exchange of row blocks over one axis of a shard.grid";
   let description = [{
     On the `grid_axis` axis of the `shard.grid` named by `grid` (P ranks),
@@ -322,27 +469,39 @@ def Moe_AllToAllOp : Moe_Op<"all_to_all", [
     itself. On a one-rank axis it is the identity (and folds away when the
     types agree): rank 0 sends its `send_sizes[0]` rows to itself, and the
     rows past them are zero in a well-formed graph (`moe.permute` zeroes the
-    rows past its last group), so output = input. It communicates, so it is not Pure: collectives keep
-    their order.
+    rows past its last group), so output = input. It communicates, so it is
+    not speculatable and has effects on tensors too: collectives keep their
+    order.
 
     ```mlir
     shard.grid @ep(shape = 4)
-    %y, %recv = moe.all_to_all %x, %send on @ep axis 0
-        : (tensor<512x32xbf16>, tensor<4xi32>) -> (tensor<1024x32xbf16>, tensor<4xi32>)
+    %y, %recv = moe.all_to_all %x, %send on @ep axis 0 outs(%y0, %recv0)
+        : tensor<512x32xbf16>, tensor<4xi32> -> tensor<1024x32xbf16>, tensor<4xi32>
     ```
   }];
-  let arguments = !con((ins AnyRankedTensor:$input, AnyRankedTensor:$send_sizes),
-                       Moe_AllToAllAttrs);
-  let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$recv_sizes);
+  let arguments = !con((ins Moe_Shaped:$input, Moe_Shaped:$send_sizes),
+                       Moe_AllToAllAttrs, (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $input `,` $send_sizes `on` $grid `axis` $grid_axis attr-dict
-    `:` functional-type(operands, results)
+    $input `,` $send_sizes `on` $grid `axis` $grid_axis `outs` `(` $outs `)`
+    attr-dict `:` type($input) `,` type($send_sizes) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes, "::mlir::Value":$input,
+                   "::mlir::Value":$send_sizes,
+                   "::mlir::FlatSymbolRefAttr":$grid,
+                   "::mlir::IntegerAttr":$grid_axis)>
+  ];
+  let extraEffects = [{
+    effects.emplace_back(::mlir::MemoryEffects::Read::get(),
+                         ::mlir::moe::CommunicationResource::get());
+    effects.emplace_back(::mlir::MemoryEffects::Write::get(),
+                         ::mlir::moe::CommunicationResource::get());
+  }];
+  let speculatability = "return ::mlir::Speculation::NotSpeculatable;";
   let hasFolder = 1;
 }
 
-def Moe_CombineOp : Moe_Op<"combine", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_CombineOp : Moe_DpsOp<"combine", ["Out"]> {
   let summary = "weighted gather-sum of expert outputs back to tokens";
   let description = [{
     `out[t] = Σ_k weights[t, k] · y[rows[t, k]]`, accumulated in f32, for
@@ -350,22 +509,24 @@ def Moe_CombineOp : Moe_Op<"combine", [Pure, InferTypeOpAdaptorWithIsCompatible]
     `weights` `[T, K]` (f32). `out` is `[T, H]` with `y`'s element type.
 
     ```mlir
-    %out = moe.combine %y, %rows, %weights
+    %out = moe.combine %y, %rows, %weights outs(%init)
         : tensor<144x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32>
+        -> tensor<64x32xbf16>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$y, AnyRankedTensor:$rows,
-                       AnyRankedTensor:$weights);
-  let results = (outs AnyRankedTensor:$out);
+  let arguments = (ins Moe_Shaped:$y, Moe_Shaped:$rows, Moe_Shaped:$weights,
+                       Variadic<Moe_Shaped>:$outs);
   let assemblyFormat = [{
-    $y `,` $rows `,` $weights attr-dict
-    `:` type($y) `,` type($rows) `,` type($weights)
+    $y `,` $rows `,` $weights `outs` `(` $outs `)` attr-dict
+    `:` type($y) `,` type($rows) `,` type($weights) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$y, "::mlir::Value":$rows,
+                   "::mlir::Value":$weights)>
+  ];
 }
 
-def Moe_CombineGradOp : Moe_Op<"combine_grad",
-    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+def Moe_CombineGradOp : Moe_DpsOp<"combine_grad", ["Dy", "Dweights"]> {
   let summary = "the adjoint of moe.combine: gradients of y and weights";
   let description = [{
     The vector-Jacobian product of `out = moe.combine(y, rows, weights)`.
@@ -384,26 +545,29 @@ def Moe_CombineGradOp : Moe_Op<"combine_grad",
     `dweights` 0. `rows` carries no gradient.
 
     ```mlir
-    %dy, %dw = moe.combine_grad %dout, %y, %rows, %weights
+    %dy, %dw = moe.combine_grad %dout, %y, %rows, %weights outs(%dy0, %dw0)
         : tensor<64x32xbf16>, tensor<144x32xbf16>, tensor<64x2xi32>,
-          tensor<64x2xf32>
+          tensor<64x2xf32> -> tensor<144x32xbf16>, tensor<64x2xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$dout, AnyRankedTensor:$y,
-                       AnyRankedTensor:$rows, AnyRankedTensor:$weights);
-  let results = (outs AnyRankedTensor:$dy, AnyRankedTensor:$dweights);
+  let arguments = (ins Moe_Shaped:$dout, Moe_Shaped:$y, Moe_Shaped:$rows,
+                       Moe_Shaped:$weights, Variadic<Moe_Shaped>:$outs);
   let assemblyFormat = [{
-    $dout `,` $y `,` $rows `,` $weights attr-dict
+    $dout `,` $y `,` $rows `,` $weights `outs` `(` $outs `)` attr-dict
     `:` type($dout) `,` type($y) `,` type($rows) `,` type($weights)
+    `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$dout, "::mlir::Value":$y,
+                   "::mlir::Value":$rows, "::mlir::Value":$weights)>
+  ];
 }
 
 //===----------------------------------------------------------------------===//
 // FP8
 //===----------------------------------------------------------------------===//
 
-def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
+def Moe_QuantizeOp : Moe_DpsOp<"quantize", ["Output", "Scale"]> {
   let summary = "FP8 quantization with an explicit scale";
   let description = [{
     `output = saturate(input / scale)` in f8E4M3FN or f8E5M2 (saturating
@@ -413,16 +577,16 @@ def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
     shape of `scale` for `input` `[..., M, N]`:
 
     - `tensorwise`: one scale from the current amax; `scale` is 0-d f32.
-    - `delayed`: the scale comes from `max(amax_history)`; the operand
-      `amax_history` `[L]` (f32) is required and the result
-      `new_amax_history` (the history rolled by one, the current amax in
-      slot 0) is returned; `scale` is 0-d f32.
+    - `delayed`: the scale comes from `max(amax_history)`; the third
+      destination `amax_history` `[L]` (f32) is required: it is read, then
+      rolled by one with the current amax in slot 0, and the tied result
+      `new_amax_history` is the rolled history; `scale` is 0-d f32.
     - `block_1x128` (activations, DeepSeek-V3): `scale` `[..., M, ⌈N/128⌉]` f32.
     - `block_128x128` (weights): `scale` `[..., ⌈M/128⌉, ⌈N/128⌉]` f32.
     - `mx_1x32` (MXFP8, Blackwell): `scale` `[..., M, ⌈N/32⌉]` of f8E8M0FNU.
 
     Forward operands use e4m3 and gradients e5m2 by convention; the
-    result type says which.
+    destination type says which.
 
     Gradients are straight-through, as FP8 training does: the adjoint of
     `moe.quantize` is `dx = dq / scale` and that of `moe.dequantize` is
@@ -431,41 +595,57 @@ def Moe_QuantizeOp : Moe_Op<"quantize", [Pure]> {
     histories get no gradient.
 
     ```mlir
-    %q, %s = moe.quantize block_1x128 %x
-        : (tensor<144x256xbf16>) -> (tensor<144x256xf8E4M3FN>, tensor<144x2xf32>)
+    %q, %s = moe.quantize block_1x128 %x outs(%q0, %s0)
+        : tensor<144x256xbf16> -> tensor<144x256xf8E4M3FN>, tensor<144x2xf32>
+    %q2, %s2, %h2 = moe.quantize delayed %x outs(%q0, %t0, %history)
+        : tensor<144x256xbf16>
+        -> tensor<144x256xf8E4M3FN>, tensor<f32>, tensor<16xf32>
     ```
   }];
-  let arguments = !con(Moe_QuantAttrs, (ins AnyRankedTensor:$input,
-                       Optional<AnyRankedTensor>:$amax_history));
-  let results = (outs AnyRankedTensor:$output, AnyRankedTensor:$scale,
-                      Optional<AnyRankedTensor>:$new_amax_history);
+  let arguments = !con(Moe_QuantAttrs, (ins Moe_Shaped:$input,
+                       Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    custom<EnumKeyword>($recipe) $input (`history` $amax_history^)? attr-dict
-    `:` functional-type(operands, results)
+    custom<EnumKeyword>($recipe) $input `outs` `(` $outs `)` attr-dict
+    `:` type($input) `->` type($outs)
   }];
-  let hasVerifier = 1;
+  let optionalResultNames = ["NewAmaxHistory"];
+  let initReadCondition = "return &init == getAmaxHistoryOperand();";
+  let extraDeclaration = [{
+    /// Delayed scaling's history destination (read, then rolled), or null.
+    ::mlir::OpOperand *getAmaxHistoryOperand() {
+      return getOuts().size() > 2 ? &getOutsMutable()[2] : nullptr;
+    }
+    ::mlir::Value getAmaxHistory() {
+      ::mlir::OpOperand *history = getAmaxHistoryOperand();
+      return history ? history->get() : ::mlir::Value();
+    }
+    /// The rolled history (tensors, delayed scaling), or null.
+    ::mlir::Value getNewAmaxHistory() {
+      return getNumResults() > 2 ? getResult(2) : ::mlir::Value();
+    }
+  }];
 }
 
-def Moe_DequantizeOp : Moe_Op<"dequantize", [Pure]> {
+def Moe_DequantizeOp : Moe_DpsOp<"dequantize", ["Output"]> {
   let summary = "FP8 dequantization: output = input · scale";
   let description = [{
     The inverse of `moe.quantize` for the same `recipe`: each element of
     `input` (f8E4M3FN or f8E5M2) times the scale of its block, in bf16,
-    f16 or f32. `scale` has the shape `moe.quantize` gives for the recipe.
-    A quantize/dequantize pair is not folded: it changes values.
+    f16 or f32 (the destination's element type). `scale` has the shape
+    `moe.quantize` gives for the recipe. A quantize/dequantize pair is not
+    folded: it changes values.
 
     ```mlir
-    %x2 = moe.dequantize tensorwise %q, %s
-        : (tensor<144x256xf8E4M3FN>, tensor<f32>) -> tensor<144x256xbf16>
+    %x2 = moe.dequantize tensorwise %q, %s outs(%init)
+        : tensor<144x256xf8E4M3FN>, tensor<f32> -> tensor<144x256xbf16>
     ```
   }];
-  let arguments = !con(Moe_QuantAttrs, (ins AnyRankedTensor:$input,
-                       AnyRankedTensor:$scale));
-  let results = (outs AnyRankedTensor:$output);
+  let arguments = !con(Moe_QuantAttrs, (ins Moe_Shaped:$input,
+                       Moe_Shaped:$scale, Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    custom<EnumKeyword>($recipe) $input `,` $scale attr-dict `:` functional-type(operands, results)
+    custom<EnumKeyword>($recipe) $input `,` $scale `outs` `(` $outs `)`
+    attr-dict `:` type($input) `,` type($scale) `->` type($outs)
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -547,7 +727,5 @@ def Moe_LayerOp : Moe_Op<"layer", [Pure, InferTypeOpAdaptorWithIsCompatible,
   }];
   let hasVerifier = 1;
 }
-
-include "MoeDialect/Dialect/MoeBufferOps.td"
 
 #endif // MOE_OPS_TD

@@ -1,4 +1,4 @@
-//===- MoeToGPU.cpp - buffer-form moe ops → kernels and runtime calls -----===//
+//===- MoeToGPU.cpp - moe ops on memrefs → kernels and runtime calls ------===//
 //
 // Grouped matmuls and the f32 contractions autodiff writes in linalg (the
 // router adjoints) go to the runtime (cuBLASLt); the other ops get the
@@ -94,33 +94,37 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
 }
 
 struct GroupedMatmulToRuntime
-    : OpConversionPattern<BufferGroupedMatmulOp> {
+    : OpConversionPattern<GroupedMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(BufferGroupedMatmulOp op, OpAdaptor,
+  matchAndRewrite(GroupedMatmulOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return failure();
     Location loc = op.getLoc();
     callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
                     op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
-                    i64Dim(rewriter, loc, op.getC(), 1), op.getWeightLayout(),
-                    op.getC(), i64Dim(rewriter, loc, op.getC(), 0));
+                    i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
+                    op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
     rewriter.eraseOp(op);
     return success();
   }
 };
 
 struct GroupedWeightGradToRuntime
-    : OpConversionPattern<BufferGroupedWeightGradOp> {
+    : OpConversionPattern<GroupedWeightGradOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(BufferGroupedWeightGradOp op, OpAdaptor,
+  matchAndRewrite(GroupedWeightGradOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return failure();
     Location loc = op.getLoc();
     callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_weight_grad_bf16,
                     op.getA(), op.getDc(), op.getGroupSizes(),
                     i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),
-                    op.getDb(), i64Dim(rewriter, loc, op.getA(), 0));
+                    op.getDbInit(), i64Dim(rewriter, loc, op.getA(), 0));
     rewriter.eraseOp(op);
     return success();
   }
@@ -191,12 +195,8 @@ struct ConvertMoeToGPUPass
     MLIRContext *ctx = &getContext();
     getOperation()->walk([&](Operation *op) {
       StringRef name;
-      std::string owned;
       if (isa<MoeDialect>(op->getDialect())) {
-        owned = op->getName().stripDialect().str();
-        StringRef stem = owned;
-        stem.consume_front("buffer.");
-        name = stem;
+        name = op->getName().stripDialect();
       } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         name = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
                    ? "elementwise"
@@ -215,15 +215,18 @@ struct ConvertMoeToGPUPass
     // What the runtime cannot do is an error, not a fallback to loops.
     WalkResult unsupported = getOperation()->walk([](Operation *op) {
       LogicalResult ok = success();
-      if (auto mm = dyn_cast<BufferGroupedMatmulOp>(op)) {
-        ok = mm.getScales().empty()
+      auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+      if (!dps || !dps.hasPureBufferSemantics())
+        return WalkResult::advance();
+      if (auto mm = dyn_cast<GroupedMatmulOp>(op)) {
+        ok = !mm.getAScale()
                  ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
-                                        mm.getGroupSizes(), mm.getC())
+                                        mm.getGroupSizes(), mm.getCInit())
                  : op->emitOpError("with FP8 scales is not supported on the "
                                    "GPU target yet");
-      } else if (auto wg = dyn_cast<BufferGroupedWeightGradOp>(op)) {
+      } else if (auto wg = dyn_cast<GroupedWeightGradOp>(op)) {
         ok = checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
-                                  wg.getGroupSizes(), wg.getDb());
+                                  wg.getGroupSizes(), wg.getDbInit());
       }
       return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
     });
@@ -237,7 +240,7 @@ struct ConvertMoeToGPUPass
     getOperation()->walk([&](Operation *op) {
       if (isa<MoeDialect>(op->getDialect()) && op->getNumResults() == 0 &&
           !gpu_schedules::hasParallelSchedule(op) &&
-          !isa<BufferGroupedMatmulOp, BufferGroupedWeightGradOp>(op))
+          !isa<GroupedMatmulOp, GroupedWeightGradOp>(op))
         sequential.push_back(op);
     });
     for (Operation *op : sequential) {

@@ -538,23 +538,23 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
 // Patterns
 //===----------------------------------------------------------------------===//
 
-LogicalResult schedule(BufferPermuteOp op, OpBuilder &b) {
+LogicalResult schedule(PermuteOp op, OpBuilder &b) {
   emitPermuteGpu(b, op.getLoc(), op.getNumExperts(), op.getAlign(), op.getX(),
-              op.getIndices(), op.getPermuted(), op.getGroupSizes(),
-              op.getRows());
+              op.getIndices(), op.getPermutedInit(), op.getGroupSizesInit(),
+              op.getRowsInit());
   return success();
 }
-LogicalResult schedule(BufferCombineGradOp op, OpBuilder &b) {
+LogicalResult schedule(CombineGradOp op, OpBuilder &b) {
   emitCombineGradGpu(b, op.getLoc(), op.getDout(), op.getY(), op.getRows(),
-                  op.getWeights(), op.getDy(), op.getDweights());
+                  op.getWeights(), op.getDyInit(), op.getDweightsInit());
   return success();
 }
-LogicalResult schedule(BufferZLossOp op, OpBuilder &b) {
+LogicalResult schedule(ZLossOp op, OpBuilder &b) {
   emitZLossGpu(b, op.getLoc(), op.getCoeff().convertToDouble(), op.getLogits(),
-            op.getLoss());
+            op.getLossInit());
   return success();
 }
-LogicalResult schedule(BufferAuxLossOp op, OpBuilder &b) {
+LogicalResult schedule(AuxLossOp op, OpBuilder &b) {
   // The global variant over more than one rank is left to the reference
   // pattern, which reports it.
   if (op.getVariant() == AuxLossVariant::Global && op.getGridAttr())
@@ -563,7 +563,7 @@ LogicalResult schedule(BufferAuxLossOp op, OpBuilder &b) {
                        op.getCoeff().convertToDouble(),
                        op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0};
   emitAuxLossGpu(b, op.getLoc(), config, op.getScores(), op.getIndices(),
-              op.getLoss());
+              op.getLossInit());
   return success();
 }
 
@@ -573,7 +573,7 @@ struct ParallelSchedule : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(schedule(op, rewriter)))
+    if (!op.hasPureBufferSemantics() || failed(schedule(op, rewriter)))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -586,20 +586,17 @@ bool hasParallelSchedule(Operation *op) {
   // Scheduled here, or reference loops that are already parallel loops
   // over independent items (LoopEmitters.h: gate, route, topk, glu,
   // combine).
-  if (auto aux = dyn_cast<BufferAuxLossOp>(op))
+  if (auto aux = dyn_cast<AuxLossOp>(op))
     return !(aux.getVariant() == AuxLossVariant::Global && aux.getGridAttr());
-  return isa<BufferPermuteOp, BufferCombineGradOp, BufferZLossOp,
-             BufferGateOp, BufferRouteOp, BufferTopKOp, BufferGluOp,
-             BufferCombineOp>(op);
+  return isa<PermuteOp, CombineGradOp, ZLossOp, GateOp, RouteOp, TopKOp,
+             GluOp, CombineOp>(op);
 }
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {
-  patterns.add<ParallelSchedule<BufferPermuteOp>,
-               ParallelSchedule<BufferCombineGradOp>,
-               ParallelSchedule<BufferZLossOp>,
-               ParallelSchedule<BufferAuxLossOp>>(patterns.getContext(),
-                                                  benefit);
+  patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineGradOp>,
+               ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>>(
+      patterns.getContext(), benefit);
 }
 
 } // namespace mlir::moe::gpu_schedules

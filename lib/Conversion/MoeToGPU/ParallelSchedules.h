@@ -14,7 +14,7 @@
 
 namespace mlir::moe::gpu_schedules {
 
-/// Whether `op` (a buffer-form moe op) has a pattern below.
+/// Whether `op` (a moe op on memrefs) has a pattern below.
 bool hasParallelSchedule(Operation *op);
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,

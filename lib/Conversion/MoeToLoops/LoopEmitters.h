@@ -7,7 +7,7 @@
 // in f32 (activations are loaded with loadAsF32 and stored with storeFromF32),
 // integer offsets in i64/index.
 //
-// The ConvertMoeToLoops patterns unpack the buffer-form moe ops and call
+// The ConvertMoeToLoops patterns unpack the moe ops on memrefs and call
 // these; the ops' verifiers have already checked shapes and attributes.
 //
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,8 @@
-//===- MoeToLoops.cpp - buffer-form moe ops → loops (CPU reference) -------===//
+//===- MoeToLoops.cpp - moe ops on memrefs → loops (CPU reference) --------===//
 //
-// Each moe.buffer.* op is replaced by the loops its emitter writes (one file
-// per op family, see LoopEmitters.h). Any moe op left over — a tensor-form
-// op that was not bufferized, moe.layer that was not expanded, an exchange
+// Each moe op on memrefs is replaced by the loops its emitter writes (one
+// file per op family, see LoopEmitters.h). Any moe op left over — an op on
+// tensors that was not bufferized, moe.layer that was not expanded, an exchange
 // over more than one rank — fails legalization with its location.
 //
 //===----------------------------------------------------------------------===//
@@ -25,18 +25,18 @@ using namespace mlir::moe::loops;
 
 namespace {
 
-LogicalResult lower(BufferGateOp op, OpBuilder &b) {
-  emitGate(b, op.getLoc(), op.getX(), op.getWeight(), op.getLogits());
+LogicalResult lower(GateOp op, OpBuilder &b) {
+  emitGate(b, op.getLoc(), op.getX(), op.getWeight(), op.getLogitsInit());
   return success();
 }
 
-LogicalResult lower(BufferRouteOp op, OpBuilder &b) {
+LogicalResult lower(RouteOp op, OpBuilder &b) {
   emitRoute(b, op.getLoc(), op.getScoreFunction(), op.getLogits(),
-            op.getScores());
+            op.getScoresInit());
   return success();
 }
 
-LogicalResult lower(BufferTopKOp op, OpBuilder &b) {
+LogicalResult lower(TopKOp op, OpBuilder &b) {
   int64_t k = op.getK(), groupTopk = op.getGroupTopk();
   TopKConfig config{k,
                     op.getScoreFunction(),
@@ -48,7 +48,7 @@ LogicalResult lower(BufferTopKOp op, OpBuilder &b) {
                     op.getNormalize(),
                     op.getScalingFactor().convertToDouble()};
   emitTopK(b, op.getLoc(), config, op.getScores(), op.getBias(),
-           op.getWeights(), op.getIndices());
+           op.getWeightsInit(), op.getIndicesInit());
   return success();
 }
 
@@ -74,7 +74,7 @@ FailureOr<int64_t> ranksOn(Operation *op, FlatSymbolRefAttr grid,
   return ranks;
 }
 
-LogicalResult lower(BufferAuxLossOp op, OpBuilder &b) {
+LogicalResult lower(AuxLossOp op, OpBuilder &b) {
   if (op.getVariant() == AuxLossVariant::Global) {
     auto ranks = ranksOn(op, op.getGridAttr(),
                          op.getGridAxes().value_or(ArrayRef<int64_t>{}));
@@ -88,50 +88,49 @@ LogicalResult lower(BufferAuxLossOp op, OpBuilder &b) {
                        op.getCoeff().convertToDouble(),
                        op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0};
   emitAuxLoss(b, op.getLoc(), config, op.getScores(), op.getIndices(),
-              op.getLoss());
+              op.getLossInit());
   return success();
 }
 
-LogicalResult lower(BufferZLossOp op, OpBuilder &b) {
+LogicalResult lower(ZLossOp op, OpBuilder &b) {
   emitZLoss(b, op.getLoc(), op.getCoeff().convertToDouble(), op.getLogits(),
-            op.getLoss());
+            op.getLossInit());
   return success();
 }
 
-LogicalResult lower(BufferExpertBiasUpdateOp op, OpBuilder &b) {
+LogicalResult lower(ExpertBiasUpdateOp op, OpBuilder &b) {
   emitExpertBiasUpdate(b, op.getLoc(), op.getRate().convertToDouble(),
-                       op.getBias(), op.getCounts(), op.getUpdatedBias());
+                       op.getBias(), op.getCounts(), op.getUpdatedBiasInit());
   return success();
 }
 
-LogicalResult lower(BufferPermuteOp op, OpBuilder &b) {
+LogicalResult lower(PermuteOp op, OpBuilder &b) {
   emitPermute(b, op.getLoc(), op.getNumExperts(), op.getAlign(), op.getX(),
-              op.getIndices(), op.getPermuted(), op.getGroupSizes(),
-              op.getRows());
+              op.getIndices(), op.getPermutedInit(), op.getGroupSizesInit(),
+              op.getRowsInit());
   return success();
 }
 
-LogicalResult lower(BufferGroupedMatmulOp op, OpBuilder &b) {
-  ValueRange scales = op.getScales();
+LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
   emitGroupedMatmul(b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
-                    op.getGroupSizes(), scales.empty() ? Value() : scales[0],
-                    scales.empty() ? Value() : scales[1], op.getC());
+                    op.getGroupSizes(), op.getAScale(), op.getBScale(),
+                    op.getCInit());
   return success();
 }
 
-LogicalResult lower(BufferGroupedWeightGradOp op, OpBuilder &b) {
+LogicalResult lower(GroupedWeightGradOp op, OpBuilder &b) {
   emitGroupedWeightGrad(b, op.getLoc(), op.getWeightLayout(), op.getA(),
-                        op.getDc(), op.getGroupSizes(), op.getDb());
+                        op.getDc(), op.getGroupSizes(), op.getDbInit());
   return success();
 }
 
-LogicalResult lower(BufferGluOp op, OpBuilder &b) {
+LogicalResult lower(GluOp op, OpBuilder &b) {
   emitGlu(b, op.getLoc(), op.getActivation(), op.getGate(), op.getUp(),
-          op.getH());
+          op.getHInit());
   return success();
 }
 
-LogicalResult lower(BufferAllToAllOp op, OpBuilder &b) {
+LogicalResult lower(AllToAllOp op, OpBuilder &b) {
   auto ranks = ranksOn(op, op.getGridAttr(), {int64_t(op.getGridAxis())});
   if (failed(ranks))
     return failure();
@@ -139,44 +138,45 @@ LogicalResult lower(BufferAllToAllOp op, OpBuilder &b) {
     return op.emitOpError("exchanges over ")
            << *ranks << " ranks; the CPU target runs a single rank";
   emitAllToAllOneRank(b, op.getLoc(), op.getInput(), op.getSendSizes(),
-                      op.getOutput(), op.getRecvSizes());
+                      op.getOutputInit(), op.getRecvSizesInit());
   return success();
 }
 
-LogicalResult lower(BufferCombineOp op, OpBuilder &b) {
+LogicalResult lower(CombineOp op, OpBuilder &b) {
   emitCombine(b, op.getLoc(), op.getY(), op.getRows(), op.getWeights(),
-              op.getOut());
+              op.getOutInit());
   return success();
 }
 
-LogicalResult lower(BufferCombineGradOp op, OpBuilder &b) {
+LogicalResult lower(CombineGradOp op, OpBuilder &b) {
   emitCombineGrad(b, op.getLoc(), op.getDout(), op.getY(), op.getRows(),
-                  op.getWeights(), op.getDy(), op.getDweights());
+                  op.getWeights(), op.getDyInit(), op.getDweightsInit());
   return success();
 }
 
-LogicalResult lower(BufferQuantizeOp op, OpBuilder &b) {
+LogicalResult lower(QuantizeOp op, OpBuilder &b) {
   Value history = op.getAmaxHistory();
   emitQuantize(b, op.getLoc(), op.getRecipe(), op.getInput(), history,
-               op.getOutput(), op.getScale(), history);
+               op.getOutputInit(), op.getScaleInit(), history);
   return success();
 }
 
-LogicalResult lower(BufferDequantizeOp op, OpBuilder &b) {
+LogicalResult lower(DequantizeOp op, OpBuilder &b) {
   emitDequantize(b, op.getLoc(), op.getRecipe(), op.getInput(), op.getScale(),
-                 op.getOutput());
+                 op.getOutputInit());
   return success();
 }
 
-/// Emits the loops of a buffer op in its place. Buffer ops have no results
-/// and their operands are already memrefs, so the original operands are used.
+/// Emits the loops of a moe op on memrefs in its place. Such an op has no
+/// results and its operands are already memrefs, so the original operands
+/// are used.
 template <typename OpTy>
 struct LowerToLoops : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(lower(op, rewriter)))
+    if (!op.hasPureBufferSemantics() || failed(lower(op, rewriter)))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -222,12 +222,11 @@ void mlir::moe::eraseUnusedGrids(Operation *root) {
 
 void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                            PatternBenefit benefit) {
-  addLoweringPatterns<BufferGateOp, BufferRouteOp, BufferTopKOp,
-                      BufferAuxLossOp, BufferZLossOp, BufferExpertBiasUpdateOp,
-                      BufferPermuteOp, BufferGroupedMatmulOp,
-                      BufferGroupedWeightGradOp, BufferGluOp, BufferAllToAllOp,
-                      BufferCombineOp, BufferCombineGradOp, BufferQuantizeOp,
-                      BufferDequantizeOp>(patterns, benefit);
+  addLoweringPatterns<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp,
+                      ExpertBiasUpdateOp, PermuteOp, GroupedMatmulOp,
+                      GroupedWeightGradOp, GluOp, AllToAllOp, CombineOp,
+                      CombineGradOp, QuantizeOp, DequantizeOp>(patterns,
+                                                               benefit);
 }
 
 LogicalResult mlir::moe::lowerMoeOps(Operation *root,

@@ -2,7 +2,7 @@
 // Sizes fold to the constants the runtime receives:
 // RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-gpu --canonicalize | FileCheck %s --check-prefix=FOLD
 
-// The GPU lowering of buffer-form moe ops: bf16 grouped matmuls become calls
+// The GPU lowering of moe ops on memrefs: bf16 grouped matmuls become calls
 // into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
 // out_dtype, rows) with layout KN = 0 / NK = 1 and out bf16 = 0 / f32 = 1);
 // the other ops become scf.parallel loops (moe-gpu-launch-loops makes
@@ -12,7 +12,7 @@
 // CHECK-LABEL: func.func private @moert_entry_grouped_gemm_bf16(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
 // CHECK-LABEL: func.func @gmm_kn_bf16(
 // CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x32x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
-// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   moe.{{[a-z_]+}} %
 // Kd = dim 1 of a, N = dim 1 of c, rows = dim 0 of c, G = dim 0 of sizes.
 // CHECK-DAG:   %[[KD:.*]] = memref.dim %[[A]], %c1{{.*}} : memref<16x32xbf16>
 // CHECK-DAG:   %[[ND:.*]] = memref.dim %[[C]], %c1{{.*}} : memref<16x48xbf16>
@@ -45,8 +45,7 @@
 // FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
 // FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[KN]], %[[R]])
 func.func @gmm_kn_bf16(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
 
@@ -67,8 +66,7 @@ func.func @gmm_kn_bf16(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: mem
 // CHECK:       %[[BF16:.*]] = arith.constant 0 : i32
 // CHECK:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NK]], %{{.*}}, %[[BF16]], %{{.*}})
 func.func @gmm_nk_bf16(%a: memref<16x32xbf16>, %b: memref<4x48x32xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
-  moe.buffer.grouped_matmul(%a, %b, %n, %c) {weight_layout = #moe<weight_layout nk>}
-      : (memref<16x32xbf16>, memref<4x48x32xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<16x32xbf16>, memref<4x48x32xbf16>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
 
@@ -80,8 +78,7 @@ func.func @gmm_nk_bf16(%a: memref<16x32xbf16>, %b: memref<4x48x32xbf16>, %n: mem
 // FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
 // FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KN]], %{{.*}}, %[[F32]], %{{.*}})
 func.func @gmm_kn_f32(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xf32>) -> ()
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xf32>
   return
 }
 
@@ -109,8 +106,7 @@ func.func @gmm_kn_f32(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memr
 // FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
 // FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[F32]], %[[R]])
 func.func @weight_grad_kn_f32(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
-  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db)
-      : (memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32>, memref<4x32x48xf32>) -> ()
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32> -> memref<4x32x48xf32>
   return
 }
 
@@ -125,8 +121,7 @@ func.func @weight_grad_kn_f32(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %
 // FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
 // FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
 func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x48x32xbf16>) {
-  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db) {weight_layout = #moe<weight_layout nk>}
-      : (memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32>, memref<4x48x32xbf16>) -> ()
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32> -> memref<4x48x32xbf16>
   return
 }
 
@@ -134,18 +129,16 @@ func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, 
 
 // What cuBLASLt cannot do is a located error, not a fallback to loops.
 func.func @f32_operands(%a: memref<16x32xf32>, %b: memref<4x32x48xf32>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
-  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32' (FP8 and f32 grouped matmuls are not supported on the GPU target yet)}}
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xf32>, memref<4x32x48xf32>, memref<4xi32>, memref<16x48xf32>) -> ()
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32' (FP8 and f32 grouped matmuls are not supported on the GPU target yet)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xf32>, memref<4x32x48xf32>, memref<4xi32> -> memref<16x48xf32>
   return
 }
 
 // -----
 
 func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
-  // expected-error @+1 {{'moe.buffer.grouped_weight_grad' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32'}}
-  moe.buffer.grouped_weight_grad(%a, %dc, %n, %db)
-      : (memref<16x32xf32>, memref<16x48xf32>, memref<4xi32>, memref<4x32x48xf32>) -> ()
+  // expected-error @+1 {{'moe.grouped_weight_grad' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32'}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x32x48xf32>
   return
 }
 
@@ -153,9 +146,8 @@ func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: me
 
 func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN>, %sz: memref<2xi32>,
                       %as: memref<16x2xf32>, %bs: memref<2x2x1xf32>, %c: memref<16x128xbf16>) {
-  // expected-error @+1 {{'moe.buffer.grouped_matmul' op with FP8 scales is not supported on the GPU target yet}}
-  moe.buffer.grouped_matmul(%a, %b, %sz, %as, %bs, %c)
-      : (memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<16x2xf32>, memref<2x2x1xf32>, memref<16x128xbf16>) -> ()
+  // expected-error @+1 {{'moe.grouped_matmul' op with FP8 scales is not supported on the GPU target yet}}
+  moe.grouped_matmul %a, %b, %sz scales(%as, %bs) outs(%c) : memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<16x2xf32>, memref<2x2x1xf32> -> memref<16x128xbf16>
   return
 }
 
@@ -164,27 +156,24 @@ func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN
 // i64 group sizes: the op verifier already rejects them (the GPU target's
 // own i32 check is behind it).
 func.func @i64_sizes(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi64>, %c: memref<16x48xbf16>) {
-  // expected-error @+1 {{'moe.buffer.grouped_matmul' op 'group_sizes' must have i32 elements, got i64}}
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi64>, memref<16x48xbf16>) -> ()
+  // expected-error @+1 {{'moe.grouped_matmul' op 'group_sizes' must have i32 elements, got i64}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi64> -> memref<16x48xbf16>
   return
 }
 
 // -----
 
 func.func @f16_out(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf16>) {
-  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target writes bf16 or f32; got 'f16'}}
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xf16>) -> ()
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target writes bf16 or f32; got 'f16'}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xf16>
   return
 }
 
 // -----
 
 func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
-  // expected-error @+1 {{'moe.buffer.grouped_matmul' op on the GPU target needs contiguous buffers; got 'memref<16x32xbf16, strided<[64, 1]>>'}}
-  moe.buffer.grouped_matmul(%a, %b, %n, %c)
-      : (memref<16x32xbf16, strided<[64, 1]>>, memref<4x32x48xbf16>, memref<4xi32>, memref<16x48xbf16>) -> ()
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target needs contiguous buffers; got 'memref<16x32xbf16, strided<[64, 1]>>'}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16, strided<[64, 1]>>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
 
@@ -200,7 +189,7 @@ func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48x
 //  6. permuted = 0 over R × H;  7. copy of each pair's token row, T × K × H.
 // CHECK-LABEL: func.func @permute(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<128x8xbf16>, %[[I:[^:]+]]: memref<128x2xi32>, %[[P:[^:]+]]: memref<268x8xbf16>, %[[S:[^:]+]]: memref<4xi32>, %[[R:[^:]+]]: memref<128x2xi32>)
-// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   moe.{{[a-z_]+}} %
 // CHECK-DAG:   %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:   %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
@@ -264,8 +253,7 @@ func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48x
 // CHECK-NOT:   scf.parallel
 // CHECK:       return
 func.func @permute(%x: memref<128x8xbf16>, %i: memref<128x2xi32>, %p: memref<268x8xbf16>, %s: memref<4xi32>, %r: memref<128x2xi32>) {
-  moe.buffer.permute(%x, %i, %p, %s, %r) {num_experts = 4 : i64, align = 4 : i64}
-      : (memref<128x8xbf16>, memref<128x2xi32>, memref<268x8xbf16>, memref<4xi32>, memref<128x2xi32>) -> ()
+  moe.permute %x, %i experts 4 align 4 outs(%p, %s, %r) : memref<128x8xbf16>, memref<128x2xi32> -> memref<268x8xbf16>, memref<4xi32>, memref<128x2xi32>
   return
 }
 
@@ -291,7 +279,7 @@ func.func @permute(%x: memref<128x8xbf16>, %i: memref<128x2xi32>, %p: memref<268
 // CHECK:         memref.store %{{.*}}, %[[OUT]][] : memref<f32>
 // CHECK:       memref.dealloc %[[PART]]
 func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
-  moe.buffer.z_loss(%l, %out) {coeff = 1.0e-03 : f64} : (memref<192x8xf32>, memref<f32>) -> ()
+  moe.z_loss %l coeff 1.0e-03 outs(%out) : memref<192x8xf32> -> memref<f32>
   return
 }
 
@@ -329,9 +317,7 @@ func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
 // CHECK-DAG:   memref.dealloc %[[TERMS]]
 // CHECK-DAG:   memref.dealloc %[[NORM]]
 func.func @aux_loss(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32>) {
-  moe.buffer.aux_loss(%s, %i, %l) {variant = #moe<aux_loss_variant sequence>, seq_length = 64 : i64,
-      score_function = #moe<score_function sigmoid>, coeff = 1.0e-02 : f64}
-      : (memref<128x8xf32>, memref<128x2xi32>, memref<f32>) -> ()
+  moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-02 outs(%l) {seq_length = 64 : i64} : memref<128x8xf32>, memref<128x2xi32> -> memref<f32>
   return
 }
 
@@ -343,9 +329,7 @@ func.func @aux_loss(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32
 // CHECK:       memref.alloc({{.*}}) : memref<?x?x?xf32>
 // CHECK:       scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) =
 func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32>) {
-  moe.buffer.aux_loss(%s, %i, %l) {variant = #moe<aux_loss_variant batch>,
-      score_function = #moe<score_function softmax>, coeff = 1.0e-02 : f64}
-      : (memref<128x8xf32>, memref<128x2xi32>, memref<f32>) -> ()
+  moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 outs(%l) : memref<128x8xf32>, memref<128x2xi32> -> memref<f32>
   return
 }
 
@@ -355,7 +339,7 @@ func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: me
 // 4 tokens, e), route and topk over tokens, topk's per-token scratch (stack
 // buffers) inside the loop, one per thread.
 // CHECK-LABEL: func.func @router(
-// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   moe.{{[a-z_]+}} %
 // CHECK-NOT:   memref.alloca
 // CHECK:       %[[GB:.*]] = arith.ceildivui
 // CHECK:       scf.parallel (%{{.*}}, %[[GE:.*]]) = ({{.*}}) to (%[[GB]], %c4{{.*}})
@@ -370,10 +354,9 @@ func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: me
 // CHECK:       return
 func.func @router(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %b: memref<4xf32>, %l: memref<4x4xf32>,
                   %s: memref<4x4xf32>, %wt: memref<4x2xf32>, %idx: memref<4x2xi32>) {
-  moe.buffer.gate(%x, %w, %l) : (memref<4x8xbf16>, memref<8x4xf32>, memref<4x4xf32>) -> ()
-  moe.buffer.route(%l, %s) {score_function = #moe<score_function sigmoid>} : (memref<4x4xf32>, memref<4x4xf32>) -> ()
-  moe.buffer.topk(%s, %b, %wt, %idx) {k = 2 : i64, score_function = #moe<score_function sigmoid>}
-      : (memref<4x4xf32>, memref<4xf32>, memref<4x2xf32>, memref<4x2xi32>) -> ()
+  moe.gate %x, %w outs(%l) : memref<4x8xbf16>, memref<8x4xf32> -> memref<4x4xf32>
+  moe.route sigmoid %l outs(%s) : memref<4x4xf32> -> memref<4x4xf32>
+  moe.topk sigmoid %s bias %b k 2 outs(%wt, %idx) : memref<4x4xf32>, memref<4xf32> -> memref<4x2xf32>, memref<4x2xi32>
   return
 }
 
@@ -382,7 +365,7 @@ func.func @router(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %b: memref<4xf32>, 
 // glu over (row, f) of the output, combine over (token, h).
 // CHECK-LABEL: func.func @glu_combine(
 // CHECK-SAME:    %[[G:[^:]+]]: memref<8x12xbf16>, %[[H:[^:]+]]: memref<8x6xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[OUT:[^:]+]]: memref<4x4xbf16>)
-// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   moe.{{[a-z_]+}} %
 // CHECK:       scf.parallel (%[[R:.*]], %[[F:.*]]) = ({{.*}}) to (%c8{{.*}}, %c6{{.*}})
 // CHECK:         memref.load %[[G]]
 // CHECK:         memref.store %{{.*}}, %[[H]][%[[R]], %[[F]]] : memref<8x6xbf16>
@@ -391,8 +374,8 @@ func.func @router(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %b: memref<4xf32>, 
 // CHECK-NOT:   gpu.launch
 func.func @glu_combine(%g: memref<8x12xbf16>, %h: memref<8x6xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>,
                        %w: memref<4x2xf32>, %out: memref<4x4xbf16>) {
-  moe.buffer.glu(%g, %h) {activation = #moe<activation silu>} : (memref<8x12xbf16>, memref<8x6xbf16>) -> ()
-  moe.buffer.combine(%y, %rows, %w, %out) : (memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32>, memref<4x4xbf16>) -> ()
+  moe.glu silu %g outs(%h) : memref<8x12xbf16> -> memref<8x6xbf16>
+  moe.combine %y, %rows, %w outs(%out) : memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<4x4xbf16>
   return
 }
 
@@ -428,8 +411,7 @@ func.func @glu_combine(%g: memref<8x12xbf16>, %h: memref<8x6xbf16>, %y: memref<8
 // CHECK:       memref.dealloc %[[COUNT]]
 func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
                         %dy: memref<8x4xbf16>, %dw: memref<4x2xf32>) {
-  moe.buffer.combine_grad(%dout, %y, %rows, %w, %dy, %dw)
-      : (memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32>, memref<8x4xbf16>, memref<4x2xf32>) -> ()
+  moe.combine_grad %dout, %y, %rows, %w outs(%dy, %dw) : memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<8x4xbf16>, memref<4x2xf32>
   return
 }
 
@@ -442,8 +424,8 @@ func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: me
 // CHECK-NEXT:  gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]])
 // CHECK:         scf.for
 // CHECK:         gpu.terminator
-// CHECK-NOT:   moe.buffer
+// CHECK-NOT:   moe.{{[a-z_]+}} %
 func.func @bias_update(%b: memref<8xf32>, %c: memref<8xi32>, %u: memref<8xf32>) {
-  moe.buffer.expert_bias_update(%b, %c, %u) : (memref<8xf32>, memref<8xi32>, memref<8xf32>) -> ()
+  moe.expert_bias_update %b, %c rate 1.000000e-03 outs(%u) : memref<8xf32>, memref<8xi32> -> memref<8xf32>
   return
 }

@@ -9,6 +9,7 @@
 // BLACKWELL: #nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">
 // EXPLICIT:  #nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">
 func.func @glu(%g: tensor<8x16xbf16>, %u: tensor<8x16xbf16>) -> tensor<8x16xbf16> {
-  %h = moe.glu silu %g, %u : tensor<8x16xbf16>, tensor<8x16xbf16>
+  %init1 = tensor.empty() : tensor<8x16xbf16>
+  %h = moe.glu silu %g, %u outs(%init1) : tensor<8x16xbf16>, tensor<8x16xbf16> -> tensor<8x16xbf16>
   return %h : tensor<8x16xbf16>
 }

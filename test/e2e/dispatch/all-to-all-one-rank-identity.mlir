@@ -10,8 +10,9 @@ shard.grid @g(shape = 1)
 func.func @all_to_all_identity() -> (tensor<3x2xbf16>, tensor<1xi32>) {
   %x = arith.constant dense<[[1.5, -2.0], [3.0, 4.0], [0.5, 6.0]]> : tensor<3x2xbf16>
   %send = arith.constant dense<[3]> : tensor<1xi32>
-  %y, %recv = moe.all_to_all %x, %send on @g axis 0
-      : (tensor<3x2xbf16>, tensor<1xi32>) -> (tensor<3x2xbf16>, tensor<1xi32>)
+  %init1 = tensor.empty() : tensor<3x2xbf16>
+  %init2 = tensor.empty() : tensor<1xi32>
+  %y, %recv = moe.all_to_all %x, %send on @g axis 0 outs(%init1, %init2) : tensor<3x2xbf16>, tensor<1xi32> -> tensor<3x2xbf16>, tensor<1xi32>
   return %y, %recv : tensor<3x2xbf16>, tensor<1xi32>
 }
 // CHECK: result0 = [1.5, -2, 3, 4, 0.5, 6]

@@ -11,7 +11,8 @@ func.func @combine_bf16() -> tensor<2x2xbf16> {
   %y = arith.constant dense<[[1.5, -2.0], [0.25, 4.0], [9.0, 9.0]]> : tensor<3x2xbf16>
   %rows = arith.constant dense<[[1, 0], [0, 1]]> : tensor<2x2xi32>
   %w = arith.constant dense<[[3.0, 0.5], [0.125, 1.0]]> : tensor<2x2xf32>
-  %out = moe.combine %y, %rows, %w : tensor<3x2xbf16>, tensor<2x2xi32>, tensor<2x2xf32>
+  %init1 = tensor.empty() : tensor<2x2xbf16>
+  %out = moe.combine %y, %rows, %w outs(%init1) : tensor<3x2xbf16>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<2x2xbf16>
   return %out : tensor<2x2xbf16>
 }
 // CHECK: result0 = [1.5, 11, 0.4375, 3.75]

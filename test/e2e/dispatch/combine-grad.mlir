@@ -33,8 +33,9 @@ func.func @combine_grad_f32() -> (tensor<5x2xf32>, tensor<3x2xf32>) {
   %y = arith.constant dense<[[1.0, 0.0], [2.0, 1.0], [-1.0, 3.0], [4.0, 4.0], [0.5, -2.0]]> : tensor<5x2xf32>
   %rows = arith.constant dense<[[2, 0], [4, -1], [2, 5]]> : tensor<3x2xi32>
   %w = arith.constant dense<[[0.5, 2.0], [-1.0, 3.0], [0.25, 7.0]]> : tensor<3x2xf32>
-  %dy, %dw = moe.combine_grad %dout, %y, %rows, %w
-      : tensor<3x2xf32>, tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>
+  %init1 = tensor.empty() : tensor<5x2xf32>
+  %init2 = tensor.empty() : tensor<3x2xf32>
+  %dy, %dw = moe.combine_grad %dout, %y, %rows, %w outs(%init1, %init2) : tensor<3x2xf32>, tensor<5x2xf32>, tensor<3x2xi32>, tensor<3x2xf32> -> tensor<5x2xf32>, tensor<3x2xf32>
   return %dy, %dw : tensor<5x2xf32>, tensor<3x2xf32>
 }
 
@@ -61,7 +62,8 @@ func.func @combine_grad_bf16() -> (tensor<3x2xbf16>, tensor<2x2xf32>) {
   %y = arith.constant dense<[[7.0, 7.0], [0.5, -1.0], [5.0, 5.0]]> : tensor<3x2xbf16>
   %rows = arith.constant dense<[[1, 1], [1, -1]]> : tensor<2x2xi32>
   %w = arith.constant dense<[[1.0, 0.00390625], [0.25, 8.0]]> : tensor<2x2xf32>
-  %dy, %dw = moe.combine_grad %dout, %y, %rows, %w
-      : tensor<2x2xbf16>, tensor<3x2xbf16>, tensor<2x2xi32>, tensor<2x2xf32>
+  %init3 = tensor.empty() : tensor<3x2xbf16>
+  %init4 = tensor.empty() : tensor<2x2xf32>
+  %dy, %dw = moe.combine_grad %dout, %y, %rows, %w outs(%init3, %init4) : tensor<2x2xbf16>, tensor<3x2xbf16>, tensor<2x2xi32>, tensor<2x2xf32> -> tensor<3x2xbf16>, tensor<2x2xf32>
   return %dy, %dw : tensor<3x2xbf16>, tensor<2x2xf32>
 }

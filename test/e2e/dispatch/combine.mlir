@@ -12,7 +12,8 @@ func.func @combine() -> tensor<3x2xf32> {
   %y = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
   %rows = arith.constant dense<[[2, 0], [3, 1], [1, 1]]> : tensor<3x2xi32>
   %w = arith.constant dense<[[0.5, 0.25], [2.0, -1.0], [0.75, 0.75]]> : tensor<3x2xf32>
-  %out = moe.combine %y, %rows, %w : tensor<4x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>
+  %init1 = tensor.empty() : tensor<3x2xf32>
+  %out = moe.combine %y, %rows, %w outs(%init1) : tensor<4x2xf32>, tensor<3x2xi32>, tensor<3x2xf32> -> tensor<3x2xf32>
   return %out : tensor<3x2xf32>
 }
 // CHECK: result0 = [2.75, 3.5, 11, 12, 4.5, 6]

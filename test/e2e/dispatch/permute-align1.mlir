@@ -17,7 +17,10 @@
 func.func @permute_align1() -> (tensor<8x2xf32>, tensor<4xi32>, tensor<4x2xi32>) {
   %x = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
   %idx = arith.constant dense<[[2, 0], [1, 2], [0, 2], [2, 1]]> : tensor<4x2xi32>
-  %p, %s, %r = moe.permute %x, %idx experts 4 align 1 : tensor<4x2xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<8x2xf32>
+  %init2 = tensor.empty() : tensor<4xi32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %p, %s, %r = moe.permute %x, %idx experts 4 align 1 outs(%init1, %init2, %init3) : tensor<4x2xf32>, tensor<4x2xi32> -> tensor<8x2xf32>, tensor<4xi32>, tensor<4x2xi32>
   return %p, %s, %r : tensor<8x2xf32>, tensor<4xi32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [1, 2, 5, 6, 3, 4, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]

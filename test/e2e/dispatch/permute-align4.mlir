@@ -19,7 +19,10 @@
 func.func @permute_align4() -> (tensor<20x2xf32>, tensor<4xi32>, tensor<4x2xi32>) {
   %x = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
   %idx = arith.constant dense<[[3, 0], [0, 3], [3, 2], [2, 0]]> : tensor<4x2xi32>
-  %p, %s, %r = moe.permute %x, %idx experts 4 align 4 : tensor<4x2xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<20x2xf32>
+  %init2 = tensor.empty() : tensor<4xi32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %p, %s, %r = moe.permute %x, %idx experts 4 align 4 outs(%init1, %init2, %init3) : tensor<4x2xf32>, tensor<4x2xi32> -> tensor<20x2xf32>, tensor<4xi32>, tensor<4x2xi32>
   return %p, %s, %r : tensor<20x2xf32>, tensor<4xi32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [1, 2, 3, 4, 7, 8, 0, 0, 5, 6, 7, 8, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]

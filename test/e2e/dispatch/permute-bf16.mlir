@@ -11,7 +11,10 @@
 func.func @permute_bf16() -> (tensor<3x2xbf16>, tensor<2xi32>, tensor<3x1xi32>) {
   %x = arith.constant dense<[[1.5, -2.25], [3.0, 0.375], [256.0, -0.0078125]]> : tensor<3x2xbf16>
   %idx = arith.constant dense<[[1], [0], [1]]> : tensor<3x1xi32>
-  %p, %s, %r = moe.permute %x, %idx experts 2 align 1 : tensor<3x2xbf16>, tensor<3x1xi32>
+  %init1 = tensor.empty() : tensor<3x2xbf16>
+  %init2 = tensor.empty() : tensor<2xi32>
+  %init3 = tensor.empty() : tensor<3x1xi32>
+  %p, %s, %r = moe.permute %x, %idx experts 2 align 1 outs(%init1, %init2, %init3) : tensor<3x2xbf16>, tensor<3x1xi32> -> tensor<3x2xbf16>, tensor<2xi32>, tensor<3x1xi32>
   return %p, %s, %r : tensor<3x2xbf16>, tensor<2xi32>, tensor<3x1xi32>
 }
 // CHECK: result0 = [3, 0.375, 1.5, -2.25, 256, -0.0078125]

@@ -12,8 +12,12 @@ func.func @permute_combine() -> tensor<3x2xf32> {
   %x = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
   %idx = arith.constant dense<[[1, 2], [2, 0], [0, 1]]> : tensor<3x2xi32>
   %w = arith.constant dense<[[0.5, 0.5], [0.25, 2.0], [1.0, -0.5]]> : tensor<3x2xf32>
-  %p, %s, %r = moe.permute %x, %idx experts 3 align 4 : tensor<3x2xf32>, tensor<3x2xi32>
-  %out = moe.combine %p, %r, %w : tensor<15x2xf32>, tensor<3x2xi32>, tensor<3x2xf32>
+  %init1 = tensor.empty() : tensor<15x2xf32>
+  %init2 = tensor.empty() : tensor<3xi32>
+  %init3 = tensor.empty() : tensor<3x2xi32>
+  %p, %s, %r = moe.permute %x, %idx experts 3 align 4 outs(%init1, %init2, %init3) : tensor<3x2xf32>, tensor<3x2xi32> -> tensor<15x2xf32>, tensor<3xi32>, tensor<3x2xi32>
+  %init4 = tensor.empty() : tensor<3x2xf32>
+  %out = moe.combine %p, %r, %w outs(%init4) : tensor<15x2xf32>, tensor<3x2xi32>, tensor<3x2xf32> -> tensor<3x2xf32>
   return %out : tensor<3x2xf32>
 }
 // CHECK: result0 = [1, 2, 6.75, 9, 2.5, 3]

@@ -21,13 +21,16 @@
 func.func @dequantize_specials() -> (tensor<8xf32>, tensor<8xf32>, tensor<3xbf16>) {
   %a = arith.constant dense<[0x7F, 0xFF, 0x80, 0x01, 0x07, 0x08, 0x7E, 0xFE]> : tensor<8xf8E4M3FN>
   %sa = arith.constant dense<2.0> : tensor<f32>
-  %ya = moe.dequantize tensorwise %a, %sa : (tensor<8xf8E4M3FN>, tensor<f32>) -> tensor<8xf32>
+  %init1 = tensor.empty() : tensor<8xf32>
+  %ya = moe.dequantize tensorwise %a, %sa outs(%init1) : tensor<8xf8E4M3FN>, tensor<f32> -> tensor<8xf32>
   %b = arith.constant dense<[0x7C, 0xFC, 0x7D, 0x01, 0x03, 0x04, 0x7B, 0x80]> : tensor<8xf8E5M2>
   %sb = arith.constant dense<0.5> : tensor<f32>
-  %yb = moe.dequantize tensorwise %b, %sb : (tensor<8xf8E5M2>, tensor<f32>) -> tensor<8xf32>
+  %init2 = tensor.empty() : tensor<8xf32>
+  %yb = moe.dequantize tensorwise %b, %sb outs(%init2) : tensor<8xf8E5M2>, tensor<f32> -> tensor<8xf32>
   %c = arith.constant dense<[1.0, 448.0, 0x80]> : tensor<3xf8E4M3FN>
   %sc = arith.constant dense<0.1> : tensor<f32>
-  %yc = moe.dequantize tensorwise %c, %sc : (tensor<3xf8E4M3FN>, tensor<f32>) -> tensor<3xbf16>
+  %init3 = tensor.empty() : tensor<3xbf16>
+  %yc = moe.dequantize tensorwise %c, %sc outs(%init3) : tensor<3xf8E4M3FN>, tensor<f32> -> tensor<3xbf16>
   return %ya, %yb, %yc : tensor<8xf32>, tensor<8xf32>, tensor<3xbf16>
 }
 // CHECK: result0 = [{{-?nan}}, {{-?nan}}, -0, 0.00390625, 0.02734375, 0.03125, 896, -896]

@@ -58,10 +58,11 @@ func.func @quantize_block_128x128_batched() -> (tensor<2x2x130xf8E5M2>, tensor<2
                                 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                                 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                                 1.396983861923217773437500e-09, 0.0]]]> : tensor<2x2x130xbf16>
-  %q, %s = moe.quantize block_128x128 %x
-      : (tensor<2x2x130xbf16>) -> (tensor<2x2x130xf8E5M2>, tensor<2x1x2xf32>)
-  %y = moe.dequantize block_128x128 %q, %s
-      : (tensor<2x2x130xf8E5M2>, tensor<2x1x2xf32>) -> tensor<2x2x130xf32>
+  %init1 = tensor.empty() : tensor<2x2x130xf8E5M2>
+  %init2 = tensor.empty() : tensor<2x1x2xf32>
+  %q, %s = moe.quantize block_128x128 %x outs(%init1, %init2) : tensor<2x2x130xbf16> -> tensor<2x2x130xf8E5M2>, tensor<2x1x2xf32>
+  %init3 = tensor.empty() : tensor<2x2x130xf32>
+  %y = moe.dequantize block_128x128 %q, %s outs(%init3) : tensor<2x2x130xf8E5M2>, tensor<2x1x2xf32> -> tensor<2x2x130xf32>
   return %q, %s, %y : tensor<2x2x130xf8E5M2>, tensor<2x1x2xf32>, tensor<2x2x130xf32>
 }
 // The {{(, v){n}()}} groups are n more copies of ", v".

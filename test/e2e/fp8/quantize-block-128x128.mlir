@@ -31,10 +31,11 @@ func.func @quantize_block_128x128() -> (tensor<130x2xf8E4M3FN>, tensor<2x1xf32>,
                              [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0],
                              [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [-0.1, 1.0],
                              [1.75, -0.25], [0.125, 0.0]]> : tensor<130x2xf32>
-  %q, %s = moe.quantize block_128x128 %x
-      : (tensor<130x2xf32>) -> (tensor<130x2xf8E4M3FN>, tensor<2x1xf32>)
-  %y = moe.dequantize block_128x128 %q, %s
-      : (tensor<130x2xf8E4M3FN>, tensor<2x1xf32>) -> tensor<130x2xf32>
+  %init1 = tensor.empty() : tensor<130x2xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<2x1xf32>
+  %q, %s = moe.quantize block_128x128 %x outs(%init1, %init2) : tensor<130x2xf32> -> tensor<130x2xf8E4M3FN>, tensor<2x1xf32>
+  %init3 = tensor.empty() : tensor<130x2xf32>
+  %y = moe.dequantize block_128x128 %q, %s outs(%init3) : tensor<130x2xf8E4M3FN>, tensor<2x1xf32> -> tensor<130x2xf32>
   return %q, %s, %y : tensor<130x2xf8E4M3FN>, tensor<2x1xf32>, tensor<130x2xf32>
 }
 // The {{(, v){n}()}} groups are n more copies of ", v".

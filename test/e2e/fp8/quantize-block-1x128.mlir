@@ -49,10 +49,11 @@ func.func @quantize_block_1x128() -> (tensor<2x256xf8E4M3FN>, tensor<2x2xf32>, t
                               -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0,
                               -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0,
                               -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0]]> : tensor<2x256xf32>
-  %q, %s = moe.quantize block_1x128 %x
-      : (tensor<2x256xf32>) -> (tensor<2x256xf8E4M3FN>, tensor<2x2xf32>)
-  %y = moe.dequantize block_1x128 %q, %s
-      : (tensor<2x256xf8E4M3FN>, tensor<2x2xf32>) -> tensor<2x256xf32>
+  %init1 = tensor.empty() : tensor<2x256xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<2x2xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%init1, %init2) : tensor<2x256xf32> -> tensor<2x256xf8E4M3FN>, tensor<2x2xf32>
+  %init3 = tensor.empty() : tensor<2x256xf32>
+  %y = moe.dequantize block_1x128 %q, %s outs(%init3) : tensor<2x256xf8E4M3FN>, tensor<2x2xf32> -> tensor<2x256xf32>
   return %q, %s, %y : tensor<2x256xf8E4M3FN>, tensor<2x2xf32>, tensor<2x256xf32>
 }
 // The {{(, v){n}()}} groups are n more copies of ", v".

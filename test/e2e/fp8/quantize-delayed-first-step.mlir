@@ -8,8 +8,9 @@
 func.func @quantize_delayed_first_step() -> (tensor<1x2xf8E4M3FN>, tensor<f32>, tensor<1xf32>) {
   %x = arith.constant dense<[[0.5, -300.0]]> : tensor<1x2xf32>
   %h = arith.constant dense<[0.0]> : tensor<1xf32>
-  %q, %s, %nh = moe.quantize delayed %x history %h
-      : (tensor<1x2xf32>, tensor<1xf32>) -> (tensor<1x2xf8E4M3FN>, tensor<f32>, tensor<1xf32>)
+  %init1 = tensor.empty() : tensor<1x2xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%init1, %init2, %h) : tensor<1x2xf32> -> tensor<1x2xf8E4M3FN>, tensor<f32>, tensor<1xf32>
   return %q, %s, %nh : tensor<1x2xf8E4M3FN>, tensor<f32>, tensor<1xf32>
 }
 // CHECK: result0 = [0.5, -288]

@@ -16,10 +16,11 @@
 func.func @quantize_delayed() -> (tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<3xf32>, tensor<2x3xf32>) {
   %x = arith.constant dense<[[1.0, -3.0, 0.1], [2.5, 0.0, -4.0]]> : tensor<2x3xf32>
   %h = arith.constant dense<[1.0, 3.5, 2.0]> : tensor<3xf32>
-  %q, %s, %nh = moe.quantize delayed %x history %h
-      : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<3xf32>)
-  %y = moe.dequantize delayed %q, %s
-      : (tensor<2x3xf8E4M3FN>, tensor<f32>) -> tensor<2x3xf32>
+  %init1 = tensor.empty() : tensor<2x3xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%init1, %init2, %h) : tensor<2x3xf32> -> tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<3xf32>
+  %init3 = tensor.empty() : tensor<2x3xf32>
+  %y = moe.dequantize delayed %q, %s outs(%init3) : tensor<2x3xf8E4M3FN>, tensor<f32> -> tensor<2x3xf32>
   return %q, %s, %nh, %y : tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<3xf32>, tensor<2x3xf32>
 }
 // CHECK: result0 = [128, -384, 13, 320, 0, -448]

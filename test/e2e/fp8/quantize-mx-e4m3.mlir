@@ -29,10 +29,11 @@ func.func @quantize_mx_e4m3() -> (tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU>, 
                               0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                               100.0, -1.0, 0.01, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5,
                               0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]]> : tensor<2x64xf32>
-  %q, %s = moe.quantize mx_1x32 %x
-      : (tensor<2x64xf32>) -> (tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU>)
-  %y = moe.dequantize mx_1x32 %q, %s
-      : (tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU>) -> tensor<2x64xf32>
+  %init1 = tensor.empty() : tensor<2x64xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<2x2xf8E8M0FNU>
+  %q, %s = moe.quantize mx_1x32 %x outs(%init1, %init2) : tensor<2x64xf32> -> tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU>
+  %init3 = tensor.empty() : tensor<2x64xf32>
+  %y = moe.dequantize mx_1x32 %q, %s outs(%init3) : tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU> -> tensor<2x64xf32>
   return %q, %s, %y : tensor<2x64xf8E4M3FN>, tensor<2x2xf8E8M0FNU>, tensor<2x64xf32>
 }
 // The {{(, v){n}()}} groups are n more copies of ", v".

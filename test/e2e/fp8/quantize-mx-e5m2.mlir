@@ -20,10 +20,11 @@ func.func @quantize_mx_e5m2() -> (tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU>, te
   %x = arith.constant dense<[[1.0, 0.75, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1,
                               -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1, -0.1,
                               229376.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 0.0001]]> : tensor<1x40xf32>
-  %q, %s = moe.quantize mx_1x32 %x
-      : (tensor<1x40xf32>) -> (tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU>)
-  %y = moe.dequantize mx_1x32 %q, %s
-      : (tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU>) -> tensor<1x40xf32>
+  %init1 = tensor.empty() : tensor<1x40xf8E5M2>
+  %init2 = tensor.empty() : tensor<1x2xf8E8M0FNU>
+  %q, %s = moe.quantize mx_1x32 %x outs(%init1, %init2) : tensor<1x40xf32> -> tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU>
+  %init3 = tensor.empty() : tensor<1x40xf32>
+  %y = moe.dequantize mx_1x32 %q, %s outs(%init3) : tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU> -> tensor<1x40xf32>
   return %q, %s, %y : tensor<1x40xf8E5M2>, tensor<1x2xf8E8M0FNU>, tensor<1x40xf32>
 }
 // The {{(, v){n}()}} groups are n more copies of ", v".

@@ -22,10 +22,11 @@
 //   288 · s = 3.85714293, 384 · s = 5.14285707 (6 significant digits)
 func.func @quantize_tensorwise_e4m3() -> (tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<2x3xf32>) {
   %x = arith.constant dense<[[1.0, -2.0, 3.0], [4.0, -5.0, -6.0]]> : tensor<2x3xf32>
-  %q, %s = moe.quantize tensorwise %x
-      : (tensor<2x3xf32>) -> (tensor<2x3xf8E4M3FN>, tensor<f32>)
-  %y = moe.dequantize tensorwise %q, %s
-      : (tensor<2x3xf8E4M3FN>, tensor<f32>) -> tensor<2x3xf32>
+  %init1 = tensor.empty() : tensor<2x3xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%init1, %init2) : tensor<2x3xf32> -> tensor<2x3xf8E4M3FN>, tensor<f32>
+  %init3 = tensor.empty() : tensor<2x3xf32>
+  %y = moe.dequantize tensorwise %q, %s outs(%init3) : tensor<2x3xf8E4M3FN>, tensor<f32> -> tensor<2x3xf32>
   return %q, %s, %y : tensor<2x3xf8E4M3FN>, tensor<f32>, tensor<2x3xf32>
 }
 // CHECK: result0 = [72, -144, 224, 288, -384, -448]

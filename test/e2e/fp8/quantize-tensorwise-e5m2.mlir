@@ -17,10 +17,11 @@
 func.func @quantize_tensorwise_e5m2() -> (tensor<2x4xf8E5M2>, tensor<f32>, tensor<2x4xf32>) {
   %x = arith.constant dense<[[57344.0, 1.125, 1.375, -50000.0],
                              [2.288818359375e-05, 7.62939453125e-06, 1.9073486328125e-05, -0.0]]> : tensor<2x4xf32>
-  %q, %s = moe.quantize tensorwise %x
-      : (tensor<2x4xf32>) -> (tensor<2x4xf8E5M2>, tensor<f32>)
-  %y = moe.dequantize tensorwise %q, %s
-      : (tensor<2x4xf8E5M2>, tensor<f32>) -> tensor<2x4xf32>
+  %init1 = tensor.empty() : tensor<2x4xf8E5M2>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%init1, %init2) : tensor<2x4xf32> -> tensor<2x4xf8E5M2>, tensor<f32>
+  %init3 = tensor.empty() : tensor<2x4xf32>
+  %y = moe.dequantize tensorwise %q, %s outs(%init3) : tensor<2x4xf8E5M2>, tensor<f32> -> tensor<2x4xf32>
   return %q, %s, %y : tensor<2x4xf8E5M2>, tensor<f32>, tensor<2x4xf32>
 }
 // CHECK: result0 = [57344, 1, 1.5, -49152, 3.05175781e-05, 0, 1.52587891e-05, -0]

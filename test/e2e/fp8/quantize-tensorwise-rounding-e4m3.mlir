@@ -26,10 +26,11 @@ func.func @quantize_tensorwise_rounding() -> (tensor<3x4xf8E4M3FN>, tensor<f32>,
   %x = arith.constant dense<[[448.0, 1.0625, 1.1875, -17.0],
                              [0.0029296875, 0.0009765625, -0.0, 300.0],
                              [0.0146484375, -15.5, 0.3, 0.001953125]]> : tensor<3x4xf32>
-  %q, %s = moe.quantize tensorwise %x
-      : (tensor<3x4xf32>) -> (tensor<3x4xf8E4M3FN>, tensor<f32>)
-  %y = moe.dequantize tensorwise %q, %s
-      : (tensor<3x4xf8E4M3FN>, tensor<f32>) -> tensor<3x4xf32>
+  %init1 = tensor.empty() : tensor<3x4xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%init1, %init2) : tensor<3x4xf32> -> tensor<3x4xf8E4M3FN>, tensor<f32>
+  %init3 = tensor.empty() : tensor<3x4xf32>
+  %y = moe.dequantize tensorwise %q, %s outs(%init3) : tensor<3x4xf8E4M3FN>, tensor<f32> -> tensor<3x4xf32>
   return %q, %s, %y : tensor<3x4xf8E4M3FN>, tensor<f32>, tensor<3x4xf32>
 }
 // CHECK: result0 = [448, 1, 1.25, -16, 0.00390625, 0, -0, 288, 0.015625, -16, 0.3125, 0.001953125]

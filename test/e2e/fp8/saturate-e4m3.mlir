@@ -18,10 +18,11 @@ func.func @saturate_e4m3() -> (tensor<2x4xf8E4M3FN>, tensor<f32>, tensor<4xf32>,
   %x = arith.constant dense<[[10.0, -20.0, 7.0, 0.5],
                              [0x7F800000, 0xFF800000, 0x7FC00000, 7.25]]> : tensor<2x4xf32>
   %h = arith.constant dense<[7.0, 3.5, 0.0, 1.0]> : tensor<4xf32>
-  %q, %s, %nh = moe.quantize delayed %x history %h
-      : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf8E4M3FN>, tensor<f32>, tensor<4xf32>)
-  %y = moe.dequantize delayed %q, %s
-      : (tensor<2x4xf8E4M3FN>, tensor<f32>) -> tensor<2x4xf32>
+  %init1 = tensor.empty() : tensor<2x4xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%init1, %init2, %h) : tensor<2x4xf32> -> tensor<2x4xf8E4M3FN>, tensor<f32>, tensor<4xf32>
+  %init3 = tensor.empty() : tensor<2x4xf32>
+  %y = moe.dequantize delayed %q, %s outs(%init3) : tensor<2x4xf8E4M3FN>, tensor<f32> -> tensor<2x4xf32>
   return %q, %s, %nh, %y : tensor<2x4xf8E4M3FN>, tensor<f32>, tensor<4xf32>, tensor<2x4xf32>
 }
 // CHECK: result0 = [448, -448, 448, 32, 448, -448, {{-?nan}}, 448]

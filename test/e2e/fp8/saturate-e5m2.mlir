@@ -20,10 +20,11 @@ func.func @saturate_e5m2() -> (tensor<2x4xf8E5M2>, tensor<f32>, tensor<4xf32>, t
   %x = arith.constant dense<[[4000.0, 3840.0, -1000000.0, 3500.0],
                              [1.0, 0.001, -0.0, 2.0]]> : tensor<2x4xf32>
   %h = arith.constant dense<[3584.0, 100.0, 0.0, 50.0]> : tensor<4xf32>
-  %q, %s, %nh = moe.quantize delayed %x history %h
-      : (tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf8E5M2>, tensor<f32>, tensor<4xf32>)
-  %y = moe.dequantize delayed %q, %s
-      : (tensor<2x4xf8E5M2>, tensor<f32>) -> tensor<2x4xf32>
+  %init1 = tensor.empty() : tensor<2x4xf8E5M2>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%init1, %init2, %h) : tensor<2x4xf32> -> tensor<2x4xf8E5M2>, tensor<f32>, tensor<4xf32>
+  %init3 = tensor.empty() : tensor<2x4xf32>
+  %y = moe.dequantize delayed %q, %s outs(%init3) : tensor<2x4xf8E5M2>, tensor<f32> -> tensor<2x4xf32>
   return %q, %s, %nh, %y : tensor<2x4xf8E5M2>, tensor<f32>, tensor<4xf32>, tensor<2x4xf32>
 }
 // CHECK: result0 = [57344, 57344, -57344, 57344, 16, 0.015625, -0, 32]

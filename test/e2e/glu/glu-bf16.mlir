@@ -13,8 +13,10 @@
 func.func @glu_bf16() -> (tensor<2x2xbf16>, tensor<2x2xbf16>) {
   %g = arith.constant dense<[[1.0078125, -1.5], [3.0, 0.25]]> : tensor<2x2xbf16>
   %u = arith.constant dense<[[1.0078125, 2.0], [-0.5, 4.0]]> : tensor<2x2xbf16>
-  %id = moe.glu identity %g, %u : tensor<2x2xbf16>, tensor<2x2xbf16>
-  %r2 = moe.glu relu2 %g, %u : tensor<2x2xbf16>, tensor<2x2xbf16>
+  %init1 = tensor.empty() : tensor<2x2xbf16>
+  %id = moe.glu identity %g, %u outs(%init1) : tensor<2x2xbf16>, tensor<2x2xbf16> -> tensor<2x2xbf16>
+  %init2 = tensor.empty() : tensor<2x2xbf16>
+  %r2 = moe.glu relu2 %g, %u outs(%init2) : tensor<2x2xbf16>, tensor<2x2xbf16> -> tensor<2x2xbf16>
   return %id, %r2 : tensor<2x2xbf16>, tensor<2x2xbf16>
 }
 // CHECK: result0 = [1.015625, -3, -1.5, 1]

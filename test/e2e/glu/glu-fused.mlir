@@ -12,9 +12,12 @@
 //     (silu(x) = x / (1 + e^-x); 6 significant digits, ±1e-6 relative)
 func.func @glu_fused() -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
   %gu = arith.constant dense<[[1.0, -1.0, 2.0, 3.0], [2.0, 0.0, 0.5, 7.0]]> : tensor<2x4xf32>
-  %id = moe.glu identity %gu : tensor<2x4xf32>
-  %r2 = moe.glu relu2 %gu : tensor<2x4xf32>
-  %s = moe.glu silu %gu : tensor<2x4xf32>
+  %init1 = tensor.empty() : tensor<2x2xf32>
+  %id = moe.glu identity %gu outs(%init1) : tensor<2x4xf32> -> tensor<2x2xf32>
+  %init2 = tensor.empty() : tensor<2x2xf32>
+  %r2 = moe.glu relu2 %gu outs(%init2) : tensor<2x4xf32> -> tensor<2x2xf32>
+  %init3 = tensor.empty() : tensor<2x2xf32>
+  %s = moe.glu silu %gu outs(%init3) : tensor<2x4xf32> -> tensor<2x2xf32>
   return %id, %r2, %s : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }
 // CHECK: result0 = [2, -3, 1, 0]

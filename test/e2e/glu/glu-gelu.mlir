@@ -30,8 +30,10 @@
 func.func @glu_gelu() -> (tensor<2x3xf32>, tensor<2x3xf32>) {
   %g = arith.constant dense<[[1.0, -1.0, 2.0], [-2.0, 0.5, -3.0]]> : tensor<2x3xf32>
   %u = arith.constant dense<[[1.0, 1.0, 0.5], [2.0, -1.0, 1.0]]> : tensor<2x3xf32>
-  %h = moe.glu gelu %g, %u : tensor<2x3xf32>, tensor<2x3xf32>
-  %t = moe.glu gelu_tanh %g, %u : tensor<2x3xf32>, tensor<2x3xf32>
+  %init1 = tensor.empty() : tensor<2x3xf32>
+  %h = moe.glu gelu %g, %u outs(%init1) : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
+  %init2 = tensor.empty() : tensor<2x3xf32>
+  %t = moe.glu gelu_tanh %g, %u outs(%init2) : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   return %h, %t : tensor<2x3xf32>, tensor<2x3xf32>
 }
 // CHECK: result0 = [0.84134{{[3-5][0-9]*}}, -0.158655{{[0-9]*}}, 0.9772{{(48|49|50)[0-9]*}}, -0.091000{{[4-6][0-9]*}}, -0.34573{{[0-1][0-9]*}}, -0.0040496{{[8-9][0-9]*}}]

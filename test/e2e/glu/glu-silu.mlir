@@ -14,7 +14,8 @@
 func.func @glu_silu() -> tensor<2x3xf32> {
   %g = arith.constant dense<[[0.0, 1.0, -1.0], [2.0, -3.0, 10.0]]> : tensor<2x3xf32>
   %u = arith.constant dense<[[1.0, 2.0, 3.0], [0.5, -1.0, 1.0]]> : tensor<2x3xf32>
-  %h = moe.glu silu %g, %u : tensor<2x3xf32>, tensor<2x3xf32>
+  %init1 = tensor.empty() : tensor<2x3xf32>
+  %h = moe.glu silu %g, %u outs(%init1) : tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   return %h : tensor<2x3xf32>
 }
 // CHECK: result0 = [0, 1.46211{{[0-9]*}}, -0.80682{{[3-5][0-9]*}}, 0.88079{{[6-7][0-9]*}}, 0.142277{{[0-9]*}}, 9.9995{{[3-5][0-9]*}}]

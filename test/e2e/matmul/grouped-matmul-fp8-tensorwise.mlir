@@ -20,9 +20,8 @@ func.func @grouped_matmul_fp8_tensorwise() -> tensor<3x2xf32> {
   %sizes = arith.constant dense<[1, 0, 1]> : tensor<3xi32>
   %sa = arith.constant dense<0.5> : tensor<f32>
   %sb = arith.constant dense<4.0> : tensor<f32>
-  %c = moe.grouped_matmul %a, %b, %sizes scales(%sa, %sb)
-      : (tensor<3x2xf8E4M3FN>, tensor<3x2x2xf8E4M3FN>, tensor<3xi32>, tensor<f32>, tensor<f32>)
-      -> tensor<3x2xf32>
+  %init1 = tensor.empty() : tensor<3x2xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes scales(%sa, %sb) outs(%init1) : tensor<3x2xf8E4M3FN>, tensor<3x2x2xf8E4M3FN>, tensor<3xi32>, tensor<f32>, tensor<f32> -> tensor<3x2xf32>
   return %c : tensor<3x2xf32>
 }
 // CHECK: result0 = [6, 12, -5, 6.25, 0, 0]

@@ -21,8 +21,8 @@ func.func @grouped_matmul_kn() -> tensor<5x2xf32> {
                              [[9.0, 9.0], [9.0, 9.0], [9.0, 9.0]],
                              [[1.0, -1.0], [2.0, 0.0], [0.0, 3.0]]]> : tensor<3x3x2xf32>
   %sizes = arith.constant dense<[2, 0, 2]> : tensor<3xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes
-      : (tensor<5x3xf32>, tensor<3x3x2xf32>, tensor<3xi32>) -> tensor<5x2xf32>
+  %init1 = tensor.empty() : tensor<5x2xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init1) : tensor<5x3xf32>, tensor<3x3x2xf32>, tensor<3xi32> -> tensor<5x2xf32>
   return %c : tensor<5x2xf32>
 }
 // CHECK: result0 = [4, 5, 10, 11, 23, 20, 1, -4, 0, 0]

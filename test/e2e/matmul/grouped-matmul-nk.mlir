@@ -16,8 +16,8 @@ func.func @grouped_matmul_nk() -> tensor<5x2xbf16> {
                              [[9.0, 9.0, 9.0], [9.0, 9.0, 9.0]],
                              [[1.0, 2.0, 0.0], [-1.0, 0.0, 3.0]]]> : tensor<3x2x3xbf16>
   %sizes = arith.constant dense<[2, 0, 2]> : tensor<3xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes {weight_layout = #moe<weight_layout nk>}
-      : (tensor<5x3xbf16>, tensor<3x2x3xbf16>, tensor<3xi32>) -> tensor<5x2xbf16>
+  %init1 = tensor.empty() : tensor<5x2xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init1) {weight_layout = #moe<weight_layout nk>} : tensor<5x3xbf16>, tensor<3x2x3xbf16>, tensor<3xi32> -> tensor<5x2xbf16>
   return %c : tensor<5x2xbf16>
 }
 // CHECK: result0 = [4, 5, 10, 11, 23, 20, 1, -4, 0, 0]

@@ -21,8 +21,8 @@ func.func @grouped_weight_grad_kn() -> tensor<3x2x3xf32> {
   %dc = arith.constant dense<[[1.0, 0.0, -1.0], [2.0, 1.0, 0.0], [0.0, 1.0, 1.0],
                               [1.0, -1.0, 2.0], [100.0, 100.0, 100.0]]> : tensor<5x3xf32>
   %sizes = arith.constant dense<[2, 0, 2]> : tensor<3xi32>
-  %db = moe.grouped_weight_grad %a, %dc, %sizes
-      : (tensor<5x2xf32>, tensor<5x3xf32>, tensor<3xi32>) -> tensor<3x2x3xf32>
+  %init1 = tensor.empty() : tensor<3x2x3xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%init1) : tensor<5x2xf32>, tensor<5x3xf32>, tensor<3xi32> -> tensor<3x2x3xf32>
   return %db : tensor<3x2x3xf32>
 }
 // CHECK: result0 = [7, 3, -1, 10, 4, -2, 0, 0, 0, 0, 0, 0, 7, -2, 19, 8, -2, 22]

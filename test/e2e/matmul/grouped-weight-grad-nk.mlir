@@ -22,8 +22,8 @@ func.func @grouped_weight_grad_nk() -> tensor<3x3x2xf32> {
   %dc = arith.constant dense<[[1.0, 0.0, -1.0], [2.0, 1.0, 0.0], [0.0, 1.0, 1.0],
                               [1.0, -1.0, 2.0], [100.0, 100.0, 100.0]]> : tensor<5x3xbf16>
   %sizes = arith.constant dense<[0, 2, 2]> : tensor<3xi32>
-  %db = moe.grouped_weight_grad %a, %dc, %sizes {weight_layout = #moe<weight_layout nk>}
-      : (tensor<5x2xbf16>, tensor<5x3xbf16>, tensor<3xi32>) -> tensor<3x3x2xf32>
+  %init1 = tensor.empty() : tensor<3x3x2xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%init1) {weight_layout = #moe<weight_layout nk>} : tensor<5x2xbf16>, tensor<5x3xbf16>, tensor<3xi32> -> tensor<3x3x2xf32>
   return %db : tensor<3x3x2xf32>
 }
 // CHECK: result0 = [0, 0, 0, 0, 0, 0, 7, 10, 3, 4, -1, -2, 7, 8, -2, -2, 19, 22]

@@ -18,7 +18,8 @@ func.func @aux_batch_exact() -> tensor<f32> {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 0.125], [0.25, 0.5, 0.125, 0.125],
                              [0.125, 0.125, 0.5, 0.25], [0.0625, 0.0625, 0.125, 0.75]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss batch %s, %i from softmax coeff 0.5 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from softmax coeff 0.5 outs(%init1) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_batch_exact on
@@ -36,9 +37,13 @@ func.func @aux_batch_exact() -> tensor<f32> {
 func.func @aux_batch_softmax_chain() -> tensor<f32> {
   %lg = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [0.0, 3.0, 1.0, 2.0],
                               [0.5, -1.0, 2.0, 0.0], [-3.0, 1.0, 0.0, 1.5]]> : tensor<4x4xf32>
-  %s = moe.route softmax %lg : tensor<4x4xf32>
-  %w, %i = moe.topk softmax %s k 2 : tensor<4x4xf32>
-  %l = moe.aux_loss batch %s, %i from softmax coeff 0.01 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init2 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route softmax %lg outs(%init2) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init3 = tensor.empty() : tensor<4x2xf32>
+  %init4 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk softmax %s k 2 outs(%init3, %init4) : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
+  %init5 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from softmax coeff 0.01 outs(%init5) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_batch_softmax_chain on

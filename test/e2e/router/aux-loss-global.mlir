@@ -12,7 +12,8 @@ func.func @aux_global_one_rank() -> tensor<f32> {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 0.125], [0.25, 0.5, 0.125, 0.125],
                              [0.125, 0.125, 0.5, 0.25], [0.0625, 0.0625, 0.125, 0.75]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss global %s, %i from softmax coeff 0.5 {grid = @g, grid_axes = array<i64: 0>} : tensor<4x4xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss global %s, %i from softmax coeff 0.5 outs(%init1) {grid = @g, grid_axes = array<i64: 0>} : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_global_one_rank on
@@ -23,7 +24,8 @@ func.func @aux_global_one_rank_2d() -> tensor<f32> {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 0.125], [0.25, 0.5, 0.125, 0.125],
                              [0.125, 0.125, 0.5, 0.25], [0.0625, 0.0625, 0.125, 0.75]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss global %s, %i from softmax coeff 0.5 {grid = @g2, grid_axes = array<i64: 0, 1>} : tensor<4x4xf32>, tensor<4x2xi32>
+  %init2 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss global %s, %i from softmax coeff 0.5 outs(%init2) {grid = @g2, grid_axes = array<i64: 0, 1>} : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_global_one_rank_2d on

@@ -14,7 +14,8 @@ func.func @aux_sequence() -> tensor<f32> {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 0.125], [0.25, 0.5, 0.125, 0.125],
                              [0.125, 0.125, 0.5, 0.25], [0.0625, 0.0625, 0.125, 0.75]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss sequence %s, %i from softmax coeff 0.5 {seq_length = 2 : i64} : tensor<4x4xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss sequence %s, %i from softmax coeff 0.5 outs(%init1) {seq_length = 2 : i64} : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_sequence on
@@ -25,7 +26,8 @@ func.func @aux_sequence_whole() -> tensor<f32> {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 0.125], [0.25, 0.5, 0.125, 0.125],
                              [0.125, 0.125, 0.5, 0.25], [0.0625, 0.0625, 0.125, 0.75]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss sequence %s, %i from softmax coeff 0.5 {seq_length = 4 : i64} : tensor<4x4xf32>, tensor<4x2xi32>
+  %init2 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss sequence %s, %i from softmax coeff 0.5 outs(%init2) {seq_length = 4 : i64} : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_sequence_whole on

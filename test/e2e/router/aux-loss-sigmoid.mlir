@@ -17,7 +17,8 @@ func.func @aux_sigmoid_exact() -> tensor<f32> {
   %s = arith.constant dense<[[0.75, 0.375, 0.1875, 0.1875], [0.125, 0.25, 0.0625, 0.0625],
                              [0.0625, 0.0625, 0.25, 0.125], [0.03125, 0.03125, 0.0625, 0.375]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss batch %s, %i from sigmoid coeff 0.5 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init1 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from sigmoid coeff 0.5 outs(%init1) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_sigmoid_exact on
@@ -40,9 +41,13 @@ func.func @aux_sigmoid_exact() -> tensor<f32> {
 func.func @aux_sigmoid_chain() -> tensor<f32> {
   %lg = arith.constant dense<[[2.0, 1.0, 0.0, -1.0], [4.0, 0.0, -4.0, -4.0],
                               [-1.0, 3.0, 0.5, 1.0], [0.0, 0.25, -2.0, 2.0]]> : tensor<4x4xf32>
-  %s = moe.route sigmoid %lg : tensor<4x4xf32>
-  %w, %i = moe.topk sigmoid %s k 2 : tensor<4x4xf32>
-  %l = moe.aux_loss batch %s, %i from sigmoid coeff 0.01 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init2 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route sigmoid %lg outs(%init2) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init3 = tensor.empty() : tensor<4x2xf32>
+  %init4 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk sigmoid %s k 2 outs(%init3, %init4) : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
+  %init5 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from sigmoid coeff 0.01 outs(%init5) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_sigmoid_chain on
@@ -54,7 +59,8 @@ func.func @aux_sqrtsoftplus_exact() -> tensor<f32> {
   %s = arith.constant dense<[[0.75, 0.375, 0.1875, 0.1875], [0.125, 0.25, 0.0625, 0.0625],
                              [0.0625, 0.0625, 0.25, 0.125], [0.03125, 0.03125, 0.0625, 0.375]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss batch %s, %i from sqrtsoftplus coeff 0.5 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init6 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from sqrtsoftplus coeff 0.5 outs(%init6) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_sqrtsoftplus_exact on
@@ -66,7 +72,8 @@ func.func @aux_same_data_as_softmax() -> tensor<f32> {
   %s = arith.constant dense<[[0.75, 0.375, 0.1875, 0.1875], [0.125, 0.25, 0.0625, 0.0625],
                              [0.0625, 0.0625, 0.25, 0.125], [0.03125, 0.03125, 0.0625, 0.375]]> : tensor<4x4xf32>
   %i = arith.constant dense<[[0, 1], [1, 0], [2, 3], [3, 0]]> : tensor<4x2xi32>
-  %l = moe.aux_loss batch %s, %i from softmax coeff 0.5 : tensor<4x4xf32>, tensor<4x2xi32>
+  %init7 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from softmax coeff 0.5 outs(%init7) : tensor<4x4xf32>, tensor<4x2xi32> -> tensor<f32>
   return %l : tensor<f32>
 }
 // CHECK-LABEL: entry aux_same_data_as_softmax on

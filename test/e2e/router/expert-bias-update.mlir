@@ -9,7 +9,8 @@
 func.func @bias_update_i32() -> tensor<4xf32> {
   %b = arith.constant dense<[0.5, -0.25, 0.0, 1.0]> : tensor<4xf32>
   %c = arith.constant dense<[1, 9, 4, 2]> : tensor<4xi32>
-  %nb = moe.expert_bias_update %b, %c rate 0.125 : tensor<4xf32>, tensor<4xi32>
+  %init1 = tensor.empty() : tensor<4xf32>
+  %nb = moe.expert_bias_update %b, %c rate 0.125 outs(%init1) : tensor<4xf32>, tensor<4xi32> -> tensor<4xf32>
   return %nb : tensor<4xf32>
 }
 // CHECK-LABEL: entry bias_update_i32 on
@@ -22,7 +23,8 @@ func.func @bias_update_i32() -> tensor<4xf32> {
 func.func @bias_update_default_rate_i64() -> tensor<4xf32> {
   %b = arith.constant dense<0.0> : tensor<4xf32>
   %c = arith.constant dense<[0, 8, 4, 4]> : tensor<4xi64>
-  %nb = "moe.expert_bias_update"(%b, %c) : (tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %init = tensor.empty() : tensor<4xf32>
+  %nb = "moe.expert_bias_update"(%b, %c, %init) : (tensor<4xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4xf32>
   return %nb : tensor<4xf32>
 }
 // CHECK-LABEL: entry bias_update_default_rate_i64 on

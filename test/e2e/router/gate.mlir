@@ -28,7 +28,8 @@ func.func @gate_bf16_f32() -> tensor<4x4xf32> {
                              [0.1, 0.0, 0.0, 0.0], [-2.0, 1.0, 3.0, 0.25]]> : tensor<4x4xbf16>
   %w = arith.constant dense<[[1.0, 0.0, 0.5, 0.25], [0.0, 1.0, 0.5, -1.0],
                              [0.0, 0.0, 1.0, 2.0], [1.0, 1.0, 0.0, 4.0]]> : tensor<4x4xf32>
-  %l = moe.gate %x, %w : tensor<4x4xbf16>, tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x4xbf16>, tensor<4x4xf32> -> tensor<4x4xf32>
   return %l : tensor<4x4xf32>
 }
 // CHECK: result0 = [0, 1, 1.5, -5.75, 1, 1, 1, 2.625, 0.100097656, 0, 0.0500488281, 0.0250244141, -1.75, 1.25, 2.5, 5.5]
@@ -43,7 +44,8 @@ func.func @gate_five_tokens() -> tensor<5x4xf32> {
                              [1.0, 1.0, 1.0, 1.0]]> : tensor<5x4xbf16>
   %w = arith.constant dense<[[1.0, 0.0, 0.5, 0.25], [0.0, 1.0, 0.5, -1.0],
                              [0.0, 0.0, 1.0, 2.0], [1.0, 1.0, 0.0, 4.0]]> : tensor<4x4xf32>
-  %l = moe.gate %x, %w : tensor<5x4xbf16>, tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<5x4xf32>
+  %l = moe.gate %x, %w outs(%init2) : tensor<5x4xbf16>, tensor<4x4xf32> -> tensor<5x4xf32>
   return %l : tensor<5x4xf32>
 }
 // CHECK: result0 = [0, 1, 1.5, -5.75, 1, 1, 1, 2.625, 0.100097656, 0, 0.0500488281, 0.0250244141, -1.75, 1.25, 2.5, 5.5, 2, 2, 2, 5.25]

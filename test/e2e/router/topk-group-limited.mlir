@@ -21,7 +21,9 @@
 func.func @group_top_sum() -> (tensor<2x4xf32>, tensor<2x4xi32>) {
   %s = arith.constant dense<[[0.875, 0.0, 0.5, 0.5, 0.625, 0.625, 0.75, 0.125],
                              [0.25, 0.25, 0.5, 0.0, 0.0, 0.5, 0.125, 0.375]]> : tensor<2x8xf32>
-  %w, %i = moe.topk identity %s k 4 {num_groups = 4 : i64, group_topk = 2 : i64} : tensor<2x8xf32>
+  %init1 = tensor.empty() : tensor<2x4xf32>
+  %init2 = tensor.empty() : tensor<2x4xi32>
+  %w, %i = moe.topk identity %s k 4 outs(%init1, %init2) {num_groups = 4 : i64, group_topk = 2 : i64} : tensor<2x8xf32> -> tensor<2x4xf32>, tensor<2x4xi32>
   return %w, %i : tensor<2x4xf32>, tensor<2x4xi32>
 }
 // CHECK-LABEL: entry group_top_sum on
@@ -31,7 +33,9 @@ func.func @group_top_sum() -> (tensor<2x4xf32>, tensor<2x4xi32>) {
 func.func @group_max() -> (tensor<2x4xf32>, tensor<2x4xi32>) {
   %s = arith.constant dense<[[0.875, 0.0, 0.5, 0.5, 0.625, 0.625, 0.75, 0.125],
                              [0.25, 0.25, 0.5, 0.0, 0.0, 0.5, 0.125, 0.375]]> : tensor<2x8xf32>
-  %w, %i = moe.topk identity %s k 4 {num_groups = 4 : i64, group_topk = 2 : i64, group_score = #moe<group_score max>} : tensor<2x8xf32>
+  %init3 = tensor.empty() : tensor<2x4xf32>
+  %init4 = tensor.empty() : tensor<2x4xi32>
+  %w, %i = moe.topk identity %s k 4 outs(%init3, %init4) {num_groups = 4 : i64, group_topk = 2 : i64, group_score = #moe<group_score max>} : tensor<2x8xf32> -> tensor<2x4xf32>, tensor<2x4xi32>
   return %w, %i : tensor<2x4xf32>, tensor<2x4xi32>
 }
 // CHECK-LABEL: entry group_max on
@@ -51,7 +55,9 @@ func.func @group_max() -> (tensor<2x4xf32>, tensor<2x4xi32>) {
 func.func @group_sigmoid_bias() -> (tensor<1x4xf32>, tensor<1x4xi32>) {
   %s = arith.constant dense<[[0.5, 0.25, 0.75, 0.125, 0.25, 0.25, 0.375, 0.5]]> : tensor<1x8xf32>
   %b = arith.constant dense<[0.0, 0.0, -0.5, 0.0, 0.25, 0.25, 0.0, 0.0]> : tensor<8xf32>
-  %w, %i = moe.topk sigmoid %s bias %b k 4 {num_groups = 4 : i64, group_topk = 2 : i64, normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<1x8xf32>, tensor<8xf32>
+  %init5 = tensor.empty() : tensor<1x4xf32>
+  %init6 = tensor.empty() : tensor<1x4xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 4 outs(%init5, %init6) {num_groups = 4 : i64, group_topk = 2 : i64, normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<1x8xf32>, tensor<8xf32> -> tensor<1x4xf32>, tensor<1x4xi32>
   return %w, %i : tensor<1x4xf32>, tensor<1x4xi32>
 }
 // CHECK-LABEL: entry group_sigmoid_bias on

@@ -14,7 +14,9 @@
 func.func @group_topq_default() -> (tensor<2x2xf32>, tensor<2x2xi32>) {
   %s = arith.constant dense<[[0.75, 0.125, 0.125, 0.0, 0.5, 0.5, 0.0, 0.0],
                              [0.5, 0.5, 0.5, 0.0, 0.625, 0.25, 0.0, 0.0]]> : tensor<2x8xf32>
-  %w, %i = moe.topk identity %s k 2 {num_groups = 2 : i64, group_topk = 1 : i64} : tensor<2x8xf32>
+  %init1 = tensor.empty() : tensor<2x2xf32>
+  %init2 = tensor.empty() : tensor<2x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init1, %init2) {num_groups = 2 : i64, group_topk = 1 : i64} : tensor<2x8xf32> -> tensor<2x2xf32>, tensor<2x2xi32>
   return %w, %i : tensor<2x2xf32>, tensor<2x2xi32>
 }
 // CHECK-LABEL: entry group_topq_default on
@@ -24,7 +26,9 @@ func.func @group_topq_default() -> (tensor<2x2xf32>, tensor<2x2xi32>) {
 func.func @group_topq_1() -> (tensor<2x2xf32>, tensor<2x2xi32>) {
   %s = arith.constant dense<[[0.75, 0.125, 0.125, 0.0, 0.5, 0.5, 0.0, 0.0],
                              [0.5, 0.5, 0.5, 0.0, 0.625, 0.25, 0.0, 0.0]]> : tensor<2x8xf32>
-  %w, %i = moe.topk identity %s k 2 {num_groups = 2 : i64, group_topk = 1 : i64, group_score_topq = 1 : i64} : tensor<2x8xf32>
+  %init3 = tensor.empty() : tensor<2x2xf32>
+  %init4 = tensor.empty() : tensor<2x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init3, %init4) {num_groups = 2 : i64, group_topk = 1 : i64, group_score_topq = 1 : i64} : tensor<2x8xf32> -> tensor<2x2xf32>, tensor<2x2xi32>
   return %w, %i : tensor<2x2xf32>, tensor<2x2xi32>
 }
 // CHECK-LABEL: entry group_topq_1 on

@@ -13,8 +13,11 @@
 func.func @topk_post_softmax() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %l = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [0.0, 0.5, -1.0, 2.0],
                              [-1.0, -2.0, -3.0, -4.0], [5.0, 0.0, 5.5, 1.0]]> : tensor<4x4xf32>
-  %s = moe.route identity %l : tensor<4x4xf32>
-  %w, %i = moe.topk identity %s k 2 {normalize = #moe<normalize softmax>} : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route identity %l outs(%init1) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x2xf32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init2, %init3) {normalize = #moe<normalize softmax>} : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [0.731058{{[3-7][0-9]*}}, 0.268941{{[3-4][0-9]*}}, 0.817574{{[2-7][0-9]*}}, 0.182425{{[4-5][0-9]*}}, 0.731058{{[3-7][0-9]*}}, 0.268941{{[3-4][0-9]*}}, 0.622459{{[1-5][0-9]*}}, 0.377540{{[5-7][0-9]*}}]

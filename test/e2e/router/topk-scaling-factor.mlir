@@ -13,8 +13,11 @@
 func.func @topk_scaling_softmax_sum() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %l = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [0.0, 0.0, 0.0, 0.0],
                              [2.0, 0.0, 0.0, -2.0], [-1.0, 1.0, 0.5, 0.0]]> : tensor<4x4xf32>
-  %s = moe.route softmax %l : tensor<4x4xf32>
-  %w, %i = moe.topk softmax %s k 2 {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route softmax %l outs(%init1) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x2xf32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk softmax %s k 2 outs(%init2, %init3) {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK-LABEL: entry topk_scaling_softmax_sum on
@@ -29,7 +32,9 @@ func.func @topk_scaling_softmax_sum() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
 func.func @topk_scaling_identity_none() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %s = arith.constant dense<[[0.5, 0.25, 0.125, 1.0], [0.0, -1.0, -0.5, -2.0],
                              [0.75, 0.75, 0.25, 0.0], [4.0, 8.0, 2.0, 1.0]]> : tensor<4x4xf32>
-  %w, %i = moe.topk identity %s k 2 {scaling_factor = 2.5 : f64} : tensor<4x4xf32>
+  %init4 = tensor.empty() : tensor<4x2xf32>
+  %init5 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init4, %init5) {scaling_factor = 2.5 : f64} : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK-LABEL: entry topk_scaling_identity_none on

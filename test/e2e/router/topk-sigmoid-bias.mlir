@@ -22,8 +22,11 @@ func.func @topk_sigmoid_bias() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %l = arith.constant dense<[[2.0, 1.0, 0.0, -1.0], [4.0, 0.0, -4.0, -4.0],
                              [5.0, 5.0, -5.0, -5.0], [0.0, 0.0, 0.0, 0.0]]> : tensor<4x4xf32>
   %b = arith.constant dense<[-0.5, 0.0, 0.25, 0.625]> : tensor<4xf32>
-  %s = moe.route sigmoid %l : tensor<4x4xf32>
-  %w, %i = moe.topk sigmoid %s bias %b k 2 {normalize = #moe<normalize sum>} : tensor<4x4xf32>, tensor<4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route sigmoid %l outs(%init1) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x2xf32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 2 outs(%init2, %init3) {normalize = #moe<normalize sum>} : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [0.349755{{[3-5][0-9]*}}, 0.650244{{[4-7][0-9]*}}, 0.0347233{{[2-4][0-9]*}}, 0.965276{{[3-9][0-9]*}}, 0.99330{{[6-7][0-9]*}}, 0.0066928{{[4-5][0-9]*}}, 0.5, 0.5]

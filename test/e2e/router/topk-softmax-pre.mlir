@@ -17,8 +17,11 @@
 func.func @topk_softmax_pre() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %l = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [0.0, 3.0, 1.0, 2.0],
                              [0.5, -1.0, 2.0, 0.0], [-3.0, 1.0, 0.0, 1.5]]> : tensor<4x4xf32>
-  %s = moe.route softmax %l : tensor<4x4xf32>
-  %w, %i = moe.topk softmax %s k 2 : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route softmax %l outs(%init1) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x2xf32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk softmax %s k 2 outs(%init2, %init3) : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [0.643914{{[0-4][0-9]*}}, 0.236882{{[7-8][0-9]*}}, 0.643914{{[0-4][0-9]*}}, 0.236882{{[7-8][0-9]*}}, {{(0\.710099[6-9][0-9]*|0\.710100[0-1][0-9]*)}}, 0.158444{{[6-7][0-9]*}}, 0.54325{{[0-1][0-9]*}}, 0.329498{{[2-4][0-9]*}}]

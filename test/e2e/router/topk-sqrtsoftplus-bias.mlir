@@ -23,8 +23,11 @@ func.func @topk_sqrtsoftplus_bias() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %l = arith.constant dense<[[0.0, 1.0, -1.0, 2.0], [25.0, 0.0, 0.0, 0.0],
                              [-2.0, 3.0, 3.5, 4.0], [1.0, 1.0, 1.0, 1.0]]> : tensor<4x4xf32>
   %b = arith.constant dense<[1.0, 0.0, 0.5, -1.0]> : tensor<4xf32>
-  %s = moe.route sqrtsoftplus %l : tensor<4x4xf32>
-  %w, %i = moe.topk sqrtsoftplus %s bias %b k 2 : tensor<4x4xf32>, tensor<4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route sqrtsoftplus %l outs(%init1) : tensor<4x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x2xf32>
+  %init3 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk sqrtsoftplus %s bias %b k 2 outs(%init2, %init3) : tensor<4x4xf32>, tensor<4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK: result0 = [0.832554{{[3-8][0-9]*}}, 1.14597{{[5-6][0-9]*}}, 5, 0.832554{{[3-8][0-9]*}}, 1.87876{{[2-3][0-9]*}}, 1.7460{{[1-2][0-9]*}}, 1.14597{{[5-6][0-9]*}}, 1.14597{{[5-6][0-9]*}}]

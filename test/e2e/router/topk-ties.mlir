@@ -12,7 +12,9 @@
 func.func @topk_ties_k2() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
   %s = arith.constant dense<[[0.5, 0.5, 0.5, 0.5], [0.25, 0.75, 0.25, 0.75],
                              [1.0, 2.0, 2.0, 3.0], [0.0, 0.0, 1.0, 0.0]]> : tensor<4x4xf32>
-  %w, %i = moe.topk identity %s k 2 : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x2xf32>
+  %init2 = tensor.empty() : tensor<4x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init1, %init2) : tensor<4x4xf32> -> tensor<4x2xf32>, tensor<4x2xi32>
   return %w, %i : tensor<4x2xf32>, tensor<4x2xi32>
 }
 // CHECK-LABEL: entry topk_ties_k2 on
@@ -22,7 +24,9 @@ func.func @topk_ties_k2() -> (tensor<4x2xf32>, tensor<4x2xi32>) {
 func.func @topk_ties_k4() -> (tensor<4x4xf32>, tensor<4x4xi32>) {
   %s = arith.constant dense<[[0.5, 0.5, 0.5, 0.5], [0.25, 0.75, 0.25, 0.75],
                              [1.0, 2.0, 2.0, 3.0], [0.0, 0.0, 1.0, 0.0]]> : tensor<4x4xf32>
-  %w, %i = moe.topk identity %s k 4 : tensor<4x4xf32>
+  %init3 = tensor.empty() : tensor<4x4xf32>
+  %init4 = tensor.empty() : tensor<4x4xi32>
+  %w, %i = moe.topk identity %s k 4 outs(%init3, %init4) : tensor<4x4xf32> -> tensor<4x4xf32>, tensor<4x4xi32>
   return %w, %i : tensor<4x4xf32>, tensor<4x4xi32>
 }
 // CHECK-LABEL: entry topk_ties_k4 on
@@ -37,7 +41,9 @@ func.func @topk_ties_k4() -> (tensor<4x4xf32>, tensor<4x4xi32>) {
 func.func @topk_ties_biased() -> (tensor<1x2xf32>, tensor<1x2xi32>) {
   %s = arith.constant dense<[[0.25, 0.5, 0.75, 0.125]]> : tensor<1x4xf32>
   %b = arith.constant dense<[0.5, 0.25, 0.0, 0.0]> : tensor<4xf32>
-  %w, %i = moe.topk sigmoid %s bias %b k 2 : tensor<1x4xf32>, tensor<4xf32>
+  %init5 = tensor.empty() : tensor<1x2xf32>
+  %init6 = tensor.empty() : tensor<1x2xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 2 outs(%init5, %init6) : tensor<1x4xf32>, tensor<4xf32> -> tensor<1x2xf32>, tensor<1x2xi32>
   return %w, %i : tensor<1x2xf32>, tensor<1x2xi32>
 }
 // CHECK-LABEL: entry topk_ties_biased on

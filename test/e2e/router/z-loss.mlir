@@ -12,7 +12,8 @@
 func.func @z_loss() -> tensor<f32> {
   %l = arith.constant dense<[[0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0],
                              [2.0, 0.0, 0.0, -2.0], [-1.0, 1.0, 0.5, 0.0]]> : tensor<4x4xf32>
-  %z = moe.z_loss %l coeff 0.1 : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<f32>
+  %z = moe.z_loss %l coeff 0.1 outs(%init1) : tensor<4x4xf32> -> tensor<f32>
   return %z : tensor<f32>
 }
 // CHECK-LABEL: entry z_loss on
@@ -29,7 +30,8 @@ func.func @z_loss() -> tensor<f32> {
 func.func @z_loss_large() -> tensor<f32> {
   %l = arith.constant dense<[[0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0],
                              [100.0, 100.0, 0.0, 0.0], [-100.0, -100.0, -100.0, -100.0]]> : tensor<4x4xf32>
-  %z = moe.z_loss %l coeff 0.001 : tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<f32>
+  %z = moe.z_loss %l coeff 0.001 outs(%init2) : tensor<4x4xf32> -> tensor<f32>
   return %z : tensor<f32>
 }
 // CHECK-LABEL: entry z_loss_large on

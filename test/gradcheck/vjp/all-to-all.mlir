@@ -15,7 +15,7 @@
 
 // The backward exchanges back (the adjoint is itself a moe.all_to_all).
 // IR-LABEL: func.func @a2a_bwd(
-// IR:       moe.all_to_all {{.*}} on @ep axis 0 : (tensor<24x8xf32>, tensor<1xi32>) -> (tensor<20x8xf32>, tensor<1xi32>)
+// IR:       moe.all_to_all {{.*}} on @ep axis 0 outs({{.*}}) : tensor<24x8xf32>, tensor<1xi32> -> tensor<20x8xf32>, tensor<1xi32>
 
 // A2A:      gradients: d_x [20, 8] f32 (all finite)
 // A2A-NEXT: check x: {{.*}} ok
@@ -29,16 +29,30 @@ shard.grid @ep(shape = 1)
 
 func.func @a2a(%x: tensor<20x8xf32> {moe.name = "x"}, %sel: tensor<16x1xf32> {moe.name = "sel"})
     -> (tensor<24x8xf32> {moe.name = "y"}) {
-  %w, %i = moe.topk softmax %sel k 1 : tensor<16x1xf32>
-  %xs, %sizes, %rows = moe.permute %sel, %i experts 1 align 1 : tensor<16x1xf32>, tensor<16x1xi32>
-  %y, %recv = moe.all_to_all %x, %sizes on @ep axis 0 : (tensor<20x8xf32>, tensor<1xi32>) -> (tensor<24x8xf32>, tensor<1xi32>)
+  %init1 = tensor.empty() : tensor<16x1xf32>
+  %init2 = tensor.empty() : tensor<16x1xi32>
+  %w, %i = moe.topk softmax %sel k 1 outs(%init1, %init2) : tensor<16x1xf32> -> tensor<16x1xf32>, tensor<16x1xi32>
+  %init3 = tensor.empty() : tensor<16x1xf32>
+  %init4 = tensor.empty() : tensor<1xi32>
+  %init5 = tensor.empty() : tensor<16x1xi32>
+  %xs, %sizes, %rows = moe.permute %sel, %i experts 1 align 1 outs(%init3, %init4, %init5) : tensor<16x1xf32>, tensor<16x1xi32> -> tensor<16x1xf32>, tensor<1xi32>, tensor<16x1xi32>
+  %init6 = tensor.empty() : tensor<24x8xf32>
+  %init7 = tensor.empty() : tensor<1xi32>
+  %y, %recv = moe.all_to_all %x, %sizes on @ep axis 0 outs(%init6, %init7) : tensor<20x8xf32>, tensor<1xi32> -> tensor<24x8xf32>, tensor<1xi32>
   return %y : tensor<24x8xf32>
 }
 
 func.func @a2a_dispatch(%x: tensor<16x8xf32> {moe.name = "x"}, %sel: tensor<16x1xf32> {moe.name = "sel"})
     -> (tensor<24x8xf32> {moe.name = "y"}) {
-  %w, %i = moe.topk softmax %sel k 1 : tensor<16x1xf32>
-  %xs, %sizes, %rows = moe.permute %x, %i experts 1 align 1 : tensor<16x8xf32>, tensor<16x1xi32>
-  %y, %recv = moe.all_to_all %xs, %sizes on @ep axis 0 : (tensor<16x8xf32>, tensor<1xi32>) -> (tensor<24x8xf32>, tensor<1xi32>)
+  %init8 = tensor.empty() : tensor<16x1xf32>
+  %init9 = tensor.empty() : tensor<16x1xi32>
+  %w, %i = moe.topk softmax %sel k 1 outs(%init8, %init9) : tensor<16x1xf32> -> tensor<16x1xf32>, tensor<16x1xi32>
+  %init10 = tensor.empty() : tensor<16x8xf32>
+  %init11 = tensor.empty() : tensor<1xi32>
+  %init12 = tensor.empty() : tensor<16x1xi32>
+  %xs, %sizes, %rows = moe.permute %x, %i experts 1 align 1 outs(%init10, %init11, %init12) : tensor<16x8xf32>, tensor<16x1xi32> -> tensor<16x8xf32>, tensor<1xi32>, tensor<16x1xi32>
+  %init13 = tensor.empty() : tensor<24x8xf32>
+  %init14 = tensor.empty() : tensor<1xi32>
+  %y, %recv = moe.all_to_all %xs, %sizes on @ep axis 0 outs(%init13, %init14) : tensor<16x8xf32>, tensor<1xi32> -> tensor<24x8xf32>, tensor<1xi32>
   return %y : tensor<24x8xf32>
 }

@@ -37,58 +37,81 @@ func.func @aux_raw(%s: tensor<16x8xf32> {moe.name = "scores"}, %sel: tensor<16x8
     -> (tensor<f32> {moe.name = "loss"}) {
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 2 : tensor<16x8xf32>
-  %loss = moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 : tensor<16x8xf32>, tensor<16x2xi32>
+  %init1 = tensor.empty() : tensor<16x2xf32>
+  %init2 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel2 k 2 outs(%init1, %init2) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init3 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 outs(%init3) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
 func.func @aux_batch_softmax(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route softmax %l : tensor<16x8xf32>
+  %init4 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route softmax %l outs(%init4) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 2 : tensor<16x8xf32>
-  %loss = moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 : tensor<16x8xf32>, tensor<16x2xi32>
+  %init5 = tensor.empty() : tensor<16x2xf32>
+  %init6 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel2 k 2 outs(%init5, %init6) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init7 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 outs(%init7) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
 func.func @aux_sequence_softmax(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route softmax %l : tensor<16x8xf32>
+  %init8 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route softmax %l outs(%init8) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 3 : tensor<16x8xf32>
-  %loss = moe.aux_loss sequence %s, %i from softmax coeff 1.0e-02 {seq_length = 4 : i64} : tensor<16x8xf32>, tensor<16x3xi32>
+  %init9 = tensor.empty() : tensor<16x3xf32>
+  %init10 = tensor.empty() : tensor<16x3xi32>
+  %w, %i = moe.topk softmax %sel2 k 3 outs(%init9, %init10) : tensor<16x8xf32> -> tensor<16x3xf32>, tensor<16x3xi32>
+  %init11 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss sequence %s, %i from softmax coeff 1.0e-02 outs(%init11) {seq_length = 4 : i64} : tensor<16x8xf32>, tensor<16x3xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
 func.func @aux_batch_sigmoid(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
+  %init12 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init12) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %sel2 k 2 : tensor<16x8xf32>
-  %loss = moe.aux_loss batch %s, %i from sigmoid coeff 1.0e-02 : tensor<16x8xf32>, tensor<16x2xi32>
+  %init13 = tensor.empty() : tensor<16x2xf32>
+  %init14 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk sigmoid %sel2 k 2 outs(%init13, %init14) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init15 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss batch %s, %i from sigmoid coeff 1.0e-02 outs(%init15) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
 func.func @aux_sequence_sigmoid(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
+  %init16 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init16) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %sel2 k 4 : tensor<16x8xf32>
-  %loss = moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-03 {seq_length = 8 : i64} : tensor<16x8xf32>, tensor<16x4xi32>
+  %init17 = tensor.empty() : tensor<16x4xf32>
+  %init18 = tensor.empty() : tensor<16x4xi32>
+  %w, %i = moe.topk sigmoid %sel2 k 4 outs(%init17, %init18) : tensor<16x8xf32> -> tensor<16x4xf32>, tensor<16x4xi32>
+  %init19 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss sequence %s, %i from sigmoid coeff 1.0e-03 outs(%init19) {seq_length = 8 : i64} : tensor<16x8xf32>, tensor<16x4xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
 func.func @aux_batch_sqrtsoftplus(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route sqrtsoftplus %l : tensor<16x8xf32>
+  %init20 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sqrtsoftplus %l outs(%init20) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk sqrtsoftplus %sel2 k 2 : tensor<16x8xf32>
-  %loss = moe.aux_loss batch %s, %i from sqrtsoftplus coeff 1.0e-02 : tensor<16x8xf32>, tensor<16x2xi32>
+  %init21 = tensor.empty() : tensor<16x2xf32>
+  %init22 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk sqrtsoftplus %sel2 k 2 outs(%init21, %init22) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init23 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss batch %s, %i from sqrtsoftplus coeff 1.0e-02 outs(%init23) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }
 
@@ -98,10 +121,14 @@ shard.grid @dp(shape = 1)
 
 func.func @aux_global_one_rank(%l: tensor<16x8xf32> {moe.name = "logits"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<f32> {moe.name = "loss"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
+  %init24 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init24) : tensor<16x8xf32> -> tensor<16x8xf32>
   %skew = arith.constant dense<[[3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0], [3.0, 2.0, 1.5, 1.0, 0.5, 0.0, -1.0, -2.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %sel2 k 2 : tensor<16x8xf32>
-  %loss = moe.aux_loss global %s, %i from sigmoid coeff 1.0e-02 {grid = @dp, grid_axes = array<i64: 0>} : tensor<16x8xf32>, tensor<16x2xi32>
+  %init25 = tensor.empty() : tensor<16x2xf32>
+  %init26 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk sigmoid %sel2 k 2 outs(%init25, %init26) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init27 = tensor.empty() : tensor<f32>
+  %loss = moe.aux_loss global %s, %i from sigmoid coeff 1.0e-02 outs(%init27) {grid = @dp, grid_axes = array<i64: 0>} : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<f32>
   return %loss : tensor<f32>
 }

@@ -10,6 +10,7 @@
 // CHECK-NEXT: PASS
 func.func @gate(%x: tensor<16x8xf32> {moe.name = "x"}, %w: tensor<8x8xf32> {moe.name = "w"})
     -> (tensor<16x8xf32> {moe.name = "logits"}) {
-  %l = moe.gate %x, %w : tensor<16x8xf32>, tensor<8x8xf32>
+  %init1 = tensor.empty() : tensor<16x8xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
   return %l : tensor<16x8xf32>
 }

@@ -43,66 +43,78 @@
 
 func.func @glu_silu(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu silu %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init1 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu silu %g, %u outs(%init1) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_silu(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu silu %gu : tensor<32x24xf32>
+  %init2 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu silu %gu outs(%init2) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_gelu(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu gelu %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init3 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu gelu %g, %u outs(%init3) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_gelu(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu gelu %gu : tensor<32x24xf32>
+  %init4 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu gelu %gu outs(%init4) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_gelu_tanh(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu gelu_tanh %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init5 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu gelu_tanh %g, %u outs(%init5) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_gelu_tanh(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu gelu_tanh %gu : tensor<32x24xf32>
+  %init6 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu gelu_tanh %gu outs(%init6) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_relu(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu relu %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init7 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu relu %g, %u outs(%init7) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_relu(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu relu %gu : tensor<32x24xf32>
+  %init8 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu relu %gu outs(%init8) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_relu2(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu relu2 %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init9 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu relu2 %g, %u outs(%init9) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_relu2(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu relu2 %gu : tensor<32x24xf32>
+  %init10 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu relu2 %gu outs(%init10) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_identity(%g: tensor<32x12xf32> {moe.name = "gate"}, %u: tensor<32x12xf32> {moe.name = "up"})
     -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu identity %g, %u : tensor<32x12xf32>, tensor<32x12xf32>
+  %init11 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu identity %g, %u outs(%init11) : tensor<32x12xf32>, tensor<32x12xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }
 
 func.func @glu_fused_identity(%gu: tensor<32x24xf32> {moe.name = "gate_up"}) -> (tensor<32x12xf32> {moe.name = "h"}) {
-  %h = moe.glu identity %gu : tensor<32x24xf32>
+  %init12 = tensor.empty() : tensor<32x12xf32>
+  %h = moe.glu identity %gu outs(%init12) : tensor<32x24xf32> -> tensor<32x12xf32>
   return %h : tensor<32x12xf32>
 }

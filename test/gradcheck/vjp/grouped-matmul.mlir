@@ -34,17 +34,29 @@
 
 func.func @gmm_kn(%a: tensor<32x8xf32> {moe.name = "a"}, %b: tensor<8x8x12xf32> {moe.name = "b"},
                   %sel: tensor<16x8xf32> {moe.name = "sel"}) -> (tensor<32x12xf32> {moe.name = "c"}) {
-  %w, %i = moe.topk softmax %sel k 2 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 : tensor<16x8xf32>, tensor<16x2xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes : (tensor<32x8xf32>, tensor<8x8x12xf32>, tensor<8xi32>) -> tensor<32x12xf32>
+  %init1 = tensor.empty() : tensor<16x2xf32>
+  %init2 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel k 2 outs(%init1, %init2) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init3 = tensor.empty() : tensor<32x8xf32>
+  %init4 = tensor.empty() : tensor<8xi32>
+  %init5 = tensor.empty() : tensor<16x2xi32>
+  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 outs(%init3, %init4, %init5) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<32x8xf32>, tensor<8xi32>, tensor<16x2xi32>
+  %init6 = tensor.empty() : tensor<32x12xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init6) : tensor<32x8xf32>, tensor<8x8x12xf32>, tensor<8xi32> -> tensor<32x12xf32>
   return %c : tensor<32x12xf32>
 }
 
 func.func @gmm_nk(%a: tensor<32x8xf32> {moe.name = "a"}, %b: tensor<8x12x8xf32> {moe.name = "b"},
                   %sel: tensor<16x8xf32> {moe.name = "sel"}) -> (tensor<32x12xf32> {moe.name = "c"}) {
-  %w, %i = moe.topk softmax %sel k 2 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 : tensor<16x8xf32>, tensor<16x2xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes {weight_layout = #moe<weight_layout nk>} : (tensor<32x8xf32>, tensor<8x12x8xf32>, tensor<8xi32>) -> tensor<32x12xf32>
+  %init7 = tensor.empty() : tensor<16x2xf32>
+  %init8 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel k 2 outs(%init7, %init8) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init9 = tensor.empty() : tensor<32x8xf32>
+  %init10 = tensor.empty() : tensor<8xi32>
+  %init11 = tensor.empty() : tensor<16x2xi32>
+  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 outs(%init9, %init10, %init11) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<32x8xf32>, tensor<8xi32>, tensor<16x2xi32>
+  %init12 = tensor.empty() : tensor<32x12xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init12) {weight_layout = #moe<weight_layout nk>} : tensor<32x8xf32>, tensor<8x12x8xf32>, tensor<8xi32> -> tensor<32x12xf32>
   return %c : tensor<32x12xf32>
 }
 
@@ -52,9 +64,15 @@ func.func @gmm_nk_empty(%a: tensor<32x8xf32> {moe.name = "a"}, %b: tensor<8x12x8
                         %sel: tensor<16x8xf32> {moe.name = "sel"}) -> (tensor<32x12xf32> {moe.name = "c"}) {
   %skew = arith.constant dense<[[4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 2 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 : tensor<16x8xf32>, tensor<16x2xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes {weight_layout = #moe<weight_layout nk>} : (tensor<32x8xf32>, tensor<8x12x8xf32>, tensor<8xi32>) -> tensor<32x12xf32>
+  %init13 = tensor.empty() : tensor<16x2xf32>
+  %init14 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel2 k 2 outs(%init13, %init14) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init15 = tensor.empty() : tensor<32x8xf32>
+  %init16 = tensor.empty() : tensor<8xi32>
+  %init17 = tensor.empty() : tensor<16x2xi32>
+  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 1 outs(%init15, %init16, %init17) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<32x8xf32>, tensor<8xi32>, tensor<16x2xi32>
+  %init18 = tensor.empty() : tensor<32x12xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init18) {weight_layout = #moe<weight_layout nk>} : tensor<32x8xf32>, tensor<8x12x8xf32>, tensor<8xi32> -> tensor<32x12xf32>
   return %c : tensor<32x12xf32>
 }
 
@@ -62,8 +80,14 @@ func.func @gmm_kn_align4(%a: tensor<56x8xf32> {moe.name = "a"}, %b: tensor<8x8x1
                          %sel: tensor<16x8xf32> {moe.name = "sel"}) -> (tensor<56x12xf32> {moe.name = "c"}) {
   %skew = arith.constant dense<[[4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 2 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 4 : tensor<16x8xf32>, tensor<16x2xi32>
-  %c = moe.grouped_matmul %a, %b, %sizes : (tensor<56x8xf32>, tensor<8x8x12xf32>, tensor<8xi32>) -> tensor<56x12xf32>
+  %init19 = tensor.empty() : tensor<16x2xf32>
+  %init20 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel2 k 2 outs(%init19, %init20) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init21 = tensor.empty() : tensor<56x8xf32>
+  %init22 = tensor.empty() : tensor<8xi32>
+  %init23 = tensor.empty() : tensor<16x2xi32>
+  %xs, %sizes, %rows = moe.permute %sel, %i experts 8 align 4 outs(%init21, %init22, %init23) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<56x8xf32>, tensor<8xi32>, tensor<16x2xi32>
+  %init24 = tensor.empty() : tensor<56x12xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init24) : tensor<56x8xf32>, tensor<8x8x12xf32>, tensor<8xi32> -> tensor<56x12xf32>
   return %c : tensor<56x12xf32>
 }

@@ -17,8 +17,13 @@
 
 func.func @permute_align1(%x: tensor<16x8xf32> {moe.name = "x"}, %sel: tensor<16x8xf32> {moe.name = "sel"})
     -> (tensor<32x8xf32> {moe.name = "permuted"}, tensor<16x2xi32> {moe.name = "rows"}) {
-  %w, %i = moe.topk softmax %sel k 2 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %x, %i experts 8 align 1 : tensor<16x8xf32>, tensor<16x2xi32>
+  %init1 = tensor.empty() : tensor<16x2xf32>
+  %init2 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %sel k 2 outs(%init1, %init2) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
+  %init3 = tensor.empty() : tensor<32x8xf32>
+  %init4 = tensor.empty() : tensor<8xi32>
+  %init5 = tensor.empty() : tensor<16x2xi32>
+  %xs, %sizes, %rows = moe.permute %x, %i experts 8 align 1 outs(%init3, %init4, %init5) : tensor<16x8xf32>, tensor<16x2xi32> -> tensor<32x8xf32>, tensor<8xi32>, tensor<16x2xi32>
   return %xs, %rows : tensor<32x8xf32>, tensor<16x2xi32>
 }
 
@@ -26,7 +31,12 @@ func.func @permute_align4(%x: tensor<16x8xf32> {moe.name = "x"}, %sel: tensor<16
     -> (tensor<72x8xf32> {moe.name = "permuted"}, tensor<16x3xi32> {moe.name = "rows"}) {
   %skew = arith.constant dense<[[4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0], [4.0, 3.0, 2.0, 1.0, 0.0, -10.0, -10.0, -10.0]]> : tensor<16x8xf32>
   %sel2 = arith.addf %sel, %skew : tensor<16x8xf32>
-  %w, %i = moe.topk softmax %sel2 k 3 : tensor<16x8xf32>
-  %xs, %sizes, %rows = moe.permute %x, %i experts 8 align 4 : tensor<16x8xf32>, tensor<16x3xi32>
+  %init6 = tensor.empty() : tensor<16x3xf32>
+  %init7 = tensor.empty() : tensor<16x3xi32>
+  %w, %i = moe.topk softmax %sel2 k 3 outs(%init6, %init7) : tensor<16x8xf32> -> tensor<16x3xf32>, tensor<16x3xi32>
+  %init8 = tensor.empty() : tensor<72x8xf32>
+  %init9 = tensor.empty() : tensor<8xi32>
+  %init10 = tensor.empty() : tensor<16x3xi32>
+  %xs, %sizes, %rows = moe.permute %x, %i experts 8 align 4 outs(%init8, %init9, %init10) : tensor<16x8xf32>, tensor<16x3xi32> -> tensor<72x8xf32>, tensor<8xi32>, tensor<16x3xi32>
   return %xs, %rows : tensor<72x8xf32>, tensor<16x3xi32>
 }

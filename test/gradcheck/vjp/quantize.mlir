@@ -35,26 +35,38 @@
 // RUNNER-COUNT-4: d_x gradient
 
 func.func @qdq_tensorwise(%x: tensor<16x8xf32> {moe.name = "x"}) -> (tensor<16x8xf32> {moe.name = "y"}) {
-  %q, %s = moe.quantize tensorwise %x : (tensor<16x8xf32>) -> (tensor<16x8xf8E4M3FN>, tensor<f32>)
-  %y = moe.dequantize tensorwise %q, %s : (tensor<16x8xf8E4M3FN>, tensor<f32>) -> tensor<16x8xf32>
+  %init1 = tensor.empty() : tensor<16x8xf8E4M3FN>
+  %init2 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%init1, %init2) : tensor<16x8xf32> -> tensor<16x8xf8E4M3FN>, tensor<f32>
+  %init3 = tensor.empty() : tensor<16x8xf32>
+  %y = moe.dequantize tensorwise %q, %s outs(%init3) : tensor<16x8xf8E4M3FN>, tensor<f32> -> tensor<16x8xf32>
   return %y : tensor<16x8xf32>
 }
 
 func.func @qdq_delayed(%x: tensor<16x8xf32> {moe.name = "x"}, %h: tensor<4xf32> {moe.name = "amax_history"})
     -> (tensor<16x8xf32> {moe.name = "y"}, tensor<4xf32> {moe.name = "new_amax_history"}) {
-  %q, %s, %nh = moe.quantize delayed %x history %h : (tensor<16x8xf32>, tensor<4xf32>) -> (tensor<16x8xf8E5M2>, tensor<f32>, tensor<4xf32>)
-  %y = moe.dequantize delayed %q, %s : (tensor<16x8xf8E5M2>, tensor<f32>) -> tensor<16x8xf32>
+  %init4 = tensor.empty() : tensor<16x8xf8E5M2>
+  %init5 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%init4, %init5, %h) : tensor<16x8xf32> -> tensor<16x8xf8E5M2>, tensor<f32>, tensor<4xf32>
+  %init6 = tensor.empty() : tensor<16x8xf32>
+  %y = moe.dequantize delayed %q, %s outs(%init6) : tensor<16x8xf8E5M2>, tensor<f32> -> tensor<16x8xf32>
   return %y, %nh : tensor<16x8xf32>, tensor<4xf32>
 }
 
 func.func @qdq_block_1x128(%x: tensor<16x200xf32> {moe.name = "x"}) -> (tensor<16x200xf32> {moe.name = "y"}) {
-  %q, %s = moe.quantize block_1x128 %x : (tensor<16x200xf32>) -> (tensor<16x200xf8E5M2>, tensor<16x2xf32>)
-  %y = moe.dequantize block_1x128 %q, %s : (tensor<16x200xf8E5M2>, tensor<16x2xf32>) -> tensor<16x200xf32>
+  %init7 = tensor.empty() : tensor<16x200xf8E5M2>
+  %init8 = tensor.empty() : tensor<16x2xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%init7, %init8) : tensor<16x200xf32> -> tensor<16x200xf8E5M2>, tensor<16x2xf32>
+  %init9 = tensor.empty() : tensor<16x200xf32>
+  %y = moe.dequantize block_1x128 %q, %s outs(%init9) : tensor<16x200xf8E5M2>, tensor<16x2xf32> -> tensor<16x200xf32>
   return %y : tensor<16x200xf32>
 }
 
 func.func @qdq_block_128x128(%x: tensor<2x16x200xf32> {moe.name = "x"}) -> (tensor<2x16x200xf32> {moe.name = "y"}) {
-  %q, %s = moe.quantize block_128x128 %x : (tensor<2x16x200xf32>) -> (tensor<2x16x200xf8E4M3FN>, tensor<2x1x2xf32>)
-  %y = moe.dequantize block_128x128 %q, %s : (tensor<2x16x200xf8E4M3FN>, tensor<2x1x2xf32>) -> tensor<2x16x200xf32>
+  %init10 = tensor.empty() : tensor<2x16x200xf8E4M3FN>
+  %init11 = tensor.empty() : tensor<2x1x2xf32>
+  %q, %s = moe.quantize block_128x128 %x outs(%init10, %init11) : tensor<2x16x200xf32> -> tensor<2x16x200xf8E4M3FN>, tensor<2x1x2xf32>
+  %init12 = tensor.empty() : tensor<2x16x200xf32>
+  %y = moe.dequantize block_128x128 %q, %s outs(%init12) : tensor<2x16x200xf8E4M3FN>, tensor<2x1x2xf32> -> tensor<2x16x200xf32>
   return %y : tensor<2x16x200xf32>
 }

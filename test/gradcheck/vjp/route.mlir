@@ -19,28 +19,33 @@
 // CHECK-NEXT: PASS
 
 func.func @route_softmax(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<16x8xf32> {moe.name = "scores"}) {
-  %s = moe.route softmax %l : tensor<16x8xf32>
+  %init1 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route softmax %l outs(%init1) : tensor<16x8xf32> -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }
 
 func.func @route_sigmoid(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<16x8xf32> {moe.name = "scores"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
+  %init2 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init2) : tensor<16x8xf32> -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }
 
 func.func @route_sqrtsoftplus(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<16x8xf32> {moe.name = "scores"}) {
-  %s = moe.route sqrtsoftplus %l : tensor<16x8xf32>
+  %init3 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sqrtsoftplus %l outs(%init3) : tensor<16x8xf32> -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }
 
 func.func @route_sqrtsoftplus_large(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<16x8xf32> {moe.name = "scores"}) {
   %c = arith.constant dense<30.0> : tensor<16x8xf32>
   %l30 = arith.mulf %l, %c : tensor<16x8xf32>
-  %s = moe.route sqrtsoftplus %l30 : tensor<16x8xf32>
+  %init4 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sqrtsoftplus %l30 outs(%init4) : tensor<16x8xf32> -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }
 
 func.func @route_identity(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<16x8xf32> {moe.name = "scores"}) {
-  %s = moe.route identity %l : tensor<16x8xf32>
+  %init5 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route identity %l outs(%init5) : tensor<16x8xf32> -> tensor<16x8xf32>
   return %s : tensor<16x8xf32>
 }

@@ -52,62 +52,85 @@
 
 func.func @topk_none(%s: tensor<16x8xf32> {moe.name = "scores"})
     -> (tensor<16x2xf32> {moe.name = "weights"}, tensor<16x2xi32> {moe.name = "indices"}) {
-  %w, %i = moe.topk softmax %s k 2 : tensor<16x8xf32>
+  %init1 = tensor.empty() : tensor<16x2xf32>
+  %init2 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %s k 2 outs(%init1, %init2) : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
   return %w, %i : tensor<16x2xf32>, tensor<16x2xi32>
 }
 
 func.func @topk_none_scaled(%s: tensor<16x8xf32> {moe.name = "scores"})
     -> (tensor<16x3xf32> {moe.name = "weights"}, tensor<16x3xi32> {moe.name = "indices"}) {
-  %w, %i = moe.topk softmax %s k 3 {scaling_factor = 2.5 : f64} : tensor<16x8xf32>
+  %init3 = tensor.empty() : tensor<16x3xf32>
+  %init4 = tensor.empty() : tensor<16x3xi32>
+  %w, %i = moe.topk softmax %s k 3 outs(%init3, %init4) {scaling_factor = 2.5 : f64} : tensor<16x8xf32> -> tensor<16x3xf32>, tensor<16x3xi32>
   return %w, %i : tensor<16x3xf32>, tensor<16x3xi32>
 }
 
 // Post-softmax routing: softmax over the k chosen raw logits.
 func.func @topk_softmax(%s: tensor<16x8xf32> {moe.name = "scores"})
     -> (tensor<16x4xf32> {moe.name = "weights"}, tensor<16x4xi32> {moe.name = "indices"}) {
-  %w, %i = moe.topk identity %s k 4 {normalize = #moe<normalize softmax>} : tensor<16x8xf32>
+  %init5 = tensor.empty() : tensor<16x4xf32>
+  %init6 = tensor.empty() : tensor<16x4xi32>
+  %w, %i = moe.topk identity %s k 4 outs(%init5, %init6) {normalize = #moe<normalize softmax>} : tensor<16x8xf32> -> tensor<16x4xf32>, tensor<16x4xi32>
   return %w, %i : tensor<16x4xf32>, tensor<16x4xi32>
 }
 
 func.func @topk_softmax_scaled(%s: tensor<16x8xf32> {moe.name = "scores"})
     -> (tensor<16x2xf32> {moe.name = "weights"}, tensor<16x2xi32> {moe.name = "indices"}) {
-  %w, %i = moe.topk identity %s k 2 {normalize = #moe<normalize softmax>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>
+  %init7 = tensor.empty() : tensor<16x2xf32>
+  %init8 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk identity %s k 2 outs(%init7, %init8) {normalize = #moe<normalize softmax>, scaling_factor = 2.5 : f64} : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
   return %w, %i : tensor<16x2xf32>, tensor<16x2xi32>
 }
 
 func.func @topk_sum(%l: tensor<16x8xf32> {moe.name = "logits"})
     -> (tensor<16x2xf32> {moe.name = "weights"}, tensor<16x2xi32> {moe.name = "indices"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %s k 2 {normalize = #moe<normalize sum>} : tensor<16x8xf32>
+  %init9 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init9) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init10 = tensor.empty() : tensor<16x2xf32>
+  %init11 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk sigmoid %s k 2 outs(%init10, %init11) {normalize = #moe<normalize sum>} : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
   return %w, %i : tensor<16x2xf32>, tensor<16x2xi32>
 }
 
 func.func @topk_sum_scaled(%l: tensor<16x8xf32> {moe.name = "logits"})
     -> (tensor<16x4xf32> {moe.name = "weights"}, tensor<16x4xi32> {moe.name = "indices"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %s k 4 {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>
+  %init12 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init12) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init13 = tensor.empty() : tensor<16x4xf32>
+  %init14 = tensor.empty() : tensor<16x4xi32>
+  %w, %i = moe.topk sigmoid %s k 4 outs(%init13, %init14) {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32> -> tensor<16x4xf32>, tensor<16x4xi32>
   return %w, %i : tensor<16x4xf32>, tensor<16x4xi32>
 }
 
 // normalize sum is a no-op for k = 1 (the scaling factor still applies).
 func.func @topk_sum_k1(%l: tensor<16x8xf32> {moe.name = "logits"})
     -> (tensor<16x1xf32> {moe.name = "weights"}, tensor<16x1xi32> {moe.name = "indices"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %s k 1 {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>
+  %init15 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init15) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init16 = tensor.empty() : tensor<16x1xf32>
+  %init17 = tensor.empty() : tensor<16x1xi32>
+  %w, %i = moe.topk sigmoid %s k 1 outs(%init16, %init17) {normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32> -> tensor<16x1xf32>, tensor<16x1xi32>
   return %w, %i : tensor<16x1xf32>, tensor<16x1xi32>
 }
 
 func.func @topk_bias(%l: tensor<16x8xf32> {moe.name = "logits"}, %b: tensor<8xf32> {moe.name = "bias"})
     -> (tensor<16x2xf32> {moe.name = "weights"}, tensor<16x2xi32> {moe.name = "indices"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %s bias %b k 2 {normalize = #moe<normalize sum>} : tensor<16x8xf32>, tensor<8xf32>
+  %init18 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init18) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init19 = tensor.empty() : tensor<16x2xf32>
+  %init20 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 2 outs(%init19, %init20) {normalize = #moe<normalize sum>} : tensor<16x8xf32>, tensor<8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
   return %w, %i : tensor<16x2xf32>, tensor<16x2xi32>
 }
 
 func.func @topk_bias_sqrtsoftplus(%l: tensor<16x8xf32> {moe.name = "logits"}, %b: tensor<8xf32> {moe.name = "bias"})
     -> (tensor<16x3xf32> {moe.name = "weights"}, tensor<16x3xi32> {moe.name = "indices"}) {
-  %s = moe.route sqrtsoftplus %l : tensor<16x8xf32>
-  %w, %i = moe.topk sqrtsoftplus %s bias %b k 3 {normalize = #moe<normalize sum>, scaling_factor = 1.5 : f64} : tensor<16x8xf32>, tensor<8xf32>
+  %init21 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sqrtsoftplus %l outs(%init21) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init22 = tensor.empty() : tensor<16x3xf32>
+  %init23 = tensor.empty() : tensor<16x3xi32>
+  %w, %i = moe.topk sqrtsoftplus %s bias %b k 3 outs(%init22, %init23) {normalize = #moe<normalize sum>, scaling_factor = 1.5 : f64} : tensor<16x8xf32>, tensor<8xf32> -> tensor<16x3xf32>, tensor<16x3xi32>
   return %w, %i : tensor<16x3xf32>, tensor<16x3xi32>
 }
 
@@ -115,13 +138,18 @@ func.func @topk_bias_sqrtsoftplus(%l: tensor<16x8xf32> {moe.name = "logits"}, %b
 // q = k / group_topk = 2 scores, with an expert bias.
 func.func @topk_group_top_sum(%l: tensor<16x8xf32> {moe.name = "logits"}, %b: tensor<8xf32> {moe.name = "bias"})
     -> (tensor<16x4xf32> {moe.name = "weights"}, tensor<16x4xi32> {moe.name = "indices"}) {
-  %s = moe.route sigmoid %l : tensor<16x8xf32>
-  %w, %i = moe.topk sigmoid %s bias %b k 4 {num_groups = 4 : i64, group_topk = 2 : i64, normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>, tensor<8xf32>
+  %init24 = tensor.empty() : tensor<16x8xf32>
+  %s = moe.route sigmoid %l outs(%init24) : tensor<16x8xf32> -> tensor<16x8xf32>
+  %init25 = tensor.empty() : tensor<16x4xf32>
+  %init26 = tensor.empty() : tensor<16x4xi32>
+  %w, %i = moe.topk sigmoid %s bias %b k 4 outs(%init25, %init26) {num_groups = 4 : i64, group_topk = 2 : i64, normalize = #moe<normalize sum>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>, tensor<8xf32> -> tensor<16x4xf32>, tensor<16x4xi32>
   return %w, %i : tensor<16x4xf32>, tensor<16x4xi32>
 }
 
 func.func @topk_group_max(%s: tensor<16x8xf32> {moe.name = "scores"})
     -> (tensor<16x2xf32> {moe.name = "weights"}, tensor<16x2xi32> {moe.name = "indices"}) {
-  %w, %i = moe.topk softmax %s k 2 {num_groups = 4 : i64, group_topk = 2 : i64, group_score = #moe<group_score max>, scaling_factor = 2.5 : f64} : tensor<16x8xf32>
+  %init27 = tensor.empty() : tensor<16x2xf32>
+  %init28 = tensor.empty() : tensor<16x2xi32>
+  %w, %i = moe.topk softmax %s k 2 outs(%init27, %init28) {num_groups = 4 : i64, group_topk = 2 : i64, group_score = #moe<group_score max>, scaling_factor = 2.5 : f64} : tensor<16x8xf32> -> tensor<16x2xf32>, tensor<16x2xi32>
   return %w, %i : tensor<16x2xf32>, tensor<16x2xi32>
 }

@@ -19,6 +19,7 @@ func.func @upstream(%x: tensor<2x4xf32>, %y: tensor<8xf32>, %w: tensor<2x3xf32>)
   %n = arith.negf %q : tensor<8xf32>
   %d = arith.subf %n, %flat : tensor<8xf32>
   %rows = tensor.expand_shape %flat [[0, 1]] output_shape [4, 2] : tensor<8xf32> into tensor<4x2xf32>
-  %g = moe.gate %rows, %w : tensor<4x2xf32>, tensor<2x3xf32>
+  %init1 = tensor.empty() : tensor<4x3xf32>
+  %g = moe.gate %rows, %w outs(%init1) : tensor<4x2xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
   return %d, %g : tensor<8xf32>, tensor<4x3xf32>
 }

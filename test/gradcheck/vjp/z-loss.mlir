@@ -14,13 +14,15 @@
 // CHECK-NEXT: PASS
 
 func.func @z_loss(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<f32> {moe.name = "loss"}) {
-  %z = moe.z_loss %l coeff 1.0e-03 : tensor<16x8xf32>
+  %init1 = tensor.empty() : tensor<f32>
+  %z = moe.z_loss %l coeff 1.0e-03 outs(%init1) : tensor<16x8xf32> -> tensor<f32>
   return %z : tensor<f32>
 }
 
 func.func @z_loss_large(%l: tensor<16x8xf32> {moe.name = "logits"}) -> (tensor<f32> {moe.name = "loss"}) {
   %c = arith.constant dense<20.0> : tensor<16x8xf32>
   %l20 = arith.mulf %l, %c : tensor<16x8xf32>
-  %z = moe.z_loss %l20 coeff 1.0e-03 : tensor<16x8xf32>
+  %init2 = tensor.empty() : tensor<f32>
+  %z = moe.z_loss %l20 coeff 1.0e-03 outs(%init2) : tensor<16x8xf32> -> tensor<f32>
   return %z : tensor<f32>
 }

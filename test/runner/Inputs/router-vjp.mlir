@@ -4,7 +4,9 @@
 func.func @router(%x: tensor<4x8xf32> {moe.name = "x", moe.role = "input"},
                   %w: tensor<8x4xf32> {moe.name = "router_weight", moe.role = "weight"})
     -> (tensor<4x4xf32> {moe.name = "scores"}) {
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x4xf32>
-  %s = moe.route softmax %l : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route softmax %l outs(%init2) : tensor<4x4xf32> -> tensor<4x4xf32>
   return %s : tensor<4x4xf32>
 }

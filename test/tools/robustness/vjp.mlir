@@ -46,7 +46,8 @@ func.func @loop(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %c3 = arith.constant 3 : index
   // expected-error @below {{'scf.for' op has no adjoint}}
   %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x) -> tensor<4x8xf32> {
-    %l = moe.gate %a, %w : tensor<4x8xf32>, tensor<8x8xf32>
+    %init1 = tensor.empty() : tensor<4x8xf32>
+    %l = moe.gate %a, %w outs(%init1) : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
     scf.yield %l : tensor<4x8xf32>
   }
   return %r : tensor<4x8xf32>

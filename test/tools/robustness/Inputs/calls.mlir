@@ -2,11 +2,13 @@
 // come back through the bare-pointer convention without its alignment: the
 // output was shifted by one row), another entry, and a recursive helper.
 func.func private @helper(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
   return %l : tensor<4x4xf32>
 }
 func.func @direct(%x: tensor<4x8xf32> {moe.name = "x"}, %w: tensor<8x4xf32> {moe.name = "w"}) -> (tensor<4x4xf32> {moe.name = "out"}) {
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x4xf32>
+  %init2 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init2) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
   return %l : tensor<4x4xf32>
 }
 func.func @via_private(%x: tensor<4x8xf32> {moe.name = "x"}, %w: tensor<8x4xf32> {moe.name = "w"}) -> (tensor<4x4xf32> {moe.name = "out"}) {

@@ -5,7 +5,8 @@ func.func @no_args() -> tensor<2x2xf32> {
   return %c : tensor<2x2xf32>
 }
 func.func @no_results(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) {
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
   return
 }
 func.func @twice(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
