@@ -37,7 +37,8 @@
 // ROUTE:       return %{{.*}}, %[[L]]
 // ROUTE-LABEL: func.func @router_bwd
 // ROUTE-SAME:  (%[[RL:.*]]: tensor<4x4xf32> {moe.name = "res0", moe.role = "residual"}, %{{.*}}: tensor<4x8xf32> {moe.name = "arg0", moe.role = "input"}, %{{.*}}: tensor<8x4xf32> {moe.name = "arg1", moe.role = "input"}, %{{.*}}: tensor<4x4xf32> {moe.name = "d_result0", moe.role = "cotangent"})
-// ROUTE-NEXT:  %[[S:.*]] = moe.route sigmoid %[[RL]] : tensor<4x4xf32>
+// ROUTE-NEXT:  %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
+// ROUTE-NEXT:  %[[S:.*]] = moe.route sigmoid %[[RL]] outs(%[[E]]) : tensor<4x4xf32> -> tensor<4x4xf32>
 // ROUTE-NOT:   moe.gate
 // ROUTE:       return
 
@@ -47,14 +48,18 @@
 // BOTH-SAME:  -> (tensor<4x4xf32> {moe.name = "result0", moe.role = "output"}) {
 // BOTH-LABEL: func.func @router_bwd
 // BOTH-SAME:  (%[[X:.*]]: tensor<4x8xf32> {moe.name = "arg0", moe.role = "input"}, %[[W:.*]]: tensor<8x4xf32> {moe.name = "arg1", moe.role = "input"}, %{{.*}}: tensor<4x4xf32> {moe.name = "d_result0", moe.role = "cotangent"})
-// BOTH-NEXT:  %[[L:.*]] = moe.gate %[[X]], %[[W]] : tensor<4x8xf32>, tensor<8x4xf32>
-// BOTH-NEXT:  %[[S:.*]] = moe.route sigmoid %[[L]] : tensor<4x4xf32>
+// BOTH-NEXT:  %[[E0:.*]] = tensor.empty() : tensor<4x4xf32>
+// BOTH-NEXT:  %[[L:.*]] = moe.gate %[[X]], %[[W]] outs(%[[E0]]) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+// BOTH-NEXT:  %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// BOTH-NEXT:  %[[S:.*]] = moe.route sigmoid %[[L]] outs(%[[E1]]) : tensor<4x4xf32> -> tensor<4x4xf32>
 // BOTH-NOT:   moe.gate
 // BOTH-NOT:   moe.route
 // BOTH:       return
 func.func @router(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
-  %l = moe.gate %x, %w : tensor<4x8xf32>, tensor<8x4xf32>
-  %s = moe.route sigmoid %l : tensor<4x4xf32>
+  %init1 = tensor.empty() : tensor<4x4xf32>
+  %l = moe.gate %x, %w outs(%init1) : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+  %init2 = tensor.empty() : tensor<4x4xf32>
+  %s = moe.route sigmoid %l outs(%init2) : tensor<4x4xf32> -> tensor<4x4xf32>
   %y = arith.mulf %s, %s : tensor<4x4xf32>
   return %y : tensor<4x4xf32>
 }

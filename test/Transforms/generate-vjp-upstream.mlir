@@ -177,7 +177,8 @@ func.func @const(%x: tensor<4xf32>) -> tensor<4xf32> {
 // NONE-SAME:   tensor<2xi32> {moe.name = "res0", moe.role = "residual"}) {
 func.func @sizes(%a: tensor<8x4xf32>, %b: tensor<2x4x6xf32>, %n: tensor<2xi32>) -> tensor<8x6xf32> {
   %m = arith.addi %n, %n : tensor<2xi32>
-  %c = moe.grouped_matmul %a, %b, %m : (tensor<8x4xf32>, tensor<2x4x6xf32>, tensor<2xi32>) -> tensor<8x6xf32>
+  %init4 = tensor.empty() : tensor<8x6xf32>
+  %c = moe.grouped_matmul %a, %b, %m outs(%init4) : tensor<8x4xf32>, tensor<2x4x6xf32>, tensor<2xi32> -> tensor<8x6xf32>
   return %c : tensor<8x6xf32>
 }
 

@@ -19,7 +19,8 @@
 // BWD:        %[[DUP:.+]] = arith.mulf %{{.+}}, %[[ACT]] : f32
 // BWD-NEXT:   linalg.yield %{{.+}}, %[[DUP]] : f32, f32
 func.func @glu_silu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %h = moe.glu silu %g, %u : tensor<2x4xf32>, tensor<2x4xf32>
+  %init5 = tensor.empty() : tensor<2x4xf32>
+  %h = moe.glu silu %g, %u outs(%init5) : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   return %h : tensor<2x4xf32>
 }
 
@@ -39,7 +40,8 @@ func.func @glu_silu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32>
 // BWD:        %[[DUP:.+]] = arith.mulf %{{.+}}, %[[ACT]] : f32
 // BWD-NEXT:   linalg.yield %{{.+}}, %[[DUP]] : f32, f32
 func.func @glu_gelu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %h = moe.glu gelu %g, %u : tensor<2x4xf32>, tensor<2x4xf32>
+  %init6 = tensor.empty() : tensor<2x4xf32>
+  %h = moe.glu gelu %g, %u outs(%init6) : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   return %h : tensor<2x4xf32>
 }
 
@@ -65,7 +67,8 @@ func.func @glu_gelu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32>
 // BWD:        %[[DUP:.+]] = arith.mulf %{{.+}}, %[[ACT]] : f32
 // BWD-NEXT:   linalg.yield %{{.+}}, %[[DUP]] : f32, f32
 func.func @glu_gelu_tanh(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %h = moe.glu gelu_tanh %g, %u : tensor<2x4xf32>, tensor<2x4xf32>
+  %init7 = tensor.empty() : tensor<2x4xf32>
+  %h = moe.glu gelu_tanh %g, %u outs(%init7) : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   return %h : tensor<2x4xf32>
 }
 
@@ -88,7 +91,8 @@ func.func @glu_gelu_tanh(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4
 // BWD-NEXT:   %[[DUP:.+]] = arith.mulf %{{.+}}, %[[ACT]] : f32
 // BWD-NEXT:   linalg.yield %[[DGATE]], %[[DUP]] : f32, f32
 func.func @glu_relu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %h = moe.glu relu %g, %u : tensor<2x4xf32>, tensor<2x4xf32>
+  %init8 = tensor.empty() : tensor<2x4xf32>
+  %h = moe.glu relu %g, %u outs(%init8) : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   return %h : tensor<2x4xf32>
 }
 
@@ -108,6 +112,7 @@ func.func @glu_relu(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32>
 // BWD:        %[[DUP:.+]] = arith.mulf %{{.+}}, %[[ACT]] : f32
 // BWD-NEXT:   linalg.yield %{{.+}}, %[[DUP]] : f32, f32
 func.func @glu_relu2(%g: tensor<2x4xf32>, %u: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %h = moe.glu relu2 %g, %u : tensor<2x4xf32>, tensor<2x4xf32>
+  %init9 = tensor.empty() : tensor<2x4xf32>
+  %h = moe.glu relu2 %g, %u outs(%init9) : tensor<2x4xf32>, tensor<2x4xf32> -> tensor<2x4xf32>
   return %h : tensor<2x4xf32>
 }

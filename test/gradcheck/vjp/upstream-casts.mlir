@@ -16,6 +16,7 @@ func.func @casts(%x: tensor<4x2xf32>, %y: tensor<4x2xf32>, %w: tensor<2x3xf32>) 
   %p = arith.mulf %xw, %yw : tensor<4x2xf64>
   %s = arith.subf %p, %xw : tensor<4x2xf64>
   %r = arith.truncf %s : tensor<4x2xf64> to tensor<4x2xf32>
-  %g = moe.gate %r, %w : tensor<4x2xf32>, tensor<2x3xf32>
+  %init3 = tensor.empty() : tensor<4x3xf32>
+  %g = moe.gate %r, %w outs(%init3) : tensor<4x2xf32>, tensor<2x3xf32> -> tensor<4x3xf32>
   return %r, %g : tensor<4x2xf32>, tensor<4x3xf32>
 }
