@@ -16,7 +16,8 @@
 # none: the backward reads the saved expert activation instead of recomputing
 # it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
 # out-params saving it costs the forward nothing but memory).
-# CHECK_CPU_ONLY=1 writes only OUT/check/cpu (scripts/cpu-hashes.sh).
+# CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
+# writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -34,7 +35,7 @@ for spec in $CHECK_TOKENS; do
   if [ -n "${EXAMPLES:-}" ] && ! [[ " $EXAMPLES " == *" $name "* ]]; then continue; fi
   src=$ROOT/examples/$name.mlir
   echo "== $name (T=$full; check T=$small)"
-  if [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
+  if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
     "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
   fi

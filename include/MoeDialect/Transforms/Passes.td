@@ -75,4 +75,20 @@ def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MoeReadOnlyEntryArgumentsPass
+    : Pass<"moe-read-only-entry-arguments", "::mlir::ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only for bufferization";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of every
+    public `func.func` with a body (an argument that already carries the
+    attribute keeps it). A compiled entry's inputs belong to its caller:
+    with the mark, one-shot-bufferize copies an argument that a
+    destination-style op would otherwise update in place (the amax history
+    of `moe.quantize delayed` passed as its destination), so an entry never
+    writes its inputs and repeated calls on the same inputs give the same
+    outputs. Part of `moe-lower-to-cpu` and `moe-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // MOE_TRANSFORMS_PASSES_TD

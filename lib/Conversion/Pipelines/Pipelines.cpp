@@ -72,6 +72,8 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
     pm.addNestedPass<func::FuncOp>(moe::createMoeGpuSplitReductionsPass());
   }
 
+  // Entries never write their inputs (the caller owns them).
+  pm.addPass(moe::createMoeReadOnlyEntryArgumentsPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
