@@ -16,6 +16,9 @@
 # none: the backward reads the saved expert activation instead of recomputing
 # it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
 # out-params saving it costs the forward nothing but memory).
+#   OUT/nan/{gpu,cpu}.*, OUT/nan/in          test/e2e/nan's layers and their
+#                                            NaN inputs (gpu-e2e.sh compares
+#                                            the NaN masks of both dumps)
 # CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
@@ -47,4 +50,12 @@ for spec in $CHECK_TOKENS; do
     "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
+if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
+  echo "== nan-propagation (test/e2e/nan)"
+  rm -rf "$OUT/nan" && mkdir -p "$OUT/nan"
+  python3 "$ROOT/test/e2e/nan/Inputs/write-inputs.py" "$OUT/nan/in"
+  "$BIN/moe-opt" "$ROOT/test/e2e/nan/Inputs/nan-ops.mlir" --moe-generate-vjp -o "$OUT/src/nan-ops.mlir"
+  "$BIN/moe-compile" --quiet "$OUT/src/nan-ops.mlir" --target="$CHIP" -o "$OUT/nan/gpu"
+  "$BIN/moe-compile" --quiet "$OUT/src/nan-ops.mlir" --target=cpu -o "$OUT/nan/cpu"
+fi
 echo "artifacts: $(find "$OUT/gpu" "$OUT/check" -name '*.so' | wc -l)"

@@ -49,5 +49,23 @@ for f in "$OUTDIR"/check-*.rc; do
   grep -E "PASS|FAIL|error|rel" "$OUTDIR/check-$name.log" | grep -v "^\s*$" | head -40
   [ "$rc" = 0 ] || status=1
 done
+if [ -d "$ART/nan" ]; then
+  # NaN propagation (test/e2e/nan): the GPU run is checked against the CPU
+  # artifact, and the NaN masks of both dumps must be the same.
+  echo "--- nan-propagation"
+  NAN=$OUTDIR/nan
+  rm -rf "$NAN" && mkdir -p "$NAN"
+  if "$RUNNER" "$ART/nan/gpu" --device gpu --inputs "$ART/nan/in" --iters 1 --warmup 0 \
+        --dump "$NAN/gpu" --check-against "$ART/nan/cpu" >"$NAN/check.log" 2>&1 &&
+     "$RUNNER" "$ART/nan/cpu" --device cpu --inputs "$ART/nan/in" --iters 1 --warmup 0 \
+        --dump "$NAN/cpu" >/dev/null 2>&1 &&
+     python3 "$ROOT/test/e2e/nan/Inputs/nan-mask.py" "$NAN/gpu" >"$NAN/gpu.mask" &&
+     python3 "$ROOT/test/e2e/nan/Inputs/nan-mask.py" "$NAN/cpu" >"$NAN/cpu.mask" &&
+     [ -s "$NAN/cpu.mask" ] && diff "$NAN/cpu.mask" "$NAN/gpu.mask"; then
+    echo "nan-propagation: PASS ($(wc -l <"$NAN/gpu.mask") outputs, same NaN masks)"
+  else
+    grep -E "FAIL|error" "$NAN/check.log" | head -20; echo "nan-propagation: FAIL"; status=1
+  fi
+fi
 echo "=== done $(date +%T): $([ $status = 0 ] && echo ALL CHECKS PASSED || echo SOME CHECKS FAILED)"
 exit $status
