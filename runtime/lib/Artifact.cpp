@@ -126,7 +126,7 @@ Status checkResidualChain(const EntrySpec &fwd, const EntrySpec &bwd) {
           "entry '%s' returns residual '%s', which entry '%s' does not take (its residual "
           "inputs: %s)",
           fwd.name.c_str(), o->name.c_str(), bwd.name.c_str(), argNameList(ins).c_str()));
-  // Same sets of names; now the order.
+  // The sets of names are equal; check the order.
   for (size_t i = 0; i < ins.size(); ++i)
     if (ins[i]->name != outs[i]->name)
       return Status::error(format(

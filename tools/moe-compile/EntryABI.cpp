@@ -57,7 +57,8 @@ void prepareEntries(ModuleOp module) {
   for (func::FuncOp func : entries) {
     MLIRContext *ctx = func.getContext();
     Block &body = func.getBody().front();
-    // Names and roles are in the metadata now; nothing below needs them.
+    // Names and roles live in the metadata (written before this step);
+    // nothing below needs them.
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       func.removeArgAttr(i, moe::kNameAttr);
       func.removeArgAttr(i, moe::kRoleAttr);
