@@ -429,6 +429,20 @@ int64_t TopKOp::getEffectiveGroupScoreTopQ() {
   return int64_t(getK()) / int64_t(getGroupTopk());
 }
 
+/// The router attributes of moe.topk or moe.layer, for E experts.
+template <typename OpTy>
+static RouterConfig routerConfigOf(OpTy op, int64_t numExperts) {
+  return RouterConfig{numExperts,
+                      int64_t(op.getK()),
+                      op.getScoreFunction(),
+                      static_cast<bool>(op.getBias()),
+                      int64_t(op.getNumGroups()),
+                      int64_t(op.getGroupTopk()),
+                      op.getGroupScore(),
+                      op.getGroupScoreTopq(),
+                      op.getScalingFactor().convertToDouble()};
+}
+
 template <typename OpT> static LogicalResult verifyTopKOp(OpT op) {
   OpErrorSink err{op};
   auto types = inferTopK(err, op.getContext(), typeOf(op.getScores()),
@@ -441,15 +455,7 @@ template <typename OpT> static LogicalResult verifyTopKOp(OpT op) {
   int64_t e = typeOf(op.getScores()).getDimSize(1);
   if (op.getBias())
     e = firstStatic({e, typeOf(op.getBias()).getDimSize(0)});
-  RouterConfig config{e,
-                      int64_t(op.getK()),
-                      op.getScoreFunction(),
-                      static_cast<bool>(op.getBias()),
-                      int64_t(op.getNumGroups()),
-                      int64_t(op.getGroupTopk()),
-                      op.getGroupScore(),
-                      op.getGroupScoreTopq(),
-                      op.getScalingFactor().convertToDouble()};
+  RouterConfig config = routerConfigOf(op, e);
   if (failed(verifyRouterConfig(err, config)))
     return failure();
   if (auto route = op.getScores().template getDefiningOp<RouteOp>())
@@ -1094,52 +1100,52 @@ bool LayerOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return sameRankedTensorKinds(l, r);
 }
 
-LogicalResult LayerOp::verify() {
-  OpErrorSink err{*this};
-  auto types = inferLayer(err, getContext(), Adaptor(*this));
-  if (failed(types) ||
-      failed(checkResults(err, getOperation()->getResultTypes(), *types,
-                          {"out", "aux_loss"},
-                          {"the type of 'x'", "a 0-d f32 tensor"})))
-    return failure();
-  auto x = getX().getType();
-  auto router = expectTensor(err, "router_weight", getRouterWeight().getType(),
-                             2, "[H, E]", Elem::Activation);
+/// The router weight [H, E] (E static: moe.permute in the expansion needs it
+/// as an attribute) and the optional bias [E]; returns the router weight's type.
+static FailureOr<RankedTensorType> verifyLayerRouterWeights(ErrorSink err,
+                                                            LayerOp op) {
+  auto x = op.getX().getType();
+  auto router = expectTensor(err, "router_weight",
+                             op.getRouterWeight().getType(), 2, "[H, E]",
+                             Elem::Activation);
   if (failed(router) ||
       failed(expectSameDim(err, "H", "x", x, 1, "router_weight", *router, 0)))
     return failure();
-  // moe.permute in the expansion needs E as an attribute.
-  int64_t e = router->getDimSize(1);
-  if (ShapedType::isDynamic(e))
+  if (ShapedType::isDynamic(router->getDimSize(1)))
     return err("the number of experts E must be static, but 'router_weight' "
                "dim 1 is dynamic (" + str(*router) + ")");
-  if (getBias()) {
+  if (op.getBias()) {
     auto bias =
-        expectTensor(err, "bias", getBias().getType(), 1, "[E]", Elem::F32);
+        expectTensor(err, "bias", op.getBias().getType(), 1, "[E]", Elem::F32);
     if (failed(bias) || failed(expectSameDim(err, "E", "router_weight", *router,
                                              1, "bias", *bias, 0)))
       return failure();
   }
+  return *router;
+}
 
-  // Expert weights: [E, H, F], [E, H, F], [E, F, H] for kn; each expert's
-  // matrix transposed for nk.
-  bool kn = getWeightLayout() == WeightLayout::KN;
+/// Expert weights: [E, H, F], [E, H, F], [E, F, H] for kn; each expert's
+/// matrix transposed for nk; the element type of x.
+static LogicalResult verifyLayerExpertWeights(ErrorSink err, LayerOp op,
+                                              RankedTensorType router) {
+  auto x = op.getX().getType();
+  bool kn = op.getWeightLayout() == WeightLayout::KN;
   StringRef upDims = kn ? "[E, H, F]" : "[E, F, H]";
   StringRef downDims = kn ? "[E, F, H]" : "[E, H, F]";
   int64_t hIn = kn ? 1 : 2, fIn = kn ? 2 : 1;
-  auto wGate = expectTensor(err, "w_gate", getWGate().getType(), 3, upDims,
+  auto wGate = expectTensor(err, "w_gate", op.getWGate().getType(), 3, upDims,
                             Elem::Activation);
   if (failed(wGate))
     return failure();
-  auto wUp = expectTensor(err, "w_up", getWUp().getType(), 3, upDims,
+  auto wUp = expectTensor(err, "w_up", op.getWUp().getType(), 3, upDims,
                           Elem::Activation);
   if (failed(wUp))
     return failure();
-  auto wDown = expectTensor(err, "w_down", getWDown().getType(), 3, downDims,
+  auto wDown = expectTensor(err, "w_down", op.getWDown().getType(), 3, downDims,
                             Elem::Activation);
   if (failed(wDown))
     return failure();
-  if (failed(expectSameDim(err, "E", "router_weight", *router, 1, "w_gate",
+  if (failed(expectSameDim(err, "E", "router_weight", router, 1, "w_gate",
                            *wGate, 0)) ||
       failed(expectSameDim(err, "E", "w_gate", *wGate, 0, "w_up", *wUp, 0)) ||
       failed(expectSameDim(err, "E", "w_gate", *wGate, 0, "w_down", *wDown, 0)) ||
@@ -1156,44 +1162,65 @@ LogicalResult LayerOp::verify() {
     if (w.getElementType() != x.getElementType())
       return err("'" + name + "' has " + str(w.getElementType()) +
                  " elements but 'x' has " + str(x.getElementType()));
+  return success();
+}
 
-  RouterConfig config{e,
-                      int64_t(getK()),
-                      getScoreFunction(),
-                      static_cast<bool>(getBias()),
-                      int64_t(getNumGroups()),
-                      int64_t(getGroupTopk()),
-                      getGroupScore(),
-                      getGroupScoreTopq(),
-                      getScalingFactor().convertToDouble()};
-  if (getScoreFunction() == ScoreFunction::Identity)
+/// Score function, top-k, group-limited routing, post-softmax and the
+/// dispatch alignment of E experts.
+static LogicalResult verifyLayerRouting(ErrorSink err, LayerOp op,
+                                        int64_t numExperts) {
+  RouterConfig config = routerConfigOf(op, numExperts);
+  if (op.getScoreFunction() == ScoreFunction::Identity)
     return err("score_function identity is for moe.route; a layer's router "
                "uses softmax, sigmoid or sqrtsoftplus (post_softmax for "
                "softmax after top-k)");
-  if (getPostSoftmax() && (getScoreFunction() != ScoreFunction::Softmax ||
-                           getNormalize() != Normalize::None))
+  if (op.getPostSoftmax() && (op.getScoreFunction() != ScoreFunction::Softmax ||
+                              op.getNormalize() != Normalize::None))
     return err("post_softmax needs score_function softmax and normalize none "
                "(the softmax over the k chosen is the normalization), got " +
-               stringifyScoreFunction(getScoreFunction()) + " and " +
-               stringifyNormalize(getNormalize()));
+               stringifyScoreFunction(op.getScoreFunction()) + " and " +
+               stringifyNormalize(op.getNormalize()));
   if (failed(verifyRouterConfig(err, config)))
     return failure();
-  if (int64_t(getAlign()) < 1)
-    return err("align = " + Twine(int64_t(getAlign())) + " must be at least 1");
-  if (failed(permutedRows(err, x.getDimSize(0), int64_t(getK()), e, int64_t(getAlign()))))
+  int64_t align = int64_t(op.getAlign());
+  if (align < 1)
+    return err("align = " + Twine(align) + " must be at least 1");
+  if (failed(permutedRows(err, op.getX().getType().getDimSize(0),
+                          int64_t(op.getK()), numExperts, align)))
     return failure();
+  return success();
+}
+
+/// The aux-loss variant and coefficient, and the z-loss coefficient.
+static LogicalResult verifyLayerLosses(ErrorSink err, LayerOp op) {
   std::optional<ArrayRef<int64_t>> axes;
-  if (auto a = getGridAxes())
+  if (auto a = op.getGridAxes())
     axes = *a;
-  if (failed(verifyAuxLossConfig(err, getAuxLossVariant(),
-                                 getAuxLossCoeff().convertToDouble(),
-                                 getSeqLength(), getGridAttr(), axes,
-                                 x.getDimSize(0), "aux_loss_coeff")))
+  if (failed(verifyAuxLossConfig(err, op.getAuxLossVariant(),
+                                 op.getAuxLossCoeff().convertToDouble(),
+                                 op.getSeqLength(), op.getGridAttr(), axes,
+                                 op.getX().getType().getDimSize(0),
+                                 "aux_loss_coeff")))
     return failure();
-  double z = getZLossCoeff().convertToDouble();
+  double z = op.getZLossCoeff().convertToDouble();
   if (!isNonNegativeFinite(z))
     return err("z_loss_coeff = " + num(z) + " must be non-negative and finite");
   return success();
+}
+
+LogicalResult LayerOp::verify() {
+  OpErrorSink err{*this};
+  auto types = inferLayer(err, getContext(), Adaptor(*this));
+  if (failed(types) ||
+      failed(checkResults(err, getOperation()->getResultTypes(), *types,
+                          {"out", "aux_loss"},
+                          {"the type of 'x'", "a 0-d f32 tensor"})))
+    return failure();
+  FailureOr<RankedTensorType> router = verifyLayerRouterWeights(err, *this);
+  if (failed(router) || failed(verifyLayerExpertWeights(err, *this, *router)) ||
+      failed(verifyLayerRouting(err, *this, router->getDimSize(1))))
+    return failure();
+  return verifyLayerLosses(err, *this);
 }
 
 LogicalResult LayerOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
