@@ -13,5 +13,5 @@ EXAMPLES=${EXAMPLES:-small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu}
 CHECK_CPU_ONLY=1 EXAMPLES="$EXAMPLES" "$ROOT/scripts/gpu-artifacts.sh" "$BUILD" "$WORK" >/dev/null
 for name in $EXAMPLES; do
   "$BUILD/bin/moe-runner" "$WORK/check/cpu/$name" --device cpu --seed 1 --warmup 0 --iters 1 --no-progress \
-    | awk -v ex="$name" '/^entry /{entry=$2} $NF ~ /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$/ {print ex, entry, $1, $NF}'
+    | awk -v ex="$name" '/^entry /{entry=$2} length($NF) == 16 && $NF ~ /^[0-9a-f]+$/ {print ex, entry, $1, $NF}'
 done
