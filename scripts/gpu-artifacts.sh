@@ -19,6 +19,8 @@
 #   OUT/nan/{gpu,cpu}.*, OUT/nan/in          test/e2e/nan's layers and their
 #                                            NaN inputs (gpu-e2e.sh compares
 #                                            the NaN masks of both dumps)
+#   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
+#                                            cases and their group sizes
 # CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
@@ -57,5 +59,11 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   "$BIN/moe-opt" "$ROOT/test/e2e/nan/Inputs/nan-ops.mlir" --moe-generate-vjp -o "$OUT/src/nan-ops.mlir"
   "$BIN/moe-compile" --quiet "$OUT/src/nan-ops.mlir" --target="$CHIP" -o "$OUT/nan/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/nan-ops.mlir" --target=cpu -o "$OUT/nan/cpu"
+  echo "== generated grouped GEMMs (test/gpu/Inputs/generated-grouped-gemm.mlir)"
+  rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
+  python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
+  gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
 fi
 echo "artifacts: $(find "$OUT/gpu" "$OUT/check" -name '*.so' | wc -l)"

@@ -160,4 +160,60 @@ def MoeGpuHostMemoryPass : Pass<"moe-gpu-host-memory", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def ConvertGroupedMatmulToNVGPUPass
+    : Pass<"convert-grouped-matmul-to-nvgpu", "::mlir::ModuleOp"> {
+  let summary = "Generate Hopper TMA + wgmma kernels for bf16 grouped matmuls";
+  let description = [{
+    Rewrites each `moe.grouped_matmul` on memrefs that it can generate a
+    kernel for into a `gpu.launch` of a persistent, warp-specialized
+    grouped GEMM kernel written with the upstream nvgpu/nvvm dialects and
+    specialized to the op's static shapes:
+
+    * a producer warpgroup (`setmaxnreg` down) issues TMA bulk tensor loads
+      of A's row tiles and B's K x N tiles into a ring of shared-memory
+      stages, each guarded by a "full" and an "empty" mbarrier;
+    * a consumer warpgroup (`setmaxnreg` up) runs `nvgpu.warpgroup.mma`
+      (wgmma, bf16 in, f32 accumulate) on each stage and releases it;
+    * the tile scheduler reads the group sizes on the device: every CTA
+      scans them in shared memory (tiles per group and row offsets) and walks
+      the linear tile index (group, m-tile, n-tile) with a grid stride, so
+      no group size ever reaches the host;
+    * the epilogue stages the accumulator in shared memory and stores the
+      rows of the tile's group only (row mask at the group's end, column mask
+      at N), as bf16 or f32; tiles past the last group write the zero rows.
+
+    The host side encodes the TMA descriptors with
+    `moert_entry_tensor_map_bf16_2d` (host-only work); each CTA copies them
+    into its slot of a device scratch buffer and fences them for the tensor
+    map proxy. Nothing in the entry waits for the device.
+
+    Tile choice: BN = 128 and BK = 64 always; BM = 128 when the rows per
+    group on average (R / G) are at least 256, else 64 (small groups waste
+    less of a tile). Four pipeline stages (three where BM = 128 would not fit
+    shared memory otherwise).
+
+    Supported: bf16 A and B, `weight_layout = kn` (b is [G, K, N]), bf16 or
+    f32 output, K a multiple of 64, N a multiple of 8, no FP8 scales.
+    Other grouped matmuls are left for convert-moe-to-gpu (cuBLASLt);
+    `require-all` makes them an error naming what is unsupported.
+  }];
+  let options = [
+    Option<"numCtas", "num-ctas", "int64_t", /*default=*/"132",
+           "CTAs of the persistent kernel (the SM count: 132 on H100/H200 "
+           "SXM)">,
+    Option<"requireAll", "require-all", "bool", /*default=*/"false",
+           "Fail on a grouped matmul that cannot get a generated kernel "
+           "instead of leaving it for the runtime call">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // MOE_CONVERSION_PASSES_TD

@@ -5,6 +5,7 @@
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -154,9 +155,29 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(std::make_unique<CheckLoweredToLLVMPass>());
 }
 
+/// Whether moe-lower-to-gpu generates the grouped GEMM kernels: asked for,
+/// or by default on sm_90a (wgmma and setmaxnreg are sm_90a instructions).
+static bool usesGeneratedGemms(const moe::MoeLowerToGpuOptions &options) {
+  switch (options.gemm) {
+  case moe::GroupedGemmBackend::generated:
+    return true;
+  case moe::GroupedGemmBackend::cublaslt:
+    return false;
+  case moe::GroupedGemmBackend::automatic:
+    return options.chip.getValue() == "sm_90a";
+  }
+  llvm_unreachable("unknown grouped GEMM backend");
+}
+
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
+  bool generatedGemms = usesGeneratedGemms(options);
+  if (generatedGemms) {
+    moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
+    gemms.numCtas = options.gemmCtas;
+    pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
+  }
   pm.addPass(moe::createConvertMoeToGPUPass());
   // The rest of what autodiff wrote in linalg (sums; convert-moe-to-gpu gave
   // the contractions to cuBLASLt) becomes parallel loops too; their reduction
@@ -176,6 +197,10 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // nvgpu (the generated GEMMs' TMA, mbarrier and wgmma ops) to nvvm while
+  // their loops are still scf: it converts the loop-carried accumulator
+  // types of scf.for, not those of cf blocks.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   addFloatEmulation(pm);
   // One stream per host function; the runtime makes every stream the same
   // one, so runtime calls (cuBLASLt) are ordered with the kernels.
@@ -195,7 +220,11 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     StringRef digits = StringRef(options.chip.getValue()).drop_front(3);
     digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
     bool parsed = !digits.getAsInteger(10, version);
-    nvvm.features = parsed && version >= 100 ? "+ptx88" : "+ptx80";
+    // The generated grouped GEMMs fence their TMA descriptors for the
+    // tensor-map proxy: PTX 8.3.
+    nvvm.features = parsed && version >= 100 ? "+ptx88"
+                    : generatedGemms         ? "+ptx83"
+                                             : "+ptx80";
   }
   nvvm.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(nvvm));

@@ -1,0 +1,70 @@
+//===- GroupedGemmConfig.h - shape and tiling of a generated grouped GEMM -===//
+//
+// What a generated grouped GEMM kernel is specialized to: the op's static
+// shapes, the tile shape chosen for them, and the shared-memory layout that
+// follows from both. One place computes it; the host side (launch geometry,
+// tensor maps) and the kernel body read it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_LIB_CONVERSION_GROUPEDMATMULTONVGPU_GROUPEDGEMMCONFIG_H
+#define MOE_LIB_CONVERSION_GROUPEDMATMULTONVGPU_GROUPEDGEMMCONFIG_H
+
+#include <cstdint>
+
+namespace mlir::moe::grouped_gemm {
+
+struct GroupedGemmConfig {
+  // c[R, N] = a[R, K] · b[g][K, N] over G ragged row groups.
+  int64_t rows = 0, kDim = 0, n = 0, groups = 0;
+  bool f32Out = false;
+
+  // Tile: blockM rows of one group x blockN columns, K in blockK steps.
+  int64_t blockM = 128;
+  static constexpr int64_t blockN = 128;
+  static constexpr int64_t blockK = 64;
+  // TMA boxes are one 128-byte swizzle row wide: 64 bf16.
+  static constexpr int64_t boxWidth = 64;
+  static constexpr int64_t stages = 4;
+
+  // Warpgroup 0 computes (wgmma + epilogue), warpgroup 1 loads (TMA).
+  static constexpr int64_t warpgroupSize = 128;
+  static constexpr int64_t threads = 2 * warpgroupSize;
+  static constexpr int64_t producerRegisters = 40;
+  static constexpr int64_t consumerRegisters = 232;
+
+  int64_t numCtas = 132;
+
+  int64_t kTiles() const { return kDim / blockK; }
+  int64_t nTiles() const { return (n + blockN - 1) / blockN; }
+  /// Group-size scan arrays, padded to a multiple of the block's threads.
+  int64_t scanLength() const {
+    return (groups + threads - 1) / threads * threads;
+  }
+
+  // Shared memory, in bytes from a 1024-byte aligned base (the 128-byte
+  // swizzle repeats every 1024 bytes; TMA and wgmma need tiles on it).
+  int64_t aStageBytes() const { return blockM * blockK * 2; }
+  int64_t bStageBytes() const { return blockK * blockN * 2; }
+  int64_t aOffset(int64_t stage) const { return stage * aStageBytes(); }
+  int64_t bOffset(int64_t stage) const {
+    return stages * aStageBytes() + stage * bStageBytes();
+  }
+  int64_t epilogueOffset() const {
+    return stages * (aStageBytes() + bStageBytes());
+  }
+  int64_t scanOffset() const { return epilogueOffset() + blockM * blockN * 4; }
+  /// What the kernel asks for: the layout plus up to 1023 bytes of padding
+  /// to align the dynamic shared memory's base.
+  int64_t sharedBytes() const { return 1024 + scanOffset() + 2 * scanLength() * 4; }
+  /// Bytes one stage's TMA loads bring (the mbarrier's transaction count).
+  int64_t stageTransactionBytes() const { return aStageBytes() + bStageBytes(); }
+};
+
+/// The tile choice: BM = 128 where groups average at least 256 rows, else
+/// 64 (a small group wastes less of a 64-row tile).
+GroupedGemmConfig chooseConfig(int64_t rows, int64_t kDim, int64_t n,
+                               int64_t groups, bool f32Out, int64_t numCtas);
+
+} // namespace mlir::moe::grouped_gemm
+
+#endif

@@ -1,0 +1,35 @@
+//===- GroupedGemmKernel.h - the body of a generated grouped GEMM -*- C++ -*-===//
+//
+// Builds, inside a gpu.launch of GroupedGemmConfig::threads threads and
+// GroupedGemmConfig::numCtas blocks, a persistent warp-specialized grouped
+// GEMM (GroupedMatmulToNVGPU.cpp says what it computes and how).
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_LIB_CONVERSION_GROUPEDMATMULTONVGPU_GROUPEDGEMMKERNEL_H
+#define MOE_LIB_CONVERSION_GROUPEDMATMULTONVGPU_GROUPEDGEMMKERNEL_H
+
+#include "GroupedGemmConfig.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::moe::grouped_gemm {
+
+/// What the kernel reads and writes: device memrefs a [R, K] bf16,
+/// b [G, K, N] bf16, groupSizes [G] i32, c [R, N] bf16 or f32; a device
+/// scratch [numCtas, 32] i64 where each CTA keeps its copy of the two TMA
+/// descriptors; the descriptors' 16 words each (i64, encoded on the host).
+struct GroupedGemmKernelOperands {
+  Value a, b, groupSizes, c;
+  Value descriptorScratch;
+  SmallVector<Value, 16> aMapWords, bMapWords;
+};
+
+/// Emits the kernel body at `builder`'s insertion point (the start of the
+/// gpu.launch body, before its terminator).
+void buildGroupedGemmKernel(OpBuilder &builder, Location loc,
+                            const GroupedGemmConfig &config,
+                            const GroupedGemmKernelOperands &operands);
+
+} // namespace mlir::moe::grouped_gemm
+
+#endif

@@ -1,0 +1,45 @@
+// convert-grouped-matmul-to-nvgpu{require-all}: a grouped matmul without a
+// generated kernel is an error that says what is unsupported, with the
+// dimension and the multiple it needs.
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=require-all -verify-diagnostics
+// A persistent kernel needs at least one CTA:
+// RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=num-ctas=0 2>&1 | FileCheck %s --check-prefix=CTAS
+// CTAS: error: convert-grouped-matmul-to-nvgpu: num-ctas must be at least 1, got 0
+
+func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for weight_layout nk (b stored [G, N, K]; only kn is generated)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<256x128xbf16>, memref<4x192x128xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 96 (a multiple of 64 is needed)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x96xbf16>, memref<4x96x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+func.func @n_not_multiple_of_8(%a: memref<256x64xbf16>, %b: memref<4x64x36xbf16>, %n: memref<4xi32>, %c: memref<256x36xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for N = 36 (a multiple of 8 is needed: TMA rows are 16-byte aligned)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x64xbf16>, memref<4x64x36xbf16>, memref<4xi32> -> memref<256x36xbf16>
+  return
+}
+
+// -----
+
+func.func @f32_operands(%a: memref<256x64xf32>, %b: memref<4x64x64xf32>, %n: memref<4xi32>, %c: memref<256x64xf32>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for operands that are not bf16}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x64xf32>, memref<4x64x64xf32>, memref<4xi32> -> memref<256x64xf32>
+  return
+}
+
+// -----
+
+func.func @fp8_scales(%a: memref<256x64xf8E4M3FN>, %b: memref<4x64x64xf8E4M3FN>, %n: memref<4xi32>, %sa: memref<f32>, %sb: memref<f32>, %c: memref<256x64xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for FP8 scales}}
+  moe.grouped_matmul %a, %b, %n scales(%sa, %sb) outs(%c) : memref<256x64xf8E4M3FN>, memref<4x64x64xf8E4M3FN>, memref<4xi32>, memref<f32>, memref<f32> -> memref<256x64xbf16>
+  return
+}

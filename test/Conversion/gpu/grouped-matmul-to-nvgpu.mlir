@@ -1,0 +1,138 @@
+// convert-grouped-matmul-to-nvgpu: bf16 grouped matmuls (kn layout) become a
+// persistent warp-specialized TMA + mbarrier + wgmma kernel; the rest stays
+// for convert-moe-to-gpu, or, with require-all, is a located error.
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
+
+// Host side: both TMA descriptors encoded on the host (no device work), the
+// per-CTA descriptor scratch, one launch of 132 CTAs x 256 threads, then
+// the scratch freed; the op is gone.
+// CHECK-LABEL: func.func @small_groups
+// CHECK:       %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
+// CHECK-DAG:   %[[R:.*]] = arith.constant 256 : i64
+// CHECK-DAG:   %[[K:.*]] = arith.constant 128 : i64
+// CHECK-DAG:   %[[BOX:.*]] = arith.constant 64 : i32
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%[[AMAP]], %{{.*}}, %[[R]], %[[K]], %[[BOX]], %{{.*}})
+// B viewed as [G * K, N] = [512, 192] in 64 x 64 boxes.
+// CHECK-DAG:   %[[GK:.*]] = arith.constant 512 : i64
+// CHECK-DAG:   %[[N:.*]] = arith.constant 192 : i64
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
+// CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x32xi64>
+// 64-row tiles (R / G = 64 < 256): 4 stages of (8 + 16) KiB, a 32 KiB f32
+// epilogue tile, two 256-entry scans and 1 KiB of alignment slack.
+// CHECK-DAG:   %[[SMEM:.*]] = arith.constant 134144 : i32
+// CHECK-DAG:   %[[NUMCTAS:.*]] = arith.constant 132 : index
+// CHECK-DAG:   %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %[[NUMCTAS]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[THREADS]], {{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// The group sizes are read and scanned on the device.
+// CHECK:         memref.load %{{.*}} : memref<4xi32>
+// CHECK:         arith.ceildivui
+// CHECK:         gpu.barrier
+// Producer warpgroup: fewer registers, descriptors published and fenced,
+// then per k-step: wait for a free stage, expect its bytes, TMA A and B's
+// two 64-column boxes.
+// CHECK:         nvvm.setmaxregister  decrease 40
+// CHECK:         nvvm.fence.proxy.release <gpu>
+// CHECK:         nvvm.fence.proxy.acquire <gpu>
+// CHECK:         nvvm.fence.proxy.acquire <gpu>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK:             nvgpu.tma.async.load {{.*}} to %{{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:             nvgpu.tma.async.load
+// CHECK:             nvgpu.tma.async.load
+// Consumer warpgroup: more registers; per k-step wait for a full stage,
+// wgmma (B transposed: N contiguous), release the previous stage.
+// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         scf.for
+// CHECK:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:           scf.for
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {transposeB}
+// CHECK:             nvgpu.mbarrier.arrive
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvgpu.mbarrier.arrive
+// Epilogue: through shared memory, rows of the tile's group and columns
+// inside N only, cast to bf16.
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:           nvgpu.warpgroup.mma.store %{{.*}}, %{{.*}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           scf.for
+// CHECK:             scf.if
+// CHECK:               vector.load %{{.*}} : memref<64x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:               arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// CHECK:               vector.store %{{.*}}, %{{.*}} : memref<256x192xbf16>, vector<4xbf16>
+// CHECK:       memref.dealloc %[[SCRATCH]] : memref<132x32xi64>
+// CHECK-NOT:   moe.grouped_matmul
+// CTAS-LABEL:  func.func @small_groups
+// CTAS:        memref.alloc() : memref<8x32xi64>
+// CTAS:        gpu.launch blocks({{.*}}) in ({{.*}} = %c8, {{.*}})
+func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x128xbf16>, memref<4x128x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+// 128-row tiles where groups average 256 rows or more; an f32 output is
+// stored without a cast.
+// CHECK-LABEL: func.func @large_groups_f32
+// CHECK:       arith.constant 199680 : i32
+// CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK-NOT:   arith.truncf
+// CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
+func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>, %n: memref<2xi32>, %c: memref<1024x256xf32>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x64xbf16>, memref<2x64x256xbf16>, memref<2xi32> -> memref<1024x256xf32>
+  return
+}
+
+// -----
+
+// What the kernel does not cover stays a moe.grouped_matmul (the runtime
+// call of convert-moe-to-gpu); grouped-matmul-to-nvgpu-invalid.mlir has the
+// errors require-all makes of them.
+// CHECK-LABEL: func.func @nk_layout
+// CHECK:       moe.grouped_matmul
+// CHECK-NOT:   gpu.launch
+func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<256x128xbf16>, memref<4x192x128xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @k_not_multiple_of_64
+// CHECK:       moe.grouped_matmul
+func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x96xbf16>, memref<4x96x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @n_not_multiple_of_8
+// CHECK:       moe.grouped_matmul
+func.func @n_not_multiple_of_8(%a: memref<256x64xbf16>, %b: memref<4x64x36xbf16>, %n: memref<4xi32>, %c: memref<256x36xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x64xbf16>, memref<4x64x36xbf16>, memref<4xi32> -> memref<256x36xbf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f32_operands
+// CHECK:       moe.grouped_matmul
+func.func @f32_operands(%a: memref<256x64xf32>, %b: memref<4x64x64xf32>, %n: memref<4xi32>, %c: memref<256x64xf32>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x64xf32>, memref<4x64x64xf32>, memref<4xi32> -> memref<256x64xf32>
+  return
+}
+
+// -----
+
+// Ops on tensors are left alone (the pass runs after bufferization).
+// CHECK-LABEL: func.func @on_tensors
+// CHECK:       moe.grouped_matmul
+func.func @on_tensors(%a: tensor<256x64xbf16>, %b: tensor<4x64x64xbf16>, %n: tensor<4xi32>, %c: tensor<256x64xbf16>) -> tensor<256x64xbf16> {
+  %r = moe.grouped_matmul %a, %b, %n outs(%c) : tensor<256x64xbf16>, tensor<4x64x64xbf16>, tensor<4xi32> -> tensor<256x64xbf16>
+  return %r : tensor<256x64xbf16>
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""write-group-sizes.py DIR: the i32 group sizes of generated-grouped-gemm.mlir's
+entries as DIR/<entry>/sizes.npy (moe-runner's --inputs layout), without
+numpy. The sizes are fixed (see the .mlir's header); many_groups' come from a
+seeded generator (0..12 rows a group, 1800 in all at most)."""
+import os
+import random
+import struct
+import sys
+
+SKEWED = [0, 300, 0, 0, 5, 1, 0, 100]
+rng = random.Random(7)
+SIZES = {
+    "balanced": [128, 128, 128, 128],
+    "skewed_empty": SKEWED,
+    "one_group": [0, 0, 512, 0],
+    "f32_out": SKEWED,
+    "large_groups": [700, 324],
+    "many_groups": [rng.randrange(0, 13) for _ in range(300)],
+}
+
+
+def write_i32(path, values):
+    header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }" % len(values)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1"))
+        f.write(struct.pack("<%di" % len(values), *values))
+
+
+out = sys.argv[1]
+for entry, sizes in SIZES.items():
+    os.makedirs(os.path.join(out, entry), exist_ok=True)
+    write_i32(os.path.join(out, entry, "sizes.npy"), sizes)
