@@ -21,7 +21,8 @@
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
 #                                            cases and their group sizes
-# CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
+# MOE_GEMM=generated|cublaslt|auto (default auto) picks the GPU artifacts'
+# grouped GEMMs (moe-compile --gemm). CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,14 +43,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -63,7 +64,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
 fi
 echo "artifacts: $(find "$OUT/gpu" "$OUT/check" -name '*.so' | wc -l)"

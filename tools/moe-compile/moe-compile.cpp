@@ -66,6 +66,18 @@ static cl::opt<std::string>
              cl::desc("CUDA toolkit root for GPU targets (ptxas, libdevice); "
                       "default $CUDA_HOME, else /usr/local/cuda"),
              cl::cat(category));
+static cl::opt<moe::GroupedGemmBackend> gemmBackend(
+    "gemm", cl::init(moe::GroupedGemmBackend::automatic),
+    cl::desc("GPU targets: how bf16 grouped matmuls are computed"),
+    cl::values(
+        clEnumValN(moe::GroupedGemmBackend::automatic, "auto",
+                   "cuBLASLt for now: the faster of the two (default)"),
+        clEnumValN(moe::GroupedGemmBackend::generated, "generated",
+                   "compiler-generated TMA + wgmma kernels where the op "
+                   "allows (sm_90a), cuBLASLt for the rest"),
+        clEnumValN(moe::GroupedGemmBackend::cublaslt, "cublaslt",
+                   "a cuBLASLt call per group (group sizes read on the host)")),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -274,6 +286,7 @@ int main(int argc, char **argv) {
     moe::MoeLowerToGpuOptions options;
     options.chip = target;
     options.toolkit = toolkit;
+    options.gemm = gemmBackend;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

@@ -13,9 +13,19 @@ GroupedGemmConfig chooseConfig(int64_t rows, int64_t kDim, int64_t n,
   config.f32Out = f32Out;
   config.numCtas = numCtas;
   // A group's last tile is partly rows of the next group (masked): with
-  // fewer than 256 rows a group on average, a 128-row tile would compute
-  // mostly such rows.
-  config.blockM = groups > 0 && rows / groups >= 256 ? 128 : 64;
+  // fewer than 128 rows a group on average, a 128-row tile would compute
+  // mostly such rows. With 128 or more, one tile a group streams each
+  // expert's weights once (what bounds DeepSeek-V3's shape).
+  config.blockM = groups > 0 && rows / groups >= 128 ? 128 : 64;
+  // TMA latency is covered by the stages in flight: as many as fit.
+  config.stages = 1;
+  while (config.stages < GroupedGemmConfig::maxStages) {
+    ++config.stages;
+    if (config.sharedBytes() > GroupedGemmConfig::sharedCapacity) {
+      --config.stages;
+      break;
+    }
+  }
   return config;
 }
 

@@ -24,7 +24,13 @@ struct GroupedGemmConfig {
   static constexpr int64_t blockK = 64;
   // TMA boxes are one 128-byte swizzle row wide: 64 bf16.
   static constexpr int64_t boxWidth = 64;
-  static constexpr int64_t stages = 4;
+  /// Pipeline depth: as many stages as shared memory holds, up to
+  /// maxStages (chooseConfig).
+  int64_t stages = 4;
+  static constexpr int64_t maxStages = 8;
+  /// Dynamic shared memory a kernel may use on sm_90 (227 KiB), less what
+  /// the mbarriers take statically.
+  static constexpr int64_t sharedCapacity = 232448 - 2 * maxStages * 8;
 
   // Warpgroup 0 computes (wgmma + epilogue), warpgroup 1 loads (TMA).
   static constexpr int64_t warpgroupSize = 128;
@@ -52,6 +58,7 @@ struct GroupedGemmConfig {
   int64_t epilogueOffset() const {
     return stages * (aStageBytes() + bStageBytes());
   }
+  /// The accumulator tile is staged here (f32) for the row-masked stores.
   int64_t scanOffset() const { return epilogueOffset() + blockM * blockN * 4; }
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.
@@ -60,8 +67,9 @@ struct GroupedGemmConfig {
   int64_t stageTransactionBytes() const { return aStageBytes() + bStageBytes(); }
 };
 
-/// The tile choice: BM = 128 where groups average at least 256 rows, else
-/// 64 (a small group wastes less of a 64-row tile).
+/// The tile choice: BM = 128 where groups average at least 128 rows, else
+/// 64 (a small group wastes less of a 64-row tile); then the deepest
+/// pipeline that fits shared memory.
 GroupedGemmConfig chooseConfig(int64_t rows, int64_t kDim, int64_t n,
                                int64_t groups, bool f32Out, int64_t numCtas);
 

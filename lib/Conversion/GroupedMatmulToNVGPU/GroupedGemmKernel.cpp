@@ -127,11 +127,11 @@ private:
 
   void initBarriers() {
     auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup,
-                                              GroupedGemmConfig::stages);
+                                              config.stages);
     fullBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
     emptyBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
     Value first = cmp(arith::CmpIPredicate::eq, threadId, index(0));
-    for (int64_t s = 0; s < GroupedGemmConfig::stages; ++s) {
+    for (int64_t s = 0; s < config.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1), index(s),
                                     first);
       nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers, index(1), index(s),
@@ -268,11 +268,11 @@ private:
   }
 
   Value stageOf(Value count) {
-    return remU(count, index(GroupedGemmConfig::stages));
+    return remU(count, index(config.stages));
   }
   /// The parity of the barrier phase that k-step `count` waits for.
   Value phaseOf(Value count) {
-    Value round = divU(count, index(GroupedGemmConfig::stages));
+    Value round = divU(count, index(config.stages));
     return arith::TruncIOp::create(b, loc, b.getI1Type(),
                                    toI32(remU(round, index(2))));
   }

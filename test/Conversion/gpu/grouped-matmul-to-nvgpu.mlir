@@ -18,9 +18,10 @@
 // CHECK-DAG:   %[[N:.*]] = arith.constant 192 : i64
 // CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
 // CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x32xi64>
-// 64-row tiles (R / G = 64 < 256): 4 stages of (8 + 16) KiB, a 32 KiB f32
-// epilogue tile, two 256-entry scans and 1 KiB of alignment slack.
-// CHECK-DAG:   %[[SMEM:.*]] = arith.constant 134144 : i32
+// 64-row tiles (R / G = 64 < 128): as many stages of (8 + 16) KiB as fit
+// (7) next to a 32 KiB f32 epilogue tile, two 256-entry scans and 1 KiB of
+// alignment slack.
+// CHECK-DAG:   %[[SMEM:.*]] = arith.constant 207872 : i32
 // CHECK-DAG:   %[[NUMCTAS:.*]] = arith.constant 132 : index
 // CHECK-DAG:   %[[THREADS:.*]] = arith.constant 256 : index
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %[[NUMCTAS]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[THREADS]], {{.*}}) dynamic_shared_memory_size %[[SMEM]]
@@ -38,7 +39,7 @@
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             nvgpu.mbarrier.try_wait.parity
-// CHECK:             nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK:             nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 7>
 // CHECK:             nvgpu.tma.async.load {{.*}} to %{{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK:             nvgpu.tma.async.load
 // CHECK:             nvgpu.tma.async.load
@@ -74,8 +75,9 @@ func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n
 
 // -----
 
-// 128-row tiles where groups average 256 rows or more; an f32 output is
-// stored without a cast.
+// 128-row tiles where groups average 128 rows or more (4 stages of 32 KiB
+// next to the 64 KiB f32 epilogue tile); an f32 output is stored without a
+// cast.
 // CHECK-LABEL: func.func @large_groups_f32
 // CHECK:       arith.constant 199680 : i32
 // CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
