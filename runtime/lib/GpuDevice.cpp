@@ -43,6 +43,10 @@ struct GpuDevice::Api {
   float (*eventElapsedMs)(void *, void *);
   void (*profileStart)(void);
   int64_t (*profileStop)(ProfileRowC *, int64_t);
+  int (*captureBegin)(void);
+  int (*captureEnd)(void **);
+  int (*graphLaunch)(void *);
+  void (*graphDestroy)(void *);
 };
 
 namespace {
@@ -141,6 +145,10 @@ Status GpuDevice::load(GpuDevice **out) {
       resolve(handle, "moert_gpu_event_elapsed_ms", &api.eventElapsedMs, &missing);
       resolve(handle, "moert_gpu_profile_start", &api.profileStart, &missing);
       resolve(handle, "moert_gpu_profile_stop", &api.profileStop, &missing);
+      resolve(handle, "moert_gpu_capture_begin", &api.captureBegin, &missing);
+      resolve(handle, "moert_gpu_capture_end", &api.captureEnd, &missing);
+      resolve(handle, "moert_gpu_graph_launch", &api.graphLaunch, &missing);
+      resolve(handle, "moert_gpu_graph_destroy", &api.graphDestroy, &missing);
       if (!missing.empty())
         result = Status::error(format("%s lacks %s (an older library?)",
                                       instance.path_.c_str(), missing.c_str()));
@@ -258,5 +266,36 @@ Status GpuDevice::stopProfile(std::vector<ProfileRow> *rows) const {
     rows->push_back(ProfileRow{raw[i].name, raw[i].launches, raw[i].totalMs});
   return Status::success();
 }
+
+Status GpuDevice::captureGraph(const std::function<void()> &call, const std::string &what,
+                               void **graph) const {
+  *graph = nullptr;
+  if (api_->captureBegin() != 0)
+    return takeError(what);
+  call();
+  // The first failure inside the capture names the call that broke it; the
+  // capture is ended either way so the stream is usable again.
+  Status captured = takeError(what);
+  void *exec = nullptr;
+  int ended = api_->captureEnd(&exec);
+  Status end = takeError(what);
+  if (!captured.ok()) {
+    api_->graphDestroy(exec);
+    return captured;
+  }
+  if (ended != 0 || !end.ok()) {
+    api_->graphDestroy(exec);
+    return end.ok() ? Status::error(what + ": the capture failed") : end;
+  }
+  *graph = exec;
+  return Status::success();
+}
+
+Status GpuDevice::launchGraph(void *graph, const std::string &what) const {
+  api_->graphLaunch(graph);
+  return takeError(what);
+}
+
+void GpuDevice::destroyGraph(void *graph) const { api_->graphDestroy(graph); }
 
 } // namespace moert

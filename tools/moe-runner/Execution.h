@@ -71,7 +71,9 @@ std::unique_ptr<Executor> makeCpuExecutor();
 /// and requires a CUDA device. Must be called before a GPU artifact's .so is
 /// loaded. Errors: "cannot load libmoe_runtime_gpu.so (tried ...): ...",
 /// "no CUDA device: ...".
-moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out);
+/// With `cudaGraph`, each bound entry's first call is captured into a CUDA
+/// graph and every call (that one too) replays it.
+moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, bool cudaGraph = false);
 
 /// Whether a GPU can run artifacts here: the library loads and reports at
 /// least one device (for the default target of a FILE.mlir).

@@ -8,6 +8,8 @@
 // code and the moert_* calls it makes all run on that stream, so the events
 // bracket all of its GPU work). After each call the stream is waited for and
 // the library's sticky error checked, so a failing call is reported by name.
+// With --cuda-graph the first call is captured into a CUDA graph (outputs
+// zeroed outside it) and every call replays the graph between the events.
 // Everything goes through GpuDevice (dlopen + dlsym): no CUDA is linked.
 //
 //===----------------------------------------------------------------------===//
@@ -25,8 +27,10 @@ namespace {
 
 class GpuBoundEntry : public BoundEntry {
 public:
-  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host) : gpu_(gpu), host_(host) {}
+  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host, bool cudaGraph)
+      : gpu_(gpu), host_(host), cudaGraph_(cudaGraph) {}
   ~GpuBoundEntry() override {
+    gpu_.destroyGraph(graph_);
     for (void *p : device_)
       gpu_.free(p);
     gpu_.destroyEvent(start_);
@@ -56,9 +60,15 @@ public:
     for (size_t i = 0; i < entry.args.size(); ++i)
       if (!entry.args[i].isInput)
         MOERT_TRY(gpu_.zero(device_[i], entry.args[i].numBytes));
-    MOERT_TRY(gpu_.record(start_));
-    fn(device_.data());
     std::string what = format("entry '%s' on gpu", entry.name.c_str());
+    if (cudaGraph_ && !graph_)
+      MOERT_TRY(gpu_.captureGraph([&] { fn(device_.data()); },
+                                  "capturing " + what + " into a CUDA graph", &graph_));
+    MOERT_TRY(gpu_.record(start_));
+    if (graph_)
+      MOERT_TRY(gpu_.launchGraph(graph_, "replaying the CUDA graph of " + what));
+    else
+      fn(device_.data());
     MOERT_TRY(gpu_.takeError(what));
     MOERT_TRY(gpu_.record(end_));
     MOERT_TRY(gpu_.elapsedMs(start_, end_, ms).withPrefix(what));
@@ -80,15 +90,18 @@ private:
   std::vector<void *> device_;
   void *start_ = nullptr;
   void *end_ = nullptr;
+  bool cudaGraph_;
+  void *graph_ = nullptr; // the captured call (--cuda-graph)
 };
 
 class GpuExecutor : public Executor {
 public:
-  explicit GpuExecutor(GpuDevice *gpu) : gpu_(gpu), name_(gpu->deviceName()) {}
+  GpuExecutor(GpuDevice *gpu, bool cudaGraph)
+      : gpu_(gpu), name_(gpu->deviceName()), cudaGraph_(cudaGraph) {}
   const char *device() const override { return "gpu"; }
   std::string deviceName() const override { return name_; }
   Status bind(EntryBuffers *host, std::unique_ptr<BoundEntry> *out) override {
-    std::unique_ptr<GpuBoundEntry> b(new GpuBoundEntry(*gpu_, host));
+    std::unique_ptr<GpuBoundEntry> b(new GpuBoundEntry(*gpu_, host, cudaGraph_));
     MOERT_TRY(b->place());
     *out = std::move(b);
     return Status::success();
@@ -105,16 +118,17 @@ public:
 private:
   GpuDevice *gpu_;
   std::string name_;
+  bool cudaGraph_;
 };
 
 } // namespace
 
-Status makeGpuExecutor(std::unique_ptr<Executor> *out) {
+Status makeGpuExecutor(std::unique_ptr<Executor> *out, bool cudaGraph) {
   GpuDevice *gpu = nullptr;
   MOERT_TRY(GpuDevice::load(&gpu));
   MOERT_TRY(gpu->requireDevice());
   gpu->clearError();
-  out->reset(new GpuExecutor(gpu));
+  out->reset(new GpuExecutor(gpu, cudaGraph));
   return Status::success();
 }
 

@@ -86,6 +86,13 @@ OPTIONS
                     include the zeroing of the outputs before each call).
                     Events around every launch add host work: the entry's
                     own median is then not a benchmark number.
+  --cuda-graph      (gpu) Capture each entry's call once into a CUDA graph
+                    (stream capture on the runtime stream) and time its
+                    replays: what a training step replaying the layer pays.
+                    An entry that makes the host wait for the device (the
+                    cuBLASLt grouped GEMMs read their group sizes on the
+                    host; compile with --gemm=generated) fails with the
+                    call that waited.
   --json            Print one JSON object instead of tables (timings in ms
                     incl. every sample, outputs with shape/dtype/sum/abs_sum/
                     hash, check results, and values with --print).
@@ -205,6 +212,7 @@ struct Options {
   std::string checkAgainst; // --check-against PATH
   bool check = false;       // --check (FILE.mlir: against its cpu compile)
   bool profile = false;     // --profile
+  bool cudaGraph = false;   // --cuda-graph
   int progress = -1;        // --progress 1, --no-progress 0, -1 by size
 };
 
@@ -253,6 +261,9 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--profile") {
       cl.noValue();
       o.profile = true;
+    } else if (name == "--cuda-graph") {
+      cl.noValue();
+      o.cudaGraph = true;
     } else if (name == "--progress" || name == "--no-progress") {
       cl.noValue();
       o.progress = name == "--progress";
@@ -614,11 +625,12 @@ namespace {
 
 /// The executor for `device`; "--device gpu: ..." errors are fatal.
 std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
-                                                  const std::string &what) {
+                                                  const std::string &what,
+                                                  bool cudaGraph = false) {
   if (device == "cpu")
     return moe_runner::makeCpuExecutor();
   std::unique_ptr<moe_runner::Executor> e;
-  check(moe_runner::makeGpuExecutor(&e).withPrefix(what));
+  check(moe_runner::makeGpuExecutor(&e, cudaGraph).withPrefix(what));
   return e;
 }
 
@@ -933,7 +945,10 @@ int main(int argc, char **argv) {
   // 2. The device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
   // any GPU artifact, whose mgpu*/moert_* references it resolves.
   std::string device = runDevice(o, spec, paths);
-  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu");
+  if (o.cudaGraph && device != "gpu")
+    usageError("--cuda-graph needs --device gpu");
+  std::unique_ptr<moe_runner::Executor> executor =
+      executorFor(device, "--device gpu", o.cudaGraph);
   enableProgressFor(o, selected);
 
   // 3. Plan the inputs of every entry, and the reference, before running

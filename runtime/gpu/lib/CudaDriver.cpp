@@ -328,6 +328,12 @@ void *mgpuStreamCreate(void) {
 
 void mgpuStreamSynchronize(void *stream) {
   SCOPED_CONTEXT_OR_RETURN();
+  // Inside a graph capture (moert_gpu_capture_begin) the wait that ends every
+  // compiled call has nothing to wait for: the caller waits for the replay.
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (cuStreamIsCapturing(asStream(stream), &capture) == CUDA_SUCCESS &&
+      capture == CU_STREAM_CAPTURE_STATUS_ACTIVE)
+    return;
   CU(cuStreamSynchronize(asStream(stream)));
 }
 

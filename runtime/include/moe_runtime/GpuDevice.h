@@ -14,6 +14,8 @@
 
 #include "moe_runtime/Status.h"
 
+#include <functional>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -78,6 +80,16 @@ public:
   /// Stop, wait for the timed work, and return the rows in order of first
   /// launch.
   Status stopProfile(std::vector<ProfileRow> *rows) const;
+
+  /// Captures what `call` issues on the runtime stream into a CUDA graph
+  /// (*graph, for launchGraph/destroyGraph). A call that waits for the
+  /// device inside it fails the capture with the library's error naming it,
+  /// prefixed with `what`.
+  Status captureGraph(const std::function<void()> &call, const std::string &what,
+                      void **graph) const;
+  /// Replays a captured graph on the runtime stream.
+  Status launchGraph(void *graph, const std::string &what) const;
+  void destroyGraph(void *graph) const;
 
 private:
   GpuDevice() = default;

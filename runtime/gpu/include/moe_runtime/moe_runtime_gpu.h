@@ -122,6 +122,21 @@ MOERT_GPU_EXPORT void moert_gpu_profile_start(void);
 MOERT_GPU_EXPORT int64_t moert_gpu_profile_stop(moert_gpu_profile_row *rows,
                                                 int64_t capacity);
 
+/* CUDA graphs of compiled calls. capture_begin() starts a stream capture on
+ * the runtime stream (thread-local mode); every launch and moert_* call the
+ * compiled code makes until capture_end() is recorded, not run. A call that
+ * waits for the device (a grouped GEMM's host copy of the group sizes, a
+ * synchronous copy) fails with the CUDA error naming it and invalidates the
+ * capture; the end-of-call mgpuStreamSynchronize that gpu-to-llvm emits is
+ * skipped while capturing (the caller waits for the replay instead).
+ * capture_end() ends the capture and instantiates the graph into *exec
+ * (NULL on failure); graph_launch() replays it on the runtime stream. All
+ * return 0 or -1 (moert_gpu_last_error(), and the sticky error). */
+MOERT_GPU_EXPORT int moert_gpu_capture_begin(void);
+MOERT_GPU_EXPORT int moert_gpu_capture_end(void **exec);
+MOERT_GPU_EXPORT int moert_gpu_graph_launch(void *exec);
+MOERT_GPU_EXPORT void moert_gpu_graph_destroy(void *exec);
+
 /* Frees the cached cuBLASLt handles, descriptors, workspaces and pinned
  * buffers (e.g. before cudaDeviceReset). Safe to call at any time when no
  * other thread is inside a moert_gpu call. */
