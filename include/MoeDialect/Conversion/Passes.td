@@ -172,25 +172,28 @@ def ConvertGroupedMatmulToNVGPUPass
     * a producer warpgroup (`setmaxnreg` down) issues TMA bulk tensor loads
       of A's row tiles and B's K x N tiles into a ring of shared-memory
       stages, each guarded by a "full" and an "empty" mbarrier;
-    * a consumer warpgroup (`setmaxnreg` up) runs `nvgpu.warpgroup.mma`
-      (wgmma, bf16 in, f32 accumulate) on each stage and releases it;
+    * one consumer warpgroup per 64 rows of the tile (`setmaxnreg` up) runs
+      `nvgpu.warpgroup.mma` (wgmma, bf16 in, f32 accumulate) on its rows of
+      each stage and releases the stage;
     * the tile scheduler reads the group sizes on the device: every CTA
       scans them in shared memory (tiles per group and row offsets) and walks
       the linear tile index (group, m-tile, n-tile) with a grid stride, so
       no group size ever reaches the host;
-    * the epilogue stages the accumulator in shared memory and stores the
-      rows of the tile's group only (row mask at the group's end, column mask
-      at N), as bf16 or f32; tiles past the last group write the zero rows.
+    * the epilogue stages the accumulator in shared memory (its register
+      fragments, wgmma's layout) and stores the rows of the tile's group only
+      (row mask at the group's end, column mask at N), as bf16 or f32; tiles
+      past the last group write the zero rows.
 
     The host side encodes the TMA descriptors with
     `moert_entry_tensor_map_bf16_2d` (host-only work); each CTA copies them
     into its slot of a device scratch buffer and fences them for the tensor
     map proxy. Nothing in the entry waits for the device.
 
-    Tile choice: BN = 128 and BK = 64 always; BM = 128 when the rows per
-    group on average (R / G) are at least 256, else 64 (small groups waste
-    less of a tile). Four pipeline stages (three where BM = 128 would not fit
-    shared memory otherwise).
+    Tile choice: BN = 128 and BK = 64 always; BM = 128 (two consumer
+    warpgroups) when the rows per group on average (R / G) are at least
+    128, else 64 (one; small groups waste less of a tile). As many pipeline
+    stages as shared memory holds next to the epilogue tile, at most 8 (4
+    for BM = 128, 7 for BM = 64).
 
     Supported: bf16 A and B, `weight_layout = kn` (b is [G, K, N]), bf16 or
     f32 output, K a multiple of 64, N a multiple of 8, no FP8 scales.

@@ -32,9 +32,11 @@ struct GroupedGemmConfig {
   /// the mbarriers take statically.
   static constexpr int64_t sharedCapacity = 232448 - 2 * maxStages * 8;
 
-  // Warpgroup 0 computes (wgmma + epilogue), warpgroup 1 loads (TMA).
+  // One consumer warpgroup per 64 rows of the tile (wgmma + epilogue of
+  // its rows), then one producer warpgroup (TMA).
   static constexpr int64_t warpgroupSize = 128;
-  static constexpr int64_t threads = 2 * warpgroupSize;
+  int64_t consumers() const { return blockM / 64; }
+  int64_t threads() const { return (consumers() + 1) * warpgroupSize; }
   static constexpr int64_t producerRegisters = 40;
   static constexpr int64_t consumerRegisters = 232;
 
@@ -44,7 +46,7 @@ struct GroupedGemmConfig {
   int64_t nTiles() const { return (n + blockN - 1) / blockN; }
   /// Group-size scan arrays, padded to a multiple of the block's threads.
   int64_t scanLength() const {
-    return (groups + threads - 1) / threads * threads;
+    return (groups + threads() - 1) / threads() * threads();
   }
 
   // Shared memory, in bytes from a 1024-byte aligned base (the 128-byte
@@ -58,8 +60,13 @@ struct GroupedGemmConfig {
   int64_t epilogueOffset() const {
     return stages * (aStageBytes() + bStageBytes());
   }
-  /// The accumulator tile is staged here (f32) for the row-masked stores.
-  int64_t scanOffset() const { return epilogueOffset() + blockM * blockN * 4; }
+  /// The accumulator tile is staged here (f32) for the row-masked stores;
+  /// rows padded by 4 floats so that the 8 rows a warp writes at once fall
+  /// in different banks.
+  static constexpr int64_t epilogueRowFloats = blockN + 4;
+  int64_t scanOffset() const {
+    return epilogueOffset() + blockM * epilogueRowFloats * 4;
+  }
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.
   int64_t sharedBytes() const { return 1024 + scanOffset() + 2 * scanLength() * 4; }

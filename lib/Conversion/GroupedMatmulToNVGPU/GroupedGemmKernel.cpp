@@ -1,9 +1,10 @@
 //===- GroupedGemmKernel.cpp - the body of a generated grouped GEMM -------===//
 //
-// One CTA = two warpgroups. Warpgroup 1 (the producer) keeps one thread
-// issuing TMA loads into a ring of `stages` shared-memory stages; warpgroup 0
-// (the consumer) runs wgmma on each stage as it fills, then writes the tile
-// through shared memory with the rows of its group only. Both walk the same
+// One CTA = a consumer warpgroup per 64 rows of the tile and a producer
+// warpgroup. The producer keeps one thread issuing TMA loads into a ring of
+// `stages` shared-memory stages; each consumer runs wgmma on its 64 rows of
+// each stage as it fills (B shared), then writes its rows of the tile
+// through shared memory, those of the tile's group only. Both walk the same
 // tiles: CTA i takes tiles i, i + numCtas, ... of the linear order
 // (m-tile, n-tile), m-tiles numbered group after group, then the tiles of the
 // zero rows past the last group. Each stage has a "full" mbarrier (the
@@ -53,7 +54,7 @@ public:
     gpu::BarrierOp::create(b, loc);
     Value isProducer = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge, threadId,
-        index(GroupedGemmConfig::warpgroupSize));
+        index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
     {
       OpBuilder::InsertionGuard guard(b);
@@ -134,7 +135,9 @@ private:
     for (int64_t s = 0; s < config.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1), index(s),
                                     first);
-      nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers, index(1), index(s),
+      // Every consumer warpgroup releases each stage.
+      nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers,
+                                    index(config.consumers()), index(s),
                                     first);
     }
   }
@@ -144,10 +147,10 @@ private:
   /// the group sizes, in shared memory: Hillis-Steele, every thread owning
   /// scanLength / threads entries, log2(G) rounds.
   void scanGroupSizes() {
-    int64_t perThread = config.scanLength() / GroupedGemmConfig::threads;
+    int64_t perThread = config.scanLength() / config.threads();
     SmallVector<Value> owned;
     for (int64_t j = 0; j < perThread; ++j)
-      owned.push_back(add(threadId, index(j * GroupedGemmConfig::threads)));
+      owned.push_back(add(threadId, index(j * config.threads())));
     for (Value i : owned) {
       Value inRange = cmp(arith::CmpIPredicate::ult, i, index(config.groups));
       Value clamped = minU(i, index(config.groups - 1));
@@ -366,7 +369,7 @@ private:
                                    GroupedGemmConfig::producerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
     Value leader = cmp(arith::CmpIPredicate::eq, threadId,
-                       index(GroupedGemmConfig::warpgroupSize));
+                       index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
       Value aMap = asTensorMap(descriptorAddress(0),
@@ -430,7 +433,10 @@ private:
         asTensorMap(descriptorAddress(0), tensorMapType(config.blockM));
     Value bMap = asTensorMap(descriptorAddress(1),
                              tensorMapType(GroupedGemmConfig::blockK));
-    isConsumerLeader = cmp(arith::CmpIPredicate::eq, threadId, index(0));
+    Value size = index(GroupedGemmConfig::warpgroupSize);
+    consumer = divU(threadId, size);
+    consumerThread = remU(threadId, size);
+    isConsumerLeader = cmp(arith::CmpIPredicate::eq, consumerThread, index(0));
     forEachTile([&](const TileCoordinates &t, Value count) {
       auto [accumulator, next] = emitTileMma(t, count, aMap, bMap);
       emitEpilogue(t, accumulator);
@@ -439,8 +445,8 @@ private:
   }
 
   nvgpu::WarpgroupAccumulatorType accumulatorType() {
-    auto fragment = VectorType::get(
-        {config.blockM, GroupedGemmConfig::blockN}, b.getF32Type());
+    auto fragment = VectorType::get({64, GroupedGemmConfig::blockN},
+                                    b.getF32Type());
     return nvgpu::WarpgroupAccumulatorType::get(ctx, fragment);
   }
 
@@ -482,9 +488,16 @@ private:
     return {loop.getResult(0), next};
   }
 
-  /// One warpgroup MMA (BM x BN += BM x BK · BK x BN) on stage `stage`.
+  /// This consumer's warpgroup MMA on stage `stage`: its 64 rows,
+  /// 64 x BN += 64 x BK · BK x BN (A's rows are 128-byte swizzle rows, so
+  /// 64 of them start on a 1024-byte boundary).
   Value emitStageMma(Value stage, Value accumulator, Value aMap, Value bMap) {
-    Value aTile = aStage(stage), bTile = bStage(stage);
+    Value rowsBefore =
+        mul(consumer, index(64 * GroupedGemmConfig::blockK * 2));
+    Value aTile = sharedViewAt({64, GroupedGemmConfig::blockK},
+                               b.getBF16Type(),
+                               add(aStageOffset(stage), rowsBefore));
+    Value bTile = bStage(stage);
     auto aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         b, loc,
         nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -503,37 +516,83 @@ private:
   }
 
   // --- epilogue ---------------------------------------------------------------
-  /// Synchronizes the consumer warpgroup only (the producer runs ahead).
+  /// Synchronizes this consumer warpgroup only (named barrier 1 + its
+  /// index; the producer runs ahead, the other consumer has its own rows).
   void consumerBarrier() {
-    NVVM::BarrierOp::create(b, loc, /*res=*/Type(), /*barrierId=*/i32(1),
+    Value id = add(toI32(consumer), i32(1));
+    NVVM::BarrierOp::create(b, loc, /*res=*/Type(), /*barrierId=*/id,
                             /*numberOfThreads=*/
                             i32(GroupedGemmConfig::warpgroupSize),
                             /*reductionOp=*/nullptr,
                             /*reductionPredicate=*/Value());
   }
 
-  /// Accumulator -> shared memory (f32) -> the tile's rows of c: each thread
-  /// moves 4 columns of a row at a time, rows and columns past the tile's
-  /// group or past N are not written.
+  /// The accumulator as the LLVM struct convert-nvgpu-to-nvvm makes of it:
+  /// one inner struct of BN / 2 f32, the register fragments of one
+  /// m64nBNk16 wgmma (the two casts fold away in that conversion).
+  Value accumulatorFragments(Value accumulator) {
+    SmallVector<Type> perThread(GroupedGemmConfig::blockN / 2, b.getF32Type());
+    auto inner = LLVM::LLVMStructType::getLiteral(ctx, perThread);
+    auto type = LLVM::LLVMStructType::getLiteral(ctx, {inner});
+    return UnrealizedConversionCastOp::create(b, loc, type, accumulator)
+        .getResult(0);
+  }
+
+  /// Writes this consumer's 64 x BN accumulator into its rows of `staging`:
+  /// thread t of the warpgroup holds, for every 8-column chunk j and half h,
+  /// columns 8j + 2 (t mod 4) and the next of row 16 (t / 32) + (t mod 32) / 4
+  /// + 8h (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
+  void stageAccumulator(Value accumulator, Value staging) {
+    Value fragments = accumulatorFragments(accumulator);
+    Value lane = remU(consumerThread, index(32));
+    Value row = add(mul(consumer, index(64)),
+                    add(mul(divU(consumerThread, index(32)), index(16)),
+                        divU(lane, index(4))));
+    Value column = mul(remU(lane, index(4)), index(2));
+    auto pairType = VectorType::get({2}, b.getF32Type());
+    Value pair0 = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0.0f)));
+    for (int64_t half = 0; half < 2; ++half)
+      for (int64_t chunk = 0; chunk < GroupedGemmConfig::blockN / 8; ++chunk) {
+        Value pair = pair0;
+        for (int64_t k = 0; k < 2; ++k) {
+          Value v = LLVM::ExtractValueOp::create(
+              b, loc, fragments,
+              ArrayRef<int64_t>{0, 4 * chunk + 2 * half + k});
+          pair = vector::InsertOp::create(b, loc, v, pair, k);
+        }
+        vector::StoreOp::create(
+            b, loc, pair, staging,
+            ValueRange{add(row, index(8 * half)),
+                       add(column, index(8 * chunk))});
+      }
+  }
+
+  /// Accumulator -> shared memory (f32) -> the tile's rows of c: each
+  /// consumer moves its 64 rows (warpgroup.mma.store places them by thread
+  /// id), each thread 4 columns of a row at a time; rows and columns past
+  /// the tile's group or past N are not written.
   void emitEpilogue(const TileCoordinates &t, Value accumulator) {
     auto tileType = MemRefType::get(
-        {config.blockM, GroupedGemmConfig::blockN}, b.getF32Type(),
+        {config.blockM, GroupedGemmConfig::epilogueRowFloats}, b.getF32Type(),
         AffineMap(), workgroup);
     Value staging = memref::ViewOp::create(
         b, loc, tileType, dynamicShared,
         add(alignPad, index(config.epilogueOffset())), ValueRange{});
     consumerBarrier(); // the previous tile's reads of `staging` are done
-    nvgpu::WarpgroupMmaStoreOp::create(b, loc, accumulator, staging);
+    stageAccumulator(accumulator, staging);
     consumerBarrier();
     constexpr int64_t vectorWidth = 4;
     int64_t threadsPerRow = GroupedGemmConfig::blockN / vectorWidth;
     int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
-    Value column = mul(remU(threadId, index(threadsPerRow)), index(vectorWidth));
-    Value firstRow = divU(threadId, index(threadsPerRow));
+    Value column =
+        mul(remU(consumerThread, index(threadsPerRow)), index(vectorWidth));
+    Value myRows = mul(consumer, index(64));
+    Value firstRow = add(myRows, divU(consumerThread, index(threadsPerRow)));
     Value globalColumn = add(t.colBegin, column);
     Value columnInside =
         cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
-    auto rows = scf::ForOp::create(b, loc, firstRow, index(config.blockM),
+    auto rows = scf::ForOp::create(b, loc, firstRow, add(myRows, index(64)),
                                    index(rowsPerPass));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(rows.getBody());
@@ -564,7 +623,7 @@ private:
   Value scanTiles, scanRows;
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;
-  Value isConsumerLeader;
+  Value consumer, consumerThread, isConsumerLeader;
 };
 
 } // namespace

@@ -6,7 +6,7 @@
 //   moert_entry_tensor_map_bf16_2d(aMap, a, R, K, BM, 64)      (host only)
 //   moert_entry_tensor_map_bf16_2d(bMap, b, G*K, N, 64, 64)
 //   %scratch = memref.alloc : memref<numCtas x 32 x i64>        (device)
-//   gpu.launch numCtas x 256 threads { GroupedGemmKernel.h's body }
+//   gpu.launch numCtas x (BM / 64 + 1) * 128 threads { GroupedGemmKernel.h }
 //   memref.dealloc %scratch
 //
 // so the group sizes are read by the kernel on the device and the entry
@@ -141,7 +141,7 @@ void generateKernel(IRRewriter &rewriter, GroupedMatmulOp op,
       NameLoc::get(rewriter.getStringAttr("grouped_matmul"), loc);
   auto launch = gpu::LaunchOp::create(
       rewriter, kernelLoc, constant(config.numCtas), one, one,
-      constant(GroupedGemmConfig::threads), one, one, sharedBytes);
+      constant(config.threads()), one, one, sharedBytes);
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(&launch.getBody().front());

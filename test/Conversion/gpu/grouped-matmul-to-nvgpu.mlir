@@ -5,8 +5,9 @@
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
 
 // Host side: both TMA descriptors encoded on the host (no device work), the
-// per-CTA descriptor scratch, one launch of 132 CTAs x 256 threads, then
-// the scratch freed; the op is gone.
+// per-CTA descriptor scratch, one launch of 132 CTAs x 256 threads (one
+// consumer warpgroup for 64-row tiles, one producer), then the scratch
+// freed; the op is gone.
 // CHECK-LABEL: func.func @small_groups
 // CHECK:       %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK-DAG:   %[[R:.*]] = arith.constant 256 : i64
@@ -19,9 +20,9 @@
 // CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
 // CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x32xi64>
 // 64-row tiles (R / G = 64 < 128): as many stages of (8 + 16) KiB as fit
-// (7) next to a 32 KiB f32 epilogue tile, two 256-entry scans and 1 KiB of
-// alignment slack.
-// CHECK-DAG:   %[[SMEM:.*]] = arith.constant 207872 : i32
+// (7) next to a 64 x 132 f32 epilogue tile (rows padded by 4 floats), two
+// 256-entry scans and 1 KiB of alignment slack.
+// CHECK-DAG:   %[[SMEM:.*]] = arith.constant 208896 : i32
 // CHECK-DAG:   %[[NUMCTAS:.*]] = arith.constant 132 : index
 // CHECK-DAG:   %[[THREADS:.*]] = arith.constant 256 : index
 // CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %[[NUMCTAS]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[THREADS]], {{.*}}) dynamic_shared_memory_size %[[SMEM]]
@@ -54,13 +55,16 @@
 // CHECK:             nvgpu.mbarrier.arrive
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvgpu.mbarrier.arrive
-// Epilogue: through shared memory, rows of the tile's group and columns
-// inside N only, cast to bf16.
+// Epilogue: the accumulator's register pairs into shared memory (its
+// warpgroup's named barrier around), then rows of the tile's group and
+// columns inside N only, cast to bf16.
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK:           nvgpu.warpgroup.mma.store %{{.*}}, %{{.*}} : <fragmented = vector<64x128xf32>> to memref<64x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> to !llvm.struct<(struct<(f32,
+// CHECK:           vector.store %{{.*}}, %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           scf.for
 // CHECK:             scf.if
-// CHECK:               vector.load %{{.*}} : memref<64x128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:               vector.load %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK:               arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
 // CHECK:               vector.store %{{.*}}, %{{.*}} : memref<256x192xbf16>, vector<4xbf16>
 // CHECK:       memref.dealloc %[[SCRATCH]] : memref<132x32xi64>
@@ -75,13 +79,17 @@ func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n
 
 // -----
 
-// 128-row tiles where groups average 128 rows or more (4 stages of 32 KiB
-// next to the 64 KiB f32 epilogue tile); an f32 output is stored without a
-// cast.
+// 128-row tiles where groups average 128 rows or more: two consumer
+// warpgroups of 64 rows each and a producer (384 threads), 4 stages of
+// 32 KiB next to the 128 x 132 f32 epilogue tile, both consumers release
+// each stage; an f32 output is stored without a cast.
 // CHECK-LABEL: func.func @large_groups_f32
-// CHECK:       arith.constant 199680 : i32
+// CHECK-DAG:   arith.constant 202752 : i32
+// CHECK-DAG:   arith.constant 384 : index
+// CHECK:       nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c2
 // CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
-// CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+// CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:       nvgpu.warpgroup.mma %{{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xbf16
 // CHECK-NOT:   arith.truncf
 // CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
 func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>, %n: memref<2xi32>, %c: memref<1024x256xf32>) {
