@@ -49,7 +49,7 @@ struct MoeLowerToGpuOptions
 /// moe-lower-to-gpu: as far as bufferization the same as moe-lower-to-cpu;
 /// then grouped GEMMs become runtime calls (cuBLASLt), the other ops
 /// parallel loops that run as kernels (convert-moe-to-gpu,
-/// moe-gpu-launch-loops), host buffers device buffers; upstream
+/// gpu-launch-top-level-loops), host buffers device buffers; upstream
 /// gpu-kernel-outlining, gpu-async-region, convert-gpu-to-nvvm,
 /// gpu-to-llvm and gpu-module-to-binary (cubin through ptxas) finish.
 /// Host functions take bare device pointers like the CPU target's.

@@ -4,7 +4,7 @@
 // (dlogits·Wᵀ and xᵀ·dlogits): out[i, j] += Σ_l a(.., l)·b(.., l) with f32
 // accumulation. One thread per output with an H- or T-long loop is far from
 // a GEMM; on the GPU target convert-moe-to-gpu hands them to cuBLASLt
-// (moert_entry_matmul_f32), and moe-gpu-split-reductions leaves them whole.
+// (moert_entry_matmul_f32), and split-long-reductions leaves them whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_CONVERSION_MOETOGPU_CONTRACTION_H

@@ -3,7 +3,7 @@
 // Grouped matmuls and the f32 contractions autodiff writes in linalg (the
 // router adjoints) go to the runtime (cuBLASLt); the other ops get the
 // parallel schedules of ParallelSchedules.h where one exists, else the CPU
-// reference loops (which moe-gpu-launch-loops then runs in a single-thread
+// reference loops (which gpu-launch-top-level-loops then runs in a single-thread
 // kernel: correct, slow, and only for ops no benchmark layer uses).
 //
 //===----------------------------------------------------------------------===//
@@ -189,7 +189,7 @@ struct ConvertMoeToGPUPass
   /// Wraps the location of every op that becomes a kernel in a NameLoc
   /// saying what it computes ("permute", "combine_grad", "elementwise"):
   /// the loops lowered from it carry that location, and
-  /// moe-gpu-launch-loops names the kernel after it, so profiles and
+  /// gpu-launch-top-level-loops names the kernel after it, so profiles and
   /// runtime errors show which op a kernel came from.
   void nameKernelSources() {
     MLIRContext *ctx = &getContext();
@@ -254,7 +254,7 @@ struct ConvertMoeToGPUPass
     }
 
     // f32 contractions to cuBLASLt; the rest of linalg stays for
-    // moe-gpu-accumulate-reductions and linalg-to-parallel-loops.
+    // convert-linalg-reductions-to-accumulating-loops and linalg-to-parallel-loops.
     SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>> contractions;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op.hasPureBufferSemantics())

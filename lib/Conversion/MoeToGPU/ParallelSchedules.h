@@ -1,7 +1,7 @@
 //===- ParallelSchedules.h - moe ops as parallel loops for the GPU -*- C++ -*-===//
 //
 // The GPU schedules of the non-GEMM moe ops: scf.parallel loops over
-// independent work items (moe-gpu-launch-loops makes each a kernel) whose
+// independent work items (gpu-launch-top-level-loops makes each a kernel) whose
 // per-item arithmetic is the CPU reference's (LoopEmitters.h), so results
 // agree bit for bit where no reduction is reassociated. Ops with a
 // sequential step get chunked multi-phase schedules.

@@ -120,7 +120,7 @@ func.func @swapped_dynamic(%w: memref<?x?xf32>, %g: memref<?x?xf32>, %dx: memref
 // -----
 
 // Not contractions the runtime computes; they stay linalg (for
-// moe-gpu-accumulate-reductions), each alone in its module so that no call
+// convert-linalg-reductions-to-accumulating-loops), each alone in its module so that no call
 // or runtime declaration anywhere can hide: another body (a·|b|), an f16
 // operand, a strided buffer, a bf16 output.
 // CHECK-NOT:     moert_entry_matmul_f32

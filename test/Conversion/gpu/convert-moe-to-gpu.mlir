@@ -5,7 +5,7 @@
 // The GPU lowering of moe ops on memrefs: bf16 grouped matmuls become calls
 // into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
 // out_dtype, rows) with layout KN = 0 / NK = 1 and out bf16 = 0 / f32 = 1);
-// the other ops become scf.parallel loops (moe-gpu-launch-loops makes
+// the other ops become scf.parallel loops (gpu-launch-top-level-loops makes
 // kernels of them). Shapes are chosen so that every size differs:
 // G = 4 groups, K = 32, N = 48, R = 16 rows.
 

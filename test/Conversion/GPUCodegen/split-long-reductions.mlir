@@ -1,10 +1,10 @@
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions | FileCheck %s
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=chunk=1024 | FileCheck %s --check-prefix=CHUNK
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --split-long-reductions | FileCheck %s
+// RUN: moe-opt %s -split-input-file --split-long-reductions=chunk=1024 | FileCheck %s --check-prefix=CHUNK
+// RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
+// RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --split-long-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
 
-// moe-gpu-split-reductions: a linalg op with few outputs and one long
+// split-long-reductions: a linalg op with few outputs and one long
 // reduction (shaped like a router-weight gradient: H·E = 1024·8 outputs,
 // each a sum over T = 32768 tokens of x·|g|; a plain contraction xᵀ·g is
 // left to cuBLASLt, below) becomes partial sums per chunk of the reduction, then a
