@@ -19,8 +19,8 @@ namespace mlir::moe {
 #include "MoeDialect/Conversion/Passes.h.inc"
 
 /// The CPU reference lowering of every moe op on memrefs (what
-/// convert-moe-to-loops applies); convert-moe-to-gpu uses it for the ops it
-/// has no GPU schedule for, inside single-thread kernels.
+/// convert-moe-to-loops applies); convert-moe-to-parallel-loops uses it for
+/// the ops without a parallel schedule.
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit = 1);
 

@@ -270,7 +270,7 @@ struct LaunchLoopsPass
 
   /// Names each launch's kernel "<function>_<n>_<what>", n counting the
   /// launches in order and <what> the op it came from (the NameLoc
-  /// convert-moe-to-gpu put on its location), so that kernel names in
+  /// moe-name-kernel-sources put on its location), so that kernel names in
   /// profiles and driver errors say what they compute.
   void nameKernels(func::FuncOp func) {
     unsigned counter = 0;

@@ -1,5 +1,5 @@
 //===- SplitLongReductions.cpp - chunk long reductions for the GPU --------===//
-#include "../MoeToGPU/Contraction.h"
+#include "../MoeToRuntimeCalls/Contraction.h"
 
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
@@ -27,7 +27,8 @@ struct SplitReductionsPass
     if (op.getNumReductionLoops() != 1 || op.hasIndexSemantics() ||
         op.getNumDpsInits() != 1)
       return 0;
-    // convert-moe-to-gpu gives f32 contractions to cuBLASLt whole.
+    // convert-moe-to-runtime-calls gives f32 contractions to cuBLASLt
+    // whole.
     if (gpu_contraction::matchContraction(op))
       return 0;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();

@@ -136,9 +136,9 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
                                      const MoeLowerToCpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams);
   if (options.gpuSchedules) {
-    moe::ConvertMoeToGPUPassOptions schedules;
-    schedules.schedulesOnly = true;
-    pm.addPass(moe::createConvertMoeToGPUPass(schedules));
+    moe::ConvertMoeToParallelLoopsPassOptions schedules;
+    schedules.hoistScratch = true;
+    pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
   } else {
@@ -158,9 +158,13 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
-  pm.addPass(moe::createConvertMoeToGPUPass());
-  // The rest of what autodiff wrote in linalg (sums; convert-moe-to-gpu gave
-  // the contractions to cuBLASLt) becomes parallel loops too; their reduction
+  pm.addPass(moe::createMoeNameKernelSourcesPass());
+  pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
+  moe::ConvertMoeToParallelLoopsPassOptions loops;
+  loops.singleThreadKernels = true;
+  pm.addPass(moe::createConvertMoeToParallelLoopsPass(loops));
+  // The rest of what autodiff wrote in linalg (sums; the contractions went
+  // to cuBLASLt) becomes parallel loops too; their reduction
   // dimensions stay sequential in a thread, which keeps its running sum in a
   // register.
   pm.addNestedPass<func::FuncOp>(

@@ -129,7 +129,7 @@ func.func @sequential(%m: memref<8xf32>) {
 // -----
 
 // Kernel names: "<function>_<n>_<what>", n in launch order, <what> the
-// NameLoc convert-moe-to-gpu gives the ops it lowers ("kernel" without one).
+// NameLoc moe-name-kernel-sources gives the ops ("kernel" without one).
 // CHECK-LABEL: func.func @named(
 // CHECK:       gpu.launch {{.*}} function(@named_0_permute)
 // CHECK:       gpu.launch {{.*}} function(@named_1_kernel)

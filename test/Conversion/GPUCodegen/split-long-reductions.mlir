@@ -75,7 +75,7 @@ func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32
 // Unchanged: f32 contractions (acc + a·b, bf16 factors widened) with few
 // outputs and a long reduction, which would otherwise be split: the router
 // weight gradient xᵀ·g and its transpose gᵀ·x, operands in either order.
-// convert-moe-to-gpu gives them to cuBLASLt whole.
+// convert-moe-to-runtime-calls gives them to cuBLASLt whole.
 // CHECK-LABEL: func.func @contractions(
 // CHECK-NOT:   tensor.expand_shape
 // CHECK:       linalg.generic

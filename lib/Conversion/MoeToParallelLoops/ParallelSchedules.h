@@ -1,14 +1,14 @@
 //===- ParallelSchedules.h - moe ops as parallel loops for the GPU -*- C++ -*-===//
 //
 // The GPU schedules of the non-GEMM moe ops: scf.parallel loops over
-// independent work items (gpu-launch-top-level-loops makes each a kernel) whose
-// per-item arithmetic is the CPU reference's (LoopEmitters.h), so results
+// independent work items (gpu-launch-top-level-loops makes each a kernel)
+// whose per-item arithmetic is the CPU reference's (LoopEmitters.h), so results
 // agree bit for bit where no reduction is reassociated. Ops with a
 // sequential step get chunked multi-phase schedules.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MOE_LIB_CONVERSION_MOETOGPU_PARALLELSCHEDULES_H
-#define MOE_LIB_CONVERSION_MOETOGPU_PARALLELSCHEDULES_H
+#ifndef MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_PARALLELSCHEDULES_H
+#define MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_PARALLELSCHEDULES_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,4 +22,4 @@ void populateParallelSchedulePatterns(RewritePatternSet &patterns,
 
 } // namespace mlir::moe::gpu_schedules
 
-#endif // MOE_LIB_CONVERSION_MOETOGPU_PARALLELSCHEDULES_H
+#endif // MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_PARALLELSCHEDULES_H

@@ -1,16 +1,15 @@
-//===- MoeToGPU.cpp - moe ops on memrefs → kernels and runtime calls ------===//
+//===- MoeToRuntimeCalls.cpp - grouped matmuls and contractions → runtime -===//
 //
-// Grouped matmuls and the f32 contractions autodiff writes in linalg (the
-// router adjoints) go to the runtime (cuBLASLt); the other ops get the
-// parallel schedules of ParallelSchedules.h where one exists, else the CPU
-// reference loops (which gpu-launch-top-level-loops then runs in a single-thread
-// kernel: correct, slow, and only for ops no benchmark layer uses).
+// What the GPU target hands to libmoe_runtime_gpu: grouped matmuls and
+// weight gradients (cuBLASLt grouped GEMM) and the f32 contractions autodiff
+// writes in linalg (the router adjoints; one dense cuBLASLt GEMM each). The
+// calls are built from the runtime's ABI list (RuntimeAbi.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Contraction.h"
-#include "ParallelSchedules.h"
 #include "RuntimeAbi.h"
 
+#include "MoeDialect/Conversion/MoeToRuntimeCalls.h"
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Dialect/MoeOps.h"
 
@@ -19,7 +18,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_CONVERTMOETOGPUPASS
+#define GEN_PASS_DEF_CONVERTMOETORUNTIMECALLSPASS
 #include "MoeDialect/Conversion/Passes.h.inc"
 } // namespace mlir::moe
 
@@ -70,6 +69,21 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
       return op->emitOpError("on the GPU target needs contiguous buffers; got ")
              << v.getType();
+  return success();
+}
+
+/// Whether the runtime can run `op` (a grouped matmul or weight gradient
+/// on memrefs); reports why not at the op.
+LogicalResult checkRuntimeCanRun(Operation *op) {
+  if (auto mm = dyn_cast<GroupedMatmulOp>(op))
+    return !mm.getAScale()
+               ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
+                                      mm.getGroupSizes(), mm.getCInit())
+               : op->emitOpError("with FP8 scales is not supported on the "
+                                 "GPU target yet");
+  if (auto wg = dyn_cast<GroupedWeightGradOp>(op))
+    return checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
+                                wg.getGroupSizes(), wg.getDbInit());
   return success();
 }
 
@@ -182,110 +196,59 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.eraseOp(op);
 }
 
-struct ConvertMoeToGPUPass
-    : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
-  using Base::Base;
+/// Every buffer-form f32 contraction under `root` to the runtime.
+void contractionsToRuntime(Operation *root) {
+  SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>>
+      contractions;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics())
+      return;
+    if (auto c = gpu_contraction::matchContraction(op))
+      contractions.emplace_back(op, *c);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (auto &[op, c] : contractions)
+    contractionToRuntime(rewriter, op, c);
+}
 
-  /// Wraps the location of every op that becomes a kernel in a NameLoc
-  /// saying what it computes ("permute", "combine_grad", "elementwise"):
-  /// the loops lowered from it carry that location, and
-  /// gpu-launch-top-level-loops names the kernel after it, so profiles and
-  /// runtime errors show which op a kernel came from.
-  void nameKernelSources() {
-    MLIRContext *ctx = &getContext();
-    getOperation()->walk([&](Operation *op) {
-      StringRef name;
-      if (isa<MoeDialect>(op->getDialect())) {
-        name = op->getName().stripDialect();
-      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-        name = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
-                   ? "elementwise"
-                   : "reduction";
-      } else {
-        return;
-      }
-      if (!isa<NameLoc>(op->getLoc()))
-        op->setLoc(NameLoc::get(StringAttr::get(ctx, name), op->getLoc()));
-    });
-  }
-
+struct ConvertMoeToRuntimeCallsPass
+    : mlir::moe::impl::ConvertMoeToRuntimeCallsPassBase<
+          ConvertMoeToRuntimeCallsPass> {
   void runOnOperation() override {
-    if (schedulesOnly)
-      return runSchedulesOnly();
-    // What the runtime cannot do is an error, not a fallback to loops.
+    // What the runtime cannot do is an error, not a fallback to loops:
+    // checked before anything is rewritten.
     WalkResult unsupported = getOperation()->walk([](Operation *op) {
-      LogicalResult ok = success();
       auto dps = dyn_cast<DestinationStyleOpInterface>(op);
       if (!dps || !dps.hasPureBufferSemantics())
         return WalkResult::advance();
-      if (auto mm = dyn_cast<GroupedMatmulOp>(op)) {
-        ok = !mm.getAScale()
-                 ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
-                                        mm.getGroupSizes(), mm.getCInit())
-                 : op->emitOpError("with FP8 scales is not supported on the "
-                                   "GPU target yet");
-      } else if (auto wg = dyn_cast<GroupedWeightGradOp>(op)) {
-        ok = checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
-                                  wg.getGroupSizes(), wg.getDbInit());
-      }
-      return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+      return failed(checkRuntimeCanRun(op)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
     });
     if (unsupported.wasInterrupted())
       return signalPassFailure();
-    nameKernelSources();
 
-    // Ops without a GPU schedule run their reference loops in a
-    // single-thread kernel: wrap them in one before lowering them in place.
-    SmallVector<Operation *> sequential;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<MoeDialect>(op->getDialect()) && op->getNumResults() == 0 &&
-          !gpu_schedules::hasParallelSchedule(op) &&
-          !isa<GroupedMatmulOp, GroupedWeightGradOp>(op))
-        sequential.push_back(op);
-    });
-    for (Operation *op : sequential) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
-      b.setInsertionPointToEnd(&launch.getBody().front());
-      auto terminator = gpu::TerminatorOp::create(b, loc);
-      op->moveBefore(terminator);
-    }
-
-    // f32 contractions to cuBLASLt; the rest of linalg stays for
-    // convert-linalg-reductions-to-accumulating-loops and linalg-to-parallel-loops.
-    SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>> contractions;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureBufferSemantics())
-        return;
-      if (auto c = gpu_contraction::matchContraction(op))
-        contractions.emplace_back(op, *c);
-    });
-    IRRewriter rewriter(&getContext());
-    for (auto &[op, c] : contractions)
-      contractionToRuntime(rewriter, op, c);
+    contractionsToRuntime(getOperation());
 
     MLIRContext *ctx = &getContext();
-    // Runtime calls and parallel schedules first; the reference loops are
-    // the fallback (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(ctx);
-    patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(ctx,
-                                                                    /*benefit=*/3);
-    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
+    populateGroupedMatmulToRuntimeCallPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.addDynamicallyLegalOp<GroupedMatmulOp, GroupedWeightGradOp>(
+        [](Operation *op) {
+          return !cast<DestinationStyleOpInterface>(op)
+                      .hasPureBufferSemantics();
+        });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
       return signalPassFailure();
-  }
-
-  /// The parallel schedules where there are some, the reference loops for
-  /// the rest (grouped matmuls included); sequential targets run them.
-  void runSchedulesOnly() {
-    RewritePatternSet patterns(&getContext());
-    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    hoistParallelScratch(getOperation());
   }
 };
 
 } // namespace
+
+void mlir::moe::populateGroupedMatmulToRuntimeCallPatterns(
+    RewritePatternSet &patterns, PatternBenefit benefit) {
+  patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(
+      patterns.getContext(), benefit);
+}
