@@ -524,6 +524,12 @@ template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, Symbol
                         op.getGridAxes().value_or(ArrayRef<int64_t>{}));
 }
 
+/// The global variant over a grid has no parallel schedule: its reference
+/// pattern reports that it cannot be lowered.
+bool AuxLossOp::hasParallelSchedule() {
+  return !(getVariant() == AuxLossVariant::Global && getGridAttr());
+}
+
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyAuxLossSymbols(*this, symbolTable);
 }

@@ -78,7 +78,8 @@ def ConvertMoeToParallelLoopsPass
   let summary = "Lower moe ops on memrefs to parallel loops over independent work items";
   let description = [{
     The GPU target's algorithms, on buffers (after one-shot-bufferize):
-    every moe op with a parallel schedule becomes `scf.parallel` loops over its independent work items (tokens,
+    every moe op with a parallel schedule (`ParallelScheduleOpInterface`)
+    becomes `scf.parallel` loops over its independent work items (tokens,
     rows, elements, token chunks) whose bodies compute the same per-item
     arithmetic as the CPU reference (shared code), plus, where an op has a
     sequential step (permute's counting sort, loss reductions), chunked

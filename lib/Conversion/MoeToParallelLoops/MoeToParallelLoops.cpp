@@ -1,6 +1,6 @@
 //===- MoeToParallelLoops.cpp - moe ops on memrefs → parallel loops -------===//
 //
-// The ops with a parallel schedule get it:
+// The ops with a parallel schedule (ParallelScheduleOpInterface) get it:
 // the chunked multi-phase schedules of ParallelSchedules.h, or reference
 // loops that are parallel loops already; every other op gets its CPU
 // reference loops, on the GPU target inside a single-thread kernel
@@ -28,7 +28,8 @@ namespace {
 bool lowersToSequentialLoops(Operation *op) {
   if (!isa<MoeDialect>(op->getDialect()) || op->getNumResults() != 0)
     return false;
-  return !gpu_schedules::hasParallelSchedule(op);
+  auto schedule = dyn_cast<ParallelScheduleOpInterface>(op);
+  return !schedule || !schedule.hasParallelSchedule();
 }
 
 /// Puts every moe op under `root` that lowers to sequential loops in a

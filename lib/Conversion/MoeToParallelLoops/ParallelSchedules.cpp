@@ -582,16 +582,6 @@ struct ParallelSchedule : OpConversionPattern<OpTy> {
 
 } // namespace
 
-bool hasParallelSchedule(Operation *op) {
-  // Scheduled here, or reference loops that are already parallel loops
-  // over independent items (LoopEmitters.h: gate, route, topk, glu,
-  // combine).
-  if (auto aux = dyn_cast<AuxLossOp>(op))
-    return !(aux.getVariant() == AuxLossVariant::Global && aux.getGridAttr());
-  return isa<PermuteOp, CombineGradOp, ZLossOp, GateOp, RouteOp, TopKOp,
-             GluOp, CombineOp>(op);
-}
-
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {
   patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineGradOp>,

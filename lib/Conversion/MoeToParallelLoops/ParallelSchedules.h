@@ -14,9 +14,6 @@
 
 namespace mlir::moe::gpu_schedules {
 
-/// Whether `op` (a moe op on memrefs) has a pattern below.
-bool hasParallelSchedule(Operation *op);
-
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit);
 
