@@ -116,4 +116,78 @@ def ConvertMoeToParallelLoopsPass
                            "::mlir::scf::SCFDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// The entry ABI of artifacts (what moe-compile runs around a pipeline)
+//===----------------------------------------------------------------------===//
+//
+// An entry `@f(ins) -> (results)` of a compiled artifact is called as
+// `void f_packed(void **args)`, args[i] pointing to the dense row-major
+// buffer of input i, then of result i. moe-compile runs, in this order:
+// moe-prepare-entries, moe-reserve-entry-names, a lowering pipeline with
+// `out-params`, moe-restore-entry-names, moe-add-packed-wrappers.
+
+def MoePrepareEntriesPass : Pass<"moe-prepare-entries", "::mlir::ModuleOp"> {
+  let summary = "Give public functions the artifact's entry signature, on tensors";
+  let description = [{
+    For every public function with a body (an entry), before bufferization:
+
+    * tensor arguments are marked read-only (`bufferization.writable =
+      false`), so bufferization never writes into the caller's memory;
+    * tensors without elements are passed as `memref<0xT>` (a memref with a
+      zero in a non-leading dimension, e.g. `memref<4x0xf32>`, cannot take
+      the bare-pointer convention): the body gets a `tensor.empty` of the
+      original type instead of the argument, and a result without elements
+      is returned as a `tensor<0xT>`;
+    * a value returned twice is copied for its second result, since each
+      result becomes its own out-parameter;
+    * the `moe.name`/`moe.role` attributes (which the artifact metadata
+      records before this step) are dropped;
+    * an entry the module also calls keeps its value-returning form for
+      those calls, as a private copy `@<entry>_callee`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def MoeReserveEntryNamesPass
+    : Pass<"moe-reserve-entry-names", "::mlir::ModuleOp"> {
+  let summary = "Rename entries to reserved names for the lowering";
+  let description = [{
+    Entries keep their C names in the artifact, but while lowering they go
+    by reserved names (`__moe_entry_<n>`, no `.`: kernels outlined from an
+    entry are named after it, and PTX identifiers cannot contain one), so
+    that a name the lowering needs for itself (an entry called `@malloc` or
+    `@expf`) is not mixed up with them. The module's `moe.entries`
+    attribute records, per entry, its reserved name, its name and its
+    number of arguments plus results (the pointers its packed wrapper will
+    pass), for moe-restore-entry-names and moe-add-packed-wrappers.
+  }];
+}
+
+def MoeRestoreEntryNamesPass
+    : Pass<"moe-restore-entry-names", "::mlir::ModuleOp"> {
+  let summary = "Give the lowered entries their names back";
+  let description = [{
+    After lowering to the LLVM dialect, renames every `llvm.func` that
+    moe-reserve-entry-names renamed (the module's `moe.entries`) back to its
+    entry name. Errors: an entry the lowering lost, and an entry whose name
+    the lowered code took (it calls a C function of that name).
+  }];
+}
+
+def MoeAddPackedWrappersPass
+    : Pass<"moe-add-packed-wrappers", "::mlir::ModuleOp"> {
+  let summary = "Add the `void <entry>_packed(void **args)` wrapper of every entry";
+  let description = [{
+    For every entry the module's `moe.entries` records (after
+    moe-restore-entry-names), adds `llvm.func @<entry>_packed(!llvm.ptr)`,
+    which loads one pointer per argument and result from the array and
+    calls the entry; then drops `moe.entries`. Errors: an entry the lowering
+    lost, an entry that does not take exactly one pointer per argument and
+    result (bare-pointer memrefs and out-params are needed), and a module
+    that has a symbol of the wrapper's name already.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // MOE_CONVERSION_PASSES_TD
