@@ -128,8 +128,10 @@ LogicalResult mlir::moe::verifyDestinations(Operation *op,
     std::string expected = std::to_string(numDestinations);
     if (numOptional)
       expected += " to " + std::to_string(numDestinations + numOptional);
+    bool one = numDestinations + numOptional == 1;
     return op->emitOpError("expects ")
-           << expected << " destinations in 'outs', got " << count;
+           << expected << (one ? " destination" : " destinations")
+           << " in 'outs', got " << count;
   }
   if (dps.hasPureBufferSemantics()) {
     if (op->getNumResults() != 0)
