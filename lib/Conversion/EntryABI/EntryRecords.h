@@ -1,4 +1,4 @@
-//===- EntryRecords.h - the entries a module records for its ABI -*- C++ -*-===//
+//===- EntryRecords.h - the entries a module records ------------*- C++ -*-===//
 //
 // moe-reserve-entry-names records every entry in the module attribute
 // `moe.entries` (an array of {name, reserved, pointers} dictionaries);

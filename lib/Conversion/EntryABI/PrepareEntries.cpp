@@ -51,8 +51,10 @@ void keepCalledEntriesAsCallees(ModuleOp module,
       copy.removeArgAttr(i, moe::kRoleAttr);
     }
     for (unsigned i = 0, e = copy.getNumResults(); i < e; ++i) {
-      copy.removeResultAttr(i, StringAttr::get(copy.getContext(), moe::kNameAttr));
-      copy.removeResultAttr(i, StringAttr::get(copy.getContext(), moe::kRoleAttr));
+      copy.removeResultAttr(i,
+                            StringAttr::get(copy.getContext(), moe::kNameAttr));
+      copy.removeResultAttr(i,
+                            StringAttr::get(copy.getContext(), moe::kRoleAttr));
     }
     copy.setSymName((func.getSymName() + "_callee").str());
     symbols.insert(copy, std::next(Block::iterator(func)));
@@ -114,9 +116,8 @@ void prepareEntry(func::FuncOp func) {
   prepareResults(ret);
   SmallVector<DictionaryAttr> argAttrs;
   func.getAllArgAttrs(argAttrs);
-  func.setFunctionType(FunctionType::get(func.getContext(),
-                                         body.getArgumentTypes(),
-                                         ret.getOperandTypes()));
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), body.getArgumentTypes(), ret.getOperandTypes()));
   func.setAllArgAttrs(argAttrs);
   func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
 }

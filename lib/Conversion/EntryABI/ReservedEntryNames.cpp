@@ -1,4 +1,4 @@
-//===- ReservedEntryNames.cpp - entries go by reserved names while lowering ===//
+//===- ReservedEntryNames.cpp - reserved entry names while lowering -------===//
 //
 // An entry keeps its C name in the artifact, but the lowering may need a
 // function of the same name for itself (an entry called @malloc or @expf):
@@ -41,8 +41,9 @@ struct MoeReserveEntryNamesPass
         // and PTX identifiers cannot contain one.
         reserved = "__moe_entry_" + std::to_string(counter++);
       while (module.lookupSymbol(reserved));
-      records.push_back({func.getSymNameAttr(), StringAttr::get(ctx, reserved),
-                         int64_t(func.getNumArguments() + func.getNumResults())});
+      records.push_back(
+          {func.getSymNameAttr(), StringAttr::get(ctx, reserved),
+           int64_t(func.getNumArguments() + func.getNumResults())});
       func.setSymName(reserved);
     }
     writeEntryRecords(module, records);
@@ -59,7 +60,8 @@ struct MoeRestoreEntryNamesPass
     for (const EntryRecord &entry : *records) {
       auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(entry.reserved);
       if (!func) {
-        module.emitError("lowered module lost entry @") << entry.name.getValue();
+        module.emitError("lowered module lost entry @")
+            << entry.name.getValue();
         return signalPassFailure();
       }
       if (module.lookupSymbol(entry.name)) {

@@ -315,13 +315,13 @@ struct TopKOfToken {
                           return F32Math{b, loc}.max(acc, wAt(b, loc, ki));
                         });
     if (softmax || sum)
-      denom = forReduce(
-          b, loc, zero, k, m.c(0.0),
-          [&](OpBuilder &b, Location loc, Value ki, Value acc) {
-            F32Math n{b, loc};
-            Value w = wAt(b, loc, ki);
-            return n.add(acc, softmax ? n.shiftedExp(w, shift) : w);
-          });
+      denom =
+          forReduce(b, loc, zero, k, m.c(0.0),
+                    [&](OpBuilder &b, Location loc, Value ki, Value acc) {
+                      F32Math n{b, loc};
+                      Value w = wAt(b, loc, ki);
+                      return n.add(acc, softmax ? n.shiftedExp(w, shift) : w);
+                    });
     if (sum)
       denom = opmath::buildNormalizeDenominator(b, loc, denom);
     forRange(b, loc, zero, k, [&](OpBuilder &b, Location loc, Value ki) {
@@ -347,8 +347,8 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
   Value perGroup = arith::DivUIOp::create(b, loc, e, groups);
   // Tokens are independent: one iteration (thread) each.
   parallelFor(b, loc, {t}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
-    TopKOfToken token{config,  zero,    e,       k,       groups, perGroup,
-                      scores,  bias,    weights, indices, ivs[0]};
+    TopKOfToken token{config, zero, e,       k,       groups, perGroup,
+                      scores, bias, weights, indices, ivs[0]};
     token.allocateScratch(b, loc);
     token.initSelection(b, loc);
     if (config.numGroups > 1)

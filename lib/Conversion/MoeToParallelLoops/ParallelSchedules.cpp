@@ -87,12 +87,12 @@ struct PermuteSchedule {
   Location loc;
   int64_t align;
   Value x, indices, permuted, groupSizes, rows;
-  Value c0, c1, numTokens, topK, hidden, numRows, numRows64, experts,
-      experts64, zero64, minusOne64, numChunks, counts, groupStart;
+  Value c0, c1, numTokens, topK, hidden, numRows, numRows64, experts, experts64,
+      zero64, minusOne64, numChunks, counts, groupStart;
 
-  PermuteSchedule(OpBuilder &b, Location loc, int64_t numExperts,
-                  int64_t align, Value x, Value indices, Value permuted,
-                  Value groupSizes, Value rows)
+  PermuteSchedule(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
+                  Value x, Value indices, Value permuted, Value groupSizes,
+                  Value rows)
       : b(b), loc(loc), align(align), x(x), indices(indices),
         permuted(permuted), groupSizes(groupSizes), rows(rows) {
     c0 = indexConst(b, loc, 0);
@@ -134,7 +134,8 @@ struct PermuteSchedule {
               onPair(ib, iloc, t, k, n);
             });
           return arith::AddIOp::create(
-              kb, kloc, n, arith::ExtUIOp::create(kb, kloc, kb.getI64Type(), hit));
+              kb, kloc, n,
+              arith::ExtUIOp::create(kb, kloc, kb.getI64Type(), hit));
         });
   }
 
@@ -150,18 +151,20 @@ struct PermuteSchedule {
   /// 2. Exclusive prefix over chunks, per expert; the total goes to
   ///    groupStart[e] for step 3.
   void prefixOverChunks() {
-    parallelFor(b, loc, {experts}, [&](OpBuilder &nb, Location nloc,
-                                       ValueRange ivs) {
-      Value e = ivs[0];
-      Value total = forReduce(
-          nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
-          [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
-            Value n = memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
-            memref::StoreOp::create(cb, cloc, run, counts, ValueRange{c, e});
-            return arith::AddIOp::create(cb, cloc, run, n);
-          });
-      memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
-    });
+    parallelFor(
+        b, loc, {experts}, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value e = ivs[0];
+          Value total = forReduce(
+              nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
+              [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
+                Value n =
+                    memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
+                memref::StoreOp::create(cb, cloc, run, counts,
+                                        ValueRange{c, e});
+                return arith::AddIOp::create(cb, cloc, run, n);
+              });
+          memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
+        });
   }
 
   /// 3. Padded sizes and offsets (exclusive prefix over experts, i64), in
@@ -172,8 +175,8 @@ struct PermuteSchedule {
       forReduce(
           nb, nloc, indexConst(nb, nloc, 0), experts, zero64,
           [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
-            Value count = memref::LoadOp::create(eb, eloc, groupStart,
-                                                 ValueRange{e});
+            Value count =
+                memref::LoadOp::create(eb, eloc, groupStart, ValueRange{e});
             Value padded = roundUpToMultiple(eb, eloc, count, align);
             memref::StoreOp::create(eb, eloc,
                                     fromI64(eb, eloc, padded, sizeType),
@@ -189,39 +192,42 @@ struct PermuteSchedule {
   void rowsOfPairs() {
     Type rowType = cast<MemRefType>(rows.getType()).getElementType();
     minusOne64 = i64Const(b, loc, -1);
-    parallelFor(b, loc, {numTokens, topK}, [&](OpBuilder &nb, Location nloc,
-                                               ValueRange ivs) {
-      Value inRange = inHalfOpenRange(
-          nb, nloc, expertOf(nb, nloc, ivs[0], ivs[1]), zero64, experts64);
-      ifThen(nb, nloc,
-             arith::XOrIOp::create(nb, nloc, inRange,
-                                   arith::ConstantIntOp::create(nb, nloc, 1, 1)),
-             [&](OpBuilder &ib, Location iloc) {
-               memref::StoreOp::create(ib, iloc,
-                                       fromI64(ib, iloc, minusOne64, rowType),
-                                       rows, ivs);
-             });
-    });
-    parallelFor(b, loc, {numChunks, experts}, [&](OpBuilder &nb, Location nloc,
-                                                  ValueRange ivs) {
-      Value base = arith::AddIOp::create(
-          nb, nloc,
-          memref::LoadOp::create(nb, nloc, groupStart, ValueRange{ivs[1]}),
-          memref::LoadOp::create(nb, nloc, counts, ivs));
-      forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64,
-                    [&](OpBuilder &ib, Location iloc, Value t, Value k,
-                        Value rank) {
-                      Value dest = arith::AddIOp::create(ib, iloc, base, rank);
-                      // dest < R holds for R = T·K + E·(A − 1); guard anyway.
-                      Value fits = arith::CmpIOp::create(
-                          ib, iloc, arith::CmpIPredicate::slt, dest, numRows64);
-                      Value row = arith::SelectOp::create(ib, iloc, fits, dest,
-                                                          minusOne64);
-                      memref::StoreOp::create(ib, iloc,
-                                              fromI64(ib, iloc, row, rowType),
-                                              rows, ValueRange{t, k});
-                    });
-    });
+    parallelFor(b, loc, {numTokens, topK},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  Value inRange = inHalfOpenRange(
+                      nb, nloc, expertOf(nb, nloc, ivs[0], ivs[1]), zero64,
+                      experts64);
+                  ifThen(nb, nloc,
+                         arith::XOrIOp::create(
+                             nb, nloc, inRange,
+                             arith::ConstantIntOp::create(nb, nloc, 1, 1)),
+                         [&](OpBuilder &ib, Location iloc) {
+                           memref::StoreOp::create(
+                               ib, iloc, fromI64(ib, iloc, minusOne64, rowType),
+                               rows, ivs);
+                         });
+                });
+    parallelFor(
+        b, loc, {numChunks, experts},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value base = arith::AddIOp::create(
+              nb, nloc,
+              memref::LoadOp::create(nb, nloc, groupStart, ValueRange{ivs[1]}),
+              memref::LoadOp::create(nb, nloc, counts, ivs));
+          forEachPairOf(
+              nb, nloc, ivs[0], ivs[1], zero64,
+              [&](OpBuilder &ib, Location iloc, Value t, Value k, Value rank) {
+                Value dest = arith::AddIOp::create(ib, iloc, base, rank);
+                // dest < R holds for R = T·K + E·(A − 1); guard anyway.
+                Value fits = arith::CmpIOp::create(
+                    ib, iloc, arith::CmpIPredicate::slt, dest, numRows64);
+                Value row =
+                    arith::SelectOp::create(ib, iloc, fits, dest, minusOne64);
+                memref::StoreOp::create(ib, iloc,
+                                        fromI64(ib, iloc, row, rowType), rows,
+                                        ValueRange{t, k});
+              });
+        });
   }
 
   /// 5a. Each row's token: -1 (a padding row or one past the groups), then
@@ -230,24 +236,24 @@ struct PermuteSchedule {
   Value tokenOfEachRow() {
     Type i32 = b.getI32Type();
     Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
-    parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
-                                       ValueRange ivs) {
-      memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1), tokenOfRow,
-                              ivs);
-    });
-    parallelFor(b, loc, {numTokens, topK},
+    parallelFor(b, loc, {numRows},
                 [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                  Value row = toI64(nb, nloc,
-                                    memref::LoadOp::create(nb, nloc, rows, ivs));
-                  ifThen(nb, nloc,
-                         inHalfOpenRange(nb, nloc, row, zero64, numRows64),
-                         [&](OpBuilder &ib, Location iloc) {
-                           memref::StoreOp::create(
-                               ib, iloc,
-                               arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
-                               tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
-                         });
+                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
+                                          tokenOfRow, ivs);
                 });
+    parallelFor(
+        b, loc, {numTokens, topK},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value row =
+              toI64(nb, nloc, memref::LoadOp::create(nb, nloc, rows, ivs));
+          ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
+                 [&](OpBuilder &ib, Location iloc) {
+                   memref::StoreOp::create(
+                       ib, iloc,
+                       arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
+                       tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
+                 });
+        });
     return tokenOfRow;
   }
 
@@ -259,9 +265,9 @@ struct PermuteSchedule {
                 [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
                   Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
                                                        ValueRange{ivs[0]});
-                  Value routed = arith::CmpIOp::create(
-                      nb, nloc, arith::CmpIPredicate::sge, token,
-                      i32Const(nb, nloc, 0));
+                  Value routed =
+                      arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                            token, i32Const(nb, nloc, 0));
                   Value v = ifElse(
                       nb, nloc, elem, routed,
                       [&](OpBuilder &ib, Location iloc) -> Value {

@@ -32,9 +32,8 @@ Value basePointer(OpBuilder &b, Location loc, Value memref) {
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(b, loc,
-                                  LLVM::LLVMPointerType::get(b.getContext()),
-                                  asInt);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asInt);
 }
 
 Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
@@ -50,13 +49,16 @@ Value i32Value(OpBuilder &b, Location loc, int32_t v) {
 /// and identity-layout (contiguous) buffers.
 LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
                                    Value sizes, Value out) {
-  auto elem = [](Value v) { return cast<MemRefType>(v.getType()).getElementType(); };
+  auto elem = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementType();
+  };
   for (Value v : bf16Operands)
     if (!elem(v).isBF16())
       return op->emitOpError("on the GPU target takes bf16 operands (cuBLASLt "
                              "grouped GEMM); got ")
-             << elem(v) << " (FP8 and f32 grouped matmuls are not supported "
-                           "on the GPU target yet)";
+             << elem(v)
+             << " (FP8 and f32 grouped matmuls are not supported "
+                "on the GPU target yet)";
   if (!elem(sizes).isInteger(32))
     return op->emitOpError("on the GPU target needs i32 group sizes; got ")
            << elem(sizes);
@@ -82,8 +84,8 @@ LogicalResult checkRuntimeCanRun(Operation *op) {
                : op->emitOpError("with FP8 scales is not supported on the "
                                  "GPU target yet");
   if (auto wg = dyn_cast<GroupedWeightGradOp>(op))
-    return checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
-                                wg.getGroupSizes(), wg.getDbInit());
+    return checkRuntimeOperands(op, {wg.getA(), wg.getDc()}, wg.getGroupSizes(),
+                                wg.getDbInit());
   return success();
 }
 
@@ -96,19 +98,18 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
                      WeightLayout layout, Value out, Value rows) {
   Location loc = op->getLoc();
   bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
-  entry.call(b, loc,
-             {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
-              basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
-              i32Value(b, loc,
-                       layout == WeightLayout::NK ? MOERT_WEIGHT_NK
-                                                  : MOERT_WEIGHT_KN),
-              basePointer(b, loc, out),
-              i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
-              rows});
+  entry.call(
+      b, loc,
+      {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
+       basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
+       i32Value(b, loc,
+                layout == WeightLayout::NK ? MOERT_WEIGHT_NK : MOERT_WEIGHT_KN),
+       basePointer(b, loc, out),
+       i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
+       rows});
 }
 
-struct GroupedMatmulToRuntime
-    : OpConversionPattern<GroupedMatmulOp> {
+struct GroupedMatmulToRuntime : OpConversionPattern<GroupedMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(GroupedMatmulOp op, OpAdaptor,
@@ -116,17 +117,17 @@ struct GroupedMatmulToRuntime
     if (!op.hasPureBufferSemantics())
       return failure();
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
-                    op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
-                    i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
-                    op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
+    callGroupedGemm(
+        rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
+        op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
+        i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
+        op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-struct GroupedWeightGradToRuntime
-    : OpConversionPattern<GroupedWeightGradOp> {
+struct GroupedWeightGradToRuntime : OpConversionPattern<GroupedWeightGradOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(GroupedWeightGradOp op, OpAdaptor,
@@ -134,7 +135,8 @@ struct GroupedWeightGradToRuntime
     if (!op.hasPureBufferSemantics())
       return failure();
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_weight_grad_bf16,
+    callGroupedGemm(rewriter, op,
+                    runtime_abi::moert_entry_grouped_weight_grad_bf16,
                     op.getA(), op.getDc(), op.getGroupSizes(),
                     i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),

@@ -164,9 +164,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   loops.singleThreadKernels = true;
   pm.addPass(moe::createConvertMoeToParallelLoopsPass(loops));
   // The rest of what autodiff wrote in linalg (sums; the contractions went
-  // to cuBLASLt) becomes parallel loops too; their reduction
-  // dimensions stay sequential in a thread, which keeps its running sum in a
-  // register.
+  // to cuBLASLt) becomes parallel loops too; their reduction dimensions stay
+  // sequential in a thread, which keeps its running sum in a register.
   pm.addNestedPass<func::FuncOp>(
       moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
