@@ -128,8 +128,10 @@ LogicalResult mlir::moe::verifyDestinations(Operation *op,
     std::string expected = std::to_string(numDestinations);
     if (numOptional)
       expected += " to " + std::to_string(numDestinations + numOptional);
+    bool one = numDestinations + numOptional == 1;
     return op->emitOpError("expects ")
-           << expected << " destinations in 'outs', got " << count;
+           << expected << (one ? " destination" : " destinations")
+           << " in 'outs', got " << count;
   }
   if (dps.hasPureBufferSemantics()) {
     if (op->getNumResults() != 0)
@@ -522,6 +524,12 @@ template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, Symbol
     return success();
   return verifyGridAxes(op, symbolTable, op.getGridAttr(),
                         op.getGridAxes().value_or(ArrayRef<int64_t>{}));
+}
+
+/// The global variant over a grid has no parallel schedule: its reference
+/// pattern reports that it cannot be lowered.
+bool AuxLossOp::hasParallelSchedule() {
+  return !(getVariant() == AuxLossVariant::Global && getGridAttr());
 }
 
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
@@ -1237,16 +1245,25 @@ LogicalResult LayerOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // says what is wrong with the operands.
 //===----------------------------------------------------------------------===//
 
-void GateOp::build(OpBuilder &b, OperationState &state, Value x,
-                   Value weight) {
+/// tensor.empty destinations of inferred result types (sized by
+/// `dynamicSize` where dims are dynamic), or none when the inference failed:
+/// the op is then built without destinations and its verifier says why.
+static SmallVector<Value> emptyDestinationsOfInferred(
+    OpBuilder &b, Location loc, FailureOr<TypeList> types,
+    function_ref<Value(unsigned, unsigned)> dynamicSize) {
+  if (failed(types))
+    return {};
+  return createEmptyDestinations(b, loc, *types, dynamicSize);
+}
+
+void GateOp::build(OpBuilder &b, OperationState &state, Value x, Value weight) {
   Location loc = state.location;
-  auto types = inferGate(silentSink, b.getContext(), x.getType(),
-                         weight.getType());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned d) {
-      return d == 0 ? dimOf(b, loc, x, 0) : dimOf(b, loc, weight, 1);
-    });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc,
+      inferGate(silentSink, b.getContext(), x.getType(), weight.getType()),
+      [&](unsigned, unsigned d) {
+        return d == 0 ? dimOf(b, loc, x, 0) : dimOf(b, loc, weight, 1);
+      });
   build(b, state, x, weight, inits);
 }
 
@@ -1265,13 +1282,11 @@ void TopKOp::build(OpBuilder &b, OperationState &state, Value scores,
                    GroupScoreAttr groupScore, IntegerAttr groupScoreTopq,
                    NormalizeAttr normalize, FloatAttr scalingFactor) {
   Location loc = state.location;
-  auto types = inferTopK(silentSink, b.getContext(), scores.getType(),
-                         bias ? bias.getType() : Type(), k.getInt());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned) {
-      return dimOf(b, loc, scores, 0);
-    });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc,
+      inferTopK(silentSink, b.getContext(), scores.getType(),
+                bias ? bias.getType() : Type(), k.getInt()),
+      [&](unsigned, unsigned) { return dimOf(b, loc, scores, 0); });
   build(b, state, scores, bias, k, scoreFunction, numGroups, groupTopk,
         groupScore, groupScoreTopq, normalize, scalingFactor, inits);
 }
@@ -1298,24 +1313,22 @@ void PermuteOp::build(OpBuilder &b, OperationState &state, Value x,
                       Value indices, IntegerAttr numExperts,
                       IntegerAttr align) {
   Location loc = state.location;
-  auto types = inferPermute(silentSink, b.getContext(), x.getType(),
-                            indices.getType(), numExperts.getInt(),
-                            align.getInt());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(
-        b, loc, *types, [&](unsigned result, unsigned d) -> Value {
-          if (result == 0 && d == 1)
-            return dimOf(b, loc, x, 1);
-          if (result == 2)
-            return dimOf(b, loc, indices, d);
-          // R = T·K + E·(align − 1).
-          Value tk = arith::MulIOp::create(b, loc, dimOf(b, loc, x, 0),
-                                           dimOf(b, loc, indices, 1));
-          Value pad = arith::ConstantIndexOp::create(
-              b, loc, numExperts.getInt() * (align.getInt() - 1));
-          return arith::AddIOp::create(b, loc, tk, pad);
-        });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc,
+      inferPermute(silentSink, b.getContext(), x.getType(), indices.getType(),
+                   numExperts.getInt(), align.getInt()),
+      [&](unsigned result, unsigned d) -> Value {
+        if (result == 0 && d == 1)
+          return dimOf(b, loc, x, 1);
+        if (result == 2)
+          return dimOf(b, loc, indices, d);
+        // R = T·K + E·(align − 1).
+        Value tk = arith::MulIOp::create(b, loc, dimOf(b, loc, x, 0),
+                                         dimOf(b, loc, indices, 1));
+        Value pad = arith::ConstantIndexOp::create(
+            b, loc, numExperts.getInt() * (align.getInt() - 1));
+        return arith::AddIOp::create(b, loc, tk, pad);
+      });
   build(b, state, x, indices, numExperts, align, inits);
 }
 
@@ -1350,19 +1363,16 @@ void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,
 void GluOp::build(OpBuilder &b, OperationState &state,
                   ActivationAttr activation, Value gate, Value up) {
   Location loc = state.location;
-  auto types =
-      inferGlu(silentSink, gate.getType(), up ? up.getType() : Type());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(
-        b, loc, *types, [&](unsigned, unsigned d) -> Value {
-          Value size = dimOf(b, loc, gate, d);
-          if (d == 0 || up)
-            return size;
-          // Gate and up side by side: F is half the columns.
-          return arith::DivUIOp::create(
-              b, loc, size, arith::ConstantIndexOp::create(b, loc, 2));
-        });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc, inferGlu(silentSink, gate.getType(), up ? up.getType() : Type()),
+      [&](unsigned, unsigned d) -> Value {
+        Value size = dimOf(b, loc, gate, d);
+        if (d == 0 || up)
+          return size;
+        // Gate and up side by side: F is half the columns.
+        return arith::DivUIOp::create(
+            b, loc, size, arith::ConstantIndexOp::create(b, loc, 2));
+      });
   build(b, state, activation, gate, up, inits);
 }
 
@@ -1377,31 +1387,28 @@ void AllToAllOp::build(OpBuilder &b, OperationState &state,
   build(b, state, input, sendSizes, grid, gridAxis, inits);
 }
 
-void CombineOp::build(OpBuilder &b, OperationState &state, Value y,
-                      Value rows, Value weights) {
+void CombineOp::build(OpBuilder &b, OperationState &state, Value y, Value rows,
+                      Value weights) {
   Location loc = state.location;
-  auto types = inferCombine(silentSink, y.getType(), rows.getType(),
-                            weights.getType());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(b, loc, *types, [&](unsigned, unsigned d) {
-      return d == 0 ? dimOf(b, loc, rows, 0) : dimOf(b, loc, y, 1);
-    });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc,
+      inferCombine(silentSink, y.getType(), rows.getType(), weights.getType()),
+      [&](unsigned, unsigned d) {
+        return d == 0 ? dimOf(b, loc, rows, 0) : dimOf(b, loc, y, 1);
+      });
   build(b, state, y, rows, weights, inits);
 }
 
 void CombineGradOp::build(OpBuilder &b, OperationState &state, Value dout,
                           Value y, Value rows, Value weights) {
   Location loc = state.location;
-  auto types = inferCombineGrad(silentSink, b.getContext(), dout.getType(),
-                                y.getType(), rows.getType(),
-                                weights.getType());
-  SmallVector<Value> inits;
-  if (succeeded(types))
-    inits = createEmptyDestinations(
-        b, loc, *types, [&](unsigned result, unsigned d) {
-          return dimOf(b, loc, result == 0 ? y : rows, d);
-        });
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc,
+      inferCombineGrad(silentSink, b.getContext(), dout.getType(), y.getType(),
+                       rows.getType(), weights.getType()),
+      [&](unsigned result, unsigned d) {
+        return dimOf(b, loc, result == 0 ? y : rows, d);
+      });
   build(b, state, dout, y, rows, weights, inits);
 }
 

@@ -1,6 +1,7 @@
 //===- InitMoe.cpp - one call to register everything moe -------------------===//
 #include "MoeDialect/InitMoe.h"
 
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Conversion/Pipelines.h"
 #include "MoeDialect/Dialect/BufferizableOpInterfaceImpl.h"
@@ -29,5 +30,6 @@ void mlir::moe::registerMoeDialects(DialectRegistry &registry) {
 void mlir::moe::registerMoePasses() {
   registerMoeTransformsPasses();
   registerMoeConversionPasses();
+  registerMoeGPUCodegenPasses();
   registerMoePipelines();
 }

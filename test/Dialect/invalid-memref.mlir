@@ -77,7 +77,7 @@ func.func @results_on_memrefs(%x: memref<4x8xf32>, %w: memref<8x2xf32>, %l: memr
 // -----
 
 func.func @missing_destination(%x: memref<4x8xf32>, %w: memref<8x2xf32>) {
-  // expected-error @+1 {{'moe.gate' op expects 1 destinations in 'outs', got 0}}
+  // expected-error @+1 {{'moe.gate' op expects 1 destination in 'outs', got 0}}
   "moe.gate"(%x, %w) : (memref<4x8xf32>, memref<8x2xf32>) -> ()
   return
 }

@@ -56,7 +56,7 @@ func.func @missing_operand(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @too_many_destinations_generic(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>, %d: tensor<4x4xf32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:10: error: 'moe.gate' op expects 1 destinations in 'outs', got 2
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:10: error: 'moe.gate' op expects 1 destination in 'outs', got 2
   %0:2 = "moe.gate"(%x, %w, %d, %d) : (tensor<4x8xf32>, tensor<8x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
   return
 }

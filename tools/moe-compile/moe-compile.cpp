@@ -6,10 +6,10 @@
 // Both files appear only when everything succeeded.
 //
 //===----------------------------------------------------------------------===//
-#include "EntryABI.h"
 #include "EntryMetadata.h"
 #include "ObjectEmission.h"
 
+#include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Conversion/Pipelines.h"
 #include "MoeDialect/InitMoe.h"
 
@@ -277,11 +277,15 @@ int main(int argc, char **argv) {
                             "(moe-lower-to-gpu{chip=" + target + "})"
                           : std::string("lower to the LLVM dialect "
                                         "(moe-lower-to-cpu)"));
-  moe::compile::prepareEntries(*module);
-  auto renamed = moe::compile::renameEntriesForLowering(*module);
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return fail(progress);
+  // The entry ABI (void <entry>_packed(void **args)) around the lowering:
+  // the passes that moe-opt runs as moe-prepare-entries,
+  // moe-reserve-entry-names, <pipeline>{out-params}, moe-restore-entry-names,
+  // moe-add-packed-wrappers.
+  pm.addPass(moe::createMoePrepareEntriesPass());
+  pm.addPass(moe::createMoeReserveEntryNamesPass());
   if (gpuTarget) {
     moe::MoeLowerToGpuOptions options;
     options.chip = target;
@@ -295,10 +299,9 @@ int main(int argc, char **argv) {
     options.outParams = true;
     moe::buildMoeLowerToCpuPipeline(pm, options);
   }
-  if (failed(pm.run(*module)) ||
-      failed(moe::compile::restoreEntryNames(*module, renamed)) ||
-      failed(moe::compile::addPackedWrappers(*module, *entries)) ||
-      failed(verify(*module)))
+  pm.addPass(moe::createMoeRestoreEntryNamesPass());
+  pm.addPass(moe::createMoeAddPackedWrappersPass());
+  if (failed(pm.run(*module)) || failed(verify(*module)))
     return fail(progress);
   if (emit == Emit::LoweredMLIR) {
     progress.finish();

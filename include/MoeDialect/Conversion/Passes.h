@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -22,8 +23,8 @@ namespace mlir::moe {
 #include "MoeDialect/Conversion/Passes.h.inc"
 
 /// The CPU reference lowering of every moe op on memrefs (what
-/// convert-moe-to-loops applies); convert-moe-to-gpu uses it for the ops it
-/// has no GPU schedule for, inside single-thread kernels.
+/// convert-moe-to-loops applies); convert-moe-to-parallel-loops uses it for
+/// the ops without a parallel schedule.
 void populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit = 1);
 

@@ -22,142 +22,172 @@ def ConvertMoeToLoopsPass : Pass<"convert-moe-to-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
-def ConvertMoeToGPUPass : Pass<"convert-moe-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower moe ops on memrefs to GPU kernel bodies and runtime calls";
+def MoeNameKernelSourcesPass
+    : Pass<"moe-name-kernel-sources", "::mlir::ModuleOp"> {
+  let summary = "Name the location of every op that becomes a kernel after the op";
   let description = [{
-    The GPU lowering of the moe ops, on buffers (after one-shot-bufferize):
+    Wraps the location of every moe op and every linalg op in a `NameLoc`
+    saying what it computes (`permute`, `combine_grad`, and `elementwise` or
+    `reduction` for linalg ops); a location that is a `NameLoc` already
+    stays. The loops lowered from an op inherit its location, and
+    `gpu-launch-top-level-loops` names each kernel after it, so profiles and
+    runtime errors show which op a kernel came from.
+
+    A pass of its own because it must run before both GPU lowerings of the
+    moe ops (`convert-moe-to-runtime-calls` names the kernels that widen
+    bf16 operands after the contraction's location,
+    `convert-moe-to-parallel-loops` erases the ops whose names it records),
+    and it is the last point where an op's identity is visible.
+  }];
+}
+
+def ConvertMoeToRuntimeCallsPass
+    : Pass<"convert-moe-to-runtime-calls", "::mlir::ModuleOp"> {
+  let summary = "Lower grouped matmuls and f32 contractions on memrefs to runtime calls";
+  let description = [{
+    What the GPU target hands to libmoe_runtime_gpu (cuBLASLt), on buffers
+    (after one-shot-bufferize):
 
     * `moe.grouped_matmul` / `moe.grouped_weight_grad` on memrefs of bf16
       become `func.call @moert_entry_grouped_gemm_bf16` /
-      `@moert_entry_grouped_weight_grad_bf16` (cuBLASLt, libmoe_runtime_gpu;
-      pointers passed as `!llvm.ptr`, group sizes read from device memory);
+      `@moert_entry_grouped_weight_grad_bf16` (pointers passed as
+      `!llvm.ptr`, group sizes read from device memory);
     * linalg contractions with f32 accumulation (what autodiff writes for
       the router adjoints, dlogits·Wᵀ and xᵀ·dlogits) become
       `func.call @moert_entry_matmul_f32` (one dense cuBLASLt f32 GEMM,
       accumulating into the output), bf16 operands widened to an f32
-      temporary first;
-    * every other op becomes `scf.parallel` loops over its independent work
-      items (tokens, rows, elements, token chunks) whose bodies compute the
-      same per-item arithmetic as the CPU reference (shared code), plus, where
-      an op has a sequential step (permute's counting sort, loss
-      reductions), chunked multi-phase loops: per-chunk partials in parallel,
-      then a short combine. `moe-gpu-launch-loops` turns each top-level
-      `scf.parallel` into a kernel.
+      temporary first; contractions on buffers with a non-identity layout
+      stay.
 
-    The results are the CPU reference's bit for bit for the integer outputs
-    (indices, rows, group sizes) and within f32 reassociation for the
-    reductions. Ops the GPU target cannot run yet (FP8 grouped matmuls,
-    exchanges over more than one rank) are reported with their location.
-
-    With `schedules-only`, grouped matmuls keep the reference loops and
-    nothing is put in a kernel: the GPU target's algorithms on plain loops,
-    which moe-lower-to-cpu{gpu-schedules} runs on the CPU so that they are
-    checked against the reference where there is no GPU.
+    The call signatures come from the runtime's ABI list (moert_abi.def).
+    What the runtime cannot do is an error, located at the op, not a
+    fallback to loops: grouped matmuls with FP8 scales, operands other than
+    bf16, group sizes other than i32, outputs other than bf16/f32,
+    non-contiguous buffers. The other moe ops are left for
+    `convert-moe-to-parallel-loops`.
   }];
-  let options = [
-    Option<"schedulesOnly", "schedules-only", "bool", /*default=*/"false",
-           "Only the parallel schedules (reference loops for the rest): no "
-           "runtime calls, no kernels">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::gpu::GPUDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ConvertMoeToParallelLoopsPass
+    : Pass<"convert-moe-to-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Lower moe ops on memrefs to parallel loops over independent work items";
+  let description = [{
+    The GPU target's algorithms, on buffers (after one-shot-bufferize):
+    every moe op with a parallel schedule (`ParallelScheduleOpInterface`)
+    becomes `scf.parallel` loops over its independent work items (tokens,
+    rows, elements, token chunks) whose bodies compute the same per-item
+    arithmetic as the CPU reference (shared code), plus, where an op has a
+    sequential step (permute's counting sort, loss reductions), chunked
+    multi-phase loops: per-chunk partials in parallel, then a short combine.
+    The results are the CPU reference's bit for bit for the integer outputs
+    (indices, rows, group sizes) and within f32 reassociation for the
+    reductions. Every other moe op gets its reference loops
+    (`convert-moe-to-loops`); what cannot be lowered at all (exchanges over
+    more than one rank) is reported with its location.
+
+    With `single-thread-kernels` (the GPU target), an op without a parallel
+    schedule is first put in a single-thread `gpu.launch`, so that its
+    sequential reference loops run on the device; `gpu-launch-top-level-loops`
+    turns the parallel loops into kernels. With `hoist-scratch` (the CPU,
+    which runs the iterations one after another, as
+    `moe-lower-to-cpu{gpu-schedules}` does to check these algorithms against
+    the reference where there is no GPU), the per-iteration scratch of the
+    parallel loops is allocated once, in front of the outermost loop.
+  }];
+  let options = [
+    Option<"singleThreadKernels", "single-thread-kernels", "bool",
+           /*default=*/"false",
+           "Put each op without a parallel schedule in a single-thread "
+           "gpu.launch before lowering it to its reference loops">,
+    Option<"hoistScratch", "hoist-scratch", "bool", /*default=*/"false",
+           "Allocate the per-iteration scratch of parallel loops once, in "
+           "front of the outermost loop (targets that run iterations in "
+           "order)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
-def MoeGpuSplitReductionsPass
-    : Pass<"moe-gpu-split-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Split long linalg reductions with few outputs into chunks";
+//===----------------------------------------------------------------------===//
+// The entry ABI of artifacts (what moe-compile runs around a pipeline)
+//===----------------------------------------------------------------------===//
+//
+// An entry `@f(ins) -> (results)` of a compiled artifact is called as
+// `void f_packed(void **args)`, args[i] pointing to the dense row-major
+// buffer of input i, then of result i. moe-compile runs, in this order:
+// moe-prepare-entries, moe-reserve-entry-names, a lowering pipeline with
+// `out-params`, moe-restore-entry-names, moe-add-packed-wrappers.
+
+def MoePrepareEntriesPass : Pass<"moe-prepare-entries", "::mlir::ModuleOp"> {
+  let summary = "Give public functions the artifact's entry signature, on tensors";
   let description = [{
-    On the GPU each output element of a linalg op becomes a thread that runs
-    its reduction loop alone; a router-weight gradient (H·E outputs, each a
-    sum over all T tokens) would leave the GPU nearly idle. Ops with one
-    reduction dimension of at least `min-length` iterations and fewer than
-    `max-threads` outputs get upstream linalg::splitReduction: partial
-    results per chunk of the reduction (more threads, short loops), then a
-    reduction over the chunks. Sums are reassociated by chunk. f32
-    contractions (acc + a·b over one reduction dimension, two rank-2
-    inputs: the router adjoints) are left whole: convert-moe-to-gpu hands
-    them to cuBLASLt.
+    For every public function with a body (an entry), before bufferization:
+
+    * tensor arguments are marked read-only (`bufferization.writable =
+      false`), so bufferization never writes into the caller's memory;
+    * tensors without elements are passed as `memref<0xT>` (a memref with a
+      zero in a non-leading dimension, e.g. `memref<4x0xf32>`, cannot take
+      the bare-pointer convention): the body gets a `tensor.empty` of the
+      original type instead of the argument, and a result without elements
+      is returned as a `tensor<0xT>`;
+    * a value returned twice is copied for its second result, since each
+      result becomes its own out-parameter;
+    * the `moe.name`/`moe.role` attributes (which the artifact metadata
+      records before this step) are dropped;
+    * an entry the module also calls keeps its value-returning form for
+      those calls, as a private copy `@<entry>_callee`.
   }];
-  let options = [
-    Option<"minLength", "min-length", "int64_t", /*default=*/"2048",
-           "Reductions shorter than this stay as they are">,
-    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"131072",
-           "Ops with at least this many outputs stay as they are">,
-    Option<"chunk", "chunk", "int64_t", /*default=*/"128",
-           "Target length of a chunk (a power of two dividing the length)">,
-  ];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
-def MoeGpuAccumulateReductionsPass
-    : Pass<"moe-gpu-accumulate-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Lower linalg reductions to parallel loops that accumulate in registers";
+def MoeReserveEntryNamesPass
+    : Pass<"moe-reserve-entry-names", "::mlir::ModuleOp"> {
+  let summary = "Rename entries to reserved names for the lowering";
   let description = [{
-    Upstream linalg-to-parallel-loops keeps a reduction's accumulator in
-    memory: every iteration loads and stores the output element, and since
-    kernel arguments may alias, LLVM cannot keep it in a register. On the GPU
-    (one thread per output element, e.g. the router adjoints xᵀ·dlogits and
-    dlogits·Wᵀ) that is a global read-modify-write per multiply-add. Here a
-    buffer-form linalg op with reduction iterators whose single output is
-    indexed by its parallel dimensions only becomes an scf.parallel over
-    the parallel dimensions and, inside, an scf.for nest over the reduction
-    dimensions that carries the accumulator (iter_args): one load before,
-    one store after. The order of the sum is that of the reduction loops,
-    as upstream's. An input that neighbouring threads would read a row
-    apart (indexed by the output's last dimension, but by a reduction
-    dimension last, like w in dlogits·wᵀ) and that is small next to the
-    output is first copied transposed, so that those reads are contiguous.
+    Entries keep their C names in the artifact, but while lowering they go
+    by reserved names (`__moe_entry_<n>`, no `.`: kernels outlined from an
+    entry are named after it, and PTX identifiers cannot contain one), so
+    that a name the lowering needs for itself (an entry called `@malloc` or
+    `@expf`) is not mixed up with them. The module's `moe.entries`
+    attribute records, per entry, its reserved name, its name and its
+    number of arguments plus results (the pointers its packed wrapper will
+    pass), for moe-restore-entry-names and moe-add-packed-wrappers.
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::affine::AffineDialect",
-                           "::mlir::arith::ArithDialect"];
 }
 
-def MoeGpuLaunchLoopsPass : Pass<"moe-gpu-launch-loops", "::mlir::func::FuncOp"> {
-  let summary = "Run every top-level loop nest of a host function on the GPU";
+def MoeRestoreEntryNamesPass
+    : Pass<"moe-restore-entry-names", "::mlir::ModuleOp"> {
+  let summary = "Give the lowered entries their names back";
   let description = [{
-    After it, a host function only allocates, copies, calls and launches:
-
-    * each top-level `scf.parallel` (any number of dimensions, no
-      reductions) becomes a `gpu.launch` over a 1-D grid of `block-size`
-      threads per block, one thread per iteration of the collapsed
-      iteration space (the thread delinearizes its index; threads past the
-      end do nothing);
-    * any other top-level op that reads or writes memory (`scf.for`,
-      `scf.if`, `memref.load/store`, ...: sequential reference code) runs in
-      a single-thread `gpu.launch`;
-    * top-level `memref.load`s whose values are used only inside such loop
-      nests are moved into them (the memory read must happen on the device).
-
-    Host code that would need a value computed on the device is reported.
+    After lowering to the LLVM dialect, renames every `llvm.func` that
+    moe-reserve-entry-names renamed (the module's `moe.entries`) back to its
+    entry name. Errors: an entry the lowering lost, and an entry whose name
+    the lowered code took (it calls a C function of that name).
   }];
-  let options = [
-    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
-           "Threads per block of the launched kernels">,
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
 }
 
-def MoeGpuHostMemoryPass : Pass<"moe-gpu-host-memory", "::mlir::func::FuncOp"> {
-  let summary = "Host memref.alloc/dealloc/copy become gpu.alloc/dealloc/memcpy";
+def MoeAddPackedWrappersPass
+    : Pass<"moe-add-packed-wrappers", "::mlir::ModuleOp"> {
+  let summary = "Add the `void <entry>_packed(void **args)` wrapper of every entry";
   let description = [{
-    On the GPU target every buffer of a host function lives in device
-    memory: outside kernels, `memref.alloc` becomes `gpu.alloc`,
-    `memref.dealloc` `gpu.dealloc` and `memref.copy` (identity layouts)
-    `gpu.memcpy`. Run after `moe-gpu-launch-loops`; `gpu-async-region` then
-    orders them on a stream.
+    For every entry the module's `moe.entries` records (after
+    moe-restore-entry-names), adds `llvm.func @<entry>_packed(!llvm.ptr)`,
+    which loads one pointer per argument and result from the array and
+    calls the entry; then drops `moe.entries`. Errors: an entry the lowering
+    lost, an entry that does not take exactly one pointer per argument and
+    result (bare-pointer memrefs and out-params are needed), and a module
+    that has a symbol of the wrapper's name already.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertGroupedMatmulToNVGPUPass
@@ -197,7 +227,7 @@ def ConvertGroupedMatmulToNVGPUPass
 
     Supported: bf16 A and B, `weight_layout = kn` (b is [G, K, N]), bf16 or
     f32 output, K a multiple of 64, N a multiple of 8, no FP8 scales.
-    Other grouped matmuls are left for convert-moe-to-gpu (cuBLASLt);
+    Other grouped matmuls are left for convert-moe-to-runtime-calls (cuBLASLt);
     `require-all` makes them an error naming what is unsupported.
   }];
   let options = [

@@ -77,9 +77,10 @@ struct MoeLowerToGpuOptions
 };
 
 /// moe-lower-to-gpu: as far as bufferization the same as moe-lower-to-cpu;
-/// then grouped GEMMs become runtime calls (cuBLASLt), the other ops
-/// parallel loops that run as kernels (convert-moe-to-gpu,
-/// moe-gpu-launch-loops), host buffers device buffers; upstream
+/// then grouped GEMMs become runtime calls (cuBLASLt,
+/// convert-moe-to-runtime-calls), the other ops parallel loops
+/// (convert-moe-to-parallel-loops) that run as kernels
+/// (gpu-launch-top-level-loops), host buffers device buffers; upstream
 /// gpu-kernel-outlining, gpu-async-region, convert-gpu-to-nvvm,
 /// gpu-to-llvm and gpu-module-to-binary (cubin through ptxas) finish.
 /// Host functions take bare device pointers like the CPU target's.
@@ -98,9 +99,9 @@ struct MoeLowerToCpuOptions
   PassOptions::Option<bool> gpuSchedules{
       *this, "gpu-schedules",
       llvm::cl::desc("Lower with the GPU target's parallel schedules "
-                     "(convert-moe-to-gpu{schedules-only}) instead of the "
-                     "reference loops, run sequentially: checks the GPU "
-                     "algorithms against the reference on any machine"),
+                     "(convert-moe-to-parallel-loops{hoist-scratch}) instead "
+                     "of the reference loops, run sequentially: checks the "
+                     "GPU algorithms against the reference on any machine"),
       llvm::cl::init(false)};
 };
 void buildMoeLowerToCpuPipeline(OpPassManager &pm,

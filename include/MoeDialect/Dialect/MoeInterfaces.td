@@ -51,4 +51,24 @@ def Moe_VJPOpInterface : OpInterface<"VJPOpInterface"> {
   ];
 }
 
+def Moe_ParallelScheduleOpInterface : OpInterface<"ParallelScheduleOpInterface"> {
+  let cppNamespace = "::mlir::moe";
+  let description = [{
+    An op whose lowering on memrefs is parallel loops over independent work
+    items (tokens, rows, elements, token chunks), so that on the GPU every
+    item is a thread: either a chunked multi-phase schedule of its own
+    (convert-moe-to-parallel-loops: permute, combine_grad, the losses) or
+    reference loops that are parallel loops already (gate, route, topk, glu,
+    combine). convert-moe-to-parallel-loops{single-thread-kernels} runs the
+    sequential reference loops of every other op in a single-thread kernel.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether this op, with its attributes, lowers to parallel loops (an
+        op may have none for some attribute values: a global aux loss over
+        a grid lowers to the reference pattern, which reports it).
+      }], "bool", "hasParallelSchedule", (ins), "", [{ return true; }]>
+  ];
+}
+
 #endif // MOE_INTERFACES_TD

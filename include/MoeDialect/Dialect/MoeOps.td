@@ -12,6 +12,7 @@
 
 include "MoeDialect/Dialect/MoeDialect.td"
 include "MoeDialect/Dialect/MoeEnums.td"
+include "MoeDialect/Dialect/MoeInterfaces.td"
 include "MoeDialect/Dialect/MoeOpAttributes.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -122,7 +123,7 @@ class Moe_DpsOp<string mnemonic, list<string> resultNames,
 // Router
 //===----------------------------------------------------------------------===//
 
-def Moe_GateOp : Moe_DpsOp<"gate", ["Logits"]> {
+def Moe_GateOp : Moe_DpsOp<"gate", ["Logits"], [Moe_ParallelScheduleOpInterface]> {
   let summary = "dense router projection: logits = x · w in f32";
   let description = [{
     `logits[t, e] = Σ_h x[t, h] · w[h, e]`, accumulated and returned in f32.
@@ -145,7 +146,7 @@ def Moe_GateOp : Moe_DpsOp<"gate", ["Logits"]> {
   ];
 }
 
-def Moe_RouteOp : Moe_DpsOp<"route", ["Scores"]> {
+def Moe_RouteOp : Moe_DpsOp<"route", ["Scores"], [Moe_ParallelScheduleOpInterface]> {
   let summary = "router score function";
   let description = [{
     Maps router logits `[T, E]` (f32) to scores of the same type:
@@ -174,7 +175,7 @@ def Moe_RouteOp : Moe_DpsOp<"route", ["Scores"]> {
 }
 
 def Moe_TopKOp : Moe_DpsOp<"topk", ["Weights", "Indices"],
-    [AttrSizedOperandSegments]> {
+    [AttrSizedOperandSegments, Moe_ParallelScheduleOpInterface]> {
   let summary = "expert selection with expert bias and group-limited routing";
   let description = [{
     Selects `k` experts per token from `scores` `[T, E]` (f32).
@@ -241,7 +242,8 @@ def Moe_TopKOp : Moe_DpsOp<"topk", ["Weights", "Indices"],
 //===----------------------------------------------------------------------===//
 
 def Moe_AuxLossOp : Moe_DpsOp<"aux_loss", ["Loss"],
-    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+     DeclareOpInterfaceMethods<Moe_ParallelScheduleOpInterface, ["hasParallelSchedule"]>]> {
   let summary = "load-balancing auxiliary loss";
   let description = [{
     With c_e the number of (t, k) routed to expert e (from `indices`
@@ -281,7 +283,7 @@ def Moe_AuxLossOp : Moe_DpsOp<"aux_loss", ["Loss"],
   ];
 }
 
-def Moe_ZLossOp : Moe_DpsOp<"z_loss", ["Loss"]> {
+def Moe_ZLossOp : Moe_DpsOp<"z_loss", ["Loss"], [Moe_ParallelScheduleOpInterface]> {
   let summary = "router z-loss";
   let description = [{
     `loss = coeff · mean_t(logsumexp_e(logits[t, e])²)` over logits `[T, E]`
@@ -327,7 +329,8 @@ def Moe_ExpertBiasUpdateOp : Moe_DpsOp<"expert_bias_update", ["UpdatedBias"]> {
 // Dispatch, expert compute, combine
 //===----------------------------------------------------------------------===//
 
-def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"]> {
+def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"],
+    [Moe_ParallelScheduleOpInterface]> {
   let summary = "dispatch tokens into rows grouped by expert";
   let description = [{
     Copies each (t, k) pair's token row `x[t]` (`x` `[T, H]`) to a row of
@@ -428,7 +431,8 @@ def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"]> {
   ];
 }
 
-def Moe_GluOp : Moe_DpsOp<"glu", ["H"], [AttrSizedOperandSegments]> {
+def Moe_GluOp : Moe_DpsOp<"glu", ["H"],
+    [AttrSizedOperandSegments, Moe_ParallelScheduleOpInterface]> {
   let summary = "gated linear unit: act(gate) · up";
   let description = [{
     `h = act(gate) · up` elementwise, computed in f32, for `gate` and `up`
@@ -501,7 +505,7 @@ def Moe_AllToAllOp : Moe_DpsOp<"all_to_all", ["Output", "RecvSizes"], [
   let hasFolder = 1;
 }
 
-def Moe_CombineOp : Moe_DpsOp<"combine", ["Out"]> {
+def Moe_CombineOp : Moe_DpsOp<"combine", ["Out"], [Moe_ParallelScheduleOpInterface]> {
   let summary = "weighted gather-sum of expert outputs back to tokens";
   let description = [{
     `out[t] = Σ_k weights[t, k] · y[rows[t, k]]`, accumulated in f32, for
@@ -526,7 +530,8 @@ def Moe_CombineOp : Moe_DpsOp<"combine", ["Out"]> {
   ];
 }
 
-def Moe_CombineGradOp : Moe_DpsOp<"combine_grad", ["Dy", "Dweights"]> {
+def Moe_CombineGradOp : Moe_DpsOp<"combine_grad", ["Dy", "Dweights"],
+    [Moe_ParallelScheduleOpInterface]> {
   let summary = "the adjoint of moe.combine: gradients of y and weights";
   let description = [{
     The vector-Jacobian product of `out = moe.combine(y, rows, weights)`.

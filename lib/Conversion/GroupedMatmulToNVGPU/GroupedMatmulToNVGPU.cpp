@@ -11,13 +11,13 @@
 //
 // so the group sizes are read by the kernel on the device and the entry
 // never waits for the device. What the kernel cannot do yet is left to the
-// runtime call of convert-moe-to-gpu (or, with require-all, reported).
+// runtime call of convert-moe-to-runtime-calls (or, with require-all, reported).
 //
 //===----------------------------------------------------------------------===//
 #include "GroupedGemmConfig.h"
 #include "GroupedGemmKernel.h"
 
-#include "../MoeToGPU/RuntimeAbi.h"
+#include "../MoeToRuntimeCalls/RuntimeAbi.h"
 
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Dialect/MoeOps.h"
@@ -76,7 +76,7 @@ Value addressOf(OpBuilder &b, Location loc, Value memref) {
 
 /// Encodes the TMA descriptor of the row-major bf16 matrix `base` viewed as
 /// [rows, cols] on the host; returns its 16 words. The words live on the
-/// host stack as LLVM ops: host memory that moe-gpu-launch-loops, which
+/// host stack as LLVM ops: host memory that gpu-launch-top-level-loops, which
 /// moves every memref access of host code to the device, leaves alone.
 SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
                                        int64_t rows, int64_t cols,
@@ -135,7 +135,7 @@ void generateKernel(IRRewriter &rewriter, GroupedMatmulOp op,
   Value one = constant(1);
   Value sharedBytes = arith::ConstantIntOp::create(
       rewriter, loc, config.sharedBytes(), 32);
-  // moe-gpu-launch-loops names each kernel after the NameLoc of its launch:
+  // gpu-launch-top-level-loops names each kernel after the NameLoc of its launch:
   // profiles and driver errors show "grouped_matmul".
   Location kernelLoc =
       NameLoc::get(rewriter.getStringAttr("grouped_matmul"), loc);

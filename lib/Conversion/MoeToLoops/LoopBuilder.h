@@ -45,7 +45,7 @@ using ParallelBody =
     llvm::function_ref<void(OpBuilder &, Location, ValueRange ivs)>;
 /// scf.parallel over [0, ubs[0]) × [0, ubs[1]) × ...: for iterations that
 /// are independent (each writes its own elements). The CPU runs them in
-/// order; the GPU target runs each in its own thread (moe-gpu-launch-loops).
+/// order; the GPU target runs each in its own thread (gpu-launch-top-level-loops).
 void parallelFor(OpBuilder &b, Location loc, ValueRange ubs, ParallelBody body);
 /// Per-iteration scratch of a parallel body: a memref.alloca of `size`
 /// elements (static when `size` is a constant: GPU threads get it in local

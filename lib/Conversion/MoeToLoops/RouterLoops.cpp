@@ -191,27 +191,32 @@ void emitRoute(OpBuilder &b, Location loc, ScoreFunction fn, Value logits,
   });
 }
 
-void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
-              Value scores, Value bias, Value weights, Value indices) {
-  Value zero = idx(b, loc, 0);
-  Value t = dimOf(b, loc, scores, 0), e = dimOf(b, loc, scores, 1);
-  Value k = idx(b, loc, config.k);
-  Type f32 = b.getF32Type(), i1 = b.getI1Type();
-  int64_t numGroups = config.numGroups;
-  Value groups = idx(b, loc, numGroups);
-  Value perGroup = arith::DivUIOp::create(b, loc, e, groups);
+namespace {
+/// One token's top-k selection (a thread on the GPU), in named steps. Its
+/// scratch: selection scores, experts no longer available, and the
+/// per-group bookkeeping of group-limited routing.
+struct TopKOfToken {
+  const TopKConfig &config;
+  Value zero, e, k, groups, perGroup; ///< index values shared by all tokens
+  Value scores, bias, weights, indices;
+  Value ti;
+  Value sel = {}, taken = {}, used = {}, groupScore = {}, groupKept = {};
 
-  // Tokens are independent; each has its own scratch: selection scores,
-  // experts no longer available, and the per-group bookkeeping of
-  // group-limited routing.
-  parallelFor(b, loc, {t}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
-    Value ti = ivs[0];
-    Value sel = scratchAlloca(b, loc, f32, e);
-    Value taken = scratchAlloca(b, loc, i1, e);
-    Value used = scratchAlloca(b, loc, i1, e);
-    Value groupScore = scratchAlloca(b, loc, f32, groups);
-    Value groupKept = scratchAlloca(b, loc, i1, groups);
-    // s = scores + bias; every expert available.
+  Value selAt(OpBuilder &b, Location loc, Value i) const {
+    return memref::LoadOp::create(b, loc, sel, ValueRange{i});
+  }
+
+  void allocateScratch(OpBuilder &b, Location loc) {
+    Type f32 = b.getF32Type(), i1 = b.getI1Type();
+    sel = scratchAlloca(b, loc, f32, e);
+    taken = scratchAlloca(b, loc, i1, e);
+    used = scratchAlloca(b, loc, i1, e);
+    groupScore = scratchAlloca(b, loc, f32, groups);
+    groupKept = scratchAlloca(b, loc, i1, groups);
+  }
+
+  /// s = scores + bias; every expert available.
+  void initSelection(OpBuilder &b, Location loc) {
     forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
       Value s = loadAsF32(b, loc, scores, {ti, ei});
       if (bias)
@@ -219,64 +224,70 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
       memref::StoreOp::create(b, loc, s, sel, ValueRange{ei});
       storeFlag(b, loc, taken, ei, false);
     });
-    auto selAt = [&](OpBuilder &b, Location loc, Value i) -> Value {
-      return memref::LoadOp::create(b, loc, sel, ValueRange{i});
+  }
+
+  /// The score of group g's experts [lb, ub): the max of their selection
+  /// scores, or the sum of their top groupScoreTopq.
+  Value groupScoreOf(OpBuilder &b, Location loc, Value lb, Value ub) {
+    auto selOf = [&](OpBuilder &b, Location loc, Value i) {
+      return selAt(b, loc, i);
     };
+    if (config.groupScore == GroupScore::Max)
+      return forReduce(b, loc, lb, ub, negInf(b, loc),
+                       [&](OpBuilder &b, Location loc, Value i, Value acc) {
+                         return F32Math{b, loc}.max(acc, selAt(b, loc, i));
+                       });
+    forRange(b, loc, lb, ub, [&](OpBuilder &b, Location loc, Value i) {
+      storeFlag(b, loc, used, i, false);
+    });
+    return forReduce(
+        b, loc, zero, idx(b, loc, config.groupScoreTopq), f32Const(b, loc, 0.0),
+        [&](OpBuilder &b, Location loc, Value, Value acc) -> Value {
+          Value best = argmax(b, loc, lb, ub, selOf,
+                              [&](OpBuilder &b, Location loc, Value i) {
+                                return notFlag(b, loc, used, i);
+                              });
+          storeFlag(b, loc, used, best, true);
+          return arith::AddFOp::create(b, loc, acc, selAt(b, loc, best));
+        });
+  }
 
-    if (numGroups > 1) {
-      // Score each group, keep the group_topk best, mark the rest taken.
-      forRange(b, loc, zero, groups, [&](OpBuilder &b, Location loc, Value g) {
-        Value lb = arith::MulIOp::create(b, loc, g, perGroup);
-        Value ub = arith::AddIOp::create(b, loc, lb, perGroup);
-        Value score;
-        if (config.groupScore == GroupScore::Max) {
-          score = forReduce(b, loc, lb, ub, negInf(b, loc),
-                            [&](OpBuilder &b, Location loc, Value i, Value acc) {
-                              return F32Math{b, loc}.max(acc, selAt(b, loc, i));
-                            });
-        } else {
-          forRange(b, loc, lb, ub, [&](OpBuilder &b, Location loc, Value i) {
-            storeFlag(b, loc, used, i, false);
-          });
-          score = forReduce(
-              b, loc, zero, idx(b, loc, config.groupScoreTopq),
-              f32Const(b, loc, 0.0),
-              [&](OpBuilder &b, Location loc, Value, Value acc) -> Value {
-                Value best = argmax(
-                    b, loc, lb, ub, selAt,
-                    [&](OpBuilder &b, Location loc, Value i) {
-                      return notFlag(b, loc, used, i);
-                    });
-                storeFlag(b, loc, used, best, true);
-                return arith::AddFOp::create(b, loc, acc, selAt(b, loc, best));
-              });
-        }
-        memref::StoreOp::create(b, loc, score, groupScore, ValueRange{g});
-        storeFlag(b, loc, groupKept, g, false);
-      });
-      forRange(b, loc, zero, idx(b, loc, config.groupTopk),
-               [&](OpBuilder &b, Location loc, Value) {
-                 Value best = argmax(
-                     b, loc, zero, groups,
-                     [&](OpBuilder &b, Location loc, Value g) -> Value {
-                       return memref::LoadOp::create(b, loc, groupScore,
-                                                     ValueRange{g});
-                     },
-                     [&](OpBuilder &b, Location loc, Value g) {
-                       return notFlag(b, loc, groupKept, g);
-                     });
-                 storeFlag(b, loc, groupKept, best, true);
-               });
-      forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
-        Value g = arith::DivUIOp::create(b, loc, ei, perGroup);
-        memref::StoreOp::create(b, loc, notFlag(b, loc, groupKept, g), taken,
-                                ValueRange{ei});
-      });
-    }
+  /// Score each group, keep the group_topk best, mark the rest taken.
+  void limitToBestGroups(OpBuilder &b, Location loc) {
+    forRange(b, loc, zero, groups, [&](OpBuilder &b, Location loc, Value g) {
+      Value lb = arith::MulIOp::create(b, loc, g, perGroup);
+      Value ub = arith::AddIOp::create(b, loc, lb, perGroup);
+      Value score = groupScoreOf(b, loc, lb, ub);
+      memref::StoreOp::create(b, loc, score, groupScore, ValueRange{g});
+      storeFlag(b, loc, groupKept, g, false);
+    });
+    forRange(b, loc, zero, idx(b, loc, config.groupTopk),
+             [&](OpBuilder &b, Location loc, Value) {
+               Value best = argmax(
+                   b, loc, zero, groups,
+                   [&](OpBuilder &b, Location loc, Value g) -> Value {
+                     return memref::LoadOp::create(b, loc, groupScore,
+                                                   ValueRange{g});
+                   },
+                   [&](OpBuilder &b, Location loc, Value g) {
+                     return notFlag(b, loc, groupKept, g);
+                   });
+               storeFlag(b, loc, groupKept, best, true);
+             });
+    forRange(b, loc, zero, e, [&](OpBuilder &b, Location loc, Value ei) {
+      Value g = arith::DivUIOp::create(b, loc, ei, perGroup);
+      memref::StoreOp::create(b, loc, notFlag(b, loc, groupKept, g), taken,
+                              ValueRange{ei});
+    });
+  }
 
-    // Top-k in descending selection score; weights from unbiased scores.
+  /// Top-k in descending selection score; weights from unbiased scores.
+  void selectTopK(OpBuilder &b, Location loc) {
+    auto selOf = [&](OpBuilder &b, Location loc, Value i) {
+      return selAt(b, loc, i);
+    };
     forRange(b, loc, zero, k, [&](OpBuilder &b, Location loc, Value ki) {
-      Value best = argmax(b, loc, zero, e, selAt,
+      Value best = argmax(b, loc, zero, e, selOf,
                           [&](OpBuilder &b, Location loc, Value i) {
                             return notFlag(b, loc, taken, i);
                           });
@@ -287,8 +298,10 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
       memref::StoreOp::create(b, loc, loadAsF32(b, loc, scores, {ti, best}),
                               weights, ValueRange{ti, ki});
     });
+  }
 
-    // Normalize over the k chosen, then scale.
+  /// Normalize over the k chosen, then scale.
+  void normalizeAndScale(OpBuilder &b, Location loc) {
     auto wAt = [&](OpBuilder &b, Location loc, Value ki) -> Value {
       return memref::LoadOp::create(b, loc, weights, ValueRange{ti, ki});
     };
@@ -302,13 +315,13 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
                           return F32Math{b, loc}.max(acc, wAt(b, loc, ki));
                         });
     if (softmax || sum)
-      denom = forReduce(
-          b, loc, zero, k, m.c(0.0),
-          [&](OpBuilder &b, Location loc, Value ki, Value acc) {
-            F32Math n{b, loc};
-            Value w = wAt(b, loc, ki);
-            return n.add(acc, softmax ? n.shiftedExp(w, shift) : w);
-          });
+      denom =
+          forReduce(b, loc, zero, k, m.c(0.0),
+                    [&](OpBuilder &b, Location loc, Value ki, Value acc) {
+                      F32Math n{b, loc};
+                      Value w = wAt(b, loc, ki);
+                      return n.add(acc, softmax ? n.shiftedExp(w, shift) : w);
+                    });
     if (sum)
       denom = opmath::buildNormalizeDenominator(b, loc, denom);
     forRange(b, loc, zero, k, [&](OpBuilder &b, Location loc, Value ki) {
@@ -321,6 +334,27 @@ void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
       w = n.mul(w, n.c(config.scalingFactor));
       memref::StoreOp::create(b, loc, w, weights, ValueRange{ti, ki});
     });
+  }
+};
+} // namespace
+
+void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
+              Value scores, Value bias, Value weights, Value indices) {
+  Value zero = idx(b, loc, 0);
+  Value t = dimOf(b, loc, scores, 0), e = dimOf(b, loc, scores, 1);
+  Value k = idx(b, loc, config.k);
+  Value groups = idx(b, loc, config.numGroups);
+  Value perGroup = arith::DivUIOp::create(b, loc, e, groups);
+  // Tokens are independent: one iteration (thread) each.
+  parallelFor(b, loc, {t}, [&](OpBuilder &b, Location loc, ValueRange ivs) {
+    TopKOfToken token{config, zero, e,       k,       groups, perGroup,
+                      scores, bias, weights, indices, ivs[0]};
+    token.allocateScratch(b, loc);
+    token.initSelection(b, loc);
+    if (config.numGroups > 1)
+      token.limitToBestGroups(b, loc);
+    token.selectTopK(b, loc);
+    token.normalizeAndScale(b, loc);
   });
 }
 

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - named pipelines from moe to LLVM --------------------===//
 #include "MoeDialect/Conversion/Pipelines.h"
 
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Transforms/Passes.h"
 
@@ -70,7 +71,7 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
     // GPU: chains of elementwise linalg ops (activation adjoints) become one
     // kernel each instead of one pass over memory per op.
     pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
-    pm.addNestedPass<func::FuncOp>(moe::createMoeGpuSplitReductionsPass());
+    pm.addNestedPass<func::FuncOp>(moe::createSplitLongReductionsPass());
   }
 
   // Entries never write their inputs (the caller owns them).
@@ -136,11 +137,11 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
                                      const MoeLowerToCpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams);
   if (options.gpuSchedules) {
-    moe::ConvertMoeToGPUPassOptions schedules;
-    schedules.schedulesOnly = true;
-    pm.addPass(moe::createConvertMoeToGPUPass(schedules));
+    moe::ConvertMoeToParallelLoopsPassOptions schedules;
+    schedules.hoistScratch = true;
+    pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
     pm.addNestedPass<func::FuncOp>(
-        moe::createMoeGpuAccumulateReductionsPass());
+        moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
   } else {
     pm.addPass(moe::createConvertMoeToLoopsPass());
   }
@@ -180,19 +181,23 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.numCtas = options.gemmCtas;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
-  pm.addPass(moe::createConvertMoeToGPUPass());
-  // The rest of what autodiff wrote in linalg (sums; convert-moe-to-gpu gave
-  // the contractions to cuBLASLt) becomes parallel loops too; their reduction
-  // dimensions stay sequential in a thread, which keeps its running sum in a
-  // register.
-  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuAccumulateReductionsPass());
+  pm.addPass(moe::createMoeNameKernelSourcesPass());
+  pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
+  moe::ConvertMoeToParallelLoopsPassOptions loops;
+  loops.singleThreadKernels = true;
+  pm.addPass(moe::createConvertMoeToParallelLoopsPass(loops));
+  // The rest of what autodiff wrote in linalg (sums; the contractions went
+  // to cuBLASLt) becomes parallel loops too; their reduction dimensions stay
+  // sequential in a thread, which keeps its running sum in a register.
+  pm.addNestedPass<func::FuncOp>(
+      moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // No canonicalization before the launches: it would inline the one-thread
   // scf.parallel phases (a single iteration) into host code.
-  moe::MoeGpuLaunchLoopsPassOptions launch;
+  moe::GpuLaunchTopLevelLoopsPassOptions launch;
   launch.blockSize = options.blockSize;
-  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuLaunchLoopsPass(launch));
-  pm.addNestedPass<func::FuncOp>(moe::createMoeGpuHostMemoryPass());
+  pm.addNestedPass<func::FuncOp>(moe::createGpuLaunchTopLevelLoopsPass(launch));
+  pm.addNestedPass<func::FuncOp>(moe::createGpuHostBuffersToDevicePass());
   // Trip counts and bounds fold to constants, which outlining then sinks
   // into the kernels: a thread's delinearization divides by constants.
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());

@@ -5,7 +5,7 @@
 // softmax pieces, the normalization epsilon, the FP8 formats and the
 // quantization block shapes. The verifiers, the adjoints
 // (VJPInterfaceImpl.cpp), the CPU loops (MoeToLoops) and the GPU schedules
-// (MoeToGPU) all take them from here, so a forward and its adjoint, or the
+// (MoeToParallelLoops) all take them from here, so a forward and its adjoint, or the
 // CPU and the GPU, cannot compute two different things.
 //
 // The builders emit arith/math ops on one float scalar; their constants take

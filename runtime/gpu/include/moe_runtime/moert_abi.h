@@ -4,7 +4,7 @@
  * the functions of moert_abi.def: the codes of the int32_t arguments that
  * select a weight layout or an output element type. Plain C, no MLIR, no
  * CUDA: the runtime (moe_runtime_gpu.h) and the compiler
- * (lib/Conversion/MoeToGPU/RuntimeAbi.h) both include it.
+ * (lib/Conversion/MoeToRuntimeCalls/RuntimeAbi.h) both include it.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef MOE_RUNTIME_MOERT_ABI_H

@@ -1,14 +1,14 @@
-//===- SplitReductions.cpp - chunk long reductions for the GPU ------------===//
-#include "Contraction.h"
+//===- SplitLongReductions.cpp - chunk long reductions for the GPU --------===//
+#include "../MoeToRuntimeCalls/Contraction.h"
 
-#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_MOEGPUSPLITREDUCTIONSPASS
-#include "MoeDialect/Conversion/Passes.h.inc"
+#define GEN_PASS_DEF_SPLITLONGREDUCTIONSPASS
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 } // namespace mlir::moe
 
 using namespace mlir;
@@ -17,7 +17,7 @@ using namespace mlir::moe;
 namespace {
 
 struct SplitReductionsPass
-    : mlir::moe::impl::MoeGpuSplitReductionsPassBase<SplitReductionsPass> {
+    : mlir::moe::impl::SplitLongReductionsPassBase<SplitReductionsPass> {
   using Base::Base;
 
   /// Chunks for `op`, or 0 to leave it: one static reduction dimension of
@@ -27,7 +27,8 @@ struct SplitReductionsPass
     if (op.getNumReductionLoops() != 1 || op.hasIndexSemantics() ||
         op.getNumDpsInits() != 1)
       return 0;
-    // convert-moe-to-gpu gives f32 contractions to cuBLASLt whole.
+    // convert-moe-to-runtime-calls gives f32 contractions to cuBLASLt
+    // whole.
     if (gpu_contraction::matchContraction(op))
       return 0;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -66,9 +67,10 @@ struct SplitReductionsPass
         // The chunk dimension first: the partial results keep the output's
         // layout in their innermost dimensions, so the threads of both ops
         // (one per partial / final output, the last dimension fastest) read
-        // neighbouring elements; moe-gpu-accumulate-reductions gives the
-        // final reduction over chunks one thread per output wherever its
-        // reduction dimension stands.
+        // neighbouring elements;
+        // convert-linalg-reductions-to-accumulating-loops gives the final
+        // reduction over chunks one thread per output wherever its reduction
+        // dimension stands.
         options.index = 0;
         options.innerParallel = false;
         return options;

@@ -1,7 +1,7 @@
-// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu | FileCheck %s
-// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: moe-opt %s -split-input-file --convert-moe-to-runtime-calls | FileCheck %s
+// RUN: moe-opt %s -split-input-file --moe-name-kernel-sources --convert-moe-to-runtime-calls --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
 
-// convert-moe-to-gpu: a buffer-form linalg contraction with f32 accumulation
+// convert-moe-to-runtime-calls: a buffer-form linalg contraction with f32 accumulation
 // (what moe-generate-vjp writes for the router adjoints) becomes one call
 //   moert_entry_matmul_f32(A, A transposed, B, B transposed, out, m, n, k)
 // (out[i, j] += Σ_l A(i, l)·B(l, j); A stored [m, k] or [k, m], B [k, n] or
@@ -62,7 +62,7 @@ func.func @router_weight_grad(%x: memref<96x40xbf16>, %g: memref<96x8xf32>, %dw:
 // The router part of dx: dx[t, h] = Σ_e g[t, e]·w[h, e]: A = g [m, k], B = w
 // stored [n, k] (transposed); both f32, no temporary. m, n, k = 96, 40, 8
 // (canonicalized to constants: the sizes the runtime receives).
-// RUN: moe-opt %s -split-input-file --convert-moe-to-gpu --canonicalize | FileCheck %s --check-prefix=FOLD
+// RUN: moe-opt %s -split-input-file --convert-moe-to-runtime-calls --canonicalize | FileCheck %s --check-prefix=FOLD
 // FOLD-LABEL: func.func @router_input_grad(
 // FOLD-NOT:     memref.alloc
 // FOLD-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
@@ -120,8 +120,8 @@ func.func @swapped_dynamic(%w: memref<?x?xf32>, %g: memref<?x?xf32>, %dx: memref
 // -----
 
 // Not contractions the runtime computes; they stay linalg (for
-// moe-gpu-accumulate-reductions), each alone in its module so that no call
-// or runtime declaration anywhere can hide: another body (a·|b|), an f16
+// convert-linalg-reductions-to-accumulating-loops), each alone in its module
+// so that no call or runtime declaration anywhere can hide: another body (a·|b|), an f16
 // operand, a strided buffer, a bf16 output.
 // CHECK-NOT:     moert_entry_matmul_f32
 // CHECK-LABEL: func.func @other_body(

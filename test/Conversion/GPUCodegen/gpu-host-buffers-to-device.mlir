@@ -1,6 +1,6 @@
-// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-gpu-host-memory | FileCheck %s
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --gpu-host-buffers-to-device | FileCheck %s
 
-// moe-gpu-host-memory: on the GPU target every host buffer lives in device
+// gpu-host-buffers-to-device: on the GPU target every host buffer lives in device
 // memory. Outside kernels memref.alloc/dealloc/copy become gpu.alloc/
 // gpu.dealloc/gpu.memcpy (dynamic sizes kept, copy operands swapped into
 // memcpy's dst, src order); inside gpu.launch nothing changes.

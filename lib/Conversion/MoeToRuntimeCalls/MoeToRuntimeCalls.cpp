@@ -1,16 +1,15 @@
-//===- MoeToGPU.cpp - moe ops on memrefs → kernels and runtime calls ------===//
+//===- MoeToRuntimeCalls.cpp - grouped matmuls and contractions → runtime -===//
 //
-// Grouped matmuls and the f32 contractions autodiff writes in linalg (the
-// router adjoints) go to the runtime (cuBLASLt); the other ops get the
-// parallel schedules of ParallelSchedules.h where one exists, else the CPU
-// reference loops (which moe-gpu-launch-loops then runs in a single-thread
-// kernel: correct, slow, and only for ops no benchmark layer uses).
+// What the GPU target hands to libmoe_runtime_gpu: grouped matmuls and
+// weight gradients (cuBLASLt grouped GEMM) and the f32 contractions autodiff
+// writes in linalg (the router adjoints; one dense cuBLASLt GEMM each). The
+// calls are built from the runtime's ABI list (RuntimeAbi.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Contraction.h"
-#include "ParallelSchedules.h"
 #include "RuntimeAbi.h"
 
+#include "MoeDialect/Conversion/MoeToRuntimeCalls.h"
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Dialect/MoeOps.h"
 
@@ -19,7 +18,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_CONVERTMOETOGPUPASS
+#define GEN_PASS_DEF_CONVERTMOETORUNTIMECALLSPASS
 #include "MoeDialect/Conversion/Passes.h.inc"
 } // namespace mlir::moe
 
@@ -33,9 +32,8 @@ Value basePointer(OpBuilder &b, Location loc, Value memref) {
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(b, loc,
-                                  LLVM::LLVMPointerType::get(b.getContext()),
-                                  asInt);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asInt);
 }
 
 Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
@@ -51,13 +49,16 @@ Value i32Value(OpBuilder &b, Location loc, int32_t v) {
 /// and identity-layout (contiguous) buffers.
 LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
                                    Value sizes, Value out) {
-  auto elem = [](Value v) { return cast<MemRefType>(v.getType()).getElementType(); };
+  auto elem = [](Value v) {
+    return cast<MemRefType>(v.getType()).getElementType();
+  };
   for (Value v : bf16Operands)
     if (!elem(v).isBF16())
       return op->emitOpError("on the GPU target takes bf16 operands (cuBLASLt "
                              "grouped GEMM); got ")
-             << elem(v) << " (FP8 and f32 grouped matmuls are not supported "
-                           "on the GPU target yet)";
+             << elem(v)
+             << " (FP8 and f32 grouped matmuls are not supported "
+                "on the GPU target yet)";
   if (!elem(sizes).isInteger(32))
     return op->emitOpError("on the GPU target needs i32 group sizes; got ")
            << elem(sizes);
@@ -73,6 +74,21 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
   return success();
 }
 
+/// Whether the runtime can run `op` (a grouped matmul or weight gradient
+/// on memrefs); reports why not at the op.
+LogicalResult checkRuntimeCanRun(Operation *op) {
+  if (auto mm = dyn_cast<GroupedMatmulOp>(op))
+    return !mm.getAScale()
+               ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
+                                      mm.getGroupSizes(), mm.getCInit())
+               : op->emitOpError("with FP8 scales is not supported on the "
+                                 "GPU target yet");
+  if (auto wg = dyn_cast<GroupedWeightGradOp>(op))
+    return checkRuntimeOperands(op, {wg.getA(), wg.getDc()}, wg.getGroupSizes(),
+                                wg.getDbInit());
+  return success();
+}
+
 /// Calls `entry`, moert_entry_grouped_gemm_bf16 or
 /// moert_entry_grouped_weight_grad_bf16: both take (a, b or dc, sizes, G, Kd,
 /// N, layout, out, out dtype, R).
@@ -82,19 +98,18 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
                      WeightLayout layout, Value out, Value rows) {
   Location loc = op->getLoc();
   bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
-  entry.call(b, loc,
-             {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
-              basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
-              i32Value(b, loc,
-                       layout == WeightLayout::NK ? MOERT_WEIGHT_NK
-                                                  : MOERT_WEIGHT_KN),
-              basePointer(b, loc, out),
-              i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
-              rows});
+  entry.call(
+      b, loc,
+      {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
+       basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
+       i32Value(b, loc,
+                layout == WeightLayout::NK ? MOERT_WEIGHT_NK : MOERT_WEIGHT_KN),
+       basePointer(b, loc, out),
+       i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
+       rows});
 }
 
-struct GroupedMatmulToRuntime
-    : OpConversionPattern<GroupedMatmulOp> {
+struct GroupedMatmulToRuntime : OpConversionPattern<GroupedMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(GroupedMatmulOp op, OpAdaptor,
@@ -102,17 +117,17 @@ struct GroupedMatmulToRuntime
     if (!op.hasPureBufferSemantics())
       return failure();
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
-                    op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
-                    i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
-                    op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
+    callGroupedGemm(
+        rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
+        op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
+        i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
+        op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-struct GroupedWeightGradToRuntime
-    : OpConversionPattern<GroupedWeightGradOp> {
+struct GroupedWeightGradToRuntime : OpConversionPattern<GroupedWeightGradOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(GroupedWeightGradOp op, OpAdaptor,
@@ -120,7 +135,8 @@ struct GroupedWeightGradToRuntime
     if (!op.hasPureBufferSemantics())
       return failure();
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op, runtime_abi::moert_entry_grouped_weight_grad_bf16,
+    callGroupedGemm(rewriter, op,
+                    runtime_abi::moert_entry_grouped_weight_grad_bf16,
                     op.getA(), op.getDc(), op.getGroupSizes(),
                     i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),
@@ -182,110 +198,59 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.eraseOp(op);
 }
 
-struct ConvertMoeToGPUPass
-    : mlir::moe::impl::ConvertMoeToGPUPassBase<ConvertMoeToGPUPass> {
-  using Base::Base;
+/// Every buffer-form f32 contraction under `root` to the runtime.
+void contractionsToRuntime(Operation *root) {
+  SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>>
+      contractions;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics())
+      return;
+    if (auto c = gpu_contraction::matchContraction(op))
+      contractions.emplace_back(op, *c);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (auto &[op, c] : contractions)
+    contractionToRuntime(rewriter, op, c);
+}
 
-  /// Wraps the location of every op that becomes a kernel in a NameLoc
-  /// saying what it computes ("permute", "combine_grad", "elementwise"):
-  /// the loops lowered from it carry that location, and
-  /// moe-gpu-launch-loops names the kernel after it, so profiles and
-  /// runtime errors show which op a kernel came from.
-  void nameKernelSources() {
-    MLIRContext *ctx = &getContext();
-    getOperation()->walk([&](Operation *op) {
-      StringRef name;
-      if (isa<MoeDialect>(op->getDialect())) {
-        name = op->getName().stripDialect();
-      } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-        name = linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
-                   ? "elementwise"
-                   : "reduction";
-      } else {
-        return;
-      }
-      if (!isa<NameLoc>(op->getLoc()))
-        op->setLoc(NameLoc::get(StringAttr::get(ctx, name), op->getLoc()));
-    });
-  }
-
+struct ConvertMoeToRuntimeCallsPass
+    : mlir::moe::impl::ConvertMoeToRuntimeCallsPassBase<
+          ConvertMoeToRuntimeCallsPass> {
   void runOnOperation() override {
-    if (schedulesOnly)
-      return runSchedulesOnly();
-    // What the runtime cannot do is an error, not a fallback to loops.
+    // What the runtime cannot do is an error, not a fallback to loops:
+    // checked before anything is rewritten.
     WalkResult unsupported = getOperation()->walk([](Operation *op) {
-      LogicalResult ok = success();
       auto dps = dyn_cast<DestinationStyleOpInterface>(op);
       if (!dps || !dps.hasPureBufferSemantics())
         return WalkResult::advance();
-      if (auto mm = dyn_cast<GroupedMatmulOp>(op)) {
-        ok = !mm.getAScale()
-                 ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
-                                        mm.getGroupSizes(), mm.getCInit())
-                 : op->emitOpError("with FP8 scales is not supported on the "
-                                   "GPU target yet");
-      } else if (auto wg = dyn_cast<GroupedWeightGradOp>(op)) {
-        ok = checkRuntimeOperands(op, {wg.getA(), wg.getDc()},
-                                  wg.getGroupSizes(), wg.getDbInit());
-      }
-      return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+      return failed(checkRuntimeCanRun(op)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
     });
     if (unsupported.wasInterrupted())
       return signalPassFailure();
-    nameKernelSources();
 
-    // Ops without a GPU schedule run their reference loops in a
-    // single-thread kernel: wrap them in one before lowering them in place.
-    SmallVector<Operation *> sequential;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<MoeDialect>(op->getDialect()) && op->getNumResults() == 0 &&
-          !gpu_schedules::hasParallelSchedule(op) &&
-          !isa<GroupedMatmulOp, GroupedWeightGradOp>(op))
-        sequential.push_back(op);
-    });
-    for (Operation *op : sequential) {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      auto launch = gpu::LaunchOp::create(b, loc, one, one, one, one, one, one);
-      b.setInsertionPointToEnd(&launch.getBody().front());
-      auto terminator = gpu::TerminatorOp::create(b, loc);
-      op->moveBefore(terminator);
-    }
-
-    // f32 contractions to cuBLASLt; the rest of linalg stays for
-    // moe-gpu-accumulate-reductions and linalg-to-parallel-loops.
-    SmallVector<std::pair<linalg::LinalgOp, gpu_contraction::Contraction>> contractions;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureBufferSemantics())
-        return;
-      if (auto c = gpu_contraction::matchContraction(op))
-        contractions.emplace_back(op, *c);
-    });
-    IRRewriter rewriter(&getContext());
-    for (auto &[op, c] : contractions)
-      contractionToRuntime(rewriter, op, c);
+    contractionsToRuntime(getOperation());
 
     MLIRContext *ctx = &getContext();
-    // Runtime calls and parallel schedules first; the reference loops are
-    // the fallback (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(ctx);
-    patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(ctx,
-                                                                    /*benefit=*/3);
-    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
+    populateGroupedMatmulToRuntimeCallPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.addDynamicallyLegalOp<GroupedMatmulOp, GroupedWeightGradOp>(
+        [](Operation *op) {
+          return !cast<DestinationStyleOpInterface>(op)
+                      .hasPureBufferSemantics();
+        });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
       return signalPassFailure();
-  }
-
-  /// The parallel schedules where there are some, the reference loops for
-  /// the rest (grouped matmuls included); sequential targets run them.
-  void runSchedulesOnly() {
-    RewritePatternSet patterns(&getContext());
-    gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    hoistParallelScratch(getOperation());
   }
 };
 
 } // namespace
+
+void mlir::moe::populateGroupedMatmulToRuntimeCallPatterns(
+    RewritePatternSet &patterns, PatternBenefit benefit) {
+  patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(
+      patterns.getContext(), benefit);
+}

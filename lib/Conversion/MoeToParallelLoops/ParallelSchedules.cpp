@@ -79,44 +79,49 @@ std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
 // moe.permute
 //===----------------------------------------------------------------------===//
 
-// 1. counts[c, e]: pairs (t, k) of token chunk c routed to e;
-// 2. per expert, exclusive prefix over chunks (a chunk's first slot within
-//    the expert's group) and the total;
-// 3. one thread: padded group sizes and group offsets;
-// 4. per (chunk, expert): rows[t, k] = offset + chunk prefix + rank within
-//    the chunk, (t, k) in row-major order: expert ascending, stable in
-//    (t, k), as the reference; pairs with an expert outside [0, E) get -1;
-// 5. each row's token (-1 for padding), then every (row, column) of
-//    permuted written once: the token's value, or zero.
-void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
-                 Value x, Value indices, Value permuted, Value groupSizes,
-                 Value rows) {
-  Type i64 = b.getI64Type();
-  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
-  Value numTokens = dimOf(b, loc, indices, 0);
-  Value topK = dimOf(b, loc, indices, 1);
-  Value hidden = dimOf(b, loc, x, 1);
-  Value numRows = dimOf(b, loc, permuted, 0);
-  Value numRows64 = toI64(b, loc, numRows);
-  Value experts = indexConst(b, loc, numExperts);
-  Value experts64 = i64Const(b, loc, numExperts);
-  Value zero64 = i64Const(b, loc, 0);
-  Value numChunks = ceilDiv(b, loc, numTokens, kChunk);
-  Value counts = allocBuffer(b, loc, {numChunks, experts}, i64);
-  Value groupStart = allocBuffer(b, loc, {experts}, i64);
+/// The phases of the permute schedule over the buffers of one moe.permute.
+/// The constructor creates the sizes and the scratch (counts[chunk,
+/// expert], groupStart[expert]) that the phases share, in that order.
+struct PermuteSchedule {
+  OpBuilder &b;
+  Location loc;
+  int64_t align;
+  Value x, indices, permuted, groupSizes, rows;
+  Value c0, c1, numTokens, topK, hidden, numRows, numRows64, experts, experts64,
+      zero64, minusOne64, numChunks, counts, groupStart;
 
-  auto expertOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
+  PermuteSchedule(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
+                  Value x, Value indices, Value permuted, Value groupSizes,
+                  Value rows)
+      : b(b), loc(loc), align(align), x(x), indices(indices),
+        permuted(permuted), groupSizes(groupSizes), rows(rows) {
+    c0 = indexConst(b, loc, 0);
+    c1 = indexConst(b, loc, 1);
+    numTokens = dimOf(b, loc, indices, 0);
+    topK = dimOf(b, loc, indices, 1);
+    hidden = dimOf(b, loc, x, 1);
+    numRows = dimOf(b, loc, permuted, 0);
+    numRows64 = toI64(b, loc, numRows);
+    experts = indexConst(b, loc, numExperts);
+    experts64 = i64Const(b, loc, numExperts);
+    zero64 = i64Const(b, loc, 0);
+    numChunks = ceilDiv(b, loc, numTokens, kChunk);
+    counts = allocBuffer(b, loc, {numChunks, experts}, b.getI64Type());
+    groupStart = allocBuffer(b, loc, {experts}, b.getI64Type());
+  }
+
+  Value expertOf(OpBuilder &nb, Location nloc, Value t, Value k) const {
     return toI64(nb, nloc,
                  memref::LoadOp::create(nb, nloc, indices, ValueRange{t, k}));
-  };
-  // Visits the pairs of chunk c routed to expert e, in (t, k) order,
-  // carrying an i64 count.
-  auto forEachPairOf = [&](OpBuilder &nb, Location nloc, Value c, Value e,
-                           Value init,
-                           llvm::function_ref<void(OpBuilder &, Location,
-                                                   Value t, Value k,
-                                                   Value count)>
-                               onPair) -> Value {
+  }
+
+  /// Visits the pairs of chunk c routed to expert e, in (t, k) order,
+  /// carrying an i64 count.
+  Value forEachPairOf(OpBuilder &nb, Location nloc, Value c, Value e,
+                      Value init,
+                      llvm::function_ref<void(OpBuilder &, Location, Value t,
+                                              Value k, Value count)>
+                          onPair) const {
     auto [lo, hi] = chunkRange(nb, nloc, c0, numTokens, c);
     Value e64 = toI64(nb, nloc, e);
     return reducePairs(
@@ -129,129 +134,180 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts, int64_t alig
               onPair(ib, iloc, t, k, n);
             });
           return arith::AddIOp::create(
-              kb, kloc, n, arith::ExtUIOp::create(kb, kloc, i64, hit));
+              kb, kloc, n,
+              arith::ExtUIOp::create(kb, kloc, kb.getI64Type(), hit));
         });
-  };
+  }
 
-  // 1. Counts per (chunk, expert).
-  parallelFor(b, loc, {numChunks, experts},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Value n = forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64, {});
-                memref::StoreOp::create(nb, nloc, n, counts, ivs);
+  /// 1. Counts per (chunk, expert).
+  void countPairs() {
+    parallelFor(b, loc, {numChunks, experts},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  Value n = forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64, {});
+                  memref::StoreOp::create(nb, nloc, n, counts, ivs);
+                });
+  }
+
+  /// 2. Exclusive prefix over chunks, per expert; the total goes to
+  ///    groupStart[e] for step 3.
+  void prefixOverChunks() {
+    parallelFor(
+        b, loc, {experts}, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value e = ivs[0];
+          Value total = forReduce(
+              nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
+              [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
+                Value n =
+                    memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
+                memref::StoreOp::create(cb, cloc, run, counts,
+                                        ValueRange{c, e});
+                return arith::AddIOp::create(cb, cloc, run, n);
               });
-  // 2. Exclusive prefix over chunks, per expert; the total goes to
-  //    groupStart[e] for step 3.
-  parallelFor(b, loc, {experts}, [&](OpBuilder &nb, Location nloc,
-                                     ValueRange ivs) {
-    Value e = ivs[0];
-    Value total = forReduce(
-        nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
-        [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
-          Value n = memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
-          memref::StoreOp::create(cb, cloc, run, counts, ValueRange{c, e});
-          return arith::AddIOp::create(cb, cloc, run, n);
+          memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
         });
-    memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
-  });
-  // 3. Padded sizes and offsets (exclusive prefix over experts, i64).
-  Type sizeType = cast<MemRefType>(groupSizes.getType()).getElementType();
-  parallelFor(b, loc, {c1}, [&](OpBuilder &nb, Location nloc, ValueRange) {
-    forReduce(
-        nb, nloc, indexConst(nb, nloc, 0), experts, zero64,
-        [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
-          Value count = memref::LoadOp::create(eb, eloc, groupStart,
-                                               ValueRange{e});
-          Value padded = roundUpToMultiple(eb, eloc, count, align);
-          memref::StoreOp::create(eb, eloc, fromI64(eb, eloc, padded, sizeType),
-                                  groupSizes, ValueRange{e});
-          memref::StoreOp::create(eb, eloc, off, groupStart, ValueRange{e});
-          return arith::AddIOp::create(eb, eloc, off, padded);
+  }
+
+  /// 3. Padded sizes and offsets (exclusive prefix over experts, i64), in
+  ///    one thread.
+  void sizesAndOffsets() {
+    Type sizeType = cast<MemRefType>(groupSizes.getType()).getElementType();
+    parallelFor(b, loc, {c1}, [&](OpBuilder &nb, Location nloc, ValueRange) {
+      forReduce(
+          nb, nloc, indexConst(nb, nloc, 0), experts, zero64,
+          [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
+            Value count =
+                memref::LoadOp::create(eb, eloc, groupStart, ValueRange{e});
+            Value padded = roundUpToMultiple(eb, eloc, count, align);
+            memref::StoreOp::create(eb, eloc,
+                                    fromI64(eb, eloc, padded, sizeType),
+                                    groupSizes, ValueRange{e});
+            memref::StoreOp::create(eb, eloc, off, groupStart, ValueRange{e});
+            return arith::AddIOp::create(eb, eloc, off, padded);
+          });
+    });
+  }
+
+  /// 4. Rows of the routed pairs; -1 for pairs no expert takes (first, so
+  ///    that the writes of valid pairs are the only others).
+  void rowsOfPairs() {
+    Type rowType = cast<MemRefType>(rows.getType()).getElementType();
+    minusOne64 = i64Const(b, loc, -1);
+    parallelFor(b, loc, {numTokens, topK},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  Value inRange = inHalfOpenRange(
+                      nb, nloc, expertOf(nb, nloc, ivs[0], ivs[1]), zero64,
+                      experts64);
+                  ifThen(nb, nloc,
+                         arith::XOrIOp::create(
+                             nb, nloc, inRange,
+                             arith::ConstantIntOp::create(nb, nloc, 1, 1)),
+                         [&](OpBuilder &ib, Location iloc) {
+                           memref::StoreOp::create(
+                               ib, iloc, fromI64(ib, iloc, minusOne64, rowType),
+                               rows, ivs);
+                         });
+                });
+    parallelFor(
+        b, loc, {numChunks, experts},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value base = arith::AddIOp::create(
+              nb, nloc,
+              memref::LoadOp::create(nb, nloc, groupStart, ValueRange{ivs[1]}),
+              memref::LoadOp::create(nb, nloc, counts, ivs));
+          forEachPairOf(
+              nb, nloc, ivs[0], ivs[1], zero64,
+              [&](OpBuilder &ib, Location iloc, Value t, Value k, Value rank) {
+                Value dest = arith::AddIOp::create(ib, iloc, base, rank);
+                // dest < R holds for R = T·K + E·(A − 1); guard anyway.
+                Value fits = arith::CmpIOp::create(
+                    ib, iloc, arith::CmpIPredicate::slt, dest, numRows64);
+                Value row =
+                    arith::SelectOp::create(ib, iloc, fits, dest, minusOne64);
+                memref::StoreOp::create(ib, iloc,
+                                        fromI64(ib, iloc, row, rowType), rows,
+                                        ValueRange{t, k});
+              });
         });
-  });
-  // 4. Rows of the routed pairs; -1 for pairs no expert takes (first, so
-  //    that step 4's writes of valid pairs are the only others).
-  Type rowType = cast<MemRefType>(rows.getType()).getElementType();
-  Value minusOne64 = i64Const(b, loc, -1);
-  parallelFor(b, loc, {numTokens, topK}, [&](OpBuilder &nb, Location nloc,
-                                             ValueRange ivs) {
-    Value inRange = inHalfOpenRange(nb, nloc, expertOf(nb, nloc, ivs[0], ivs[1]),
-                                    zero64, experts64);
-    ifThen(nb, nloc, arith::XOrIOp::create(nb, nloc, inRange,
-                                          arith::ConstantIntOp::create(
-                                              nb, nloc, 1, 1)),
-           [&](OpBuilder &ib, Location iloc) {
-             memref::StoreOp::create(ib, iloc,
-                                     fromI64(ib, iloc, minusOne64, rowType),
-                                     rows, ivs);
-           });
-  });
-  parallelFor(b, loc, {numChunks, experts}, [&](OpBuilder &nb, Location nloc,
-                                                ValueRange ivs) {
-    Value base = arith::AddIOp::create(
-        nb, nloc,
-        memref::LoadOp::create(nb, nloc, groupStart, ValueRange{ivs[1]}),
-        memref::LoadOp::create(nb, nloc, counts, ivs));
-    forEachPairOf(nb, nloc, ivs[0], ivs[1], zero64,
-                  [&](OpBuilder &ib, Location iloc, Value t, Value k,
-                      Value rank) {
-                    Value dest = arith::AddIOp::create(ib, iloc, base, rank);
-                    // dest < R holds for R = T·K + E·(A − 1); guard anyway.
-                    Value fits = arith::CmpIOp::create(
-                        ib, iloc, arith::CmpIPredicate::slt, dest, numRows64);
-                    Value row = arith::SelectOp::create(ib, iloc, fits, dest,
-                                                        minusOne64);
-                    memref::StoreOp::create(ib, iloc,
-                                            fromI64(ib, iloc, row, rowType),
-                                            rows, ValueRange{t, k});
-                  });
-  });
-  // 5. Each row's token (-1: a padding row or one past the groups), then
-  //    one pass over (row, column) writing the token's value or zero: every
-  //    row is written once and read from x contiguously, instead of zeroing
-  //    the whole buffer before a scatter. Rows of routed pairs are distinct.
-  Type i32 = b.getI32Type();
-  Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
-  parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
-                                     ValueRange ivs) {
-    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1), tokenOfRow, ivs);
-  });
-  parallelFor(b, loc, {numTokens, topK},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Value row = toI64(nb, nloc,
-                                  memref::LoadOp::create(nb, nloc, rows, ivs));
-                ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
-                       [&](OpBuilder &ib, Location iloc) {
-                         memref::StoreOp::create(
-                             ib, iloc,
-                             arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
-                             tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
-                       });
-              });
-  Type elem = cast<MemRefType>(permuted.getType()).getElementType();
-  parallelFor(b, loc, {numRows, hidden},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
-                                                     ValueRange{ivs[0]});
-                Value routed = arith::CmpIOp::create(
-                    nb, nloc, arith::CmpIPredicate::sge, token,
-                    i32Const(nb, nloc, 0));
-                Value v = ifElse(
-                    nb, nloc, elem, routed,
-                    [&](OpBuilder &ib, Location iloc) -> Value {
-                      Value t = arith::IndexCastOp::create(
-                          ib, iloc, ib.getIndexType(), token);
-                      return memref::LoadOp::create(ib, iloc, x,
-                                                    ValueRange{t, ivs[1]});
-                    },
-                    [&](OpBuilder &ib, Location iloc) -> Value {
-                      return arith::ConstantOp::create(ib, iloc, elem,
-                                                       ib.getZeroAttr(elem));
-                    });
-                memref::StoreOp::create(nb, nloc, v, permuted, ivs);
-              });
+  }
+
+  /// 5a. Each row's token: -1 (a padding row or one past the groups), then
+  ///     the token of the pair that landed there (rows of routed pairs are
+  ///     distinct).
+  Value tokenOfEachRow() {
+    Type i32 = b.getI32Type();
+    Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
+    parallelFor(b, loc, {numRows},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
+                                          tokenOfRow, ivs);
+                });
+    parallelFor(
+        b, loc, {numTokens, topK},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value row =
+              toI64(nb, nloc, memref::LoadOp::create(nb, nloc, rows, ivs));
+          ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
+                 [&](OpBuilder &ib, Location iloc) {
+                   memref::StoreOp::create(
+                       ib, iloc,
+                       arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
+                       tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
+                 });
+        });
+    return tokenOfRow;
+  }
+
+  /// 5b. One pass over (row, column) writing the row's token's value or
+  ///     zero: every row is written once and read from x contiguously.
+  void writePermuted(Value tokenOfRow) {
+    Type elem = cast<MemRefType>(permuted.getType()).getElementType();
+    parallelFor(b, loc, {numRows, hidden},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
+                                                       ValueRange{ivs[0]});
+                  Value routed =
+                      arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                            token, i32Const(nb, nloc, 0));
+                  Value v = ifElse(
+                      nb, nloc, elem, routed,
+                      [&](OpBuilder &ib, Location iloc) -> Value {
+                        Value t = arith::IndexCastOp::create(
+                            ib, iloc, ib.getIndexType(), token);
+                        return memref::LoadOp::create(ib, iloc, x,
+                                                      ValueRange{t, ivs[1]});
+                      },
+                      [&](OpBuilder &ib, Location iloc) -> Value {
+                        return arith::ConstantOp::create(ib, iloc, elem,
+                                                         ib.getZeroAttr(elem));
+                      });
+                  memref::StoreOp::create(nb, nloc, v, permuted, ivs);
+                });
+  }
+};
+
+// 1. counts[c, e]: pairs (t, k) of token chunk c routed to e;
+// 2. per expert, exclusive prefix over chunks (a chunk's first slot within
+//    the expert's group) and the total;
+// 3. one thread: padded group sizes and group offsets;
+// 4. per (chunk, expert): rows[t, k] = offset + chunk prefix + rank within
+//    the chunk, (t, k) in row-major order: expert ascending, stable in
+//    (t, k), as the reference; pairs with an expert outside [0, E) get -1;
+// 5. each row's token (-1 for padding), then every (row, column) of
+//    permuted written once: the token's value, or zero.
+void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
+                    int64_t align, Value x, Value indices, Value permuted,
+                    Value groupSizes, Value rows) {
+  PermuteSchedule schedule(b, loc, numExperts, align, x, indices, permuted,
+                           groupSizes, rows);
+  schedule.countPairs();
+  schedule.prefixOverChunks();
+  schedule.sizesAndOffsets();
+  schedule.rowsOfPairs();
+  Value tokenOfRow = schedule.tokenOfEachRow();
+  schedule.writePermuted(tokenOfRow);
   memref::DeallocOp::create(b, loc, tokenOfRow);
-  memref::DeallocOp::create(b, loc, counts);
-  memref::DeallocOp::create(b, loc, groupStart);
+  memref::DeallocOp::create(b, loc, schedule.counts);
+  memref::DeallocOp::create(b, loc, schedule.groupStart);
 }
 
 //===----------------------------------------------------------------------===//
@@ -581,16 +637,6 @@ struct ParallelSchedule : OpConversionPattern<OpTy> {
 };
 
 } // namespace
-
-bool hasParallelSchedule(Operation *op) {
-  // Scheduled here, or reference loops that are already parallel loops
-  // over independent items (LoopEmitters.h: gate, route, topk, glu,
-  // combine).
-  if (auto aux = dyn_cast<AuxLossOp>(op))
-    return !(aux.getVariant() == AuxLossVariant::Global && aux.getGridAttr());
-  return isa<PermuteOp, CombineGradOp, ZLossOp, GateOp, RouteOp, TopKOp,
-             GluOp, CombineOp>(op);
-}
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {

@@ -1,4 +1,4 @@
-//===- LaunchLoops.cpp - top-level loop nests of host code → gpu.launch ---===//
+//===- LaunchTopLevelLoops.cpp - top-level loop nests → gpu.launch -------===//
 //
 // On the GPU target all buffers live in device memory, so every top-level
 // op of a host function that touches memory must run on the device. Parallel
@@ -7,7 +7,7 @@
 // single-thread kernel. Upstream gpu-kernel-outlining then makes kernels.
 //
 //===----------------------------------------------------------------------===//
-#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -15,8 +15,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_MOEGPULAUNCHLOOPSPASS
-#include "MoeDialect/Conversion/Passes.h.inc"
+#define GEN_PASS_DEF_GPULAUNCHTOPLEVELLOOPSPASS
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 } // namespace mlir::moe
 
 using namespace mlir;
@@ -88,7 +88,7 @@ void cloneDeviceReads(OpBuilder &b, Operation *op, IRMapping &mapping) {
 }
 
 struct LaunchLoopsPass
-    : mlir::moe::impl::MoeGpuLaunchLoopsPassBase<LaunchLoopsPass> {
+    : mlir::moe::impl::GpuLaunchTopLevelLoopsPassBase<LaunchLoopsPass> {
   using Base::Base;
 
   Value index(OpBuilder &b, Location loc, int64_t v) {
@@ -270,7 +270,7 @@ struct LaunchLoopsPass
 
   /// Names each launch's kernel "<function>_<n>_<what>", n counting the
   /// launches in order and <what> the op it came from (the NameLoc
-  /// convert-moe-to-gpu put on its location), so that kernel names in
+  /// moe-name-kernel-sources put on its location), so that kernel names in
   /// profiles and driver errors say what they compute.
   void nameKernels(func::FuncOp func) {
     unsigned counter = 0;

@@ -1,12 +1,12 @@
-//===- HostMemory.cpp - host buffers of the GPU target in device memory ---===//
-#include "MoeDialect/Conversion/Passes.h"
+//===- HostBuffersToDevice.cpp - host buffers in device memory -----------===//
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_MOEGPUHOSTMEMORYPASS
-#include "MoeDialect/Conversion/Passes.h.inc"
+#define GEN_PASS_DEF_GPUHOSTBUFFERSTODEVICEPASS
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 } // namespace mlir::moe
 
 using namespace mlir;
@@ -14,7 +14,7 @@ using namespace mlir;
 namespace {
 
 struct HostMemoryPass
-    : mlir::moe::impl::MoeGpuHostMemoryPassBase<HostMemoryPass> {
+    : mlir::moe::impl::GpuHostBuffersToDevicePassBase<HostMemoryPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     // Kernels (gpu.launch bodies) keep their memref ops.

@@ -14,8 +14,8 @@
 // test/abi checks the declarations this emits against the runtime's C header.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MOE_CONVERSION_MOETOGPU_RUNTIMEABI_H
-#define MOE_CONVERSION_MOETOGPU_RUNTIMEABI_H
+#ifndef MOE_CONVERSION_MOETORUNTIMECALLS_RUNTIMEABI_H
+#define MOE_CONVERSION_MOETORUNTIMECALLS_RUNTIMEABI_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -98,4 +98,4 @@ private:
 
 } // namespace mlir::moe::runtime_abi
 
-#endif // MOE_CONVERSION_MOETOGPU_RUNTIMEABI_H
+#endif // MOE_CONVERSION_MOETORUNTIMECALLS_RUNTIMEABI_H

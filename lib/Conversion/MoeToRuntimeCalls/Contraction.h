@@ -3,12 +3,13 @@
 // Autodiff writes the router adjoints as linalg.generic contractions
 // (dlogits·Wᵀ and xᵀ·dlogits): out[i, j] += Σ_l a(.., l)·b(.., l) with f32
 // accumulation. One thread per output with an H- or T-long loop is far from
-// a GEMM; on the GPU target convert-moe-to-gpu hands them to cuBLASLt
-// (moert_entry_matmul_f32), and moe-gpu-split-reductions leaves them whole.
+// a GEMM; on the GPU target convert-moe-to-runtime-calls hands them to
+// cuBLASLt (moert_entry_matmul_f32), and split-long-reductions leaves them
+// whole.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MOE_CONVERSION_MOETOGPU_CONTRACTION_H
-#define MOE_CONVERSION_MOETOGPU_CONTRACTION_H
+#ifndef MOE_CONVERSION_MOETORUNTIMECALLS_CONTRACTION_H
+#define MOE_CONVERSION_MOETORUNTIMECALLS_CONTRACTION_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -32,4 +33,4 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op);
 
 } // namespace mlir::moe::gpu_contraction
 
-#endif // MOE_CONVERSION_MOETOGPU_CONTRACTION_H
+#endif // MOE_CONVERSION_MOETORUNTIMECALLS_CONTRACTION_H

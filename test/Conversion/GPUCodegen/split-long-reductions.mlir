@@ -1,10 +1,10 @@
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions | FileCheck %s
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=chunk=1024 | FileCheck %s --check-prefix=CHUNK
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
-// RUN: moe-opt %s -split-input-file --moe-gpu-split-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --split-long-reductions | FileCheck %s
+// RUN: moe-opt %s -split-input-file --split-long-reductions=chunk=1024 | FileCheck %s --check-prefix=CHUNK
+// RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
+// RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --split-long-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
 
-// moe-gpu-split-reductions: a linalg op with few outputs and one long
+// split-long-reductions: a linalg op with few outputs and one long
 // reduction (shaped like a router-weight gradient: H·E = 1024·8 outputs,
 // each a sum over T = 32768 tokens of x·|g|; a plain contraction xᵀ·g is
 // left to cuBLASLt, below) becomes partial sums per chunk of the reduction, then a
@@ -75,7 +75,7 @@ func.func @router_weight_grad(%x: tensor<32768x1024xf32>, %g: tensor<32768x8xf32
 // Unchanged: f32 contractions (acc + a·b, bf16 factors widened) with few
 // outputs and a long reduction, which would otherwise be split: the router
 // weight gradient xᵀ·g and its transpose gᵀ·x, operands in either order.
-// convert-moe-to-gpu gives them to cuBLASLt whole.
+// convert-moe-to-runtime-calls gives them to cuBLASLt whole.
 // CHECK-LABEL: func.func @contractions(
 // CHECK-NOT:   tensor.expand_shape
 // CHECK:       linalg.generic

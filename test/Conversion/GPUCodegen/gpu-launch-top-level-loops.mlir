@@ -1,9 +1,9 @@
-// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-gpu-launch-loops | FileCheck %s
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --gpu-launch-top-level-loops | FileCheck %s
 // Grid sizes and trip counts fold to constants:
-// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-gpu-launch-loops --canonicalize | FileCheck %s --check-prefix=FOLD
-// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-gpu-launch-loops=block-size=128 --canonicalize | FileCheck %s --check-prefix=B128
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --gpu-launch-top-level-loops --canonicalize | FileCheck %s --check-prefix=FOLD
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --gpu-launch-top-level-loops=block-size=128 --canonicalize | FileCheck %s --check-prefix=B128
 
-// moe-gpu-launch-loops: each top-level scf.parallel becomes a gpu.launch with
+// gpu-launch-top-level-loops: each top-level scf.parallel becomes a gpu.launch with
 // one thread per iteration of the collapsed iteration space (1-D grid of
 // block-size threads, threads past the end guarded off, last dimension
 // fastest); other top-level code that touches memory runs in a 1×1 launch.
@@ -129,7 +129,7 @@ func.func @sequential(%m: memref<8xf32>) {
 // -----
 
 // Kernel names: "<function>_<n>_<what>", n in launch order, <what> the
-// NameLoc convert-moe-to-gpu gives the ops it lowers ("kernel" without one).
+// NameLoc moe-name-kernel-sources gives the ops ("kernel" without one).
 // CHECK-LABEL: func.func @named(
 // CHECK:       gpu.launch {{.*}} function(@named_0_permute)
 // CHECK:       gpu.launch {{.*}} function(@named_1_kernel)

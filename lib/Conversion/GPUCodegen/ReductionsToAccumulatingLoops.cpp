@@ -1,4 +1,4 @@
-//===- AccumulateReductions.cpp - reductions with register accumulators ---===//
+//===- ReductionsToAccumulatingLoops.cpp - register accumulators ---------===//
 //
 // A buffer-form linalg reduction becomes
 //   scf.parallel (parallel dims) {
@@ -9,7 +9,7 @@
 // (the pass description in Passes.td says why).
 //
 //===----------------------------------------------------------------------===//
-#include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -18,8 +18,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::moe {
-#define GEN_PASS_DEF_MOEGPUACCUMULATEREDUCTIONSPASS
-#include "MoeDialect/Conversion/Passes.h.inc"
+#define GEN_PASS_DEF_CONVERTLINALGREDUCTIONSTOACCUMULATINGLOOPSPASS
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 } // namespace mlir::moe
 
 using namespace mlir;
@@ -145,7 +145,7 @@ struct ReductionToAccumulatorLoops
   }
 
   /// Threads of a launch walk the output's last dimension fastest
-  /// (moe-gpu-launch-loops). An input indexed by that dimension at some
+  /// (gpu-launch-top-level-loops). An input indexed by that dimension at some
   /// position p but by a reduction dimension last (dx[t, h] = Σ_e
   /// dlogits[t, e]·w[h, e]) is then read with a stride of a whole row
   /// between neighbouring threads: every load of a warp touches as many
@@ -195,7 +195,7 @@ struct ReductionToAccumulatorLoops
 };
 
 struct AccumulateReductionsPass
-    : mlir::moe::impl::MoeGpuAccumulateReductionsPassBase<
+    : mlir::moe::impl::ConvertLinalgReductionsToAccumulatingLoopsPassBase<
           AccumulateReductionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

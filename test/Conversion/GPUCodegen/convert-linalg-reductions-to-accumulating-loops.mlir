@@ -1,6 +1,6 @@
-// RUN: moe-opt %s -split-input-file --moe-gpu-accumulate-reductions | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-linalg-reductions-to-accumulating-loops | FileCheck %s
 
-// moe-gpu-accumulate-reductions: a buffer-form linalg reduction becomes a
+// convert-linalg-reductions-to-accumulating-loops: a buffer-form linalg reduction becomes a
 // parallel loop over its output elements whose reduction loop carries the
 // running sum (one load of the output before, one store after).
 

@@ -1,6 +1,6 @@
 // convert-grouped-matmul-to-nvgpu: bf16 grouped matmuls (kn layout) become a
 // persistent warp-specialized TMA + mbarrier + wgmma kernel; the rest stays
-// for convert-moe-to-gpu, or, with require-all, is a located error.
+// for convert-moe-to-runtime-calls, or, with require-all, is a located error.
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
 
@@ -100,7 +100,7 @@ func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>,
 // -----
 
 // What the kernel does not cover stays a moe.grouped_matmul (the runtime
-// call of convert-moe-to-gpu); grouped-matmul-to-nvgpu-invalid.mlir has the
+// call of convert-moe-to-runtime-calls); invalid.mlir has the
 // errors require-all makes of them.
 // CHECK-LABEL: func.func @nk_layout
 // CHECK:       moe.grouped_matmul

@@ -1,0 +1,177 @@
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-runtime-calls | FileCheck %s
+// Sizes fold to the constants the runtime receives:
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-runtime-calls --canonicalize | FileCheck %s --check-prefix=FOLD
+
+// convert-moe-to-runtime-calls: bf16 grouped matmuls on memrefs become calls
+// into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
+// out_dtype, rows) with layout KN = 0 / NK = 1 and out bf16 = 0 / f32 = 1);
+// what the runtime cannot do is an error. Shapes are chosen so that every
+// size differs: G = 4 groups, K = 32, N = 48, R = 16 rows.
+
+// CHECK-LABEL: func.func private @moert_entry_grouped_gemm_bf16(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-LABEL: func.func @gmm_kn_bf16(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x32x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// CHECK-NOT:   moe.{{[a-z_]+}} %
+// Kd = dim 1 of a, N = dim 1 of c, rows = dim 0 of c, G = dim 0 of sizes.
+// CHECK-DAG:   %[[KD:.*]] = memref.dim %[[A]], %c1{{.*}} : memref<16x32xbf16>
+// CHECK-DAG:   %[[ND:.*]] = memref.dim %[[C]], %c1{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   %[[RD:.*]] = memref.dim %[[C]], %c0{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   %[[GD:.*]] = memref.dim %[[N]], %c0{{.*}} : memref<4xi32>
+// CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xbf16> -> index
+// CHECK-DAG:   %[[AI64:.*]] = arith.index_cast %[[AI]] : index to i64
+// CHECK-DAG:   %[[AP:.*]] = llvm.inttoptr %[[AI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]] : memref<4x32x48xbf16> -> index
+// CHECK-DAG:   %[[BI64:.*]] = arith.index_cast %[[BI]] : index to i64
+// CHECK-DAG:   %[[BP:.*]] = llvm.inttoptr %[[BI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[NI:.*]] = memref.extract_aligned_pointer_as_index %[[N]] : memref<4xi32> -> index
+// CHECK-DAG:   %[[NI64:.*]] = arith.index_cast %[[NI]] : index to i64
+// CHECK-DAG:   %[[NP:.*]] = llvm.inttoptr %[[NI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[CI:.*]] = memref.extract_aligned_pointer_as_index %[[C]] : memref<16x48xbf16> -> index
+// CHECK-DAG:   %[[CI64:.*]] = arith.index_cast %[[CI]] : index to i64
+// CHECK-DAG:   %[[CP:.*]] = llvm.inttoptr %[[CI64]] : i64 to !llvm.ptr
+// CHECK-DAG:   %[[KD64:.*]] = arith.index_cast %[[KD]] : index to i64
+// CHECK-DAG:   %[[ND64:.*]] = arith.index_cast %[[ND]] : index to i64
+// CHECK-DAG:   %[[RD64:.*]] = arith.index_cast %[[RD]] : index to i64
+// CHECK-DAG:   %[[GD64:.*]] = arith.index_cast %[[GD]] : index to i64
+// CHECK:       call @moert_entry_grouped_gemm_bf16(%[[AP]], %[[BP]], %[[NP]], %[[GD64]], %[[KD64]], %[[ND64]], %{{.*}}, %[[CP]], %{{.*}}, %[[RD64]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
+// CHECK-NEXT:  return
+
+// FOLD-LABEL: func.func @gmm_kn_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[KN]], %[[R]])
+func.func @gmm_kn_bf16(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}
+
+// -----
+
+// NK weights ([G, N, K]), bf16 out: layout 1, out dtype 0; still Kd = 32,
+// N = 48 (from a and c, not from the weight's dims).
+// FOLD-LABEL: func.func @gmm_nk_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+// CHECK-LABEL: func.func @gmm_nk_bf16(
+// CHECK:       %[[NK:.*]] = arith.constant 1 : i32
+// CHECK:       %[[BF16:.*]] = arith.constant 0 : i32
+// CHECK:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NK]], %{{.*}}, %[[BF16]], %{{.*}})
+func.func @gmm_nk_bf16(%a: memref<16x32xbf16>, %b: memref<4x48x32xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<16x32xbf16>, memref<4x48x32xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}
+
+// -----
+
+// KN weights, f32 out: layout 0, out dtype 1.
+// FOLD-LABEL: func.func @gmm_kn_f32(
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
+// FOLD:       call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KN]], %{{.*}}, %[[F32]], %{{.*}})
+func.func @gmm_kn_f32(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xf32>
+  return
+}
+
+// -----
+
+// Weight gradient db[g] = a_g^T dc_g: (a, dc, sizes, G, Kd = dim 1 of a,
+// N = dim 1 of dc, layout, db, db dtype, rows = dim 0 of a).
+// CHECK-LABEL: func.func private @moert_entry_grouped_weight_grad_bf16(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-NOT:   @moert_entry_grouped_gemm_bf16
+// CHECK-LABEL: func.func @weight_grad_kn_f32(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[DC:[^:]+]]: memref<16x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[DB:[^:]+]]: memref<4x32x48xf32>)
+// CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+// CHECK-DAG:   %[[DCI:.*]] = memref.extract_aligned_pointer_as_index %[[DC]]
+// CHECK-DAG:   %[[DBI:.*]] = memref.extract_aligned_pointer_as_index %[[DB]]
+// CHECK-DAG:   memref.dim %[[A]], %c1{{.*}} : memref<16x32xbf16>
+// CHECK-DAG:   memref.dim %[[DC]], %c1{{.*}} : memref<16x48xbf16>
+// CHECK-DAG:   memref.dim %[[A]], %c0{{.*}} : memref<16x32xbf16>
+// CHECK:       call @moert_entry_grouped_weight_grad_bf16(
+// FOLD-LABEL: func.func @weight_grad_kn_f32(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD-DAG:   %[[F32:.*]] = arith.constant 1 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[F32]], %[[R]])
+func.func @weight_grad_kn_f32(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32> -> memref<4x32x48xf32>
+  return
+}
+
+// -----
+
+// FOLD-LABEL: func.func @weight_grad_nk_bf16(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, %n: memref<4xi32>, %db: memref<4x48x32xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<16x32xbf16>, memref<16x48xbf16>, memref<4xi32> -> memref<4x48x32xbf16>
+  return
+}
+
+// -----
+
+// What cuBLASLt cannot do is a located error, not a fallback to loops.
+func.func @f32_operands(%a: memref<16x32xf32>, %b: memref<4x32x48xf32>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32' (FP8 and f32 grouped matmuls are not supported on the GPU target yet)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xf32>, memref<4x32x48xf32>, memref<4xi32> -> memref<16x48xf32>
+  return
+}
+
+// -----
+
+func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32'}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x32x48xf32>
+  return
+}
+
+// -----
+
+func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN>, %sz: memref<2xi32>,
+                      %as: memref<16x2xf32>, %bs: memref<2x2x1xf32>, %c: memref<16x128xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op with FP8 scales is not supported on the GPU target yet}}
+  moe.grouped_matmul %a, %b, %sz scales(%as, %bs) outs(%c) : memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<16x2xf32>, memref<2x2x1xf32> -> memref<16x128xbf16>
+  return
+}
+
+// -----
+
+// i64 group sizes: the op verifier already rejects them (the GPU target's
+// own i32 check is behind it).
+func.func @i64_sizes(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi64>, %c: memref<16x48xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op 'group_sizes' must have i32 elements, got i64}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi64> -> memref<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @f16_out(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target writes bf16 or f32; got 'f16'}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xf16>
+  return
+}
+
+// -----
+
+func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target needs contiguous buffers; got 'memref<16x32xbf16, strided<[64, 1]>>'}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16, strided<[64, 1]>>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}
