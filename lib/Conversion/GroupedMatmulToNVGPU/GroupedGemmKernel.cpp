@@ -140,6 +140,9 @@ private:
                                     index(config.consumers()), index(s),
                                     first);
     }
+    // The initialized barriers must be visible to the async proxy (TMA's
+    // complete_tx) too, not only to the threads past the next bar.sync.
+    ifThen(first, [&] { NVVM::FenceMbarrierInitOp::create(b, loc); });
   }
 
   // --- the tile scheduler -------------------------------------------------
