@@ -109,38 +109,40 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
        rows});
 }
 
-struct GroupedMatmulToRuntime : OpConversionPattern<GroupedMatmulOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GroupedMatmulOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.hasPureBufferSemantics())
-      return failure();
-    Location loc = op.getLoc();
-    callGroupedGemm(
-        rewriter, op, runtime_abi::moert_entry_grouped_gemm_bf16, op.getA(),
-        op.getB(), op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
-        i64Dim(rewriter, loc, op.getCInit(), 1), op.getWeightLayout(),
-        op.getCInit(), i64Dim(rewriter, loc, op.getCInit(), 0));
-    rewriter.eraseOp(op);
-    return success();
-  }
+/// Where a grouped op's runtime call gets what differs between the two ops:
+/// the entry, the second operand (b or dc), the output, and the buffers
+/// whose dimension 1 is N and dimension 0 is R.
+struct GroupedCall {
+  const decltype(runtime_abi::moert_entry_grouped_gemm_bf16) &entry;
+  Value second, out, nFrom, rowsFrom;
 };
 
-struct GroupedWeightGradToRuntime : OpConversionPattern<GroupedWeightGradOp> {
-  using OpConversionPattern::OpConversionPattern;
+GroupedCall groupedCallOf(GroupedMatmulOp op) {
+  return {runtime_abi::moert_entry_grouped_gemm_bf16, op.getB(), op.getCInit(),
+          op.getCInit(), op.getCInit()};
+}
+
+GroupedCall groupedCallOf(GroupedWeightGradOp op) {
+  return {runtime_abi::moert_entry_grouped_weight_grad_bf16, op.getDc(),
+          op.getDbInit(), op.getDc(), op.getA()};
+}
+
+/// moe.grouped_matmul / moe.grouped_weight_grad on buffers -> their
+/// runtime call (callGroupedGemm).
+template <typename OpTy>
+struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(GroupedWeightGradOp op, OpAdaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.hasPureBufferSemantics())
       return failure();
     Location loc = op.getLoc();
-    callGroupedGemm(rewriter, op,
-                    runtime_abi::moert_entry_grouped_weight_grad_bf16,
-                    op.getA(), op.getDc(), op.getGroupSizes(),
-                    i64Dim(rewriter, loc, op.getA(), 1),
-                    i64Dim(rewriter, loc, op.getDc(), 1), op.getWeightLayout(),
-                    op.getDbInit(), i64Dim(rewriter, loc, op.getA(), 0));
+    GroupedCall call = groupedCallOf(op);
+    callGroupedGemm(rewriter, op, call.entry, op.getA(), call.second,
+                    op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
+                    i64Dim(rewriter, loc, call.nFrom, 1), op.getWeightLayout(),
+                    call.out, i64Dim(rewriter, loc, call.rowsFrom, 0));
     rewriter.eraseOp(op);
     return success();
   }
@@ -251,6 +253,7 @@ struct ConvertMoeToRuntimeCallsPass
 
 void mlir::moe::populateGroupedMatmulToRuntimeCallPatterns(
     RewritePatternSet &patterns, PatternBenefit benefit) {
-  patterns.add<GroupedMatmulToRuntime, GroupedWeightGradToRuntime>(
+  patterns.add<GroupedOpToRuntime<GroupedMatmulOp>,
+               GroupedOpToRuntime<GroupedWeightGradOp>>(
       patterns.getContext(), benefit);
 }
