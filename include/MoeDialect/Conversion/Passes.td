@@ -33,9 +33,10 @@ def MoeNameKernelSourcesPass
     `gpu-launch-top-level-loops` names each kernel after it, so profiles and
     runtime errors show which op a kernel came from.
 
-    A pass of its own because it must run before both GPU lowerings of the
-    moe ops (`convert-moe-to-runtime-calls` names the kernels that widen
-    bf16 operands after the contraction's location,
+    A pass of its own because it must run before the GPU lowerings of the
+    moe ops (`convert-grouped-matmul-to-nvgpu` launches its kernel at the
+    op's location, `convert-moe-to-runtime-calls` names the kernels that
+    widen bf16 operands after the contraction's location,
     `convert-moe-to-parallel-loops` erases the ops whose names it records),
     and it is the last point where an op's identity is visible.
   }];

@@ -69,9 +69,13 @@ struct GroupedGemmConfig {
   }
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.
-  int64_t sharedBytes() const { return 1024 + scanOffset() + 2 * scanLength() * 4; }
+  int64_t sharedBytes() const {
+    return 1024 + scanOffset() + 2 * scanLength() * 4;
+  }
   /// Bytes one stage's TMA loads bring (the mbarrier's transaction count).
-  int64_t stageTransactionBytes() const { return aStageBytes() + bStageBytes(); }
+  int64_t stageTransactionBytes() const {
+    return aStageBytes() + bStageBytes();
+  }
 };
 
 /// The tile choice: BM = 128 where groups average at least 128 rows, else

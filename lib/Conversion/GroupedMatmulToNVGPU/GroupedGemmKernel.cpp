@@ -41,10 +41,9 @@ class KernelBuilder {
 public:
   KernelBuilder(OpBuilder &b, Location loc, const GroupedGemmConfig &config,
                 const GroupedGemmKernelOperands &operands)
-      : b(b), loc(loc), config(config), operands(operands),
-        ctx(b.getContext()),
-        workgroup(gpu::AddressSpaceAttr::get(ctx,
-                                             gpu::AddressSpace::Workgroup)) {}
+      : b(b), loc(loc), config(config), operands(operands), ctx(b.getContext()),
+        workgroup(
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
 
   void build() {
     setUpThreadIds();
@@ -89,13 +88,13 @@ private:
   Value toI32(Value indexValue) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), indexValue);
   }
-  /// A view of `shape` x `element` at `byteOffset` of the aligned shared
-  /// memory.
-  Value sharedView(ArrayRef<int64_t> shape, Type element, int64_t byteOffset) {
+  /// A static-shaped view of `shape` x `element` at `byteOffset` of the
+  /// aligned shared memory (an offset computed at run time where it depends
+  /// on the k-step's stage or the consumer).
+  Value sharedView(ArrayRef<int64_t> shape, Type element, Value byteOffset) {
     auto type = MemRefType::get(shape, element, AffineMap(), workgroup);
     return memref::ViewOp::create(b, loc, type, dynamicShared,
-                                  add(alignPad, index(byteOffset)),
-                                  ValueRange{});
+                                  add(alignPad, byteOffset), ValueRange{});
   }
   /// Runs `body` under `condition` (an scf.if without results).
   template <typename Body> void ifThen(Value condition, Body &&body) {
@@ -121,14 +120,13 @@ private:
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared);
     alignPad = remU(sub(index(1024), remU(base, index(1024))), index(1024));
     scanTiles = sharedView({config.scanLength()}, b.getI32Type(),
-                           config.scanOffset());
+                           index(config.scanOffset()));
     scanRows = sharedView({config.scanLength()}, b.getI32Type(),
-                          config.scanOffset() + config.scanLength() * 4);
+                          index(config.scanOffset() + config.scanLength() * 4));
   }
 
   void initBarriers() {
-    auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup,
-                                              config.stages);
+    auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup, config.stages);
     fullBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
     emptyBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
     Value first = cmp(arith::CmpIPredicate::eq, threadId, index(0));
@@ -137,8 +135,7 @@ private:
                                     first);
       // Every consumer warpgroup releases each stage.
       nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers,
-                                    index(config.consumers()), index(s),
-                                    first);
+                                    index(config.consumers()), index(s), first);
     }
     // The initialized barriers must be visible to the async proxy (TMA's
     // complete_tx) too, not only to the threads past the next bar.sync.
@@ -161,7 +158,8 @@ private:
                                           ValueRange{clamped});
       size = arith::MaxSIOp::create(b, loc, size, i32(0));
       size = select(inRange, size, i32(0));
-      Value tiles = arith::CeilDivUIOp::create(b, loc, size, i32(config.blockM));
+      Value tiles =
+          arith::CeilDivUIOp::create(b, loc, size, i32(config.blockM));
       memref::StoreOp::create(b, loc, tiles, scanTiles, ValueRange{i});
       memref::StoreOp::create(b, loc, size, scanRows, ValueRange{i});
     }
@@ -169,8 +167,7 @@ private:
       gpu::BarrierOp::create(b, loc);
       SmallVector<std::pair<Value, Value>> sums;
       for (Value i : owned) {
-        Value hasPrevious =
-            cmp(arith::CmpIPredicate::uge, i, index(distance));
+        Value hasPrevious = cmp(arith::CmpIPredicate::uge, i, index(distance));
         Value previous = select(hasPrevious, sub(i, index(distance)), index(0));
         auto sumWith = [&](Value array) {
           Value mine = memref::LoadOp::create(b, loc, array, ValueRange{i});
@@ -191,8 +188,8 @@ private:
   /// The schedule's extent, read from the scans (after a barrier).
   void readScheduleExtent() {
     Value last = index(config.groups - 1);
-    groupTiles = toIndex(
-        memref::LoadOp::create(b, loc, scanTiles, ValueRange{last}));
+    groupTiles =
+        toIndex(memref::LoadOp::create(b, loc, scanTiles, ValueRange{last}));
     Value sumRows =
         toIndex(memref::LoadOp::create(b, loc, scanRows, ValueRange{last}));
     // More rows in the groups than the buffer has (invalid sizes) never
@@ -263,8 +260,8 @@ private:
                                    index(config.numCtas), ValueRange{index(0)});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value count = body(decodeTile(loop.getInductionVar()),
-                       loop.getRegionIterArg(0));
+    Value count =
+        body(decodeTile(loop.getInductionVar()), loop.getRegionIterArg(0));
     scf::YieldOp::create(b, loc, count);
   }
 
@@ -273,9 +270,7 @@ private:
     return select(t.isGroupTile, index(config.kTiles()), index(0));
   }
 
-  Value stageOf(Value count) {
-    return remU(count, index(config.stages));
-  }
+  Value stageOf(Value count) { return remU(count, index(config.stages)); }
   /// The parity of the barrier phase that k-step `count` waits for.
   Value phaseOf(Value count) {
     Value round = divU(count, index(config.stages));
@@ -299,10 +294,10 @@ private:
   Value descriptorAddress(int64_t which) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, operands.descriptorScratch);
-    Value offset = mul(add(mul(blockId, index(32)), index(16 * which)),
-                       index(8));
-    Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                               add(base, offset));
+    Value offset =
+        mul(add(mul(blockId, index(32)), index(16 * which)), index(8));
+    Value address =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), add(base, offset));
     return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
                                     address);
   }
@@ -332,14 +327,8 @@ private:
                                         descriptorAddress(which), i32(128));
   }
 
-  // --- shared-memory stages ---------------------------------------------------
-  /// A static-shaped view at a byte offset computed at run time (a stage's
-  /// offset depends on the k-step).
-  Value sharedViewAt(ArrayRef<int64_t> shape, Type element, Value byteOffset) {
-    auto type = MemRefType::get(shape, element, AffineMap(), workgroup);
-    return memref::ViewOp::create(b, loc, type, dynamicShared,
-                                  add(alignPad, byteOffset), ValueRange{});
-  }
+  // --- shared-memory stages
+  // ---------------------------------------------------
   Value aStageOffset(Value stage) {
     return mul(stage, index(config.aStageBytes()));
   }
@@ -349,34 +338,35 @@ private:
   }
   /// A's stage: BM x BK, K contiguous.
   Value aStage(Value stage) {
-    return sharedViewAt({config.blockM, GroupedGemmConfig::blockK},
-                        b.getBF16Type(), aStageOffset(stage));
+    return sharedView({config.blockM, GroupedGemmConfig::blockK},
+                      b.getBF16Type(), aStageOffset(stage));
   }
   /// B's stage as wgmma reads it: BK x BN, made of BN / 64 TMA boxes of
   /// BK x 64 one after another.
   Value bStage(Value stage) {
-    return sharedViewAt({GroupedGemmConfig::blockK, GroupedGemmConfig::blockN},
-                        b.getBF16Type(), bStageOffset(stage));
+    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::blockN},
+                      b.getBF16Type(), bStageOffset(stage));
   }
   Value bStageBox(Value stage, int64_t box) {
     int64_t boxBytes =
         GroupedGemmConfig::blockK * GroupedGemmConfig::boxWidth * 2;
-    return sharedViewAt({GroupedGemmConfig::blockK, GroupedGemmConfig::boxWidth},
-                        b.getBF16Type(),
-                        add(bStageOffset(stage), index(box * boxBytes)));
+    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::boxWidth},
+                      b.getBF16Type(),
+                      add(bStageOffset(stage), index(box * boxBytes)));
   }
 
-  // --- producer ---------------------------------------------------------------
+  // --- producer
+  // ---------------------------------------------------------------
   void emitProducer() {
-    NVVM::SetMaxRegisterOp::create(b, loc,
-                                   GroupedGemmConfig::producerRegisters,
+    NVVM::SetMaxRegisterOp::create(b, loc, GroupedGemmConfig::producerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
-    Value leader = cmp(arith::CmpIPredicate::eq, threadId,
-                       index(config.consumers() * GroupedGemmConfig::warpgroupSize));
+    Value leader =
+        cmp(arith::CmpIPredicate::eq, threadId,
+            index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
-      Value aMap = asTensorMap(descriptorAddress(0),
-                               tensorMapType(config.blockM));
+      Value aMap =
+          asTensorMap(descriptorAddress(0), tensorMapType(config.blockM));
       Value bMap = asTensorMap(descriptorAddress(1),
                                tensorMapType(GroupedGemmConfig::blockK));
       nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
@@ -399,8 +389,7 @@ private:
     // A stage is free once the consumer released its previous use; the
     // first round waits on the phase before the barriers' first, which
     // counts as complete.
-    Value freePhase =
-        arith::XOrIOp::create(b, loc, phaseOf(step), i1(true));
+    Value freePhase = arith::XOrIOp::create(b, loc, phaseOf(step), i1(true));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, emptyBarriers, freePhase,
                                            index(10000000), stage);
     nvgpu::MBarrierArriveExpectTxOp::create(
@@ -415,19 +404,18 @@ private:
     int64_t boxes = GroupedGemmConfig::blockN / GroupedGemmConfig::boxWidth;
     for (int64_t box = 0; box < boxes; ++box) {
       Value column = add(t.colBegin, index(box * GroupedGemmConfig::boxWidth));
-      nvgpu::TmaAsyncLoadOp::create(b, loc, bStageBox(stage, box),
-                                    fullBarriers, bMap,
-                                    ValueRange{column, bRow}, stage, Value(),
-                                    Value());
+      nvgpu::TmaAsyncLoadOp::create(b, loc, bStageBox(stage, box), fullBarriers,
+                                    bMap, ValueRange{column, bRow}, stage,
+                                    Value(), Value());
     }
     scf::YieldOp::create(b, loc, add(step, index(1)));
     return loop.getResult(0);
   }
 
-  // --- consumer ---------------------------------------------------------------
+  // --- consumer
+  // ---------------------------------------------------------------
   void emitConsumer() {
-    NVVM::SetMaxRegisterOp::create(b, loc,
-                                   GroupedGemmConfig::consumerRegisters,
+    NVVM::SetMaxRegisterOp::create(b, loc, GroupedGemmConfig::consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
     readScheduleExtent();
     // The consumer never issues TMA: the descriptor values only carry the
@@ -448,8 +436,8 @@ private:
   }
 
   nvgpu::WarpgroupAccumulatorType accumulatorType() {
-    auto fragment = VectorType::get({64, GroupedGemmConfig::blockN},
-                                    b.getF32Type());
+    auto fragment =
+        VectorType::get({64, GroupedGemmConfig::blockN}, b.getF32Type());
     return nvgpu::WarpgroupAccumulatorType::get(ctx, fragment);
   }
 
@@ -460,8 +448,8 @@ private:
 
   std::pair<Value, Value> emitTileMma(const TileCoordinates &t, Value count,
                                       Value aMap, Value bMap) {
-    Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(
-        b, loc, accumulatorType());
+    Value zero =
+        nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accumulatorType());
     Value kSteps = kStepsOf(t);
     auto loop = scf::ForOp::create(b, loc, index(0), kSteps, index(1),
                                    ValueRange{zero, count});
@@ -471,14 +459,13 @@ private:
       Value accumulator = loop.getRegionIterArg(0);
       Value step = loop.getRegionIterArg(1);
       Value stage = stageOf(step);
-      nvgpu::MBarrierTryWaitParityOp::create(b, loc, fullBarriers,
-                                             phaseOf(step), index(10000000),
-                                             stage);
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
       Value result = emitStageMma(stage, accumulator, aMap, bMap);
       // warpgroup.mma waits until at most one wgmma group is in flight:
       // the previous step's is done, so its stage is free.
-      Value notFirst = cmp(arith::CmpIPredicate::ugt, loop.getInductionVar(),
-                           index(0));
+      Value notFirst =
+          cmp(arith::CmpIPredicate::ugt, loop.getInductionVar(), index(0));
       ifThen(andI(notFirst, isConsumerLeader),
              [&] { releaseStage(sub(step, index(1))); });
       scf::YieldOp::create(b, loc, ValueRange{result, add(step, index(1))});
@@ -495,11 +482,9 @@ private:
   /// 64 x BN += 64 x BK · BK x BN (A's rows are 128-byte swizzle rows, so
   /// 64 of them start on a 1024-byte boundary).
   Value emitStageMma(Value stage, Value accumulator, Value aMap, Value bMap) {
-    Value rowsBefore =
-        mul(consumer, index(64 * GroupedGemmConfig::blockK * 2));
-    Value aTile = sharedViewAt({64, GroupedGemmConfig::blockK},
-                               b.getBF16Type(),
-                               add(aStageOffset(stage), rowsBefore));
+    Value rowsBefore = mul(consumer, index(64 * GroupedGemmConfig::blockK * 2));
+    Value aTile = sharedView({64, GroupedGemmConfig::blockK}, b.getBF16Type(),
+                             add(aStageOffset(stage), rowsBefore));
     Value bTile = bStage(stage);
     auto aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
         b, loc,
@@ -518,7 +503,8 @@ private:
         /*transposeB=*/b.getUnitAttr(), accumulator);
   }
 
-  // --- epilogue ---------------------------------------------------------------
+  // --- epilogue
+  // ---------------------------------------------------------------
   /// Synchronizes this consumer warpgroup only (named barrier 1 + its
   /// index; the producer runs ahead, the other consumer has its own rows).
   void consumerBarrier() {
@@ -564,24 +550,19 @@ private:
               ArrayRef<int64_t>{0, 4 * chunk + 2 * half + k});
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
-        vector::StoreOp::create(
-            b, loc, pair, staging,
-            ValueRange{add(row, index(8 * half)),
-                       add(column, index(8 * chunk))});
+        vector::StoreOp::create(b, loc, pair, staging,
+                                ValueRange{add(row, index(8 * half)),
+                                           add(column, index(8 * chunk))});
       }
   }
 
   /// Accumulator -> shared memory (f32) -> the tile's rows of c: each
-  /// consumer moves its 64 rows (warpgroup.mma.store places them by thread
-  /// id), each thread 4 columns of a row at a time; rows and columns past
-  /// the tile's group or past N are not written.
+  /// consumer moves its own 64 rows, each thread 4 columns of a row at a
+  /// time; rows and columns past the tile's group or past N are not written.
   void emitEpilogue(const TileCoordinates &t, Value accumulator) {
-    auto tileType = MemRefType::get(
-        {config.blockM, GroupedGemmConfig::epilogueRowFloats}, b.getF32Type(),
-        AffineMap(), workgroup);
-    Value staging = memref::ViewOp::create(
-        b, loc, tileType, dynamicShared,
-        add(alignPad, index(config.epilogueOffset())), ValueRange{});
+    Value staging =
+        sharedView({config.blockM, GroupedGemmConfig::epilogueRowFloats},
+                   b.getF32Type(), index(config.epilogueOffset()));
     consumerBarrier(); // the previous tile's reads of `staging` are done
     stageAccumulator(accumulator, staging);
     consumerBarrier();

@@ -1,9 +1,10 @@
 //===- NameKernelSources.cpp - kernels named after the ops they compute ---===//
 //
-// Its own pass, run before convert-moe-to-runtime-calls and
-// convert-moe-to-parallel-loops: both erase the ops whose names the kernels
-// take (the widening kernels of a contraction are named after it too), so
-// the names are recorded while every op is still there.
+// Its own pass, run before convert-grouped-matmul-to-nvgpu,
+// convert-moe-to-runtime-calls and convert-moe-to-parallel-loops: they erase
+// the ops whose names the kernels take (the widening kernels of a
+// contraction are named after it too), so the names are recorded while
+// every op is still there.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Conversion/Passes.h"

@@ -24,17 +24,9 @@ namespace mlir::moe {
 
 using namespace mlir;
 using namespace mlir::moe;
+using mlir::moe::runtime_abi::pointerArgument;
 
 namespace {
-
-/// The device address of a buffer's first element, as !llvm.ptr.
-Value basePointer(OpBuilder &b, Location loc, Value memref) {
-  Value address =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asInt);
-}
 
 Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
   Value dim = memref::DimOp::create(b, loc, memref, d);
@@ -100,11 +92,11 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
   bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
   entry.call(
       b, loc,
-      {basePointer(b, loc, a), basePointer(b, loc, bOrDc),
-       basePointer(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
+      {pointerArgument(b, loc, a), pointerArgument(b, loc, bOrDc),
+       pointerArgument(b, loc, sizes), i64Dim(b, loc, sizes, 0), kDim, n,
        i32Value(b, loc,
                 layout == WeightLayout::NK ? MOERT_WEIGHT_NK : MOERT_WEIGHT_KN),
-       basePointer(b, loc, out),
+       pointerArgument(b, loc, out),
        i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
        rows});
 }
@@ -190,9 +182,11 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
   Value a = asF32(c.a->get()), b = asF32(c.b->get());
   runtime_abi::moert_entry_matmul_f32.call(
       rewriter, loc,
-      {basePointer(rewriter, loc, a), i32Value(rewriter, loc, c.aTransposed),
-       basePointer(rewriter, loc, b), i32Value(rewriter, loc, c.bTransposed),
-       basePointer(rewriter, loc, out), i64Dim(rewriter, loc, out, 0),
+      {pointerArgument(rewriter, loc, a),
+       i32Value(rewriter, loc, c.aTransposed),
+       pointerArgument(rewriter, loc, b),
+       i32Value(rewriter, loc, c.bTransposed),
+       pointerArgument(rewriter, loc, out), i64Dim(rewriter, loc, out, 0),
        i64Dim(rewriter, loc, out, 1),
        i64Dim(rewriter, loc, a, c.aTransposed ? 0 : 1)});
   for (Value t : temporaries)

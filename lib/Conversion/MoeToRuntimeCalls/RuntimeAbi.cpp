@@ -1,7 +1,10 @@
 //===- RuntimeAbi.cpp - calls into libmoe_runtime_gpu ---------------------===//
 #include "RuntimeAbi.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,6 +34,14 @@ func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
   auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
   return fn;
+}
+
+Value pointerArgument(OpBuilder &b, Location loc, Value memref) {
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), asInt);
 }
 
 func::CallOp callRuntimeFunction(OpBuilder &b, Location loc, StringRef name,

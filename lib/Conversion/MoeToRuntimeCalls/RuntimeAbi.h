@@ -40,6 +40,10 @@ Type getAbiType(MLIRContext *ctx, AbiKind kind);
 func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
                                     StringRef name, FunctionType type);
 
+/// What compiled code passes for a `ptr` argument that is a buffer: the
+/// address of the first element of `memref` (identity layout) as !llvm.ptr.
+Value pointerArgument(OpBuilder &b, Location loc, Value memref);
+
 /// Calls `name`, declared as `type`, after checking that `args` have the
 /// parameter types of `type` (fatal error otherwise).
 func::CallOp callRuntimeFunction(OpBuilder &b, Location loc, StringRef name,

@@ -175,13 +175,13 @@ static bool usesGeneratedGemms(const moe::MoeLowerToGpuOptions &options) {
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
+  pm.addPass(moe::createMoeNameKernelSourcesPass());
   bool generatedGemms = usesGeneratedGemms(options);
   if (generatedGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
     gemms.numCtas = options.gemmCtas;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
-  pm.addPass(moe::createMoeNameKernelSourcesPass());
   pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
   moe::ConvertMoeToParallelLoopsPassOptions loops;
   loops.singleThreadKernels = true;
