@@ -210,6 +210,10 @@ namespace moert_gpu {
 
 void reportFailure(const char *entry, const char *msg) { recordFailure(entry, msg); }
 
+bool checkDriver(CUresult status, const char *entry, const char *call) {
+  return check(status, entry, call);
+}
+
 ScopedContext::ScopedContext(const char *entry) : entry_(entry) {
   CUcontext ctx = primaryContext(gDefaultDevice.load(), entry);
   pushed_ = ctx && check(cuCtxPushCurrent(ctx), entry, "cuCtxPushCurrent(ctx)");

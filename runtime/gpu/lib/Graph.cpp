@@ -12,23 +12,13 @@
 
 #include <cuda.h>
 
-#include <cstdio>
-
 namespace {
 
 CUstream runtimeStream() { return static_cast<CUstream>(moert_gpu_stream()); }
 
-/// Reports `status` of `call` for `entry` (0 on success, -1 after a report).
-int report(const char *entry, const char *call, CUresult status) {
-  if (status == CUDA_SUCCESS)
-    return 0;
-  const char *name = nullptr;
-  cuGetErrorName(status, &name);
-  char msg[256];
-  std::snprintf(msg, sizeof msg, "%s failed: %s (%d)", call, name ? name : "unknown error",
-                static_cast<int>(status));
-  moert_gpu::reportFailure(entry, msg);
-  return -1;
+/// 0 on success; -1 after the failure of `call` is reported for `entry`.
+int status(CUresult result, const char *entry, const char *call) {
+  return moert_gpu::checkDriver(result, entry, call) ? 0 : -1;
 }
 
 } // namespace
@@ -38,8 +28,8 @@ int moert_gpu_capture_begin(void) {
   moert_gpu::ScopedContext context(entry);
   if (!context.ok())
     return -1;
-  return report(entry, "cuStreamBeginCapture",
-                cuStreamBeginCapture(runtimeStream(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+  return status(cuStreamBeginCapture(runtimeStream(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+                entry, "cuStreamBeginCapture");
 }
 
 int moert_gpu_capture_end(void **exec) {
@@ -51,10 +41,10 @@ int moert_gpu_capture_end(void **exec) {
   CUgraph graph = nullptr;
   // Ends the capture even when a captured call failed (the stream is usable
   // again; the capture is then reported invalidated).
-  if (report(entry, "cuStreamEndCapture", cuStreamEndCapture(runtimeStream(), &graph)) != 0)
+  if (status(cuStreamEndCapture(runtimeStream(), &graph), entry, "cuStreamEndCapture") != 0)
     return -1;
   CUgraphExec instance = nullptr;
-  int rc = report(entry, "cuGraphInstantiate", cuGraphInstantiate(&instance, graph, 0));
+  int rc = status(cuGraphInstantiate(&instance, graph, 0), entry, "cuGraphInstantiate");
   cuGraphDestroy(graph);
   *exec = instance;
   return rc;
@@ -65,8 +55,8 @@ int moert_gpu_graph_launch(void *exec) {
   moert_gpu::ScopedContext context(entry);
   if (!context.ok())
     return -1;
-  return report(entry, "cuGraphLaunch",
-                cuGraphLaunch(static_cast<CUgraphExec>(exec), runtimeStream()));
+  return status(cuGraphLaunch(static_cast<CUgraphExec>(exec), runtimeStream()), entry,
+                "cuGraphLaunch");
 }
 
 void moert_gpu_graph_destroy(void *exec) {

@@ -2,6 +2,8 @@
 #ifndef MOE_RUNTIME_GPU_LIB_INTERNAL_H
 #define MOE_RUNTIME_GPU_LIB_INTERNAL_H
 
+#include <cuda.h>
+
 #include <cstddef>
 
 namespace moert_gpu {
@@ -15,6 +17,11 @@ void setLastError(const char *msg);
 // moert_gpu_last_error() on this thread, and records it as the process-wide
 // sticky error unless an earlier failure is recorded.
 void reportFailure(const char *entry, const char *msg);
+
+// True when `status` is CUDA_SUCCESS; otherwise reports "<call> failed:
+// <name>: <description> (status N)" for `entry` as reportFailure does (the
+// check every mgpu* entry point makes of its driver calls, CudaDriver.cpp).
+bool checkDriver(CUresult status, const char *entry, const char *call);
 
 // Makes the default device's primary context current for the scope of one
 // entry point (CudaDriver.cpp); ok() is false after a reported failure. The

@@ -53,12 +53,6 @@ void moert_entry_tensor_map_bf16_2d(uint64_t *out, const void *base, int64_t row
       /*tensorRank=*/2, const_cast<void *>(base), dims, strides, box, elementStrides,
       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (status != CUDA_SUCCESS) {
-    const char *name = nullptr;
-    cuGetErrorName(status, &name);
-    std::snprintf(msg, sizeof msg, "cuTensorMapEncodeTiled failed: %s (%d)",
-                  name ? name : "unknown error", static_cast<int>(status));
+  if (!moert_gpu::checkDriver(status, entry, "cuTensorMapEncodeTiled"))
     std::memset(out, 0, sizeof(CUtensorMap));
-    moert_gpu::reportFailure(entry, msg);
-  }
 }
