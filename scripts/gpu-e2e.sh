@@ -5,6 +5,10 @@
 # four examples at a time.
 #
 #   scripts/gpu-e2e.sh [OUTDIR]     (default: $OUT, else ./gpu-e2e-out)
+#   E2E_CUDA_GRAPH=1   runs the example checks with moe-runner --cuda-graph
+#                      (every entry captured once and replayed: needs
+#                      artifacts whose entries never wait for the host, i.e.
+#                      MOE_GEMM=generated)
 #
 # Exit status: 0 when every check passed.
 set -uo pipefail
@@ -47,7 +51,9 @@ for name in ${E2E_EXAMPLES:-small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu
   # X_fwd does): their CPU reference takes minutes per entry.
   entries=""
   case $name in mixtral-8x7b|dsv3-1gpu) entries="--entry moe_layer_fwd --entry moe_layer_bwd" ;; esac
-  ( timeout "${E2E_TIMEOUT_S:-540}" "$RUNNER" "$ART/check/gpu/$name" --device gpu \
+  graph=""
+  [ "${E2E_CUDA_GRAPH:-0}" = 1 ] && graph="--cuda-graph"
+  ( timeout "${E2E_TIMEOUT_S:-540}" "$RUNNER" "$ART/check/gpu/$name" --device gpu $graph \
       --check-against "$ART/check/cpu/$name" --warmup 0 --iters 1 $entries \
       >"$OUTDIR/check-$name.log" 2>&1
     echo "$name rc=$?" >"$OUTDIR/check-$name.rc" ) &

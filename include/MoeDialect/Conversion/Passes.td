@@ -193,43 +193,51 @@ def MoeAddPackedWrappersPass
 
 def ConvertGroupedMatmulToNVGPUPass
     : Pass<"convert-grouped-matmul-to-nvgpu", "::mlir::ModuleOp"> {
-  let summary = "Generate Hopper TMA + wgmma kernels for bf16 grouped matmuls";
+  let summary = "Generate Hopper TMA + wgmma kernels for bf16 grouped matmuls "
+                "and weight gradients";
   let description = [{
-    Rewrites each `moe.grouped_matmul` on memrefs that it can generate a
-    kernel for into a `gpu.launch` of a persistent, warp-specialized
-    grouped GEMM kernel written with the upstream nvgpu/nvvm dialects and
-    specialized to the op's static shapes:
+    Rewrites each `moe.grouped_matmul` and `moe.grouped_weight_grad` on
+    memrefs that it can generate a kernel for into a `gpu.launch` of a
+    persistent, warp-specialized grouped GEMM kernel written with the
+    upstream nvgpu/nvvm dialects and specialized to the op's static shapes:
 
     * a producer warpgroup (`setmaxnreg` down) issues TMA bulk tensor loads
-      of A's row tiles and B's K x N tiles into a ring of shared-memory
-      stages, each guarded by a "full" and an "empty" mbarrier;
+      of both operands' tiles into a ring of shared-memory stages, each
+      guarded by a "full" and an "empty" mbarrier;
     * one consumer warpgroup per 64 rows of the tile (`setmaxnreg` up) runs
-      `nvgpu.warpgroup.mma` (wgmma, bf16 in, f32 accumulate) on its rows of
-      each stage and releases the stage;
+      wgmma (m64n128k16, bf16 in, f32 accumulate; each operand K-major or
+      transposed as it is stored) on its rows of each stage and releases
+      the stage;
     * the tile scheduler reads the group sizes on the device: every CTA
-      scans them in shared memory (tiles per group and row offsets) and walks
-      the linear tile index (group, m-tile, n-tile) with a grid stride, so
-      no group size ever reaches the host;
+      scans them in shared memory and walks a linear tile index with a grid
+      stride, so no group size ever reaches the host. A grouped matmul's
+      groups cut c's rows: tiles (group's m-tile, n-tile), then the zero
+      rows past the last group. A weight gradient's groups cut the
+      reduction: tiles (group, m-tile, n-tile), each reducing its group's
+      rows in one CTA (the same order every run: bit-identical results);
+      the rows of the next group that a last, partial k-step loads are
+      zeroed in shared memory first, and an empty group's db is zero;
     * the epilogue stages the accumulator in shared memory (its register
-      fragments, wgmma's layout) and stores the rows of the tile's group only
-      (row mask at the group's end, column mask at N), as bf16 or f32; tiles
-      past the last group write the zero rows.
+      fragments, wgmma's layout) and stores the rows that belong to the
+      tile (row mask at a group's end, column mask at N), as bf16 or f32.
 
     The host side encodes the TMA descriptors with
     `moert_entry_tensor_map_bf16_2d` (host-only work); each CTA copies them
     into its slot of a device scratch buffer and fences them for the tensor
     map proxy. Nothing in the entry waits for the device.
 
-    Tile choice: BN = 128 and BK = 64 always; BM = 128 (two consumer
-    warpgroups) when the rows per group on average (R / G) are at least
-    128, else 64 (one; small groups waste less of a tile). As many pipeline
-    stages as shared memory holds next to the epilogue tile, at most 8 (4
-    for BM = 128, 7 for BM = 64).
+    Tile choice: BN = 128 and BK = 64 always. Grouped matmul: BM = 128 (two
+    consumer warpgroups) when the rows per group on average (R / G) are at
+    least 128, else 64 (one; small groups waste less of a tile). Weight
+    gradient: BM = 128 where db's rows (Kd, or N for `nk`) are a multiple of
+    128, else 64. As many pipeline stages as shared memory holds next to the
+    epilogue tile, at most 8 (4 for BM = 128, 7 for BM = 64).
 
-    Supported: bf16 A and B, `weight_layout = kn` (b is [G, K, N]), bf16 or
-    f32 output, K a multiple of 64, N a multiple of 8, no FP8 scales.
-    Other grouped matmuls are left for convert-moe-to-runtime-calls (cuBLASLt);
-    `require-all` makes them an error naming what is unsupported.
+    Supported: bf16 operands, both weight layouts, bf16 or f32 output, no
+    FP8 scales; grouped matmul: K a multiple of 64, N of 8; weight gradient:
+    db's rows a multiple of 64, Kd and N of 8. Other ops are left for
+    convert-moe-to-runtime-calls (cuBLASLt); `require-all` makes them an
+    error naming the dimension and the multiple it needs.
   }];
   let options = [
     Option<"numCtas", "num-ctas", "int64_t", /*default=*/"132",

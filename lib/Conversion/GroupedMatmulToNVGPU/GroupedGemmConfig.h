@@ -1,9 +1,10 @@
 //===- GroupedGemmConfig.h - shape and tiling of a generated grouped GEMM -===//
 //
-// What a generated grouped GEMM kernel is specialized to: the op's static
+// What a generated grouped GEMM kernel is specialized to: the problem (which
+// dimension the groups cut, how each operand is stored), the op's static
 // shapes, the tile shape chosen for them, and the shared-memory layout that
-// follows from both. One place computes it; the host side (launch geometry,
-// tensor maps) and the kernel body read it.
+// follows. One place computes it; the host side (launch geometry, tensor
+// maps) and the kernel body read it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_LIB_CONVERSION_GROUPEDMATMULTONVGPU_GROUPEDGEMMCONFIG_H
@@ -13,17 +14,34 @@
 
 namespace mlir::moe::grouped_gemm {
 
+/// Which dimension of c_g[M, N] = A_g[M, K] · B_g[K, N] the groups cut.
+enum class RaggedDim {
+  /// moe.grouped_matmul: group g owns a ragged range of A's and c's R rows;
+  /// B_g is expert g's weight, K and N are static.
+  M,
+  /// moe.grouped_weight_grad: group g owns a ragged range of the R rows both
+  /// operands share (the reduction); c is [G, M, N], M and N static.
+  K,
+};
+
 struct GroupedGemmConfig {
-  // c[R, N] = a[R, K] · b[g][K, N] over G ragged row groups.
-  int64_t rows = 0, kDim = 0, n = 0, groups = 0;
+  RaggedDim ragged = RaggedDim::M;
+  /// Rows of the ragged dimension (R), and the static extents of the one
+  /// product a group computes: for RaggedDim::M, m is R and k the static K;
+  /// for RaggedDim::K, k is R.
+  int64_t rows = 0, m = 0, n = 0, k = 0, groups = 0;
+  /// Whether A (or B) is stored with K contiguous (wgmma's "K-major"); else
+  /// M (or N) is contiguous and wgmma reads it transposed.
+  bool aKMajor = true, bKMajor = false;
   bool f32Out = false;
 
-  // Tile: blockM rows of one group x blockN columns, K in blockK steps.
+  // Tile: blockM rows x blockN columns of c, K in blockK steps.
   int64_t blockM = 128;
   static constexpr int64_t blockN = 128;
   static constexpr int64_t blockK = 64;
   // TMA boxes are one 128-byte swizzle row wide: 64 bf16.
   static constexpr int64_t boxWidth = 64;
+  static constexpr int64_t swizzleRowBytes = 128;
   /// Pipeline depth: as many stages as shared memory holds, up to
   /// maxStages (chooseConfig).
   int64_t stages = 4;
@@ -35,19 +53,30 @@ struct GroupedGemmConfig {
   // One consumer warpgroup per 64 rows of the tile (wgmma + epilogue of
   // its rows), then one producer warpgroup (TMA).
   static constexpr int64_t warpgroupSize = 128;
-  int64_t consumers() const { return blockM / 64; }
+  static constexpr int64_t wgmmaM = 64, wgmmaK = 16;
+  int64_t consumers() const { return blockM / wgmmaM; }
   int64_t threads() const { return (consumers() + 1) * warpgroupSize; }
   static constexpr int64_t producerRegisters = 40;
   static constexpr int64_t consumerRegisters = 232;
 
   int64_t numCtas = 132;
 
-  int64_t kTiles() const { return kDim / blockK; }
+  /// K-steps of every tile where K is static (RaggedDim::M).
+  int64_t kTiles() const { return k / blockK; }
+  int64_t mTiles() const { return (m + blockM - 1) / blockM; }
   int64_t nTiles() const { return (n + blockN - 1) / blockN; }
   /// Group-size scan arrays, padded to a multiple of the block's threads.
   int64_t scanLength() const {
     return (groups + threads() - 1) / threads() * threads();
   }
+
+  // TMA boxes: an operand stored K-major arrives as one box of (its tile
+  // rows) x 64 K-columns; one stored M- or N-major as boxes of 64 K-rows x
+  // 64 columns, one after another along M (or N).
+  int64_t aBoxRows() const { return aKMajor ? blockM : blockK; }
+  int64_t bBoxRows() const { return bKMajor ? blockN : blockK; }
+  int64_t aBoxes() const { return aKMajor ? 1 : blockM / boxWidth; }
+  int64_t bBoxes() const { return bKMajor ? 1 : blockN / boxWidth; }
 
   // Shared memory, in bytes from a 1024-byte aligned base (the 128-byte
   // swizzle repeats every 1024 bytes; TMA and wgmma need tiles on it).
@@ -78,11 +107,14 @@ struct GroupedGemmConfig {
   }
 };
 
-/// The tile choice: BM = 128 where groups average at least 128 rows, else
-/// 64 (a small group wastes less of a 64-row tile); then the deepest
-/// pipeline that fits shared memory.
-GroupedGemmConfig chooseConfig(int64_t rows, int64_t kDim, int64_t n,
-                               int64_t groups, bool f32Out, int64_t numCtas);
+/// The tile choice. RaggedDim::M: BM = 128 where groups average at least
+/// 128 rows, else 64 (a small group wastes less of a 64-row tile).
+/// RaggedDim::K: BM = 128 where M is a multiple of 128, else 64. Then the
+/// deepest pipeline that fits shared memory.
+GroupedGemmConfig chooseConfig(RaggedDim ragged, int64_t rows, int64_t m,
+                               int64_t n, int64_t k, int64_t groups,
+                               bool aKMajor, bool bKMajor, bool f32Out,
+                               int64_t numCtas);
 
 } // namespace mlir::moe::grouped_gemm
 

@@ -4,14 +4,21 @@
 // warpgroup. The producer keeps one thread issuing TMA loads into a ring of
 // `stages` shared-memory stages; each consumer runs wgmma on its 64 rows of
 // each stage as it fills (B shared), then writes its rows of the tile
-// through shared memory, those of the tile's group only. Both walk the same
-// tiles: CTA i takes tiles i, i + numCtas, ... of the linear order
-// (m-tile, n-tile), m-tiles numbered group after group, then the tiles of the
-// zero rows past the last group. Each stage has a "full" mbarrier (the
-// producer's TMA transactions complete it) and an "empty" one (the consumer
-// arrives when its wgmma no longer reads the stage). A running count of
-// k-steps, shared by both sides' loops, gives each step's stage (count mod
-// stages) and barrier phase (count / stages, mod 2) across tiles.
+// through shared memory. Both walk the same tiles: CTA i takes tiles i,
+// i + numCtas, ... of a linear order that the group sizes, scanned on the
+// device, decode:
+//  - RaggedDim::M (grouped matmul): (m-tile, n-tile), m-tiles numbered group
+//    after group, then the tiles of the zero rows past the last group; only
+//    the rows of the tile's group are stored;
+//  - RaggedDim::K (weight gradient): (group, m-tile, n-tile), each tile
+//    reducing over its group's rows; rows of the next group that a last,
+//    partial k-step brings are zeroed in shared memory before the wgmma, and
+//    an empty group's tiles store zeros.
+// Each stage has a "full" mbarrier (the producer's TMA transactions complete
+// it) and an "empty" one (each consumer arrives when its wgmma no longer
+// reads the stage). A running count of k-steps, shared by both sides'
+// loops, gives each step's stage (count mod stages) and barrier phase
+// (count / stages, mod 2) across tiles.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupedGemmKernel.h"
@@ -30,11 +37,17 @@ using namespace mlir::moe::grouped_gemm;
 
 namespace {
 
-/// Where a tile's rows and columns are.
+/// Where a tile's operands and results are (all index values).
 struct TileCoordinates {
-  Value isGroupTile; // i1: rows of a group (else zero rows past the groups)
-  Value group;       // index; meaningful where isGroupTile
-  Value rowBegin, rowEnd, colBegin; // index; rows [rowBegin, rowEnd) are stored
+  Value group; // meaningful where the tile has k-steps
+  /// Rows [rowBegin, rowEnd) of c are stored, columns from colBegin.
+  Value rowBegin, rowEnd, colBegin;
+  /// The tile's first M index in A: a row of a (RaggedDim::M) or a column
+  /// of the transposed operand (RaggedDim::K).
+  Value aBegin;
+  /// RaggedDim::K: the group's rows of both operands.
+  Value reductionBegin, reductionEnd;
+  Value kSteps;
 };
 
 class KernelBuilder {
@@ -116,9 +129,10 @@ private:
     auto bytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  AffineMap(), workgroup);
     dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
-    Value base =
+    sharedBase =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared);
-    alignPad = remU(sub(index(1024), remU(base, index(1024))), index(1024));
+    alignPad =
+        remU(sub(index(1024), remU(sharedBase, index(1024))), index(1024));
     scanTiles = sharedView({config.scanLength()}, b.getI32Type(),
                            index(config.scanOffset()));
     scanRows = sharedView({config.scanLength()}, b.getI32Type(),
@@ -187,6 +201,10 @@ private:
 
   /// The schedule's extent, read from the scans (after a barrier).
   void readScheduleExtent() {
+    if (config.ragged == RaggedDim::K) {
+      totalTiles = index(config.groups * config.mTiles() * config.nTiles());
+      return;
+    }
     Value last = index(config.groups - 1);
     groupTiles =
         toIndex(memref::LoadOp::create(b, loc, scanTiles, ValueRange{last}));
@@ -231,11 +249,17 @@ private:
   }
 
   TileCoordinates decodeTile(Value tile) {
+    return config.ragged == RaggedDim::M ? decodeRowGroupTile(tile)
+                                         : decodeReductionTile(tile);
+  }
+
+  /// RaggedDim::M: m-tiles group after group, then the zero rows.
+  TileCoordinates decodeRowGroupTile(Value tile) {
     Value nTiles = index(config.nTiles());
     Value mTile = divU(tile, nTiles);
     TileCoordinates t;
     t.colBegin = mul(remU(tile, nTiles), index(GroupedGemmConfig::blockN));
-    t.isGroupTile = cmp(arith::CmpIPredicate::ult, mTile, groupTiles);
+    Value isGroupTile = cmp(arith::CmpIPredicate::ult, mTile, groupTiles);
     t.group = findGroup(mTile);
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
     Value previous = select(hasPrevious, sub(t.group, index(1)), index(0));
@@ -247,8 +271,35 @@ private:
     Value groupBegin = add(rowsBefore, mul(sub(mTile, tilesBefore), blockM));
     Value groupEnd = minU(rowsThrough, index(config.rows));
     Value tailBegin = add(groupRowsEnd, mul(sub(mTile, groupTiles), blockM));
-    t.rowBegin = select(t.isGroupTile, groupBegin, tailBegin);
-    t.rowEnd = select(t.isGroupTile, groupEnd, index(config.rows));
+    t.rowBegin = select(isGroupTile, groupBegin, tailBegin);
+    t.rowEnd = select(isGroupTile, groupEnd, index(config.rows));
+    t.aBegin = t.rowBegin;
+    // Tiles of the zero rows past the groups multiply nothing.
+    t.kSteps = select(isGroupTile, index(config.kTiles()), zero);
+    return t;
+  }
+
+  /// RaggedDim::K: (group, m-tile, n-tile); k-steps over the group's rows.
+  TileCoordinates decodeReductionTile(Value tile) {
+    Value nTiles = index(config.nTiles());
+    Value tilesPerGroup = index(config.mTiles() * config.nTiles());
+    TileCoordinates t;
+    t.group = divU(tile, tilesPerGroup);
+    Value inGroup = remU(tile, tilesPerGroup);
+    t.aBegin = mul(divU(inGroup, nTiles), index(config.blockM));
+    t.colBegin = mul(remU(inGroup, nTiles), index(GroupedGemmConfig::blockN));
+    t.rowBegin = add(mul(t.group, index(config.m)), t.aBegin);
+    t.rowEnd = add(t.rowBegin, index(config.blockM));
+    Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
+    Value previous = select(hasPrevious, sub(t.group, index(1)), index(0));
+    Value rowsBefore =
+        select(hasPrevious, scanAt(scanRows, previous), index(0));
+    // Sizes past R (invalid) never reach past the operands.
+    t.reductionBegin = minU(rowsBefore, index(config.rows));
+    t.reductionEnd = minU(scanAt(scanRows, t.group), index(config.rows));
+    t.kSteps = arith::CeilDivUIOp::create(b, loc,
+                                          sub(t.reductionEnd, t.reductionBegin),
+                                          index(GroupedGemmConfig::blockK));
     return t;
   }
 
@@ -263,11 +314,6 @@ private:
     Value count =
         body(decodeTile(loop.getInductionVar()), loop.getRegionIterArg(0));
     scf::YieldOp::create(b, loc, count);
-  }
-
-  /// K-steps of a tile: all of K for a group's tile, none for zero rows.
-  Value kStepsOf(const TileCoordinates &t) {
-    return select(t.isGroupTile, index(config.kTiles()), index(0));
   }
 
   Value stageOf(Value count) { return remU(count, index(config.stages)); }
@@ -327,8 +373,7 @@ private:
                                         descriptorAddress(which), i32(128));
   }
 
-  // --- shared-memory stages
-  // ---------------------------------------------------
+  // --- shared-memory stages ---------------------------------------------
   Value aStageOffset(Value stage) {
     return mul(stage, index(config.aStageBytes()));
   }
@@ -336,27 +381,15 @@ private:
     return add(index(config.bOffset(0)),
                mul(stage, index(config.bStageBytes())));
   }
-  /// A's stage: BM x BK, K contiguous.
-  Value aStage(Value stage) {
-    return sharedView({config.blockM, GroupedGemmConfig::blockK},
-                      b.getBF16Type(), aStageOffset(stage));
-  }
-  /// B's stage as wgmma reads it: BK x BN, made of BN / 64 TMA boxes of
-  /// BK x 64 one after another.
-  Value bStage(Value stage) {
-    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::blockN},
-                      b.getBF16Type(), bStageOffset(stage));
-  }
-  Value bStageBox(Value stage, int64_t box) {
-    int64_t boxBytes =
-        GroupedGemmConfig::blockK * GroupedGemmConfig::boxWidth * 2;
-    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::boxWidth},
-                      b.getBF16Type(),
-                      add(bStageOffset(stage), index(box * boxBytes)));
+  /// Box `box` of a stage at `stageOffset`: boxRows x 64, boxes one after
+  /// another (GroupedGemmConfig::aBoxRows says how they tile an operand).
+  Value stageBox(Value stageOffset, int64_t boxRows, int64_t box) {
+    int64_t boxBytes = boxRows * GroupedGemmConfig::swizzleRowBytes;
+    return sharedView({boxRows, GroupedGemmConfig::boxWidth}, b.getBF16Type(),
+                      add(stageOffset, index(box * boxBytes)));
   }
 
-  // --- producer
-  // ---------------------------------------------------------------
+  // --- producer -------------------------------------------------------------
   void emitProducer() {
     NVVM::SetMaxRegisterOp::create(b, loc, GroupedGemmConfig::producerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
@@ -366,9 +399,9 @@ private:
     ifThen(leader, [&] {
       publishDescriptors();
       Value aMap =
-          asTensorMap(descriptorAddress(0), tensorMapType(config.blockM));
-      Value bMap = asTensorMap(descriptorAddress(1),
-                               tensorMapType(GroupedGemmConfig::blockK));
+          asTensorMap(descriptorAddress(0), tensorMapType(config.aBoxRows()));
+      Value bMap =
+          asTensorMap(descriptorAddress(1), tensorMapType(config.bBoxRows()));
       nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
       nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
       readScheduleExtent();
@@ -378,15 +411,33 @@ private:
     });
   }
 
+  /// TMA loads of one operand's k-step into its stage. A K-major operand
+  /// (stored [M or N, K]) is one box at (k, mn); an M- or N-major one
+  /// (stored [K, M or N]) is boxes at (mn + 64 i, k). TMA coordinates are
+  /// innermost first.
+  void loadOperand(Value map, Value stageOffset, bool kMajor, int64_t boxRows,
+                   int64_t boxes, Value mn, Value k, Value stage) {
+    for (int64_t box = 0; box < boxes; ++box) {
+      SmallVector<Value, 2> coordinates;
+      if (kMajor)
+        coordinates = {k, mn};
+      else
+        coordinates = {add(mn, index(box * GroupedGemmConfig::boxWidth)), k};
+      nvgpu::TmaAsyncLoadOp::create(b, loc, stageBox(stageOffset, boxRows, box),
+                                    fullBarriers, map, coordinates, stage,
+                                    Value(), Value());
+    }
+  }
+
   Value emitTileLoads(const TileCoordinates &t, Value count, Value aMap,
                       Value bMap) {
-    auto loop = scf::ForOp::create(b, loc, index(0), kStepsOf(t), index(1),
+    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
                                    ValueRange{count});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value step = loop.getRegionIterArg(0);
     Value stage = stageOf(step);
-    // A stage is free once the consumer released its previous use; the
+    // A stage is free once the consumers released its previous use; the
     // first round waits on the phase before the barriers' first, which
     // counts as complete.
     Value freePhase = arith::XOrIOp::create(b, loc, phaseOf(step), i1(true));
@@ -396,49 +447,44 @@ private:
         b, loc, fullBarriers, index(config.stageTransactionBytes()), stage,
         Value());
     Value k = mul(loop.getInductionVar(), index(GroupedGemmConfig::blockK));
-    Value bRow = add(mul(t.group, index(config.kDim)), k);
-    // TMA coordinates are innermost first: (column, row).
-    nvgpu::TmaAsyncLoadOp::create(b, loc, aStage(stage), fullBarriers, aMap,
-                                  ValueRange{k, t.rowBegin}, stage, Value(),
-                                  Value());
-    int64_t boxes = GroupedGemmConfig::blockN / GroupedGemmConfig::boxWidth;
-    for (int64_t box = 0; box < boxes; ++box) {
-      Value column = add(t.colBegin, index(box * GroupedGemmConfig::boxWidth));
-      nvgpu::TmaAsyncLoadOp::create(b, loc, bStageBox(stage, box), fullBarriers,
-                                    bMap, ValueRange{column, bRow}, stage,
-                                    Value(), Value());
+    Value aK = k, bK = k, bN = t.colBegin;
+    if (config.ragged == RaggedDim::K) {
+      // Both operands are [R, M or N]: the k-step's rows of the group.
+      aK = bK = add(t.reductionBegin, k);
+    } else if (config.bKMajor) {
+      bN = add(mul(t.group, index(config.n)), t.colBegin); // b as [G*N, K]
+    } else {
+      bK = add(mul(t.group, index(config.k)), k); // b as [G*K, N]
     }
+    loadOperand(aMap, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
+                config.aBoxes(), t.aBegin, aK, stage);
+    loadOperand(bMap, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
+                config.bBoxes(), bN, bK, stage);
     scf::YieldOp::create(b, loc, add(step, index(1)));
     return loop.getResult(0);
   }
 
-  // --- consumer
-  // ---------------------------------------------------------------
+  // --- consumer -------------------------------------------------------------
   void emitConsumer() {
     NVVM::SetMaxRegisterOp::create(b, loc, GroupedGemmConfig::consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
     readScheduleExtent();
-    // The consumer never issues TMA: the descriptor values only carry the
-    // swizzle that wgmma's shared-memory descriptors must match.
-    Value aMap =
-        asTensorMap(descriptorAddress(0), tensorMapType(config.blockM));
-    Value bMap = asTensorMap(descriptorAddress(1),
-                             tensorMapType(GroupedGemmConfig::blockK));
     Value size = index(GroupedGemmConfig::warpgroupSize);
     consumer = divU(threadId, size);
     consumerThread = remU(threadId, size);
     isConsumerLeader = cmp(arith::CmpIPredicate::eq, consumerThread, index(0));
     forEachTile([&](const TileCoordinates &t, Value count) {
-      auto [accumulator, next] = emitTileMma(t, count, aMap, bMap);
+      auto [accumulator, next] = emitTileMma(t, count);
       emitEpilogue(t, accumulator);
       return next;
     });
   }
 
-  nvgpu::WarpgroupAccumulatorType accumulatorType() {
-    auto fragment =
-        VectorType::get({64, GroupedGemmConfig::blockN}, b.getF32Type());
-    return nvgpu::WarpgroupAccumulatorType::get(ctx, fragment);
+  /// A consumer's accumulator: the 64 x BN f32 register fragments of one
+  /// m64nBNk16 wgmma, as the LLVM struct NVVM's wgmma takes and returns.
+  LLVM::LLVMStructType accumulatorType() {
+    SmallVector<Type> perThread(GroupedGemmConfig::blockN / 2, b.getF32Type());
+    return LLVM::LLVMStructType::getLiteral(ctx, perThread);
   }
 
   /// Releases the stage of k-step `step` to the producer.
@@ -446,12 +492,9 @@ private:
     nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, stageOf(step));
   }
 
-  std::pair<Value, Value> emitTileMma(const TileCoordinates &t, Value count,
-                                      Value aMap, Value bMap) {
-    Value zero =
-        nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accumulatorType());
-    Value kSteps = kStepsOf(t);
-    auto loop = scf::ForOp::create(b, loc, index(0), kSteps, index(1),
+  std::pair<Value, Value> emitTileMma(const TileCoordinates &t, Value count) {
+    Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
+    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
                                    ValueRange{zero, count});
     {
       OpBuilder::InsertionGuard guard(b);
@@ -461,8 +504,10 @@ private:
       Value stage = stageOf(step);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
-      Value result = emitStageMma(stage, accumulator, aMap, bMap);
-      // warpgroup.mma waits until at most one wgmma group is in flight:
+      if (config.ragged == RaggedDim::K)
+        zeroRowsPastGroup(t, loop.getInductionVar(), stage);
+      Value result = emitStageMma(stage, accumulator);
+      // The wgmma group of this step waits until at most one is in flight:
       // the previous step's is done, so its stage is free.
       Value notFirst =
           cmp(arith::CmpIPredicate::ugt, loop.getInductionVar(), index(0));
@@ -472,35 +517,140 @@ private:
     }
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     Value next = loop.getResult(1);
-    Value anySteps = cmp(arith::CmpIPredicate::ugt, kSteps, index(0));
+    Value anySteps = cmp(arith::CmpIPredicate::ugt, t.kSteps, index(0));
     ifThen(andI(anySteps, isConsumerLeader),
            [&] { releaseStage(sub(next, index(1))); });
     return {loop.getResult(0), next};
   }
 
-  /// This consumer's warpgroup MMA on stage `stage`: its 64 rows,
-  /// 64 x BN += 64 x BK · BK x BN (A's rows are 128-byte swizzle rows, so
-  /// 64 of them start on a 1024-byte boundary).
-  Value emitStageMma(Value stage, Value accumulator, Value aMap, Value bMap) {
-    Value rowsBefore = mul(consumer, index(64 * GroupedGemmConfig::blockK * 2));
-    Value aTile = sharedView({64, GroupedGemmConfig::blockK}, b.getBF16Type(),
-                             add(aStageOffset(stage), rowsBefore));
-    Value bTile = bStage(stage);
-    auto aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+  /// RaggedDim::K: a group's last k-step may bring rows of the next group
+  /// (TMA fills zeros past R only). Before the wgmma reads the stage, those
+  /// rows are zeroed in A's box of this consumer and in its share of B's
+  /// boxes (a row is one 128-byte swizzle row, whatever the swizzle), the
+  /// writes fenced for the async proxy, and all consumers synchronized
+  /// since they share B.
+  void zeroRowsPastGroup(const TileCoordinates &t, Value kStep, Value stage) {
+    Value first =
+        add(t.reductionBegin, mul(kStep, index(GroupedGemmConfig::blockK)));
+    Value valid = sub(t.reductionEnd, first);
+    Value partial =
+        cmp(arith::CmpIPredicate::ult, valid, index(GroupedGemmConfig::blockK));
+    ifThen(partial, [&] {
+      // A is M-major here: this consumer's M-columns are its own box.
+      zeroRowsFrom(stageBoxAt(aStageOffset(stage), consumer), valid);
+      for (int64_t box = 0; box < config.bBoxes(); ++box) {
+        Value mine = cmp(arith::CmpIPredicate::eq,
+                         index(box % config.consumers()), consumer);
+        ifThen(mine, [&] {
+          zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)), valid);
+        });
+      }
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      NVVM::BarrierOp::create(
+          b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
+          /*numberOfThreads=*/
+          i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
+          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+    });
+  }
+
+  /// Box `box` (a run-time index) of 64 x 64 at `stageOffset`.
+  Value stageBoxAt(Value stageOffset, Value box) {
+    int64_t boxBytes =
+        GroupedGemmConfig::blockK * GroupedGemmConfig::swizzleRowBytes;
+    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::boxWidth},
+                      b.getBF16Type(),
+                      add(stageOffset, mul(box, index(boxBytes))));
+  }
+
+  /// Zeroes rows [firstRow, 64) of a 64 x 64 bf16 box, 16 bytes a thread at
+  /// a time.
+  void zeroRowsFrom(Value box, Value firstRow) {
+    constexpr int64_t vectorWidth = 8;
+    int64_t chunksPerRow = GroupedGemmConfig::boxWidth / vectorWidth;
+    auto vectorType = VectorType::get({vectorWidth}, b.getBF16Type());
+    Value zeros = arith::ConstantOp::create(
         b, loc,
-        nvgpu::WarpgroupMatrixDescriptorType::get(
-            ctx, cast<MemRefType>(aTile.getType())),
-        aTile, aMap);
-    auto bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        b, loc,
-        nvgpu::WarpgroupMatrixDescriptorType::get(
-            ctx, cast<MemRefType>(bTile.getType())),
-        bTile, bMap);
-    // B is [K, N] with N contiguous: wgmma reads it transposed (MN-major).
-    return nvgpu::WarpgroupMmaOp::create(
-        b, loc, accumulatorType(), aDescriptor, bDescriptor,
-        /*waitGroup=*/b.getI64IntegerAttr(1), /*transposeA=*/UnitAttr(),
-        /*transposeB=*/b.getUnitAttr(), accumulator);
+        DenseElementsAttr::get(vectorType, b.getZeroAttr(b.getBF16Type())));
+    auto chunks = scf::ForOp::create(
+        b, loc, consumerThread, index(GroupedGemmConfig::blockK * chunksPerRow),
+        index(GroupedGemmConfig::warpgroupSize));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(chunks.getBody());
+    Value chunk = chunks.getInductionVar();
+    Value row = divU(chunk, index(chunksPerRow));
+    Value column = mul(remU(chunk, index(chunksPerRow)), index(vectorWidth));
+    ifThen(cmp(arith::CmpIPredicate::uge, row, firstRow), [&] {
+      vector::StoreOp::create(b, loc, zeros, box, ValueRange{row, column});
+    });
+  }
+
+  /// The wgmma shared-memory matrix descriptor of the operand tile at
+  /// `byteOffset` (from the aligned base): its address, the leading-
+  /// dimension byte offset (between 64-column boxes of an M/N-major
+  /// operand), the 1024-byte stride between 8-row groups, and the 128-byte
+  /// swizzle. Fields hold byte counts divided by 16.
+  Value matrixDescriptor(Value byteOffset, int64_t leadingBytes) {
+    auto i64 = b.getI64Type();
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, v, 64).getResult();
+    };
+    Value address = arith::IndexCastOp::create(
+        b, loc, i64, add(sharedBase, add(alignPad, byteOffset)));
+    Value addressField = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, address, constant(4)),
+        constant(0x3FFF));
+    constexpr int64_t strideBytes = 8 * GroupedGemmConfig::swizzleRowBytes;
+    int64_t fields = (int64_t{1} << 62) | ((strideBytes >> 4) << 32) |
+                     ((leadingBytes >> 4) << 16);
+    return arith::OrIOp::create(b, loc, addressField, constant(fields));
+  }
+
+  /// This consumer's wgmmas on stage `stage`: its 64 rows, 64 x BN +=
+  /// 64 x BK · BK x BN as BK / 16 m64nBNk16 instructions, one commit group.
+  /// A K-major operand advances 16 columns (32 bytes) per instruction, an
+  /// M/N-major one 16 rows (2 KiB); A's 64 rows of this consumer start
+  /// 64 swizzle rows into the stage either way (a K-major box's rows, or
+  /// the consumer's 64 x 64 box of an M-major one).
+  Value emitStageMma(Value stage, Value accumulator) {
+    constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
+    Value aBase =
+        add(aStageOffset(stage),
+            mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
+    Value bBase = bStageOffset(stage);
+    auto kStride = [](bool kMajor) {
+      return kMajor ? GroupedGemmConfig::wgmmaK * 2
+                    : GroupedGemmConfig::wgmmaK * rowBytes;
+    };
+    int64_t aLeading = config.aKMajor ? config.aBoxRows() * rowBytes
+                                      : GroupedGemmConfig::blockK * rowBytes;
+    int64_t bLeading = config.bKMajor ? config.bBoxRows() * rowBytes
+                                      : GroupedGemmConfig::blockK * rowBytes;
+    auto shape = NVVM::MMAShapeAttr::get(ctx, GroupedGemmConfig::wgmmaM,
+                                         GroupedGemmConfig::blockN,
+                                         GroupedGemmConfig::wgmmaK);
+    // wgmma's layouts: A "row" and B "col" are K-major.
+    auto layoutA = config.aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+    auto layoutB = config.bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t kk = 0;
+         kk < GroupedGemmConfig::blockK / GroupedGemmConfig::wgmmaK; ++kk) {
+      Value aDescriptor = matrixDescriptor(
+          add(aBase, index(kk * kStride(config.aKMajor))), aLeading);
+      Value bDescriptor = matrixDescriptor(
+          add(bBase, index(kk * kStride(config.bKMajor))), bLeading);
+      accumulator = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, accumulatorType(), accumulator, aDescriptor, bDescriptor,
+          shape, NVVM::WGMMATypes::bf16, NVVM::WGMMATypes::bf16,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    return accumulator;
   }
 
   // --- epilogue
@@ -516,23 +666,11 @@ private:
                             /*reductionPredicate=*/Value());
   }
 
-  /// The accumulator as the LLVM struct convert-nvgpu-to-nvvm makes of it:
-  /// one inner struct of BN / 2 f32, the register fragments of one
-  /// m64nBNk16 wgmma (the two casts fold away in that conversion).
-  Value accumulatorFragments(Value accumulator) {
-    SmallVector<Type> perThread(GroupedGemmConfig::blockN / 2, b.getF32Type());
-    auto inner = LLVM::LLVMStructType::getLiteral(ctx, perThread);
-    auto type = LLVM::LLVMStructType::getLiteral(ctx, {inner});
-    return UnrealizedConversionCastOp::create(b, loc, type, accumulator)
-        .getResult(0);
-  }
-
   /// Writes this consumer's 64 x BN accumulator into its rows of `staging`:
   /// thread t of the warpgroup holds, for every 8-column chunk j and half h,
   /// columns 8j + 2 (t mod 4) and the next of row 16 (t / 32) + (t mod 32) / 4
   /// + 8h (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
   void stageAccumulator(Value accumulator, Value staging) {
-    Value fragments = accumulatorFragments(accumulator);
     Value lane = remU(consumerThread, index(32));
     Value row = add(mul(consumer, index(64)),
                     add(mul(divU(consumerThread, index(32)), index(16)),
@@ -546,8 +684,7 @@ private:
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
           Value v = LLVM::ExtractValueOp::create(
-              b, loc, fragments,
-              ArrayRef<int64_t>{0, 4 * chunk + 2 * half + k});
+              b, loc, accumulator, ArrayRef<int64_t>{4 * chunk + 2 * half + k});
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
         vector::StoreOp::create(b, loc, pair, staging,
@@ -603,7 +740,7 @@ private:
   gpu::AddressSpaceAttr workgroup;
 
   Value threadId, blockId;
-  Value dynamicShared, alignPad;
+  Value dynamicShared, sharedBase, alignPad;
   Value scanTiles, scanRows;
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;

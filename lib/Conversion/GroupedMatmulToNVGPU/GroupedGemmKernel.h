@@ -1,4 +1,5 @@
-//===- GroupedGemmKernel.h - the body of a generated grouped GEMM -*- C++ -*-===//
+//===- GroupedGemmKernel.h - the body of a generated grouped GEMM -*- C++
+//-*-===//
 //
 // Builds, inside a gpu.launch of GroupedGemmConfig::threads threads and
 // GroupedGemmConfig::numCtas blocks, a persistent warp-specialized grouped
@@ -14,12 +15,14 @@
 
 namespace mlir::moe::grouped_gemm {
 
-/// What the kernel reads and writes: device memrefs a [R, K] bf16,
-/// b [G, K, N] bf16, groupSizes [G] i32, c [R, N] bf16 or f32; a device
-/// scratch [numCtas, 32] i64 where each CTA keeps its copy of the two TMA
-/// descriptors; the descriptors' 16 words each (i64, encoded on the host).
+/// What the kernel reads and writes besides the operands its TMA
+/// descriptors address: groupSizes [G] i32 and c, a 2-D bf16 or f32 buffer
+/// ([R, N] for RaggedDim::M, db viewed as [G * M, N] for RaggedDim::K); a
+/// device scratch [numCtas, 32] i64 where each CTA keeps its copy of the two
+/// TMA descriptors; the descriptors' 16 words each (i64, encoded on the
+/// host).
 struct GroupedGemmKernelOperands {
-  Value a, b, groupSizes, c;
+  Value groupSizes, c;
   Value descriptorScratch;
   SmallVector<Value, 16> aMapWords, bMapWords;
 };

@@ -1,10 +1,10 @@
 //===- GroupedMatmulToNVGPU.cpp - generated Hopper grouped GEMM kernels ---===//
 //
-// convert-grouped-matmul-to-nvgpu: a bf16 moe.grouped_matmul on memrefs
-// becomes, in its host function,
+// convert-grouped-matmul-to-nvgpu: a bf16 moe.grouped_matmul or
+// moe.grouped_weight_grad on memrefs becomes, in its host function,
 //
-//   moert_entry_tensor_map_bf16_2d(aMap, a, R, K, BM, 64)      (host only)
-//   moert_entry_tensor_map_bf16_2d(bMap, b, G*K, N, 64, 64)
+//   moert_entry_tensor_map_bf16_2d(aMap, A, rows, cols, boxRows, 64)  (host)
+//   moert_entry_tensor_map_bf16_2d(bMap, B, rows, cols, boxRows, 64)
 //   %scratch = memref.alloc : memref<numCtas x 32 x i64>        (device)
 //   gpu.launch numCtas x (BM / 64 + 1) * 128 threads { GroupedGemmKernel.h }
 //   memref.dealloc %scratch
@@ -37,33 +37,74 @@ using namespace mlir::moe::grouped_gemm;
 
 namespace {
 
+std::string dimensionReason(StringRef name, int64_t size, int64_t multiple,
+                            StringRef why) {
+  return (name + " = " + Twine(size) + " (a multiple of " + Twine(multiple) +
+          " is needed" + (why.empty() ? "" : ": ") + why + ")")
+      .str();
+}
+
+/// What both ops need: bf16 operands, a bf16 or f32 result, i32 sizes,
+/// static identity-layout buffers (empty: all there).
+std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
+  for (Value operand : bf16Operands)
+    if (!cast<MemRefType>(operand.getType()).getElementType().isBF16())
+      return "operands that are not bf16";
+  Type cElement = cast<MemRefType>(c.getType()).getElementType();
+  if (!cElement.isBF16() && !cElement.isF32())
+    return "an output that is neither bf16 nor f32";
+  if (!cast<MemRefType>(sizes.getType()).getElementType().isInteger(32))
+    return "group sizes that are not i32";
+  SmallVector<Value> all(bf16Operands);
+  all.append({sizes, c});
+  for (Value v : all) {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return "dynamic shapes or strided buffers";
+    if (type.getNumElements() == 0)
+      return "an empty operand";
+  }
+  return "";
+}
+
 /// Why `op` gets no generated kernel (empty: it gets one).
 std::string unsupportedReason(GroupedMatmulOp op) {
   if (op.getAScale() || op.getBScale())
     return "FP8 scales";
-  auto a = cast<MemRefType>(op.getA().getType());
-  auto b = cast<MemRefType>(op.getB().getType());
-  auto sizes = cast<MemRefType>(op.getGroupSizes().getType());
-  auto c = cast<MemRefType>(op.getCInit().getType());
-  if (!a.getElementType().isBF16() || !b.getElementType().isBF16())
-    return "operands that are not bf16";
-  if (!c.getElementType().isBF16() && !c.getElementType().isF32())
-    return "an output that is neither bf16 nor f32";
-  if (!sizes.getElementType().isInteger(32))
-    return "group sizes that are not i32";
-  if (op.getWeightLayout() != WeightLayout::KN)
-    return "weight_layout nk (b stored [G, N, K]; only kn is generated)";
-  for (MemRefType type : {a, b, sizes, c})
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-      return "dynamic shapes or strided buffers";
-  if (a.getDimSize(1) % GroupedGemmConfig::blockK != 0)
-    return "K = " + std::to_string(a.getDimSize(1)) + " (a multiple of " +
-           std::to_string(GroupedGemmConfig::blockK) + " is needed)";
-  if (c.getDimSize(1) % 8 != 0)
-    return "N = " + std::to_string(c.getDimSize(1)) +
-           " (a multiple of 8 is needed: TMA rows are 16-byte aligned)";
-  if (a.getDimSize(0) == 0 || sizes.getDimSize(0) == 0)
-    return "an empty operand";
+  std::string reason =
+      operandReason({op.getA(), op.getB()}, op.getGroupSizes(), op.getCInit());
+  if (!reason.empty())
+    return reason;
+  int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+  int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
+  if (k % GroupedGemmConfig::blockK != 0)
+    return dimensionReason("K", k, GroupedGemmConfig::blockK, "");
+  if (n % 8 != 0)
+    return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
+  return "";
+}
+
+std::string unsupportedReason(GroupedWeightGradOp op) {
+  Value db = op.getOuts().front();
+  std::string reason =
+      operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
+  if (!reason.empty())
+    return reason;
+  int64_t kd = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+  int64_t n = cast<MemRefType>(op.getDc().getType()).getDimSize(1);
+  // The rows of db (Kd, or N when nk) are the kernel's M: whole tiles.
+  bool nk = op.getWeightLayout() == WeightLayout::NK;
+  if (!nk && kd % GroupedGemmConfig::wgmmaM != 0)
+    return dimensionReason("Kd", kd, GroupedGemmConfig::wgmmaM,
+                           "db's rows are whole 64-row tiles");
+  if (nk && n % GroupedGemmConfig::wgmmaM != 0)
+    return dimensionReason("N", n, GroupedGemmConfig::wgmmaM,
+                           "db's rows (weight_layout nk) are whole 64-row "
+                           "tiles");
+  if (kd % 8 != 0)
+    return dimensionReason("Kd", kd, 8, "TMA rows are 16-byte aligned");
+  if (n % 8 != 0)
+    return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
   return "";
 }
 
@@ -97,26 +138,73 @@ SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
   return result;
 }
 
-void generateKernel(IRRewriter &rewriter, GroupedMatmulOp op, int64_t numCtas) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+/// A generated kernel's operands as the kernel sees them: A and B viewed as
+/// 2-D row-major matrices (for their tensor maps) and c as a 2-D buffer.
+struct KernelPlan {
+  GroupedGemmConfig config;
+  Value a, b, groupSizes, c;
+  int64_t aRows, aCols, bRows, bCols;
+};
+
+KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
   auto a = cast<MemRefType>(op.getA().getType());
   auto c = cast<MemRefType>(op.getCInit().getType());
-  auto sizes = cast<MemRefType>(op.getGroupSizes().getType());
-  GroupedGemmConfig config =
-      chooseConfig(a.getDimSize(0), a.getDimSize(1), c.getDimSize(1),
-                   sizes.getDimSize(0), c.getElementType().isF32(), numCtas);
+  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  int64_t rows = a.getDimSize(0), k = a.getDimSize(1), n = c.getDimSize(1);
+  bool nk = op.getWeightLayout() == WeightLayout::NK;
+  KernelPlan plan;
+  plan.config = chooseConfig(RaggedDim::M, rows, /*m=*/rows, n, k, groups,
+                             /*aKMajor=*/true, /*bKMajor=*/nk,
+                             c.getElementType().isF32(), numCtas);
+  plan.a = op.getA();
+  plan.b = op.getB();
+  plan.groupSizes = op.getGroupSizes();
+  plan.c = op.getCInit();
+  plan.aRows = rows;
+  plan.aCols = k;
+  // b as [G * K, N] (kn) or [G * N, K] (nk).
+  plan.bRows = groups * (nk ? n : k);
+  plan.bCols = nk ? k : n;
+  return plan;
+}
 
+/// db[g] = a[rows of g]ᵀ · dc[rows of g] (kn), or its transpose dc[..]ᵀ ·
+/// a[..] (nk): both operands are [R, ·] and read transposed.
+KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
+                      int64_t numCtas) {
+  Value db = op.getOuts().front();
+  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  int64_t rows = cast<MemRefType>(op.getA().getType()).getDimSize(0);
+  bool nk = op.getWeightLayout() == WeightLayout::NK;
+  KernelPlan plan;
+  plan.a = nk ? op.getDc() : op.getA();
+  plan.b = nk ? op.getA() : op.getDc();
+  int64_t m = cast<MemRefType>(plan.a.getType()).getDimSize(1);
+  int64_t n = cast<MemRefType>(plan.b.getType()).getDimSize(1);
+  plan.config = chooseConfig(
+      RaggedDim::K, rows, m, n, /*k=*/rows, groups, /*aKMajor=*/false,
+      /*bKMajor=*/false,
+      cast<MemRefType>(db.getType()).getElementType().isF32(), numCtas);
+  plan.groupSizes = op.getGroupSizes();
+  plan.c = memref::CollapseShapeOp::create(
+      rewriter, op.getLoc(), db, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  plan.aRows = plan.bRows = rows;
+  plan.aCols = m;
+  plan.bCols = n;
+  return plan;
+}
+
+void generateKernel(IRRewriter &rewriter, Operation *op,
+                    const KernelPlan &plan) {
+  Location loc = op->getLoc();
+  const GroupedGemmConfig &config = plan.config;
   GroupedGemmKernelOperands operands;
-  operands.a = op.getA();
-  operands.b = op.getB();
-  operands.groupSizes = op.getGroupSizes();
-  operands.c = op.getCInit();
-  operands.aMapWords = encodeTensorMap(rewriter, loc, op.getA(), config.rows,
-                                       config.kDim, config.blockM);
-  operands.bMapWords =
-      encodeTensorMap(rewriter, loc, op.getB(), config.groups * config.kDim,
-                      config.n, GroupedGemmConfig::blockK);
+  operands.groupSizes = plan.groupSizes;
+  operands.c = plan.c;
+  operands.aMapWords = encodeTensorMap(rewriter, loc, plan.a, plan.aRows,
+                                       plan.aCols, config.aBoxRows());
+  operands.bMapWords = encodeTensorMap(rewriter, loc, plan.b, plan.bRows,
+                                       plan.bCols, config.bBoxRows());
   operands.descriptorScratch = memref::AllocOp::create(
       rewriter, loc,
       MemRefType::get({config.numCtas, 32}, rewriter.getI64Type()));
@@ -128,7 +216,8 @@ void generateKernel(IRRewriter &rewriter, GroupedMatmulOp op, int64_t numCtas) {
   Value sharedBytes =
       arith::ConstantIntOp::create(rewriter, loc, config.sharedBytes(), 32);
   // The op's location names the kernel (moe-name-kernel-sources made it
-  // "grouped_matmul"; gpu-launch-top-level-loops reads it).
+  // "grouped_matmul" or "grouped_weight_grad"; gpu-launch-top-level-loops
+  // reads it).
   auto launch =
       gpu::LaunchOp::create(rewriter, loc, constant(config.numCtas), one, one,
                             constant(config.threads()), one, one, sharedBytes);
@@ -155,24 +244,39 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(numCtas);
       return signalPassFailure();
     }
-    SmallVector<GroupedMatmulOp> generated;
+    SmallVector<Operation *> generated;
     bool failed = false;
-    getOperation().walk([&](GroupedMatmulOp op) {
-      if (!op.hasPureBufferSemantics())
+    getOperation().walk([&](Operation *op) {
+      std::string reason;
+      if (auto matmul = dyn_cast<GroupedMatmulOp>(op)) {
+        if (!matmul.hasPureBufferSemantics())
+          return;
+        reason = unsupportedReason(matmul);
+      } else if (auto weightGrad = dyn_cast<GroupedWeightGradOp>(op)) {
+        if (!weightGrad.hasPureBufferSemantics())
+          return;
+        reason = unsupportedReason(weightGrad);
+      } else {
         return;
-      std::string reason = unsupportedReason(op);
+      }
       if (reason.empty()) {
         generated.push_back(op);
       } else if (requireAll) {
-        op.emitOpError("has no generated GPU kernel for ") << reason;
+        op->emitOpError("has no generated GPU kernel for ") << reason;
         failed = true;
       }
     });
     if (failed)
       return signalPassFailure();
     IRRewriter rewriter(&getContext());
-    for (GroupedMatmulOp op : generated)
-      generateKernel(rewriter, op, numCtas);
+    for (Operation *op : generated) {
+      rewriter.setInsertionPoint(op);
+      KernelPlan plan =
+          isa<GroupedMatmulOp>(op)
+              ? planKernel(cast<GroupedMatmulOp>(op), numCtas)
+              : planKernel(rewriter, cast<GroupedWeightGradOp>(op), numCtas);
+      generateKernel(rewriter, op, plan);
+    }
   }
 };
 

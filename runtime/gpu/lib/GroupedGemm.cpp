@@ -202,6 +202,22 @@ uint32_t alignmentOfBytes(int64_t bytes) {
   return a;
 }
 
+/// The resources this file creates on first use (cuBLASLt handles and
+/// workspaces, auxiliary streams) outlive any one call: they are not part of
+/// the work a caller may be capturing into a CUDA graph. Creating them while
+/// the stream captures is what the relaxed capture mode permits (the default
+/// mode rejects cudaMalloc then), so they are made in that mode.
+class RelaxedCaptureScope {
+public:
+  RelaxedCaptureScope() { cudaThreadExchangeStreamCaptureMode(&mode); }
+  ~RelaxedCaptureScope() { cudaThreadExchangeStreamCaptureMode(&mode); }
+  RelaxedCaptureScope(const RelaxedCaptureScope &) = delete;
+  RelaxedCaptureScope &operator=(const RelaxedCaptureScope &) = delete;
+
+private:
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+};
+
 struct Context {
   int device = 0;
   cudaStream_t stream = nullptr;
@@ -214,6 +230,7 @@ int getContext(void *stream, Context &ctx) {
   CK_CUDA(cudaGetDevice(&ctx.device));
   auto h = gHandles.find(ctx.device);
   if (h == gHandles.end()) {
+    RelaxedCaptureScope relaxed;
     cublasLtHandle_t handle = nullptr;
     CK_LT(cublasLtCreate(&handle));
     h = gHandles.emplace(ctx.device, handle).first;
@@ -222,6 +239,7 @@ int getContext(void *stream, Context &ctx) {
   auto key = std::make_pair(ctx.device, stream);
   auto w = gWorkspaces.find(key);
   if (w == gWorkspaces.end()) {
+    RelaxedCaptureScope relaxed;
     void *ws = nullptr;
     CK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
     w = gWorkspaces.emplace(key, ws).first;
@@ -369,6 +387,7 @@ int auxStreamsWanted() {
 
 int ensureAux(int device, int count, Aux *&out) {
   Aux &x = gAux[device];
+  RelaxedCaptureScope relaxed;
   if (!x.fork)
     CK_CUDA(cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming));
   while ((int)x.streams.size() < count) {

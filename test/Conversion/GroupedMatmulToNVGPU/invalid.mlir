@@ -6,14 +6,6 @@
 // RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=num-ctas=0 2>&1 | FileCheck %s --check-prefix=CTAS
 // CTAS: error: convert-grouped-matmul-to-nvgpu: num-ctas must be at least 1, got 0
 
-func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
-  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for weight_layout nk (b stored [G, N, K]; only kn is generated)}}
-  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<256x128xbf16>, memref<4x192x128xbf16>, memref<4xi32> -> memref<256x192xbf16>
-  return
-}
-
-// -----
-
 func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 96 (a multiple of 64 is needed)}}
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x96xbf16>, memref<4x96x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
@@ -41,5 +33,29 @@ func.func @f32_operands(%a: memref<256x64xf32>, %b: memref<4x64x64xf32>, %n: mem
 func.func @fp8_scales(%a: memref<256x64xf8E4M3FN>, %b: memref<4x64x64xf8E4M3FN>, %n: memref<4xi32>, %sa: memref<f32>, %sb: memref<f32>, %c: memref<256x64xbf16>) {
   // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for FP8 scales}}
   moe.grouped_matmul %a, %b, %n scales(%sa, %sb) outs(%c) : memref<256x64xf8E4M3FN>, memref<4x64x64xf8E4M3FN>, memref<4xi32>, memref<f32>, memref<f32> -> memref<256x64xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_kd_not_multiple_of_64(%a: memref<256x96xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x96x64xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for Kd = 96 (a multiple of 64 is needed: db's rows are whole 64-row tiles)}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x96xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x96x64xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_nk_n_not_multiple_of_64(%a: memref<256x64xbf16>, %dc: memref<256x72xbf16>, %n: memref<4xi32>, %db: memref<4x72x64xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for N = 72 (a multiple of 64 is needed: db's rows (weight_layout nk) are whole 64-row tiles)}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<256x64xbf16>, memref<256x72xbf16>, memref<4xi32> -> memref<4x72x64xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_n_not_multiple_of_8(%a: memref<256x64xbf16>, %dc: memref<256x36xbf16>, %n: memref<4xi32>, %db: memref<4x64x36xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for N = 36 (a multiple of 8 is needed: TMA rows are 16-byte aligned)}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x64xbf16>, memref<256x36xbf16>, memref<4xi32> -> memref<4x64x36xf32>
   return
 }

@@ -1,6 +1,7 @@
-// convert-grouped-matmul-to-nvgpu: bf16 grouped matmuls (kn layout) become a
-// persistent warp-specialized TMA + mbarrier + wgmma kernel; the rest stays
-// for convert-moe-to-runtime-calls, or, with require-all, is a located error.
+// convert-grouped-matmul-to-nvgpu: bf16 grouped matmuls (both weight layouts)
+// and grouped weight gradients become a persistent warp-specialized TMA +
+// mbarrier + wgmma kernel; the rest stays for convert-moe-to-runtime-calls,
+// or, with require-all, is a located error.
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
 
@@ -44,14 +45,18 @@
 // CHECK:             nvgpu.tma.async.load {{.*}} to %{{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK:             nvgpu.tma.async.load
 // CHECK:             nvgpu.tma.async.load
-// Consumer warpgroup: more registers; per k-step wait for a full stage,
-// wgmma (B transposed: N contiguous), release the previous stage.
+// Consumer warpgroup: more registers; per k-step wait for a full stage, then
+// four m64n128k16 wgmmas in one commit group, A K-major ("row") and B
+// N-major ("row": transposed), then release the previous stage.
 // CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:         scf.for
-// CHECK:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:           llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK:           scf.for
 // CHECK:             nvgpu.mbarrier.try_wait.parity
-// CHECK:             nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {transposeB}
+// CHECK:             nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK:             nvvm.wgmma.commit.group.sync.aligned
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:             nvgpu.mbarrier.arrive
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvgpu.mbarrier.arrive
@@ -59,7 +64,7 @@
 // warpgroup's named barrier around), then rows of the tile's group and
 // columns inside N only, cast to bf16.
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK:           builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>> to !llvm.struct<(struct<(f32,
+// CHECK:           llvm.extractvalue
 // CHECK:           vector.store %{{.*}}, %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           scf.for
@@ -88,8 +93,7 @@ func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n
 // CHECK-DAG:   arith.constant 384 : index
 // CHECK:       nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c2
 // CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
-// CHECK:       nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
-// CHECK:       nvgpu.warpgroup.mma %{{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x128xbf16
+// CHECK:       nvvm.wgmma.mma_async
 // CHECK-NOT:   arith.truncf
 // CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
 func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>, %n: memref<2xi32>, %c: memref<1024x256xf32>) {
@@ -99,14 +103,74 @@ func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>,
 
 // -----
 
-// What the kernel does not cover stays a moe.grouped_matmul (the runtime
-// call of convert-moe-to-runtime-calls); invalid.mlir has the
-// errors require-all makes of them.
+// weight_layout nk: b viewed as [G * N, K] = [768, 128] in 128 x 64 boxes
+// (one per stage, 128 rows of N), read K-major by wgmma (B "col").
 // CHECK-LABEL: func.func @nk_layout
-// CHECK:       moe.grouped_matmul
-// CHECK-NOT:   gpu.launch
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c768_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       gpu.launch
+// CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:     nvgpu.tma.async.load
+// CHECK:         nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NOT:   moe.grouped_matmul
 func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<256x128xbf16>, memref<4x192x128xbf16>, memref<4xi32> -> memref<256x192xbf16>
+  return
+}
+
+// -----
+
+// A weight gradient: db[g] = a[rows of g]ᵀ · dc[rows of g]. Both operands
+// are [R, ·] tensor maps in 64 x 64 boxes (two per 128-wide tile), read
+// M/N-major (A "col", B "row"); db is stored as [G * Kd, N]. Tiles are
+// (group, m, n), 4 x 2 x 2 of them; k-steps over the group's rows, whose
+// last one zeroes the rows of the next group (fenced for the async proxy,
+// both consumers synchronized on barrier 3 over 256 threads).
+// CHECK-LABEL: func.func @weight_grad
+// CHECK:       %[[DB:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x256x192xf32> into memref<1024x192xf32>
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c256_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       gpu.launch
+// CHECK:         arith.constant 16 : index
+// CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK:         arith.ceildivui
+// CHECK:         scf.for
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           scf.if
+// CHECK:             vector.store %{{.*}}, %{{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:           nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+// CHECK:         vector.store %{{.*}}, %[[DB]]
+// CHECK-NOT:   moe.grouped_weight_grad
+func.func @weight_grad(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: memref<4xi32>, %db: memref<4x256x192xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<512x256xbf16>, memref<512x192xbf16>, memref<4xi32> -> memref<4x256x192xf32>
+  return
+}
+
+// -----
+
+// weight_layout nk: db[g] = dc[..]ᵀ · a[..], so dc is A (M = N = 128) and a
+// is B; Kd = 192 columns.
+// CHECK-LABEL: func.func @weight_grad_nk
+// CHECK:       memref.collapse_shape %{{.*}} : memref<2x128x192xf32> into memref<256x192xf32>
+// CHECK:       gpu.launch
+// CHECK-NOT:   moe.grouped_weight_grad
+func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %n: memref<2xi32>, %db: memref<2x128x192xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<300x192xbf16>, memref<300x128xbf16>, memref<2xi32> -> memref<2x128x192xf32>
+  return
+}
+
+// -----
+
+// What the kernel does not cover stays a moe op (the runtime call of
+// convert-moe-to-runtime-calls); invalid.mlir has the errors require-all
+// makes of them.
+// CHECK-LABEL: func.func @weight_grad_kd_not_multiple_of_64
+// CHECK:       moe.grouped_weight_grad
+// CHECK-NOT:   gpu.launch
+func.func @weight_grad_kd_not_multiple_of_64(%a: memref<256x96xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x96x64xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x96xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x96x64xf32>
   return
 }
 

@@ -10,6 +10,21 @@
 //   large_groups:   2 groups of 700 and 324 rows (R / G >= 256: 128-row tiles)
 //   many_groups:    300 groups (more than the kernel's 256 threads: the
 //                   size scan takes two entries a thread), sizes 0..12
+//   nk_skewed:      weight_layout nk (b [G, N, K], K-major for wgmma) with
+//                   the skewed sizes; N = 192, so a 128-column tile of b
+//                   reaches into the next expert's rows (masked)
+//   nk_large:       nk with 128-row tiles (two consumer warpgroups)
+// Weight gradients (the groups cut the reduction; both operands are read
+// transposed, rows of the next group zeroed in a group's last k-step):
+//   wgrad_skewed:   skewed sizes (empty groups, sizes not multiples of the
+//                   64-row k-step, 106 rows past the last group), f32 db,
+//                   N = 192 not a multiple of the 128-column tile
+//   wgrad_bf16:     groups of 700 and 324 rows, Kd = 192 (64-row tiles),
+//                   bf16 db
+//   wgrad_nk:       weight_layout nk (db [G, N, Kd] = dcᵀ · a per group)
+//   wgrad_one_group: every row in group 2 (its tiles reduce 512 rows, the
+//                   other groups' db exactly zero)
+//   wgrad_many_groups: the 300 groups of many_groups
 func.func @balanced(%a: tensor<512x128xbf16>, %b: tensor<4x128x192xbf16>, %sizes: tensor<4xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
   %e = tensor.empty() : tensor<512x192xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<512x128xbf16>, tensor<4x128x192xbf16>, tensor<4xi32> -> tensor<512x192xbf16>
@@ -39,4 +54,39 @@ func.func @many_groups(%a: tensor<2048x64xbf16>, %b: tensor<300x64x64xbf16>, %si
   %e = tensor.empty() : tensor<2048x64xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<2048x64xbf16>, tensor<300x64x64xbf16>, tensor<300xi32> -> tensor<2048x64xbf16>
   return %c : tensor<2048x64xbf16>
+}
+func.func @nk_skewed(%a: tensor<512x128xbf16>, %b: tensor<8x192x128xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
+  %e = tensor.empty() : tensor<512x192xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  return %c : tensor<512x192xbf16>
+}
+func.func @nk_large(%a: tensor<1024x256xbf16>, %b: tensor<2x384x256xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x384xbf16> {
+  %e = tensor.empty() : tensor<1024x384xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x384x256xbf16>, tensor<2xi32> -> tensor<1024x384xbf16>
+  return %c : tensor<1024x384xbf16>
+}
+func.func @wgrad_skewed(%a: tensor<512x128xbf16>, %dc: tensor<512x192xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x128x192xf32> {
+  %e = tensor.empty() : tensor<8x128x192xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<512x128xbf16>, tensor<512x192xbf16>, tensor<8xi32> -> tensor<8x128x192xf32>
+  return %db : tensor<8x128x192xf32>
+}
+func.func @wgrad_bf16(%a: tensor<1024x192xbf16>, %dc: tensor<1024x256xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<2x192x256xbf16> {
+  %e = tensor.empty() : tensor<2x192x256xbf16>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<1024x192xbf16>, tensor<1024x256xbf16>, tensor<2xi32> -> tensor<2x192x256xbf16>
+  return %db : tensor<2x192x256xbf16>
+}
+func.func @wgrad_nk(%a: tensor<512x256xbf16>, %dc: tensor<512x128xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x128x256xf32> {
+  %e = tensor.empty() : tensor<8x128x256xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x256xbf16>, tensor<512x128xbf16>, tensor<8xi32> -> tensor<8x128x256xf32>
+  return %db : tensor<8x128x256xf32>
+}
+func.func @wgrad_one_group(%a: tensor<512x128xbf16>, %dc: tensor<512x128xbf16>, %sizes: tensor<4xi32> {moe.name = "sizes"}) -> tensor<4x128x128xf32> {
+  %e = tensor.empty() : tensor<4x128x128xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<512x128xbf16>, tensor<512x128xbf16>, tensor<4xi32> -> tensor<4x128x128xf32>
+  return %db : tensor<4x128x128xf32>
+}
+func.func @wgrad_many_groups(%a: tensor<2048x64xbf16>, %dc: tensor<2048x64xbf16>, %sizes: tensor<300xi32> {moe.name = "sizes"}) -> tensor<300x64x64xf32> {
+  %e = tensor.empty() : tensor<300x64x64xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<2048x64xbf16>, tensor<2048x64xbf16>, tensor<300xi32> -> tensor<300x64x64xf32>
+  return %db : tensor<300x64x64xf32>
 }

@@ -17,7 +17,14 @@ SIZES = {
     "f32_out": SKEWED,
     "large_groups": [700, 324],
     "many_groups": [rng.randrange(0, 13) for _ in range(300)],
+    "nk_skewed": SKEWED,
+    "nk_large": [700, 324],
+    "wgrad_skewed": SKEWED,
+    "wgrad_bf16": [700, 324],
+    "wgrad_nk": SKEWED,
+    "wgrad_one_group": [0, 0, 512, 0],
 }
+SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 
 
 def write_i32(path, values):
