@@ -69,12 +69,16 @@ for f in "$OUTDIR"/check-*.rc; do
 done
 if [ -d "$ART/nan" ]; then
   # NaN propagation (test/e2e/nan): the GPU run is checked against the CPU
-  # artifact, and the NaN masks of both dumps must be the same.
+  # artifact (every output holds a NaN: declared with --expect-nonfinite), and
+  # the NaN masks of both dumps must be the same.
   echo "--- nan-propagation"
   NAN=$OUTDIR/nan
   rm -rf "$NAN" && mkdir -p "$NAN"
   if "$RUNNER" "$ART/nan/gpu" --device gpu --inputs "$ART/nan/in" --iters 1 --warmup 0 \
-        --dump "$NAN/gpu" --check-against "$ART/nan/cpu" >"$NAN/check.log" 2>&1 &&
+        --dump "$NAN/gpu" --check-against "$ART/nan/cpu" --expect-nonfinite h \
+        --expect-nonfinite d_gate --expect-nonfinite d_up --expect-nonfinite d_gate_up \
+        --expect-nonfinite scores --expect-nonfinite res0 --expect-nonfinite d_logits \
+        >"$NAN/check.log" 2>&1 &&
      "$RUNNER" "$ART/nan/cpu" --device cpu --inputs "$ART/nan/in" --iters 1 --warmup 0 \
         --dump "$NAN/cpu" >/dev/null 2>&1 &&
      python3 "$ROOT/test/e2e/nan/Inputs/nan-mask.py" "$NAN/gpu" >"$NAN/gpu.mask" &&

@@ -31,6 +31,8 @@ double entryTolerance(const EntrySpec &entry, const ArgSpec &arg) {
   for (const ArgSpec &other : entry.args)
     if (isFloatDType(other.dtype))
       tolerance = std::max(tolerance, checkTolerance(other.dtype));
+  if (arg.numElements == 1 && (arg.dtype == DType::F32 || arg.dtype == DType::F64))
+    tolerance = std::min(tolerance, kScalarLossTolerance);
   return tolerance;
 }
 
@@ -41,7 +43,8 @@ struct ChunkCheck {
   double diff2 = 0.0, ref2 = 0.0;
   uint64_t mismatches = 0;
   int64_t firstMismatch = -1;
-  bool nonFinite = false;
+  uint64_t nonFiniteAlike = 0;
+  uint64_t finite = 0; // elements finite in both
 };
 
 ChunkCheck compareChunk(DType t, bool exact, const unsigned char *g, const unsigned char *r,
@@ -62,22 +65,38 @@ ChunkCheck compareChunk(DType t, bool exact, const unsigned char *g, const unsig
     double y = loadAsDouble(t, r + i * esize);
     if (!std::isfinite(x) || !std::isfinite(y)) {
       bool same = (std::isnan(x) && std::isnan(y)) || x == y;
-      if (!same) {
-        c.nonFinite = true;
+      if (same)
+        ++c.nonFiniteAlike;
+      else
         mismatch(i);
-      }
       continue;
     }
+    ++c.finite;
     c.diff2 += (x - y) * (x - y);
     c.ref2 += y * y;
   }
   return c;
 }
 
+/// OutputCheck::problem of a float check whose counts are set.
+std::string floatProblem(const OutputCheck &c, Expectation expect) {
+  if (c.mismatches)
+    return "NaN or infinity not matched by the same value in the reference";
+  if (c.nonFiniteAlike && !expect.nonFinite)
+    return "NaN/inf in both, not declared with --expect-nonfinite";
+  if (expect.nonFinite && !c.nonFiniteAlike)
+    return "declared with --expect-nonfinite, but the reference has no NaN or infinity";
+  if (c.referenceZero && !expect.zero)
+    return "reference all zero, not declared with --expect-zero";
+  if (expect.zero && !c.referenceZero)
+    return "declared with --expect-zero, but the reference is not all zero";
+  return "";
+}
+
 } // namespace
 
-OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref,
-                          double tolerance) {
+OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref, double tolerance,
+                          Expectation expect) {
   OutputCheck c;
   c.elements = arg.numElements;
   c.exact = !isFloatDType(arg.dtype);
@@ -88,11 +107,12 @@ OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref,
                              std::min(arg.numElements, (k + 1) * kChunkElements));
   });
   double diff2 = 0.0, ref2 = 0.0;
-  bool nonFinite = false;
+  uint64_t finite = 0;
   for (const ChunkCheck &k : chunks) { // in chunk order: thread-count independent
     diff2 += k.diff2;
     ref2 += k.ref2;
-    nonFinite |= k.nonFinite;
+    finite += k.finite;
+    c.nonFiniteAlike += k.nonFiniteAlike;
     if (k.mismatches && c.mismatches == 0)
       c.firstMismatch = k.firstMismatch;
     c.mismatches += k.mismatches;
@@ -102,15 +122,17 @@ OutputCheck compareOutput(const ArgSpec &arg, const void *got, const void *ref,
     return c;
   }
   c.tolerance = tolerance;
-  if (nonFinite) {
+  c.referenceZero = finite > 0 && ref2 == 0.0;
+  if (c.mismatches) {
     c.error = std::numeric_limits<double>::infinity();
   } else if (ref2 == 0.0) {
-    c.absolute = true;
+    c.absolute = true; // all zero, or no finite element
     c.error = std::sqrt(diff2);
   } else {
     c.error = std::sqrt(diff2) / std::sqrt(ref2);
   }
-  c.pass = c.error <= c.tolerance; // false for NaN and infinity
+  c.problem = floatProblem(c, expect);
+  c.pass = c.problem.empty() && c.error <= c.tolerance; // false for NaN and infinity
   return c;
 }
 
@@ -123,15 +145,29 @@ std::string describeError(const OutputCheck &c) {
     return s;
   }
   std::string s = format("%s %.3g", c.absolute ? "abs_l2" : "rel_l2", c.error);
+  std::string notes;
+  auto note = [&](const std::string &n) { notes += (notes.empty() ? "" : ", ") + n; };
   if (c.mismatches)
-    s += format(" (%llu non-finite mismatches, first at index %lld)",
+    note(format("%llu non-finite mismatches, first at index %lld",
                 static_cast<unsigned long long>(c.mismatches),
-                static_cast<long long>(c.firstMismatch));
-  return s;
+                static_cast<long long>(c.firstMismatch)));
+  if (c.nonFiniteAlike)
+    note(format("%llu NaN/inf in both", static_cast<unsigned long long>(c.nonFiniteAlike)));
+  if (c.referenceZero)
+    note("reference all zero");
+  return notes.empty() ? s : s + " (" + notes + ")";
 }
 
 std::string describeTolerance(const OutputCheck &c) {
   return c.exact ? "exact" : format("%g", c.tolerance);
+}
+
+std::string describeFailure(const OutputCheck &c) {
+  if (c.exact)
+    return "must be equal";
+  if (!c.problem.empty())
+    return c.problem;
+  return "> tolerance " + describeTolerance(c);
 }
 
 } // namespace moe_runner

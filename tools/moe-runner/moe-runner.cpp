@@ -78,6 +78,13 @@ OPTIONS
                     cpu artifact of the same program) or a --dump directory.
   --check           For a FILE.mlir: compile the same file for the cpu too and
                     check against it (= --check-against <its cpu artifact>).
+  --expect-zero NAME, --expect-nonfinite NAME
+                    (with a check; repeatable) Declare that float output NAME
+                    (of every entry run that has one; ENTRY/NAME for one
+                    entry) is all zero in the reference, or holds NaN or
+                    infinities there. Without the declaration such an output
+                    FAILS the check (see CHECKING); with it, a reference that
+                    is not so fails.
   --profile         (gpu) Time every kernel and runtime call of the timed
                     calls with CUDA events and print, per entry, a table in
                     order of first launch: name (kernel symbol, or
@@ -135,16 +142,30 @@ CHECKING (--check-against, --check)
   dump directory gives DIR/<entry>/<output>.npy instead. For an X_bwd entry
   each side chains its own X_fwd residuals. Every output (outputs,
   residuals, gradients) is compared: floats by relative L2 error
-  ||x - ref||_2 / ||ref||_2 in double (the absolute L2 norm when ||ref||_2 =
-  0; NaN/inf that are not in the same place in both fail), tolerance by dtype
-  (DESIGN.md): bf16, f16, fp8 1e-2; f32 1e-5; f64 1e-12 -- the looser of the
-  output's own and that of the entry's least precise float argument: an f32
-  output of a bf16 layer (its router-weight gradient, its aux loss) went
-  through bf16 values and is held to 1e-2. Integer and i1
-  outputs must match exactly (the count of differing elements and the first
-  index are shown). The exit status is 1 when any output fails, and it is an
-  error before anything runs when the reference lacks an entry or an
-  argument, or an argument's io, shape or dtype differs.
+  ||x - ref||_2 / ||ref||_2 in double over the elements finite in both,
+  tolerance by dtype (DESIGN.md): bf16, f16, fp8 1e-2; f32 1e-5; f64 1e-12
+  -- the looser of the output's own and that of the entry's least precise
+  float argument: an f32 tensor of a bf16 layer (its router-weight gradient)
+  went through bf16 values and is held to 1e-2 -- except that a scalar f32
+  or f64 output (a loss: aux loss, z-loss) is held to 1e-4, or its dtype's
+  tolerance when that is tighter. Integer and i1 outputs must match exactly
+  (the count of differing elements and the first index are shown).
+  Two sides that both computed nothing do not pass. A float output FAILS
+  when:
+    - a NaN or infinity in either is not matched by the same in the other
+      (NaN by NaN, +inf by +inf), or
+    - NaN/inf are in both, in the same places, and the output was not
+      declared with --expect-nonfinite NAME (then they pass, and the finite
+      rest is compared as above; the reference must hold at least one), or
+    - the reference's finite elements are all zero and the output was not
+      declared with --expect-zero NAME (then the error is the absolute L2
+      norm ||x - ref||_2, against the same tolerance; a reference that is
+      not all zero fails).
+  The error column notes "<n> NaN/inf in both" and "reference all zero";
+  the failure names the reason. The exit status is 1 when any output fails,
+  and it is an error before anything runs when the reference lacks an entry
+  or an argument, or an argument's io, shape or dtype differs, or when an
+  --expect-* NAME names no float output of the entries run.
 
 GRADIENTS (VJP ENTRIES)
   moe-generate-vjp turns a forward @f into @f, @f_fwd (f's arguments -> f's
@@ -187,9 +208,12 @@ OUTPUT
   an output over 16 MiB: the FNV-1a hash of the little-endian FNV-1a hashes
   of its 16 MiB blocks, which are computed in parallel).
   With a check: "check against <reference>:" and per output its dtype, error
-  (rel_l2 / abs_l2, or <n> of <m> differ (first at index <i>)), tolerance
-  and PASS or FAIL. --json: "tflops_per_s", "gflops_per_s", per output
-  "check": {"rel_l2" (or "abs_l2"), "tolerance", "pass"} or {"mismatches",
+  (rel_l2 / abs_l2 and its notes, or <n> of <m> differ (first at index
+  <i>)), tolerance and PASS or FAIL; after the last entry, "check: <n>
+  outputs, <f> failed". --json: "tflops_per_s", "gflops_per_s", per output
+  "check": {"rel_l2" (or "abs_l2"), "tolerance", "nonfinite_in_both",
+  "reference_all_zero", "expect" (the declarations: "zero", "nonfinite"),
+  "problem" (when there is one), "pass"} or {"mismatches",
   "first_mismatch", "tolerance": "exact", "pass"}, and a top-level "check".
 
 EXIT STATUS
@@ -211,6 +235,8 @@ struct Options {
   std::string compiler;
   std::string checkAgainst; // --check-against PATH
   bool check = false;       // --check (FILE.mlir: against its cpu compile)
+  std::vector<std::string> expectZero;      // --expect-zero NAME|ENTRY/NAME
+  std::vector<std::string> expectNonFinite; // --expect-nonfinite NAME|ENTRY/NAME
   bool profile = false;     // --profile
   bool cudaGraph = false;   // --cuda-graph
   int progress = -1;        // --progress 1, --no-progress 0, -1 by size
@@ -258,6 +284,10 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--check") {
       cl.noValue();
       o.check = true;
+    } else if (name == "--expect-zero") {
+      o.expectZero.push_back(cl.nonEmptyValue("an output name (NAME or ENTRY/NAME)"));
+    } else if (name == "--expect-nonfinite") {
+      o.expectNonFinite.push_back(cl.nonEmptyValue("an output name (NAME or ENTRY/NAME)"));
     } else if (name == "--profile") {
       cl.noValue();
       o.profile = true;
@@ -279,6 +309,9 @@ Options parseCommandLine(int argc, char **argv) {
   if (o.check && !endsWith(o.artifact, ".mlir"))
     usageError("--check (no value) needs a FILE.mlir (it compiles the same file for the cpu); "
                "for an artifact use --check-against PATH");
+  if (!o.check && o.checkAgainst.empty() && (!o.expectZero.empty() || !o.expectNonFinite.empty()))
+    usageError(std::string(o.expectZero.empty() ? "--expect-nonfinite" : "--expect-zero") +
+               " declares what a check expects: give --check or --check-against PATH");
   return o;
 }
 
@@ -291,6 +324,7 @@ struct OutputStats {
   uint64_t hash = 0;
   std::vector<std::string> values; // each element (%.9g / integer) with --print
   bool checked = false;            // with --check-against
+  moe_runner::Expectation expect;  // --expect-zero / --expect-nonfinite
   moe_runner::OutputCheck check;
 };
 
@@ -545,7 +579,17 @@ std::string shapeJson(const std::vector<int64_t> &shape) {
   return shapeToString(shape); // "[64, 32]" is valid JSON
 }
 
-std::string checkJson(const moe_runner::OutputCheck &c) {
+/// The declarations of an output as JSON array items: "\"zero\", \"nonfinite\"".
+std::string expectJson(moe_runner::Expectation expect) {
+  std::string items;
+  if (expect.zero)
+    items += "\"zero\"";
+  if (expect.nonFinite)
+    items += std::string(items.empty() ? "" : ", ") + "\"nonfinite\"";
+  return items;
+}
+
+std::string checkJson(const moe_runner::OutputCheck &c, moe_runner::Expectation expect) {
   std::string j = "{";
   if (c.exact)
     j += format("\"mismatches\": %llu, \"first_mismatch\": ",
@@ -554,7 +598,11 @@ std::string checkJson(const moe_runner::OutputCheck &c) {
          ", \"tolerance\": \"exact\"";
   else
     j += std::string(c.absolute ? "\"abs_l2\": " : "\"rel_l2\": ") + jsonNumber(c.error) +
-         ", \"tolerance\": " + jsonNumber(c.tolerance);
+         ", \"tolerance\": " + jsonNumber(c.tolerance) +
+         format(", \"nonfinite_in_both\": %llu, \"reference_all_zero\": %s, \"expect\": [%s]",
+                static_cast<unsigned long long>(c.nonFiniteAlike),
+                c.referenceZero ? "true" : "false", expectJson(expect).c_str()) +
+         (c.problem.empty() ? "" : ", \"problem\": " + jsonQuote(c.problem));
   j += std::string(", \"pass\": ") + (c.pass ? "true" : "false") + "}";
   return j;
 }
@@ -601,7 +649,7 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
          ", \"sum\": " + jsonNumber(s.sum) + ", \"abs_sum\": " + jsonNumber(s.absSum) +
          ", \"hash\": " + jsonQuote(hashString(s.hash));
     if (s.checked)
-      j += ", \"check\": " + checkJson(s.check);
+      j += ", \"check\": " + checkJson(s.check, s.expect);
     if (o.print) {
       j += ", \"values\": [";
       for (size_t i = 0; i < s.values.size(); ++i) {
@@ -857,6 +905,48 @@ EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &set
   return r;
 }
 
+/// Whether NAME of --expect-zero/--expect-nonfinite (NAME or ENTRY/NAME)
+/// names output `arg` of `entry`.
+bool namesOutput(const std::string &name, const EntrySpec &entry, const ArgSpec &arg) {
+  return !arg.isInput && (name == arg.name || name == entry.name + "/" + arg.name);
+}
+
+/// What the command line declares about output `arg` of `entry`.
+moe_runner::Expectation expectationFor(const Options &o, const EntrySpec &entry,
+                                       const ArgSpec &arg) {
+  moe_runner::Expectation expect;
+  for (const std::string &name : o.expectZero)
+    expect.zero |= namesOutput(name, entry, arg);
+  for (const std::string &name : o.expectNonFinite)
+    expect.nonFinite |= namesOutput(name, entry, arg);
+  return expect;
+}
+
+/// Every --expect-* NAME must name a float output of an entry run: a
+/// misspelt name would otherwise declare nothing, silently.
+void checkExpectationNames(const Options &o, const std::vector<const EntrySpec *> &selected) {
+  auto checkNames = [&](const char *flag, const std::vector<std::string> &names) {
+    for (const std::string &name : names) {
+      bool found = false;
+      for (const EntrySpec *e : selected)
+        for (const ArgSpec &a : e->args) {
+          if (!namesOutput(name, *e, a))
+            continue;
+          if (!isFloatDType(a.dtype))
+            fatal(format("%s %s: output '%s' of entry '%s' is %s; integer and i1 outputs are "
+                         "compared exactly, zeros included",
+                         flag, name.c_str(), a.name.c_str(), e->name.c_str(), dtypeName(a.dtype)));
+          found = true;
+        }
+      if (!found)
+        fatal(format("%s %s: no entry run has an output of that name (NAME or ENTRY/NAME)", flag,
+                     name.c_str()));
+    }
+  };
+  checkNames("--expect-zero", o.expectZero);
+  checkNames("--expect-nonfinite", o.expectNonFinite);
+}
+
 /// The outcome of the comparisons with the reference so far.
 struct CheckTally {
   size_t checkedOutputs = 0;
@@ -878,15 +968,16 @@ void compareWithReference(const Options &o, Reference &ref, size_t k, const Entr
       continue;
     OutputStats &s = r.outputs[n];
     s.checked = true;
+    s.expect = expectationFor(o, entry, entry.args[i]);
     s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data(),
-                                        moe_runner::entryTolerance(entry, entry.args[i]));
+                                        moe_runner::entryTolerance(entry, entry.args[i]), s.expect);
     ++tally.checkedOutputs;
     if (!s.check.pass)
-      tally.failures.push_back(format(
-          "%s/%s (%s%s)", entry.name.c_str(), entry.args[i].name.c_str(),
-          moe_runner::describeError(s.check).c_str(),
-          s.check.exact ? ", must be equal"
-                        : (" > tolerance " + moe_runner::describeTolerance(s.check)).c_str()));
+      tally.failures.push_back(format("%s/%s (%s%s%s)", entry.name.c_str(),
+                                      entry.args[i].name.c_str(),
+                                      moe_runner::describeError(s.check).c_str(),
+                                      s.check.exact || !s.check.problem.empty() ? ", " : " ",
+                                      moe_runner::describeFailure(s.check).c_str()));
     ++n;
   }
 }
@@ -917,14 +1008,14 @@ void printJsonReport(const Options &o, const ArtifactPaths &paths, const Artifac
   std::printf("  ]\n}\n");
 }
 
-/// Fatal (exit 1) when a compared output differs from the reference.
+/// Fatal (exit 1) when a compared output failed its check.
 void failOnMismatches(const Reference *ref, const CheckTally &tally) {
   if (tally.failures.empty())
     return;
   std::string list;
   for (const std::string &f : tally.failures)
     list += (list.empty() ? "" : "; ") + f;
-  fatal(format("check against %s failed: %zu of %zu outputs differ from the reference: %s",
+  fatal(format("check against %s: %zu of %zu outputs failed: %s",
                ref->description.c_str(), tally.failures.size(), tally.checkedOutputs,
                list.c_str()));
 }
@@ -941,6 +1032,7 @@ int main(int argc, char **argv) {
   ArtifactSpec spec;
   check(loadArtifactSpec(paths, &spec));
   std::vector<const EntrySpec *> selected = selectEntries(o, spec, paths);
+  checkExpectationNames(o, selected);
 
   // 2. The device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
   // any GPU artifact, whose mgpu*/moert_* references it resolves.
@@ -982,6 +1074,8 @@ int main(int argc, char **argv) {
   }
   if (o.json)
     printJsonReport(o, paths, spec, device, deviceName, ref.get(), tally, jsonEntries);
+  else if (ref)
+    std::printf("check: %zu outputs, %zu failed\n", tally.checkedOutputs, tally.failures.size());
   finishReport();
   failOnMismatches(ref.get(), tally);
   return 0;

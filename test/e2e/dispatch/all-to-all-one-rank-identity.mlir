@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.all_to_all on a one-rank axis with equal input and output types and
 // every row sent: the identity (the canonicalizer may fold it away; the

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.all_to_all on a one-rank axis, with an output larger than the input
 // (the types differ, so the op does not fold away) and fewer rows sent than

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.combine on bf16 rows: accumulated in f32, stored as bf16 (every value
 // below is exact in bf16).

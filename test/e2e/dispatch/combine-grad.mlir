@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.combine_grad, the adjoint of moe.combine, derived by hand from its
 // definition (MoeOps.td):

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.combine with weights that do not sum to 1, a negative weight and a
 // token whose two picks read the same row.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.permute with align 4: an empty expert between two non-empty ones,
 // padding rows and rows past the last group.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.permute of a bf16 x: rows are copied exactly (every value below is
 // exactly representable in bf16), K = 1.

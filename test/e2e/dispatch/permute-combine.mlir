@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.permute then moe.combine on its rows: the padding (align 4) never
 // reaches the output, and out[t] = (Σ_k weights[t,k])·x[t].

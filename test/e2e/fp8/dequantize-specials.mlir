@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.dequantize of FP8 bit patterns given directly (hex = raw bits): the
 // decoder on every special class, times a tensor-wise scale.

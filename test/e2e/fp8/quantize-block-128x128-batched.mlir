@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize block_128x128 with a batch dim, bf16 input and e5m2 output:
 // x is [2, 2, 130], so scale is [2, ⌈2/128⌉, ⌈130/128⌉] = [2, 1, 2] and the

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize block_128x128 (DeepSeek-V3 weights, e4m3): one scale per
 // 128 × 128 tile; x is [130, 2], so scale is [⌈130/128⌉, ⌈2/128⌉] = [2, 1]

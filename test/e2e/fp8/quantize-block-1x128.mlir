@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize block_1x128 (DeepSeek-V3 activations, e4m3): one scale per
 // row and per 128 columns; x is [2, 256], so scale is [2, 2] and the two

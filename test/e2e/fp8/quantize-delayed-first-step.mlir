@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize delayed on the first step: an all-zero history of length 1
 // gives scale 1 (amax 0 → 1), and the new history is just the current amax.

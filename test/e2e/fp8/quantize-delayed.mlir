@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize delayed (e4m3): the scale comes from the amax HISTORY, not
 // from the current tensor; the new history is the old one moved up one slot

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize mx_1x32 (MXFP8, e4m3): one f8E8M0FNU scale per row and per 32
 // columns; x is [2, 64], so scale is [2, 2]. The scale is amax / 448 rounded

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize mx_1x32 to e5m2 (max 57344) with N = 40, not a multiple of
 // 32: scale is [1, ⌈40/32⌉] = [1, 2] and the second block holds 8 columns.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize tensorwise to f8E4M3FN with a scale that is not a power of
 // two, and the dequantized round trip.

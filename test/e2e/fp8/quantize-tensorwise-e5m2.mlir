@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize tensorwise to f8E5M2 (the gradient format) with amax = 57344,
 // the largest finite e5m2 value, so scale = 1 and q = fp8(x).

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.quantize tensorwise to f8E4M3FN with amax = 448, so scale = 448 / 448
 // = 1 and q = fp8(x): every rounding case of the encoder, then the

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // An all-zero tensor: amax = 0, so scale = 1 (not 0/448 = 0, which would make
 // x / scale NaN), and every q is 0.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Saturation in f8E4M3FN ("satfinite"): with delayed scaling the history amax
 // (7) is smaller than the current one, so x / scale overflows 448 and must

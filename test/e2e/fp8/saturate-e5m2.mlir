@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Saturation in f8E5M2 (gradients): e5m2 has infinities, but quantization
 // is "satfinite": finite overflow and values that would round to infinity

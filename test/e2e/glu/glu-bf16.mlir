@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.glu on bf16: computed in f32, rounded once to bf16 (nearest even).
 // bf16 has 8 significant bits: spacing 2^-7 = 0.0078125 in [1, 2).

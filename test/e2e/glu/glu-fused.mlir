@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.glu with one operand [R, 2F]: gate = columns [0, F), up = [F, 2F).
 //

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.glu gelu (exact, erf) and gelu_tanh (tanh approximation) on the same
 // operands.

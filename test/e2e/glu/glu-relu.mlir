@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.glu relu, relu2 (relu(x)²) and identity (bilinear): exact in f32.
 //

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.glu silu: h = silu(gate) · up, silu(x) = x · σ(x) = x / (1 + e^-x).
 //

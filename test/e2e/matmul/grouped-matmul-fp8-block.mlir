@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // FP8 moe.grouped_matmul (kn) with block scales: a_scale [R, ⌈Kd/128⌉] =
 // one scale per row here, b_scale [G, ⌈Kd/128⌉, ⌈N/128⌉] = one per group.

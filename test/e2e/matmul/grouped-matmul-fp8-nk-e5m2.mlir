@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // FP8 moe.grouped_matmul, e4m3 a × e5m2 b, weight_layout nk, tensor-wise
 // scales, bf16 result: the same product as grouped-matmul-fp8-tensorwise.mlir

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // FP8 moe.grouped_matmul (e4m3 × e4m3, kn) with tensor-wise scales: every
 // FP8 value below is exactly representable in f8E4M3FN.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.grouped_matmul, weight_layout kn (b is [G, Kd, N]): an empty middle
 // group and a row past Σ group_sizes. Kd = 3 ≠ N = 2 so that a swapped

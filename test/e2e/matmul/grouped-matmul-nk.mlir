@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.grouped_matmul, weight_layout nk (b is [G, N, Kd], each expert's
 // matrix transposed), bf16 operands and result: the same product as

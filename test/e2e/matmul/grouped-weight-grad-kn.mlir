@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.grouped_weight_grad, weight_layout kn (db is [G, Kd, N]): the empty
 // middle group's gradient is exactly zero, and row 4 (past Σ sizes) is

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.grouped_weight_grad, weight_layout nk (db is [G, N, Kd]), bf16 a and dc
 // with an f32 gradient: the FIRST group is empty and its gradient is

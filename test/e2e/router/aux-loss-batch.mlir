@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.aux_loss batch: with c_e the number of (t, k) routed to e,
 //   loss = E · coeff / (K · T²) · Σ_e (Σ_t p[t, e]) · c_e

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.aux_loss global: counts and T summed over the ranks of grid_axes. On
 // a one-rank grid that sum is this rank alone, so it equals batch. Same data

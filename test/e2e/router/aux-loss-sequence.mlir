@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.aux_loss sequence, seq_length 2: the batch formula per sequence of
 // S = 2 tokens, E · coeff / (K · S²) · Σ_e (Σ_{t∈seq} p[t, e]) · c_e^seq,

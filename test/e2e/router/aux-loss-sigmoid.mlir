@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.aux_loss from sigmoid: the dense scores are first normalized per token,
 // p[t, e] = s[t, e] / (Σ_e s[t, e] + 1e-20), then the batch formula applies.

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.gate: logits[t, e] = Σ_h x[t, h] · w[h, e], x bf16 read as f32, w f32,
 // accumulated and returned in f32.

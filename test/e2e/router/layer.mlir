@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // A whole moe.layer (expanded by moe-compile's pipeline), f32 everywhere;
 // moe-runner names its results out and aux_loss:

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.route identity: the logits pass through unchanged (post-softmax
 // routing applies the softmax after moe.topk). Values include large and

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.route softmax: p[t, e] = e^(x[t,e] − m) / Σ_j e^(x[t,j] − m), m = max_j x[t,j].
 //

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.route sqrtsoftplus: s = √softplus(x), softplus(x) = x for x > 20, else
 // log1p(e^x).

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Group-limited routing: E = 8 in num_groups = 4 contiguous groups of 2
 // (g0 = {0,1}, g1 = {2,3}, g2 = {4,5}, g3 = {6,7}), keep group_topk = 2

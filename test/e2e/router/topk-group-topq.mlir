@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // group_score_topq: E = 8 in num_groups = 2 groups of 4 (g0 = {0..3},
 // g1 = {4..7}), group_topk = 1, k = 2, top_sum group score. The default q is

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // normalize sum with k = 1 is a no-op: the weight is the raw score σ(x) of
 // the chosen expert (dividing it by itself would give 1).

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Post-softmax routing: moe.route identity (logits unchanged), moe.topk
 // identity selects on the raw logits and normalize softmax takes the softmax

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Sigmoid routing with an expert bias (aux-loss-free balancing): selection
 // on s = σ(logit) + bias, weights from the UNBIASED σ of the chosen experts,

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Pre-softmax routing: moe.route softmax over all E, then moe.topk (k = 2,
 // normalize none): weights are the chosen softmax probabilities as they are,

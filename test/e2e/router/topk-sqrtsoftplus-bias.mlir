@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // sqrtsoftplus routing with an expert bias, normalize none, k = 2: selection
 // on s = √softplus(logit) + bias, weights the unbiased √softplus values.

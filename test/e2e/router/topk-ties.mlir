@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // Ties: equal selection scores go to the lower index, and the results are
 // ordered by descending selection score (identity scores, normalize none, so

@@ -1,4 +1,4 @@
-// RUN: moe-runner %s --print | FileCheck %s
+// RUN: moe-runner %s --device cpu --print | FileCheck %s
 
 // moe.z_loss: loss = coeff · mean_t(logsumexp_e(logits[t, e])²).
 // lse(x) = m + log Σ_e e^(x_e − m), m = max_e x_e.

@@ -11,14 +11,14 @@
 // RUN: FileCheck %s --input-file=%t.mlir --check-prefix=IR
 // RUN: moe-compile --quiet %t.mlir -o %t
 // RUN: rm -rf %t.dump
-// RUN: moe-runner %t --entry qdq_tensorwise_bwd --entry qdq_delayed_bwd --entry qdq_block_1x128_bwd \
+// RUN: moe-runner %t --device cpu --entry qdq_tensorwise_bwd --entry qdq_delayed_bwd --entry qdq_block_1x128_bwd \
 // RUN:   --entry qdq_block_128x128_bwd --seed 1 --dump %t.dump | FileCheck %s --check-prefix=RUNNER
 // RUN: %npy_compare %t.dump/qdq_tensorwise_bwd/d_y.npy %t.dump/qdq_tensorwise_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // RUN: %npy_compare %t.dump/qdq_delayed_bwd/d_y.npy %t.dump/qdq_delayed_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // RUN: %npy_compare %t.dump/qdq_block_1x128_bwd/d_y.npy %t.dump/qdq_block_1x128_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // RUN: %npy_compare %t.dump/qdq_block_128x128_bwd/d_y.npy %t.dump/qdq_block_128x128_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // RUN: rm -rf %t.dump2
-// RUN: moe-runner %t --entry qdq_tensorwise_bwd --entry qdq_block_1x128_bwd --seed 2 --dump %t.dump2 > %t.out2
+// RUN: moe-runner %t --device cpu --entry qdq_tensorwise_bwd --entry qdq_block_1x128_bwd --seed 2 --dump %t.dump2 > %t.out2
 // RUN: %npy_compare %t.dump2/qdq_tensorwise_bwd/d_y.npy %t.dump2/qdq_tensorwise_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // RUN: %npy_compare %t.dump2/qdq_block_1x128_bwd/d_y.npy %t.dump2/qdq_block_1x128_bwd/d_x.npy --rtol 2.5e-7 | FileCheck %s
 // A wrong adjoint (here: the cotangent itself against the forward output) fails.

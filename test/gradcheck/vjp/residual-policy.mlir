@@ -29,10 +29,10 @@
 // RUN: moe-compile --quiet %t.glu.mlir -o %t.glu
 // RUN: moe-compile --quiet %t.gp.mlir -o %t.gp
 // RUN: moe-compile --quiet %t.all.mlir -o %t.all
-// RUN: moe-runner %t.none --entry layer_bwd --seed 3 > %t.none.txt
-// RUN: moe-runner %t.glu --entry layer_bwd --seed 3 > %t.glu.txt
-// RUN: moe-runner %t.gp --entry layer_bwd --seed 3 > %t.gp.txt
-// RUN: moe-runner %t.all --entry layer_bwd --seed 3 > %t.all.txt
+// RUN: moe-runner %t.none --device cpu --entry layer_bwd --seed 3 > %t.none.txt
+// RUN: moe-runner %t.glu --device cpu --entry layer_bwd --seed 3 > %t.glu.txt
+// RUN: moe-runner %t.gp --device cpu --entry layer_bwd --seed 3 > %t.gp.txt
+// RUN: moe-runner %t.all --device cpu --entry layer_bwd --seed 3 > %t.all.txt
 // RUN: cat %t.none.txt %t.glu.txt %t.gp.txt %t.all.txt | FileCheck %s --check-prefix=SAME
 // Each policy's VJP is also right (and its layer_fwd computes what layer does).
 // RUN: moe-gradcheck %t.none --entry layer --seed 1 --per-input | FileCheck %s --check-prefix=FD

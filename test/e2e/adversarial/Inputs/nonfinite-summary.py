@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""nonfinite-summary.py DIR ROWS: for each .npy of a moe-runner --dump
+directory (DIR/<entry>/<name>.npy, entries and names sorted) prints one
+line, without numpy:
+  float, rank 0:  `<entry>/<name>: nan` (or inf, -inf, finite)
+  float, rank 2:  `<entry>/<name>: non-finite rows 3 10 20` (rows holding a
+                  NaN or an infinity; `none`, or `all (<n>)`)
+  float, rank 3:  `<entry>/<name>: non-finite experts 0 1` (first index)
+  i32, rank 2:    `<entry>/<name>: i32 in [lo, hi], rows 3 10 20: [0, 1] ...`
+                  (ROWS: comma-separated rows to show, e.g. 3,10,20)
+Other files are skipped."""
+import ast
+import math
+import os
+import struct
+import sys
+
+root, rows_shown = sys.argv[1], [int(r) for r in sys.argv[2].split(",")]
+
+
+def describe(indices, total, noun):
+    if not indices:
+        return "non-finite %s none" % noun
+    if len(indices) == total:
+        return "non-finite %s all (%d)" % (noun, total)
+    return "non-finite %s %s" % (noun, " ".join(str(i) for i in indices))
+
+
+for entry in sorted(os.listdir(root)):
+    for name in sorted(os.listdir(os.path.join(root, entry))):
+        stem, ext = os.path.splitext(name)
+        if ext != ".npy":
+            continue
+        data = open(os.path.join(root, entry, name), "rb").read()
+        assert data[:8] == b"\x93NUMPY\x01\x00", "not a .npy 1.0 file: " + name
+        (hlen,) = struct.unpack("<H", data[8:10])
+        header = ast.literal_eval(data[10:10 + hlen].decode("latin1"))
+        shape, descr = header["shape"], header["descr"]
+        if descr not in ("<f4", "<i4"):
+            continue
+        count = 1
+        for d in shape:
+            count *= d
+        values = struct.unpack("<%d%s" % (count, "f" if descr == "<f4" else "i"),
+                               data[10 + hlen:])
+        label = "%s/%s" % (entry, stem)
+        if descr == "<i4":
+            if len(shape) != 2:
+                continue
+            shown = " ".join("[%s]" % ", ".join(str(v) for v in
+                                                 values[r * shape[1]:(r + 1) * shape[1]])
+                             for r in rows_shown if r < shape[0])
+            print("%s: i32 in [%d, %d], rows %s: %s" % (label, min(values), max(values),
+                                                      sys.argv[2].replace(",", " "), shown))
+        elif len(shape) == 0:
+            v = values[0]
+            print("%s: %s" % (label, "finite" if math.isfinite(v) else repr(v)))
+        elif len(shape) in (2, 3):
+            outer = shape[0]
+            inner = count // outer
+            bad = [i for i in range(outer)
+                   if not all(math.isfinite(v) for v in values[i * inner:(i + 1) * inner])]
+            print("%s: %s" % (label, describe(bad, outer, "rows" if len(shape) == 2 else "experts")))

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""write-inputs.py DIR: the file inputs of Inputs/layers.mlir in moe-runner's
+per-entry --inputs layout (DIR/<entry>/<name>.npy, written for entry X and
+for moe-generate-vjp's X_fwd, whose inputs X_bwd takes), without numpy:
+
+  same_k/bias       +8 on experts 2 and 5, 0 elsewhere (E = 8)
+  one_expert/bias   +8 on expert 6, 0 elsewhere (E = 8)
+  groups_e256/bias  +8 on every expert of groups 1 and 6 (experts 32..63 and
+                    192..223), 0 elsewhere (E = 256)
+  nonfinite_x/x     [37, 32], N(0, 1) from a fixed seed, with x[3, 5] = NaN,
+                    x[10, 0] = +inf, x[20, 31] = -inf
+
+Sigmoid scores lie in (0, 1), so a +8 bias decides the selection whatever
+the logits; the weights come from the unbiased scores."""
+import os
+import random
+import struct
+import sys
+
+
+def write_f32(path, shape, values):
+    """Writes `path` (DIR/X/NAME.npy) and its X_fwd twin DIR/X_fwd/NAME.npy."""
+    entry_dir, name = os.path.split(path)
+    for target in (path, os.path.join(entry_dir + "_fwd", name)):
+        write_one(target, shape, values)
+
+
+def write_one(path, shape, values):
+    dims = "(%s)" % ", ".join(str(d) for d in shape) if len(shape) > 1 else "(%d,)" % shape[0]
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % dims
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1"))
+        f.write(struct.pack("<%df" % len(values), *values))
+
+
+out = sys.argv[1]
+write_f32(os.path.join(out, "same_k", "bias.npy"), [8],
+          [8.0 if e in (2, 5) else 0.0 for e in range(8)])
+write_f32(os.path.join(out, "one_expert", "bias.npy"), [8],
+          [8.0 if e == 6 else 0.0 for e in range(8)])
+write_f32(os.path.join(out, "groups_e256", "bias.npy"), [256],
+          [8.0 if e // 32 in (1, 6) else 0.0 for e in range(256)])
+
+rng = random.Random(17)
+x = [rng.gauss(0.0, 1.0) for _ in range(37 * 32)]
+x[3 * 32 + 5] = float("nan")
+x[10 * 32 + 0] = float("inf")
+x[20 * 32 + 31] = float("-inf")
+write_f32(os.path.join(out, "nonfinite_x", "x.npy"), [37, 32], x)
