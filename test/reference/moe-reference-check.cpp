@@ -21,10 +21,12 @@
 // input), it also reads the cotangents d_out and d_aux_loss, computes the
 // reference VJP (runLayerVjp, MoeReferenceVjp.cpp) and compares each
 // gradient by relative L2 error: d_x, d_w_gate, d_w_up and d_w_down by the
-// layer's element type (bf16 1e-2, f32 1e-5); d_router_weight, which is f32
-// in every layer and is computed from values the compiled layer and the
-// reference share exactly (the bf16 expert outputs, the cotangent, x, the
-// f32 logits), by 1e-5 in bf16 layers too. Any other gradient (d_bias) is a
+// layer's element type (bf16 1e-2, f32 1e-5). d_router_weight is f32 in
+// every layer and mostly sees values both sides compute alike (x, the
+// cotangent, the f32 logits); in a bf16 layer the expert outputs it reads
+// are the reference's own bf16 roundings, which now and then land one ulp
+// away from the compiled layer's, so it is held to 1e-3 there (measured up
+// to 1e-4) and to 1e-5 in f32 layers. Any other gradient (d_bias) is a
 // failure. Gradients sum over tokens, so a near-tie token, whose routing may
 // differ in the compiled layer, makes them incomparable: that is a failure
 // too (choose another seed).
@@ -76,8 +78,8 @@ const char *kUsage =
     "  --grad-tol F       relative L2 tolerance of d_x and the expert\n"
     "                     weights' gradients (default 1e-2 for bf16, 1e-5\n"
     "                     for f32)\n"
-    "  --router-grad-tol F  relative L2 tolerance of d_router_weight, f32 in\n"
-    "                     every layer (default 1e-5)\n"
+    "  --router-grad-tol F  relative L2 tolerance of d_router_weight (f32 in\n"
+    "                     every layer; default 1e-3 for bf16, 1e-5 for f32)\n"
     "  -v                 also print the first mismatching values\n"
     "  --self-test        check the reference's ops on hand-derived values\n";
 
@@ -171,6 +173,7 @@ struct GradientCheck {
   double tolerance;       // d_x and the expert weights' gradients
   double routerTolerance; // d_router_weight
   int64_t nearTies;
+  bool verbose;
 };
 
 /// The backward entry's gradients against runLayerVjp. Adds a "FAIL: ..."
@@ -242,6 +245,21 @@ bool checkGradients(const GradientCheck &c, std::vector<std::string> *failures,
     std::printf("%s: rel L2 error %.3e (tolerance %g), reference L2 norm "
                 "%.4g\n",
                 e.name, rel, e.tolerance, std::sqrt(den));
+    if (c.verbose && !(rel <= e.tolerance)) {
+      // The largest differences, by flat index.
+      std::vector<size_t> order(got.data.size());
+      for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+      auto diff = [&](size_t i) {
+        return std::fabs(double(got.data[i]) - (*e.want)[i]);
+      };
+      const size_t n = std::min<size_t>(5, order.size());
+      std::partial_sort(order.begin(), order.begin() + n, order.end(),
+                        [&](size_t a, size_t b) { return diff(a) > diff(b); });
+      for (size_t j = 0; j < n; ++j)
+        std::printf("  %s[%zu]: got %.9g, reference %.9g\n", e.name, order[j],
+                    (double)got.data[order[j]], (*e.want)[order[j]]);
+    }
     char buf[200];
     if (den == 0) {
       std::snprintf(buf, sizeof buf,
@@ -528,7 +546,7 @@ int selfTest() {
 int main(int argc, char **argv) {
   std::string dumpDir, spec;
   double tieMargin = 1e-5, maxExcluded = 0.01, auxTol = 1e-4;
-  double outTol = -1, tokenTol = -1, gradTol = -1, routerGradTol = 1e-5;
+  double outTol = -1, tokenTol = -1, gradTol = -1, routerGradTol = -1;
   std::string backwardDir;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
@@ -598,6 +616,8 @@ int main(int argc, char **argv) {
     tokenTol = bf16 ? 5e-2 : 1e-4;
   if (gradTol < 0)
     gradTol = bf16 ? 1e-2 : 1e-5;
+  if (routerGradTol < 0)
+    routerGradTol = bf16 ? 1e-3 : 1e-5;
 
   // ----- Load the dump ---------------------------------------------------------
   Array x, wr, bias, wg, wu, wd, out, aux;
@@ -847,9 +867,9 @@ int main(int argc, char **argv) {
   }
 
   if (!backwardDir.empty()) {
-    GradientCheck gc{backwardDir, cfg,           in,
-                     ref,         wg.shape,      wd.shape,
-                     gradTol,     routerGradTol, numExcluded};
+    GradientCheck gc{backwardDir, cfg,      in,      ref,
+                     wg.shape,    wd.shape, gradTol, routerGradTol,
+                     numExcluded, verbose};
     if (!checkGradients(gc, &failures, &err))
       return usageError(err);
   }
