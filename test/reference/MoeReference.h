@@ -182,6 +182,33 @@ std::vector<float> combine(const std::vector<float> &y, int64_t H,
 /// The whole moe.layer forward: the op graph of moe-expand-layer.
 LayerResult runLayer(const LayerConfig &cfg, const LayerInputs &in);
 
+// ----- The layer's VJP ------------------------------------------------------
+
+/// Gradients of ⟨dOut, out⟩ + dLoss · aux_loss with respect to the layer's
+/// differentiable inputs, in double, each shaped like its input. The expert
+/// bias has none (it only steers selection).
+struct LayerGradients {
+  std::vector<double> dx;            // [T,H]
+  std::vector<double> dRouterWeight; // [H,E]
+  std::vector<double> dWGate, dWUp;  // like wGate, wUp
+  std::vector<double> dWDown;        // like wDown
+  /// L2 norms of the three parts of d logits: through the top-k weights,
+  /// the aux loss and the z-loss (to see that each path carries signal).
+  double dLogitsNormWeights = 0, dLogitsNormAux = 0, dLogitsNormZ = 0;
+};
+
+/// The VJP of runLayer, derived by hand from the op semantics (DESIGN.md
+/// "Exact semantics"), at the forward point `fwd` (which runLayer(cfg, in)
+/// returned). The routing (indices, rows, group sizes) and the aux loss's
+/// expert counts are constants; gradients reach the router logits through
+/// the selected scores' weights (normalize, scaling), the aux loss's dense
+/// scores and the z-loss. bf16 rounding in the forward passes gradients
+/// through unchanged. Every product and sum is evaluated in double from the
+/// forward's values (which hold the forward's bf16 roundings).
+LayerGradients runLayerVjp(const LayerConfig &cfg, const LayerInputs &in,
+                           const LayerResult &fwd, const float *dOut,
+                           float dLoss);
+
 } // namespace moe_ref
 
 #endif // MOE_REFERENCE_MOEREFERENCE_H

@@ -15,6 +15,21 @@
 //     misrouted token shows up there even when the global error is small).
 //   * aux_loss by relative error (1e-4); each near-tie token widens the
 //     tolerance by the most its re-routing could change the loss.
+//
+// With --backward DIR/<entry>_bwd (the dump of the layer's moe-generate-vjp
+// backward; --dump then names the <entry>_fwd directory, which holds every
+// input), it also reads the cotangents d_out and d_aux_loss, computes the
+// reference VJP (runLayerVjp, MoeReferenceVjp.cpp) and compares each
+// gradient by relative L2 error: d_x, d_w_gate, d_w_up and d_w_down by the
+// layer's element type (bf16 1e-2, f32 1e-5). d_router_weight is f32 in
+// every layer and mostly sees values both sides compute alike (x, the
+// cotangent, the f32 logits); in a bf16 layer the expert outputs it reads
+// are the reference's own bf16 roundings, which now and then land one ulp
+// away from the compiled layer's, so it is held to 1e-3 there (measured up
+// to 1e-4) and to 1e-5 in f32 layers. Any other gradient (d_bias) is a
+// failure. Gradients sum over tokens, so a near-tie token, whose routing may
+// differ in the compiled layer, makes them incomparable: that is a failure
+// too (choose another seed).
 // Exit status: 0 pass, 1 mismatch, 2 bad usage or unreadable input.
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +43,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <limits>
+#include <set>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -48,11 +65,21 @@ const char *kUsage =
     "  --tie-margin F     selection margin below which a token counts as a\n"
     "                     near-tie and is excluded (default 1e-5)\n"
     "  --max-excluded F   largest excluded fraction of tokens (default 0.01)\n"
-    "  --out-tol F        relative L2 tolerance of out (default 1e-2 for bf16,\n"
+    "  --out-tol F        relative L2 tolerance of out (default 1e-2 for "
+    "bf16,\n"
     "                     1e-5 for f32)\n"
     "  --token-tol F      relative L2 tolerance of each token's out row\n"
     "                     (default 5e-2 for bf16, 1e-4 for f32)\n"
     "  --aux-tol F        relative tolerance of aux_loss (default 1e-4)\n"
+    "  --backward DIR     also check the gradients the layer's backward\n"
+    "                     entry wrote to DIR (a `moe-runner --dump` of\n"
+    "                     <entry>_bwd; --dump is then the <entry>_fwd\n"
+    "                     directory) against the reference VJP\n"
+    "  --grad-tol F       relative L2 tolerance of d_x and the expert\n"
+    "                     weights' gradients (default 1e-2 for bf16, 1e-5\n"
+    "                     for f32)\n"
+    "  --router-grad-tol F  relative L2 tolerance of d_router_weight (f32 in\n"
+    "                     every layer; default 1e-3 for bf16, 1e-5 for f32)\n"
     "  -v                 also print the first mismatching values\n"
     "  --self-test        check the reference's ops on hand-derived values\n";
 
@@ -120,6 +147,240 @@ double bf16Fraction(const std::vector<float> &v) {
   for (float f : v)
     n += isBF16(f);
   return double(n) / double(v.size());
+}
+
+/// Names of the files DIR/d_*.npy (without ".npy").
+std::set<std::string> gradientFiles(const std::string &dir) {
+  std::set<std::string> names;
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (struct dirent *ent = ::readdir(d)) {
+      std::string n = ent->d_name;
+      if (n.size() > 6 && n.compare(0, 2, "d_") == 0 &&
+          n.compare(n.size() - 4, 4, ".npy") == 0)
+        names.insert(n.substr(0, n.size() - 4));
+    }
+    ::closedir(d);
+  }
+  return names;
+}
+
+struct GradientCheck {
+  std::string dir;
+  const LayerConfig &cfg;
+  const LayerInputs &in;
+  const LayerResult &fwd;
+  std::vector<int64_t> upShape, downShape; // shapes of w_gate/w_up, w_down
+  double tolerance;       // d_x and the expert weights' gradients
+  double routerTolerance; // d_router_weight
+  int64_t nearTies;
+  bool verbose;
+};
+
+/// The backward entry's gradients against runLayerVjp. Adds a "FAIL: ..."
+/// line per mismatching gradient to *failures; returns false (with *error)
+/// when the backward dump is unusable.
+bool checkGradients(const GradientCheck &c, std::vector<std::string> *failures,
+                    std::string *error) {
+  const int64_t T = c.in.T, H = c.in.H, E = c.in.E;
+  Array dOut, dLoss;
+  if (!loadArray(c.dir, "d_out", &dOut, error) ||
+      !loadArray(c.dir, "d_aux_loss", &dLoss, error))
+    return false;
+  if (!checkShape("d_out", dOut, {T, H}, error) ||
+      !checkShape("d_aux_loss", dLoss, {}, error))
+    return false;
+  const LayerGradients ref =
+      runLayerVjp(c.cfg, c.in, c.fwd, dOut.data.data(), dLoss.data[0]);
+  std::printf("backward: %s, cotangent d_aux_loss %.9g\n", c.dir.c_str(),
+              (double)dLoss.data[0]);
+  std::printf("backward: d logits L2 norm through the top-k weights %.4g, "
+              "the aux loss %.4g, the z-loss %.4g\n",
+              ref.dLogitsNormWeights, ref.dLogitsNormAux, ref.dLogitsNormZ);
+
+  struct Expected {
+    const char *name;
+    std::vector<int64_t> shape;
+    const std::vector<double> *want;
+    double tolerance;
+  };
+  const Expected expected[] = {
+      {"d_x", {T, H}, &ref.dx, c.tolerance},
+      {"d_router_weight", {H, E}, &ref.dRouterWeight, c.routerTolerance},
+      {"d_w_gate", c.upShape, &ref.dWGate, c.tolerance},
+      {"d_w_up", c.upShape, &ref.dWUp, c.tolerance},
+      {"d_w_down", c.downShape, &ref.dWDown, c.tolerance}};
+
+  // Every d_*.npy is a cotangent or one of the expected gradients: the
+  // expert bias only steers the selection and has no gradient.
+  std::set<std::string> known = {"d_out", "d_aux_loss"};
+  for (const Expected &e : expected)
+    known.insert(e.name);
+  for (const std::string &n : gradientFiles(c.dir))
+    if (!known.count(n))
+      failures->push_back(n + ": the backward returns a gradient the layer "
+                              "does not have");
+
+  if (c.nearTies > 0)
+    failures->push_back(
+        "gradients: " + std::to_string(c.nearTies) +
+        " near-tie tokens may be routed differently by the compiled layer, "
+        "so the gradients (sums over tokens) are not comparable: use another "
+        "seed");
+
+  for (const Expected &e : expected) {
+    Array got;
+    if (!loadArray(c.dir, e.name, &got, error) ||
+        !checkShape(e.name, got, e.shape, error))
+      return false;
+    double num = 0, den = 0;
+    int64_t nonFinite = 0;
+    for (size_t i = 0; i < got.data.size(); ++i) {
+      const double g = got.data[i], r = (*e.want)[i];
+      if (!std::isfinite(g))
+        ++nonFinite;
+      num += (g - r) * (g - r);
+      den += r * r;
+    }
+    const double rel = std::sqrt(num) / std::max(std::sqrt(den), 1e-300);
+    std::printf("%s: rel L2 error %.3e (tolerance %g), reference L2 norm "
+                "%.4g\n",
+                e.name, rel, e.tolerance, std::sqrt(den));
+    if (c.verbose && !(rel <= e.tolerance)) {
+      // The largest differences, by flat index.
+      std::vector<size_t> order(got.data.size());
+      for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+      auto diff = [&](size_t i) {
+        return std::fabs(double(got.data[i]) - (*e.want)[i]);
+      };
+      const size_t n = std::min<size_t>(5, order.size());
+      std::partial_sort(order.begin(), order.begin() + n, order.end(),
+                        [&](size_t a, size_t b) { return diff(a) > diff(b); });
+      for (size_t j = 0; j < n; ++j)
+        std::printf("  %s[%zu]: got %.9g, reference %.9g\n", e.name, order[j],
+                    (double)got.data[order[j]], (*e.want)[order[j]]);
+    }
+    char buf[200];
+    if (den == 0) {
+      std::snprintf(buf, sizeof buf,
+                    "%s: the reference gradient is all zeros (no signal)",
+                    e.name);
+      failures->push_back(buf);
+    }
+    if (nonFinite) {
+      std::snprintf(buf, sizeof buf, "%s: %lld values are not finite", e.name,
+                    (long long)nonFinite);
+      failures->push_back(buf);
+    }
+    if (!(rel <= e.tolerance)) {
+      std::snprintf(buf, sizeof buf,
+                    "%s: relative L2 error %.3e above tolerance %g", e.name,
+                    rel, e.tolerance);
+      failures->push_back(buf);
+    }
+  }
+  return true;
+}
+
+/// The reference VJP against central differences of the reference forward
+/// on a tiny all-f32 layer: for each differentiable input, the derivative
+/// of f = ⟨dOut, out⟩ + dLoss · aux_loss along a random direction of that
+/// input vs ⟨direction, gradient⟩. The loss coefficients are large so that
+/// the router's paths weigh in. A step that changes the routing is halved.
+/// Returns the number of mismatches; prints one line per config.
+int vjpSelfTest(const char *spec, bool withBias, int *checks) {
+  LayerConfig cfg;
+  std::string err;
+  if (!cfg.parse(spec, &err)) {
+    std::printf("self-test FAIL: vjp config '%s': %s\n", spec, err.c_str());
+    return 1;
+  }
+  const int64_t T = 8, H = 4, F = 6, E = 4;
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto uniform = [&]() { // in [-1, 1)
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return double(state >> 11) / double(1ull << 52) - 1.0;
+  };
+  auto fill = [&](int64_t n, double scale) {
+    std::vector<float> v(n);
+    for (float &f : v)
+      f = float(scale * uniform());
+    return v;
+  };
+  std::vector<float> x = fill(T * H, 1.5), wr = fill(H * E, 1.0),
+                     bias = fill(E, 0.2), wg = fill(E * H * F, 0.8),
+                     wu = fill(E * H * F, 0.8), wd = fill(E * F * H, 0.8),
+                     dOut = fill(T * H, 1.0);
+  const float dLoss = 0.75f;
+  auto inputsOf = [&](std::vector<float> *p[5]) {
+    LayerInputs in;
+    in.T = T, in.H = H, in.E = E, in.F = F;
+    in.x = p[0]->data(), in.routerWeight = p[1]->data();
+    in.bias = withBias ? bias.data() : nullptr;
+    in.wGate = p[2]->data(), in.wUp = p[3]->data(), in.wDown = p[4]->data();
+    return in;
+  };
+  std::vector<float> *params[5] = {&x, &wr, &wg, &wu, &wd};
+  const LayerInputs in = inputsOf(params);
+  const LayerResult base = runLayer(cfg, in);
+  const LayerGradients grad = runLayerVjp(cfg, in, base, dOut.data(), dLoss);
+  const std::vector<double> *grads[5] = {
+      &grad.dx, &grad.dRouterWeight, &grad.dWGate, &grad.dWUp, &grad.dWDown};
+  const char *names[5] = {"x", "router_weight", "w_gate", "w_up", "w_down"};
+
+  auto objective = [&](const LayerResult &r) {
+    double f = double(dLoss) * r.loss;
+    for (int64_t i = 0; i < T * H; ++i)
+      f += double(dOut[i]) * r.out[i];
+    return f;
+  };
+  int failed = 0;
+  std::string line;
+  for (int p = 0; p < 5; ++p) {
+    ++*checks;
+    std::vector<float> dir = fill(int64_t(params[p]->size()), 1.0);
+    double analytic = 0;
+    for (size_t i = 0; i < dir.size(); ++i)
+      analytic += double(dir[i]) * (*grads[p])[i];
+    double fd = 0;
+    bool routed = false;
+    for (double eps = 1e-3; eps > 1e-6 && !routed; eps /= 2) {
+      std::vector<float> plus(*params[p]), minus(*params[p]);
+      for (size_t i = 0; i < dir.size(); ++i) {
+        plus[i] = float(plus[i] + eps * dir[i]);
+        minus[i] = float(minus[i] - eps * dir[i]);
+      }
+      std::vector<float> *pp[5] = {&x, &wr, &wg, &wu, &wd};
+      pp[p] = &plus;
+      LayerResult rp = runLayer(cfg, inputsOf(pp));
+      pp[p] = &minus;
+      LayerResult rm = runLayer(cfg, inputsOf(pp));
+      if (rp.topk.indices != base.topk.indices ||
+          rm.topk.indices != base.topk.indices)
+        continue;
+      routed = true;
+      // The step actually taken (the perturbed values are rounded to f32).
+      double step = 0, norm = 0;
+      for (size_t i = 0; i < dir.size(); ++i) {
+        step += (double(plus[i]) - double(minus[i])) * dir[i];
+        norm += double(dir[i]) * dir[i];
+      }
+      fd = (objective(rp) - objective(rm)) / (step / norm);
+    }
+    const double tol = 2e-3 * std::fabs(analytic) + 2e-4;
+    const bool ok = routed && std::fabs(fd - analytic) <= tol;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " %s %s", names[p], ok ? "ok" : "FAIL");
+    line += buf;
+    if (!ok) {
+      ++failed;
+      std::printf("self-test FAIL: vjp [%s] d%s along a random direction: "
+                  "reference VJP %.9g, central difference %.9g%s\n",
+                  spec, names[p], analytic, fd,
+                  routed ? "" : " (every step changed the routing)");
+    }
+  }
+  return failed;
 }
 
 /// Hand-derived values for each op of the reference (a check of the
@@ -254,6 +515,28 @@ int selfTest() {
   near("relu2(2)", activate(Activation::Relu2, 2), 4);
   near("identity(-3)", activate(Activation::Identity, -3), -3);
   near("bf16(1 + 2^-8) ties to even", roundBF16(1.0f + 1.0f / 256), 1.0);
+  // The reference VJP against central differences, one layer per router
+  // mode and activation (large loss coefficients).
+  {
+    const std::pair<const char *, bool> vjpLayers[] = {
+        {"k=2,score=softmax,normalize=sum,act=silu,aux=1,z=1,dtype=f32", false},
+        {"k=2,score=softmax,post_softmax,act=gelu,aux=1,z=1,dtype=f32", false},
+        {"k=2,score=sigmoid,groups=2,group_topk=1,normalize=sum,scale=2.5,"
+         "act=relu2,aux=1,aux_variant=sequence,seq_length=4,z=1,dtype=f32",
+         true},
+        {"k=3,score=sqrtsoftplus,normalize=none,act=gelu_tanh,layout=nk,"
+         "align=4,aux=1,dtype=f32",
+         true},
+        {"k=2,score=sigmoid,groups=2,group_topk=1,group_score=max,"
+         "normalize=softmax,act=identity,aux=1,z=1,dtype=f32",
+         false},
+        {"k=1,score=sigmoid,normalize=sum,act=relu,aux=1,dtype=f32", false},
+        {"k=2,score=softmax,groups=2,group_topk=2,normalize=none,scale=1.5,"
+         "act=silu,z=1,dtype=f32",
+         false}};
+    for (const auto &[spec, withBias] : vjpLayers)
+      failed += vjpSelfTest(spec, withBias, &checks);
+  }
   std::printf("self-test: %d of %d checks passed\n", checks - failed, checks);
   return failed ? 1 : 0;
 }
@@ -263,7 +546,8 @@ int selfTest() {
 int main(int argc, char **argv) {
   std::string dumpDir, spec;
   double tieMargin = 1e-5, maxExcluded = 0.01, auxTol = 1e-4;
-  double outTol = -1, tokenTol = -1;
+  double outTol = -1, tokenTol = -1, gradTol = -1, routerGradTol = -1;
+  std::string backwardDir;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -298,6 +582,12 @@ int main(int argc, char **argv) {
       number("--token-tol", &tokenTol);
     else if (a == "--aux-tol")
       number("--aux-tol", &auxTol);
+    else if (a == "--backward")
+      backwardDir = value("--backward");
+    else if (a == "--grad-tol")
+      number("--grad-tol", &gradTol);
+    else if (a == "--router-grad-tol")
+      number("--router-grad-tol", &routerGradTol);
     else if (a == "-v")
       verbose = true;
     else if (a == "--self-test")
@@ -324,6 +614,10 @@ int main(int argc, char **argv) {
     outTol = bf16 ? 1e-2 : 1e-5;
   if (tokenTol < 0)
     tokenTol = bf16 ? 5e-2 : 1e-4;
+  if (gradTol < 0)
+    gradTol = bf16 ? 1e-2 : 1e-5;
+  if (routerGradTol < 0)
+    routerGradTol = bf16 ? 1e-3 : 1e-5;
 
   // ----- Load the dump ---------------------------------------------------------
   Array x, wr, bias, wg, wu, wd, out, aux;
@@ -570,6 +864,14 @@ int main(int argc, char **argv) {
                     (double)alt);
       }
     }
+  }
+
+  if (!backwardDir.empty()) {
+    GradientCheck gc{backwardDir, cfg,      in,      ref,
+                     wg.shape,    wd.shape, gradTol, routerGradTol,
+                     numExcluded, verbose};
+    if (!checkGradients(gc, &failures, &err))
+      return usageError(err);
   }
 
   if (failures.empty()) {
