@@ -13,13 +13,16 @@
 #   BENCH_SHAPES    comma list (all four)       BENCH_ROUTINGS  (balanced,skewed)
 #   BENCH_REPS (20) BENCH_WARMUP (3)            RUNNER_TIMEOUT_S (240 per runner call)
 #   SKIP_PEERS=1, SKIP_TORCH=1, SKIP_JAX=1      TORCH_TIMEOUT_S (420)
+#   BENCH_REPLAY (1): also time ours replayed from a CUDA graph (moe-runner
+#                   --cuda-graph: each entry captured once); 0 skips it
 #   JAX_BUDGET_S (150 in all)  JAX_PER_SHAPE_S (90)
 #   BENCH_INPUTS    where the routing .npy files go (${TMPDIR:-/tmp}/moe-layer-inputs;
 #                   ~1 GB for all shapes; removed at the end unless KEEP_INPUTS=1)
 #   MOE_GEMM_BENCH  moe-grouped-gemm-bench, used for the ceiling only if torch cannot
 #   PYTHON (python3)
 # Writes to OUTDIR: device.txt, inputs.log, routing-<s>-<r>.json, ours-<s>-<r>.json
-# (+ .log, .status), torch.json, jax.json, peers.log, table.txt, layer.json.
+# (+ .log, .status), replay-<s>-<r>.* (the same with --cuda-graph), torch.json,
+# jax.json, peers.log, table.txt, layer.json.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUTDIR=${1:-${OUT:-$ROOT/bench-layer-out}}
@@ -66,32 +69,41 @@ for s in "${SHAPE_LIST[@]}"; do
   done
 done
 
+# run_ours PREFIX SHAPE ROUTING [runner flags]: one moe-runner call timing the
+# layer's three entries into PREFIX-SHAPE-ROUTING.{json,log,status}.
+run_ours() {
+  local prefix=$1 s=$2 r=$3
+  shift 3
+  local base="$OUTDIR/$prefix-$s-$r"
+  rm -f "$base.json" "$base.status" "$base.log"
+  if [ ! -x "$MOE_RUNNER" ]; then
+    echo "missing: runner $MOE_RUNNER (set MOE_RUNNER)" >"$base.status"
+  elif [ ! -f "$ART/$s.so" ] || [ ! -f "$ART/$s.json" ]; then
+    echo "missing: artifact $ART/$s.so/.json" >"$base.status"
+  else
+    local t0 rc inputs=()
+    t0=$(date +%s)
+    [ -d "$IN/$s-$r" ] && inputs=(--inputs "$IN/$s-$r")
+    timeout "${RUNNER_TIMEOUT_S:-240}" "$MOE_RUNNER" "$ART/$s" --device gpu "$@" \
+      --entry moe_layer --entry moe_layer_fwd --entry moe_layer_bwd \
+      --warmup "$WARMUP" --iters "$REPS" --json "${inputs[@]}" >"$base.json" 2>"$base.log"
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      echo "ok (wall $(( $(date +%s) - t0 )) s)" >"$base.status"
+    elif [ $rc -eq 124 ]; then
+      echo "failed: runner timed out after ${RUNNER_TIMEOUT_S:-240} s" >"$base.status"
+    else
+      echo "failed (rc $rc): $( { grep -m1 'error' "$base.log" || grep -v '^\s*$' "$base.log" | tail -1; } | cut -c1-200)" >"$base.status"
+    fi
+  fi
+  printf '%-7s %-14s %-8s %s\n' "$prefix" "$s" "$r" "$(cat "$base.status")"
+}
+
 step "ours: $MOE_RUNNER (warm-up $WARMUP, $REPS timed)"
 for s in "${SHAPE_LIST[@]}"; do
   for r in "${ROUTING_LIST[@]}"; do
-    base="$OUTDIR/ours-$s-$r"
-    rm -f "$base.json" "$base.status" "$base.log"
-    if [ ! -x "$MOE_RUNNER" ]; then
-      echo "missing: runner $MOE_RUNNER (set MOE_RUNNER)" >"$base.status"
-    elif [ ! -f "$ART/$s.so" ] || [ ! -f "$ART/$s.json" ]; then
-      echo "missing: artifact $ART/$s.so/.json" >"$base.status"
-    else
-      t0=$(date +%s)
-      inputs=()
-      [ -d "$IN/$s-$r" ] && inputs=(--inputs "$IN/$s-$r")
-      timeout "${RUNNER_TIMEOUT_S:-240}" "$MOE_RUNNER" "$ART/$s" --device gpu \
-        --entry moe_layer --entry moe_layer_fwd --entry moe_layer_bwd \
-        --warmup "$WARMUP" --iters "$REPS" --json "${inputs[@]}" >"$base.json" 2>"$base.log"
-      rc=$?
-      if [ $rc -eq 0 ]; then
-        echo "ok (wall $(( $(date +%s) - t0 )) s)" >"$base.status"
-      elif [ $rc -eq 124 ]; then
-        echo "failed: runner timed out after ${RUNNER_TIMEOUT_S:-240} s" >"$base.status"
-      else
-        echo "failed (rc $rc): $(grep -v '^\s*$' "$base.log" | tail -1 | cut -c1-160)" >"$base.status"
-      fi
-    fi
-    printf '%-14s %-8s %s\n' "$s" "$r" "$(cat "$base.status")"
+    run_ours ours "$s" "$r"
+    [ "${BENCH_REPLAY:-1}" = 1 ] && run_ours replay "$s" "$r" --cuda-graph
   done
 done
 

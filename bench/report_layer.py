@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """One table and OUTDIR/layer.json from what bench/layer.sh left in OUTDIR:
-ours-<shape>-<routing>.{json,status} (moe-runner --json), torch.json and
+ours-<shape>-<routing>.{json,status} (moe-runner --json; replay-* the same
+replayed from CUDA graphs, a column when present), torch.json and
 jax.json (layer_peers.py), ceiling.json (when torch could not measure it),
 routing-<shape>-<routing>.json (make_routing_inputs.py), device.txt.
 
@@ -56,9 +57,10 @@ def ceiling(out, torch):
     return (max(vals) if vals else None), vals, src
 
 
-def ours_row(out, shape, routing, cfg):
-    """{'fwd': {...}, 'fwd+bwd': {...}} or a reason string."""
-    base = os.path.join(out, f"ours-{shape}-{routing}")
+def ours_row(out, shape, routing, cfg, prefix="ours"):
+    """{'fwd': {...}, 'fwd+bwd': {...}} or a reason string; prefix "replay"
+    reads the run replayed from CUDA graphs."""
+    base = os.path.join(out, f"{prefix}-{shape}-{routing}")
     status = read(base + ".status")
     if status is None:
         return "not run"
@@ -158,8 +160,10 @@ def main():
         if n:
             print(n)
 
+    replays = bool(glob.glob(os.path.join(out, "replay-*.status")))
     hdr = (f"{'shape':13s} {'routing':8s} {'mode':7s} {'ours ms':>9s} {'TF/s':>6s} {'%ceil':>6s} "
-           f"{'torch ms':>9s} {'vs torch':>8s} {'jax ms':>9s} {'vs jax':>7s}")
+           + (f"{'replay ms':>10s} " if replays else "")
+           + f"{'torch ms':>9s} {'vs torch':>8s} {'jax ms':>9s} {'vs jax':>7s}")
     print(hdr)
     print("-" * len(hdr))
     rows, routing_info = [], {}
@@ -170,6 +174,7 @@ def main():
             print(f"{shape:13s} {routing:8s} cannot read examples/{shape}.mlir: {e}")
             continue
         ours = ours_row(out, shape, routing, cfg)
+        replay = ours_row(out, shape, routing, cfg, "replay") if replays else None
         rinfo = load(os.path.join(out, f"routing-{shape}-{routing}.json"))
         routing_info[f"{shape}/{routing}"] = rinfo
         t_row, j_row = tmap.get((shape, routing)), jmap.get((shape, routing))
@@ -202,6 +207,15 @@ def main():
                 row["ours_missing"] = o
                 word = o.split(":")[0].split(" ")[0] if o else "missing"
                 cells.append(f"{(word + ' ' + fn(o)):>23s}")
+            if replays:
+                rp = replay.get(mode) if isinstance(replay, dict) else replay
+                if isinstance(rp, dict):
+                    row["replay_ms"] = rp["ms"]
+                    cells.append(f"{rp['ms']:10.3f}")
+                else:
+                    row["replay_missing"] = rp
+                    word = rp.split(":")[0].split(" ")[0] if rp else "missing"
+                    cells.append(f"{(word + ' ' + fn('replay: ' + str(rp))):>10s}")
             for name, m, dflt in (("torch", tmap, tnote or "torch: not run"),
                                   ("jax", jmap, jnote or "jax: not run")):
                 ms, why = peer_cell(m, (shape, routing), mode, dflt)
