@@ -184,6 +184,9 @@ for group in "${groups[@]}"; do
     printf '%-16s %-10s %-8s %-10s %s\n' "$name" "$tool" "${errors:--}" "$result" "$where"
     if [ "$result" = RUN-FAILED ] || [ "$result" = NO-SUMMARY ]; then
       grep -E 'error|FAIL|moe-runner:' "$log" | grep -v '^=+ *$' | tail -3 | sed 's/^/    /'
+    elif [ "$result" = FINDINGS ]; then
+      # The first report: what was accessed, where, by whom, the address.
+      awk '/^=+ [A-Z]/ && !/COMPUTE-SANITIZER/ && !seen { seen = 1; left = 5 } left > 0 { print; left-- }' "$log" | sed 's/^/    /'
     fi
   done
 done
