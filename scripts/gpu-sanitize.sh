@@ -32,7 +32,8 @@
 # 22 GB of random weights on the host alone takes ~90 s), its log in
 # OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 4);
 # dsv3-1gpu's runs go one after the other, started first (each holds ~45 GB
-# of device memory), so the whole set stays under ~9 minutes on one H100.
+# of device memory): its two timeouts bound the whole set to ~9.5 minutes
+# while the other artifacts run beside it.
 # The environment passes through: MOERT_GPU_STREAMS=1 puts the cuBLASLt
 # grouped GEMMs on the runtime stream instead of auxiliary streams.
 # Exit status: 0 when every selected run finished with 0 errors; 1 on any
