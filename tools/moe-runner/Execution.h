@@ -71,9 +71,19 @@ std::unique_ptr<Executor> makeCpuExecutor();
 /// and requires a CUDA device. Must be called before a GPU artifact's .so is
 /// loaded. Errors: "cannot load libmoe_runtime_gpu.so (tried ...): ...",
 /// "no CUDA device: ...".
-/// With `cudaGraph`, each bound entry's first call is captured into a CUDA
-/// graph and every call (that one too) replays it.
-moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, bool cudaGraph = false);
+/// How the GPU executor calls entries.
+struct GpuCallOptions {
+  /// Capture each bound entry's first call into a CUDA graph; every call
+  /// (that one too) replays it.
+  bool cudaGraph = false;
+  /// Zero the out buffers before every call. Without it they hold what the
+  /// allocator gave them (then the previous call's outputs), so that
+  /// compute-sanitizer initcheck reports an output byte the entry never
+  /// writes when the outputs are copied back.
+  bool zeroOutputs = true;
+};
+
+moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, const GpuCallOptions &options = {});
 
 /// Whether a GPU can run artifacts here: the library loads and reports at
 /// least one device (for the default target of a FILE.mlir).
