@@ -21,6 +21,10 @@
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
 #                                            cases and their group sizes
+#   OUT/cublaslt/gpu.*                       test/gpu/Inputs/cublaslt-consumers.mlir:
+#                                            cuBLASLt grouped GEMMs read by
+#                                            compiled kernels (for
+#                                            scripts/gpu-sanitize.sh)
 #   OUT/adversarial/{gpu,cpu}.*, OUT/adversarial/in
 #                                            test/e2e/adversarial's layers
 #                                            (skewed routing, empty experts
@@ -71,6 +75,10 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
+  echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
+  rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"
+  "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target="$CHIP" \
+    --gemm=cublaslt -o "$OUT/cublaslt/gpu"
   echo "== adversarial layers (test/e2e/adversarial/Inputs/layers.mlir)"
   rm -rf "$OUT/adversarial" && mkdir -p "$OUT/adversarial"
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"

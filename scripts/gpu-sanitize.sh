@@ -18,6 +18,9 @@
 #   gemm                               ART/gemm/gpu: the generated grouped GEMM
 #                                      cases (TMA + wgmma, shared memory)
 #   nan                                ART/nan/gpu: NaN in glu and router inputs
+#   cublaslt                           ART/cublaslt/gpu: cuBLASLt grouped GEMMs
+#                                      (kn, nk, a zeroed tail, a weight
+#                                      gradient) each read by a compiled kernel
 #   adversarial                        ART/adversarial/gpu: skewed routing, empty
 #                                      experts and groups, non-finite x, T = 37
 # Tools (SANITIZE_TOOLS; default "memcheck initcheck racecheck synccheck"):
@@ -27,7 +30,10 @@
 # with MOE_GEMM=generated to check their generated GEMMs in place).
 #
 # Every run: compute-sanitizer --tool T --error-exitcode 86 moe-runner ...
-# --device gpu --iters 1 --warmup 0, under a timeout (SANITIZE_TIMEOUT_S,
+# --device gpu --iters 1 --warmup 0 (initcheck adds --uninitialized-outputs:
+# the runner does not zero the outputs first, so an output byte the entry
+# never writes is reported as well as an uninitialized read inside it),
+# under a timeout (SANITIZE_TIMEOUT_S,
 # default 300; dsv3-1gpu's SANITIZE_LARGE_TIMEOUT_S, default 270: making its
 # 22 GB of random weights on the host alone takes ~90 s), its log in
 # OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 4);
@@ -45,7 +51,7 @@ BUILD=${BUILD_GPU:-$ROOT/build-gpu}
 ART=${MOE_ARTIFACTS_ROOT:-$ROOT/build/artifacts}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 TOOLS=${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}
-ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm nan adversarial}
+ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm nan adversarial cublaslt}
 SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm}
 JOBS=${SANITIZE_JOBS:-4}
 TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
@@ -83,6 +89,8 @@ runner_args() {
       if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1 --entry moe_layer_bwd"; fi ;;
     gemm|nan|adversarial)
       if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --inputs $ART/$1/in"; fi ;;
+    cublaslt)
+      if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu"; fi ;;
   esac
 }
 
@@ -94,10 +102,14 @@ sanitize_one() {
   args=$(runner_args "$name")
   local log=$OUTDIR/$name.$tool.log
   rm -f "$OUTDIR/$name.$tool.rc"
-  # shellcheck disable=SC2086 # args is a word list built above
+  # initcheck: outputs not zeroed first, so an output byte the entry never
+  # writes is reported too (when the outputs are copied back).
+  local outputs=""
+  [ "$tool" = initcheck ] && outputs=--uninitialized-outputs
+  # shellcheck disable=SC2086 # args and outputs are word lists built above
   timeout --kill-after=30 "$limit" "$SANITIZER" --tool "$tool" \
     --error-exitcode "$FINDING_RC" --print-limit 50 \
-    "$RUNNER" $args --device gpu --iters 1 --warmup 0 >"$log" 2>&1
+    "$RUNNER" $args --device gpu --iters 1 --warmup 0 $outputs >"$log" 2>&1
   echo $? >"$OUTDIR/$name.$tool.rc"
 }
 
@@ -106,7 +118,7 @@ groups=()
 missing=()
 for name in $ARTIFACTS; do
   case $name in
-    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|nan|adversarial) ;;
+    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|nan|adversarial|cublaslt) ;;
     *) echo "FAIL: unknown artifact '$name' in SANITIZE_ARTIFACTS"; exit 1 ;;
   esac
   if [ -z "$(runner_args "$name")" ]; then
