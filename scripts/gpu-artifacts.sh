@@ -21,7 +21,7 @@
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
 #                                            cases and their group sizes
-#   OUT/cublaslt/gpu.*                       test/gpu/Inputs/cublaslt-consumers.mlir:
+#   OUT/cublaslt/{gpu,cpu}.*                 test/gpu/Inputs/cublaslt-consumers.mlir:
 #                                            cuBLASLt grouped GEMMs read by
 #                                            compiled kernels (for
 #                                            scripts/gpu-sanitize.sh)
@@ -79,6 +79,8 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"
   "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target="$CHIP" \
     --gemm=cublaslt -o "$OUT/cublaslt/gpu"
+  "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target=cpu \
+    -o "$OUT/cublaslt/cpu"
   echo "== adversarial layers (test/e2e/adversarial/Inputs/layers.mlir)"
   rm -rf "$OUT/adversarial" && mkdir -p "$OUT/adversarial"
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"

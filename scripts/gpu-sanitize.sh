@@ -20,7 +20,11 @@
 #   nan                                ART/nan/gpu: NaN in glu and router inputs
 #   cublaslt                           ART/cublaslt/gpu: cuBLASLt grouped GEMMs
 #                                      (kn, nk, a zeroed tail, a weight
-#                                      gradient) each read by a compiled kernel
+#                                      gradient) each read by a compiled kernel,
+#                                      checked against ART/cublaslt/cpu: a
+#                                      report with values that pass is a write
+#                                      the tool did not see, one with values
+#                                      that fail an element left unwritten
 #   adversarial                        ART/adversarial/gpu: skewed routing, empty
 #                                      experts and groups, non-finite x, T = 37
 # Tools (SANITIZE_TOOLS; default "memcheck initcheck racecheck synccheck"):
@@ -90,7 +94,7 @@ runner_args() {
     gemm|nan|adversarial)
       if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --inputs $ART/$1/in"; fi ;;
     cublaslt)
-      if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu"; fi ;;
+      if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --check-against $ART/$1/cpu"; fi ;;
   esac
 }
 
@@ -201,6 +205,8 @@ for group in "${groups[@]}"; do
       # The first report: what was accessed, where, by whom, the address.
       awk '/^=+ [A-Z]/ && !/COMPUTE-SANITIZER/ && !seen { seen = 1; left = 5 } left > 0 { print; left-- }' "$log" | sed 's/^/    /'
     fi
+    # A run with --check-against: its verdict on the values.
+    grep -E '^check: [0-9]+ outputs' "$log" | sed 's/^/    values: /'
   done
 done
 for name in "${missing[@]}"; do
