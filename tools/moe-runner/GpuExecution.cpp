@@ -28,7 +28,7 @@ namespace {
 
 class GpuBoundEntry : public BoundEntry {
 public:
-  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host, const GpuCallOptions &options)
+  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host, const CallOptions &options)
       : gpu_(gpu), host_(host), options_(options) {}
   ~GpuBoundEntry() override {
     gpu_.destroyGraph(graph_);
@@ -91,13 +91,13 @@ private:
   std::vector<void *> device_;
   void *start_ = nullptr;
   void *end_ = nullptr;
-  GpuCallOptions options_;
+  CallOptions options_;
   void *graph_ = nullptr; // the captured call (--cuda-graph)
 };
 
 class GpuExecutor : public Executor {
 public:
-  GpuExecutor(GpuDevice *gpu, const GpuCallOptions &options)
+  GpuExecutor(GpuDevice *gpu, const CallOptions &options)
       : gpu_(gpu), name_(gpu->deviceName()), options_(options) {}
   const char *device() const override { return "gpu"; }
   std::string deviceName() const override { return name_; }
@@ -119,12 +119,12 @@ public:
 private:
   GpuDevice *gpu_;
   std::string name_;
-  GpuCallOptions options_;
+  CallOptions options_;
 };
 
 } // namespace
 
-Status makeGpuExecutor(std::unique_ptr<Executor> *out, const GpuCallOptions &options) {
+Status makeGpuExecutor(std::unique_ptr<Executor> *out, const CallOptions &options) {
   GpuDevice *gpu = nullptr;
   MOERT_TRY(GpuDevice::load(&gpu));
   MOERT_TRY(gpu->requireDevice());

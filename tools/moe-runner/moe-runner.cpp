@@ -101,12 +101,14 @@ OPTIONS
                     host; compile with --gemm=generated) fails with the
                     call that waited.
   --uninitialized-outputs
-                    (gpu) Do not zero the out buffers before each call: they
-                    start as the allocator gives them, and a later call
-                    starts from the previous call's outputs. Under
-                    compute-sanitizer --tool initcheck an output byte the
-                    entry never writes is then reported when the outputs are
-                    copied back (scripts/gpu-sanitize.sh).
+                    Do not zero the out buffers before each call: they start
+                    as fresh buffers that are not zeroed (on the cpu, those
+                    under 1 MiB), and a later call starts from the previous
+                    call's outputs. A memory checker then reports an output
+                    byte the entry never writes: compute-sanitizer --tool
+                    initcheck when the outputs are copied back from the GPU
+                    (scripts/gpu-sanitize.sh), valgrind when they are
+                    printed or dumped on the cpu.
   --json            Print one JSON object instead of tables (timings in ms
                     incl. every sample, outputs with shape/dtype/sum/abs_sum/
                     hash, check results, and values with --print).
@@ -685,9 +687,9 @@ namespace {
 /// The executor for `device`; "--device gpu: ..." errors are fatal.
 std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
                                                   const std::string &what,
-                                                  const moe_runner::GpuCallOptions &options = {}) {
+                                                  const moe_runner::CallOptions &options = {}) {
   if (device == "cpu")
-    return moe_runner::makeCpuExecutor();
+    return moe_runner::makeCpuExecutor(options);
   std::unique_ptr<moe_runner::Executor> e;
   check(moe_runner::makeGpuExecutor(&e, options).withPrefix(what));
   return e;
@@ -1050,13 +1052,10 @@ int main(int argc, char **argv) {
   std::string device = runDevice(o, spec, paths);
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");
-  if (o.uninitializedOutputs && device != "gpu")
-    usageError("--uninitialized-outputs needs --device gpu");
-  moe_runner::GpuCallOptions gpuCalls;
-  gpuCalls.cudaGraph = o.cudaGraph;
-  gpuCalls.zeroOutputs = !o.uninitializedOutputs;
-  std::unique_ptr<moe_runner::Executor> executor =
-      executorFor(device, "--device gpu", gpuCalls);
+  moe_runner::CallOptions calls;
+  calls.cudaGraph = o.cudaGraph;
+  calls.zeroOutputs = !o.uninitializedOutputs;
+  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu", calls);
   enableProgressFor(o, selected);
 
   // 3. Plan the inputs of every entry, and the reference, before running
