@@ -21,6 +21,15 @@
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
 #                                            cases and their group sizes
+#   OUT/cublaslt/{gpu,cpu}.*                 test/gpu/Inputs/cublaslt-consumers.mlir:
+#                                            cuBLASLt grouped GEMMs read by
+#                                            compiled kernels (for
+#                                            scripts/gpu-sanitize.sh)
+#   OUT/adversarial/{gpu,cpu}.*, OUT/adversarial/in
+#                                            test/e2e/adversarial's layers
+#                                            (skewed routing, empty experts
+#                                            and groups, non-finite x) and
+#                                            their file inputs
 # MOE_GEMM=generated|cublaslt|auto (default auto) picks the GPU artifacts'
 # grouped GEMMs (moe-compile --gemm). CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
@@ -66,5 +75,19 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
+  echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
+  rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"
+  "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target="$CHIP" \
+    --gemm=cublaslt -o "$OUT/cublaslt/gpu"
+  "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target=cpu \
+    -o "$OUT/cublaslt/cpu"
+  echo "== adversarial layers (test/e2e/adversarial/Inputs/layers.mlir)"
+  rm -rf "$OUT/adversarial" && mkdir -p "$OUT/adversarial"
+  python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
+  "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
+    -o "$OUT/src/adversarial.mlir"
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" \
+    -o "$OUT/adversarial/gpu"
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi
 echo "artifacts: $(find "$OUT/gpu" "$OUT/check" -name '*.so' | wc -l)"

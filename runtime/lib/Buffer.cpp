@@ -41,7 +41,7 @@ void AlignedBuffer::release() {
   mappedBytes_ = 0;
 }
 
-Status AlignedBuffer::allocate(size_t bytes) {
+Status AlignedBuffer::allocate(size_t bytes, bool zeroed) {
   release();
   size_t rounded = bytes == 0 ? kBufferAlignment
                               : (bytes + kBufferAlignment - 1) / kBufferAlignment *
@@ -62,7 +62,8 @@ Status AlignedBuffer::allocate(size_t bytes) {
   if (!p)
     return Status::error(format("out of memory allocating %zu bytes (%.3g GiB)", bytes,
                                 static_cast<double>(bytes) / (1u << 30)));
-  std::memset(p, 0, rounded);
+  if (zeroed)
+    std::memset(p, 0, rounded);
   data_ = p;
   size_ = bytes;
   return Status::success();

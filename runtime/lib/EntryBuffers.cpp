@@ -63,6 +63,20 @@ void EntryBuffers::zeroOutputs() {
       buffers_[i].zero();
 }
 
+Status EntryBuffers::uninitializeOutputs() {
+  for (size_t i = 0; i < entry_->args.size(); ++i) {
+    const ArgSpec &a = entry_->args[i];
+    if (a.isInput)
+      continue;
+    MOERT_TRY(
+        buffers_[i]
+            .allocate(a.numBytes, /*zeroed=*/false)
+            .withPrefix(format("entry '%s', output '%s'", entry_->name.c_str(), a.name.c_str())));
+    pointers_[i] = buffers_[i].data();
+  }
+  return Status::success();
+}
+
 void EntryBuffers::call(EntryFunction fn) {
   zeroOutputs();
   fn(pointers());

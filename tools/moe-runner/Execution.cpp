@@ -22,9 +22,10 @@ namespace {
 
 class CpuBoundEntry : public BoundEntry {
 public:
-  explicit CpuBoundEntry(EntryBuffers *host) : host_(host) {}
+  CpuBoundEntry(EntryBuffers *host, bool zeroOutputs) : host_(host), zeroOutputs_(zeroOutputs) {}
   Status call(EntryFunction fn, double *ms) override {
-    host_->zeroOutputs();
+    if (zeroOutputs_)
+      host_->zeroOutputs();
     uint64_t t0 = nowNanoseconds();
     fn(host_->pointers());
     uint64_t t1 = nowNanoseconds();
@@ -35,15 +36,22 @@ public:
 
 private:
   EntryBuffers *host_;
+  bool zeroOutputs_;
 };
 
 class CpuExecutor : public Executor {
 public:
+  explicit CpuExecutor(const CallOptions &options) : options_(options) {}
   const char *device() const override { return "cpu"; }
   Status bind(EntryBuffers *host, std::unique_ptr<BoundEntry> *out) override {
-    out->reset(new CpuBoundEntry(host));
+    if (!options_.zeroOutputs)
+      MOERT_TRY(host->uninitializeOutputs());
+    out->reset(new CpuBoundEntry(host, options_.zeroOutputs));
     return Status::success();
   }
+
+private:
+  CallOptions options_;
 };
 
 /// Random inputs already drawn in this process, by (seed, name, dtype,
@@ -135,7 +143,9 @@ Status dumpArgs(const std::string &dumpDir, const EntryBuffers &args) {
 
 } // namespace
 
-std::unique_ptr<Executor> makeCpuExecutor() { return std::unique_ptr<Executor>(new CpuExecutor); }
+std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options) {
+  return std::unique_ptr<Executor>(new CpuExecutor(options));
+}
 
 Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string &inputsDir,
                  EntryPlan *plan, std::string *warning) {

@@ -4,8 +4,9 @@
 // host (Inputs.h: the same seeded values or --inputs files everywhere), an
 // Executor places the argument buffers where the calls run (the host buffers
 // themselves on the cpu; device copies on a GPU, GpuExecution.cpp), calls the
-// entry (zeroing its outputs before every call) and brings the outputs back
-// into the host buffers, where the report, --dump and --check read them.
+// entry (zeroing its outputs before every call, unless CallOptions say not
+// to) and brings the outputs back into the host buffers, where the report,
+// --dump and --check read them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_RUNNER_EXECUTION_H
@@ -30,9 +31,10 @@ namespace moe_runner {
 class BoundEntry {
 public:
   virtual ~BoundEntry() = default;
-  /// Zero the outputs, call `fn` once; `*ms` is the call's time (host clock
-  /// on the cpu; events on the device's stream on a GPU). Errors the call
-  /// recorded (GPU sticky errors) name the entry.
+  /// Zero the outputs (unless CallOptions::zeroOutputs is off), call `fn`
+  /// once; `*ms` is the call's time (host clock on the cpu; events on the
+  /// device's stream on a GPU). Errors the call recorded (GPU sticky errors)
+  /// name the entry.
   virtual moert::Status call(moert::EntryFunction fn, double *ms) = 0;
   virtual moert::Status fetchOutputs() = 0;
 };
@@ -65,15 +67,25 @@ public:
   }
 };
 
-std::unique_ptr<Executor> makeCpuExecutor();
+/// How an executor calls entries.
+struct CallOptions {
+  /// (gpu) Capture each bound entry's first call into a CUDA graph; every
+  /// call (that one too) replays it.
+  bool cudaGraph = false;
+  /// Zero the outputs before every call. Without it they start as fresh
+  /// buffers that are not zeroed (then hold the previous call's outputs), so
+  /// that a memory checker (valgrind on the cpu, compute-sanitizer initcheck
+  /// on a GPU) reports an output byte the entry never writes.
+  bool zeroOutputs = true;
+};
+
+std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options = {});
 
 /// The GPU executor (GpuExecution.cpp): loads libmoe_runtime_gpu (GpuDevice.h)
 /// and requires a CUDA device. Must be called before a GPU artifact's .so is
 /// loaded. Errors: "cannot load libmoe_runtime_gpu.so (tried ...): ...",
 /// "no CUDA device: ...".
-/// With `cudaGraph`, each bound entry's first call is captured into a CUDA
-/// graph and every call (that one too) replays it.
-moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, bool cudaGraph = false);
+moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, const CallOptions &options = {});
 
 /// Whether a GPU can run artifacts here: the library loads and reports at
 /// least one device (for the default target of a FILE.mlir).

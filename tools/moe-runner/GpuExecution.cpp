@@ -3,14 +3,15 @@
 // The GPU Executor: every argument gets a device buffer (stream-ordered
 // allocation on the runtime stream, moert_gpu_stream()); inputs are copied
 // from the host buffers once; before every call the outputs are zeroed on the
-// stream; the entry is called with the device pointers; two timing events
-// recorded on the runtime stream around the call give its time (the compiled
-// code and the moert_* calls it makes all run on that stream, so the events
-// bracket all of its GPU work). After each call the stream is waited for and
-// the library's sticky error checked, so a failing call is reported by name.
-// With --cuda-graph the first call is captured into a CUDA graph (outputs
-// zeroed outside it) and every call replays the graph between the events.
-// Everything goes through GpuDevice (dlopen + dlsym): no CUDA is linked.
+// stream (not with --uninitialized-outputs); the entry is called with the
+// device pointers; two timing events recorded on the runtime stream around
+// the call give its time (the compiled code and the moert_* calls it makes
+// all run on that stream, so the events bracket all of its GPU work). After
+// each call the stream is waited for and the library's sticky error checked,
+// so a failing call is reported by name. With --cuda-graph the first call is
+// captured into a CUDA graph (outputs zeroed outside it) and every call
+// replays the graph between the events. Everything goes through GpuDevice
+// (dlopen + dlsym): no CUDA is linked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +28,8 @@ namespace {
 
 class GpuBoundEntry : public BoundEntry {
 public:
-  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host, bool cudaGraph)
-      : gpu_(gpu), host_(host), cudaGraph_(cudaGraph) {}
+  GpuBoundEntry(const GpuDevice &gpu, EntryBuffers *host, const CallOptions &options)
+      : gpu_(gpu), host_(host), options_(options) {}
   ~GpuBoundEntry() override {
     gpu_.destroyGraph(graph_);
     for (void *p : device_)
@@ -58,10 +59,10 @@ public:
   Status call(EntryFunction fn, double *ms) override {
     const EntrySpec &entry = host_->entry();
     for (size_t i = 0; i < entry.args.size(); ++i)
-      if (!entry.args[i].isInput)
+      if (options_.zeroOutputs && !entry.args[i].isInput)
         MOERT_TRY(gpu_.zero(device_[i], entry.args[i].numBytes));
     std::string what = format("entry '%s' on gpu", entry.name.c_str());
-    if (cudaGraph_ && !graph_)
+    if (options_.cudaGraph && !graph_)
       MOERT_TRY(gpu_.captureGraph([&] { fn(device_.data()); },
                                   "capturing " + what + " into a CUDA graph", &graph_));
     MOERT_TRY(gpu_.record(start_));
@@ -90,18 +91,18 @@ private:
   std::vector<void *> device_;
   void *start_ = nullptr;
   void *end_ = nullptr;
-  bool cudaGraph_;
+  CallOptions options_;
   void *graph_ = nullptr; // the captured call (--cuda-graph)
 };
 
 class GpuExecutor : public Executor {
 public:
-  GpuExecutor(GpuDevice *gpu, bool cudaGraph)
-      : gpu_(gpu), name_(gpu->deviceName()), cudaGraph_(cudaGraph) {}
+  GpuExecutor(GpuDevice *gpu, const CallOptions &options)
+      : gpu_(gpu), name_(gpu->deviceName()), options_(options) {}
   const char *device() const override { return "gpu"; }
   std::string deviceName() const override { return name_; }
   Status bind(EntryBuffers *host, std::unique_ptr<BoundEntry> *out) override {
-    std::unique_ptr<GpuBoundEntry> b(new GpuBoundEntry(*gpu_, host, cudaGraph_));
+    std::unique_ptr<GpuBoundEntry> b(new GpuBoundEntry(*gpu_, host, options_));
     MOERT_TRY(b->place());
     *out = std::move(b);
     return Status::success();
@@ -118,17 +119,17 @@ public:
 private:
   GpuDevice *gpu_;
   std::string name_;
-  bool cudaGraph_;
+  CallOptions options_;
 };
 
 } // namespace
 
-Status makeGpuExecutor(std::unique_ptr<Executor> *out, bool cudaGraph) {
+Status makeGpuExecutor(std::unique_ptr<Executor> *out, const CallOptions &options) {
   GpuDevice *gpu = nullptr;
   MOERT_TRY(GpuDevice::load(&gpu));
   MOERT_TRY(gpu->requireDevice());
   gpu->clearError();
-  out->reset(new GpuExecutor(gpu, cudaGraph));
+  out->reset(new GpuExecutor(gpu, options));
   return Status::success();
 }
 

@@ -71,7 +71,7 @@ OPTIONS
   --warmup N        Untimed calls before timing (default 1).
   --iters N         Timed calls (default 5); the median is reported. Outputs
                     are those of the last call; out buffers are zeroed before
-                    every call.
+                    every call (see --uninitialized-outputs).
   --check-against PATH
                     Compare every output with a reference (see CHECKING).
                     PATH is another artifact (stem, .so or .json; normally the
@@ -100,6 +100,15 @@ OPTIONS
                     cuBLASLt grouped GEMMs read their group sizes on the
                     host; compile with --gemm=generated) fails with the
                     call that waited.
+  --uninitialized-outputs
+                    Do not zero the out buffers before each call: they start
+                    as fresh buffers that are not zeroed (on the cpu, those
+                    under 1 MiB), and a later call starts from the previous
+                    call's outputs. A memory checker then reports an output
+                    byte the entry never writes: compute-sanitizer --tool
+                    initcheck when the outputs are copied back from the GPU
+                    (scripts/gpu-sanitize.sh), valgrind when they are
+                    printed or dumped on the cpu.
   --json            Print one JSON object instead of tables (timings in ms
                     incl. every sample, outputs with shape/dtype/sum/abs_sum/
                     hash, check results, and values with --print).
@@ -239,6 +248,7 @@ struct Options {
   std::vector<std::string> expectNonFinite; // --expect-nonfinite NAME|ENTRY/NAME
   bool profile = false;     // --profile
   bool cudaGraph = false;   // --cuda-graph
+  bool uninitializedOutputs = false; // --uninitialized-outputs
   int progress = -1;        // --progress 1, --no-progress 0, -1 by size
 };
 
@@ -294,6 +304,9 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--cuda-graph") {
       cl.noValue();
       o.cudaGraph = true;
+    } else if (name == "--uninitialized-outputs") {
+      cl.noValue();
+      o.uninitializedOutputs = true;
     } else if (name == "--progress" || name == "--no-progress") {
       cl.noValue();
       o.progress = name == "--progress";
@@ -674,11 +687,11 @@ namespace {
 /// The executor for `device`; "--device gpu: ..." errors are fatal.
 std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
                                                   const std::string &what,
-                                                  bool cudaGraph = false) {
+                                                  const moe_runner::CallOptions &options = {}) {
   if (device == "cpu")
-    return moe_runner::makeCpuExecutor();
+    return moe_runner::makeCpuExecutor(options);
   std::unique_ptr<moe_runner::Executor> e;
-  check(moe_runner::makeGpuExecutor(&e, cudaGraph).withPrefix(what));
+  check(moe_runner::makeGpuExecutor(&e, options).withPrefix(what));
   return e;
 }
 
@@ -1039,8 +1052,10 @@ int main(int argc, char **argv) {
   std::string device = runDevice(o, spec, paths);
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");
-  std::unique_ptr<moe_runner::Executor> executor =
-      executorFor(device, "--device gpu", o.cudaGraph);
+  moe_runner::CallOptions calls;
+  calls.cudaGraph = o.cudaGraph;
+  calls.zeroOutputs = !o.uninitializedOutputs;
+  std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu", calls);
   enableProgressFor(o, selected);
 
   // 3. Plan the inputs of every entry, and the reference, before running

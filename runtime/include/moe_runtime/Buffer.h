@@ -25,8 +25,10 @@ public:
   AlignedBuffer &operator=(AlignedBuffer &&other) noexcept;
   ~AlignedBuffer();
 
-  /// Allocate `bytes` zeroed bytes; an error (with the size) if out of memory.
-  Status allocate(size_t bytes);
+  /// Allocate `bytes` bytes, zeroed unless `zeroed` is false (then they are
+  /// what the allocator gives, except that a mapping, 1 MiB or more, is
+  /// always zero); an error (with the size) if out of memory.
+  Status allocate(size_t bytes, bool zeroed = true);
   void zero();
   void *data() { return data_; }
   const void *data() const { return data_; }

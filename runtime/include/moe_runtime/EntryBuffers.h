@@ -37,6 +37,10 @@ public:
 
   /// Zero the output buffers (io "out"), as the ABI asks before every call.
   void zeroOutputs();
+  /// Give the outputs fresh buffers that are not zeroed (moe-runner
+  /// --uninitialized-outputs: a memory checker then reports an output byte
+  /// the entry never writes).
+  Status uninitializeOutputs();
   /// zeroOutputs(), then fn(pointers()).
   void call(EntryFunction fn);
 

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# On a GPU machine (no MLIR needed): build libmoe_runtime_gpu and moe-runner
+# standalone (as scripts/gpu-e2e.sh does; an existing $BUILD_GPU is reused
+# incrementally), then run the GPU artifacts that scripts/gpu-artifacts.sh
+# made under NVIDIA compute-sanitizer and print one line per (artifact, tool)
+# with its error count, and an overall verdict.
+#
+#   scripts/gpu-sanitize.sh [OUTDIR]   (default: $OUT, else ./gpu-sanitize-out)
+#
+# Artifacts (SANITIZE_ARTIFACTS, space-separated; default all of them):
+#   small seed-test qwen3-30b-a3b      ART/check/gpu/<name>: every entry
+#                                      (moe_layer, moe_layer_fwd, moe_layer_bwd)
+#   mixtral-8x7b dsv3-1gpu             ART/check/gpu/<name>: moe_layer_bwd only,
+#                                      which runs moe_layer_fwd in the same
+#                                      process first for its residuals, so both
+#                                      are sanitized (their weights are 2.8 and
+#                                      22 GB: one forward less saves minutes)
+#   gemm                               ART/gemm/gpu: the generated grouped GEMM
+#                                      cases (TMA + wgmma, shared memory)
+#   nan                                ART/nan/gpu: NaN in glu and router inputs
+#   cublaslt                           ART/cublaslt/gpu: cuBLASLt grouped GEMMs
+#                                      (kn, nk, a zeroed tail, a weight
+#                                      gradient) each read by a compiled kernel,
+#                                      checked against ART/cublaslt/cpu: a
+#                                      report with values that pass is a write
+#                                      the tool did not see, one with values
+#                                      that fail an element left unwritten
+#   adversarial                        ART/adversarial/gpu: skewed routing, empty
+#                                      experts and groups, non-finite x, T = 37
+# Tools (SANITIZE_TOOLS; default "memcheck initcheck racecheck synccheck"):
+# memcheck and initcheck run on every artifact; racecheck and synccheck only
+# on the artifacts whose kernels use shared memory (SANITIZE_SHARED_ARTIFACTS,
+# default "gemm": the compiler's other kernels use none; add examples built
+# with MOE_GEMM=generated to check their generated GEMMs in place).
+#
+# Every run: compute-sanitizer --tool T --error-exitcode 86 moe-runner ...
+# --device gpu --iters 1 --warmup 0 (initcheck adds --uninitialized-outputs:
+# the runner does not zero the outputs first, so an output byte the entry
+# never writes is reported as well as an uninitialized read inside it),
+# under a timeout (SANITIZE_TIMEOUT_S,
+# default 300; dsv3-1gpu's SANITIZE_LARGE_TIMEOUT_S, default 270: making its
+# 22 GB of random weights on the host alone takes ~90 s), its log in
+# OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 4);
+# dsv3-1gpu's runs go one after the other, started first (each holds ~45 GB
+# of device memory): its two timeouts bound the whole set to ~9.5 minutes
+# while the other artifacts run beside it.
+# The environment passes through: MOERT_GPU_STREAMS=1 puts the cuBLASLt
+# grouped GEMMs on the runtime stream instead of auxiliary streams.
+# Exit status: 0 when every selected run finished with 0 errors; 1 on any
+# finding, timeout, failed run or missing artifact.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUTDIR=${1:-${OUT:-$ROOT/gpu-sanitize-out}}
+BUILD=${BUILD_GPU:-$ROOT/build-gpu}
+ART=${MOE_ARTIFACTS_ROOT:-$ROOT/build/artifacts}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+TOOLS=${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}
+ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm nan adversarial cublaslt}
+SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm}
+JOBS=${SANITIZE_JOBS:-4}
+TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
+LARGE_TIMEOUT_S=${SANITIZE_LARGE_TIMEOUT_S:-270}
+FINDING_RC=86
+mkdir -p "$OUTDIR"
+export PATH="$CUDA_HOME/bin:$PATH"
+
+SANITIZER=$CUDA_HOME/bin/compute-sanitizer
+[ -x "$SANITIZER" ] || SANITIZER=$CUDA_HOME/compute-sanitizer/compute-sanitizer
+if ! [ -x "$SANITIZER" ]; then
+  echo "FAIL: no compute-sanitizer under $CUDA_HOME (bin/ or compute-sanitizer/)"; exit 1
+fi
+
+echo "=== build runtime + moe-runner ($BUILD) $(date +%T)"
+if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+         -DCUDAToolkit_ROOT="$CUDA_HOME" -DMOE_GPU_BUILD_BENCH=OFF &&
+       cmake --build "$BUILD" --target moe-runner moe_runtime_gpu; } >"$OUTDIR/build.log" 2>&1; then
+  tail -30 "$OUTDIR/build.log"; echo "FAIL: build"; exit 1
+fi
+RUNNER=$BUILD/bin/moe-runner
+[ -x "$RUNNER" ] || RUNNER=$(find "$BUILD" -name moe-runner -type f -perm -u+x | head -1)
+MOE_RUNTIME_GPU_LIB=$(find "$BUILD" -name 'libmoe_runtime_gpu.so' | head -1)
+export MOE_RUNTIME_GPU_LIB
+echo "runner: $RUNNER  gpu lib: $MOE_RUNTIME_GPU_LIB"
+echo "sanitizer: $SANITIZER ($("$SANITIZER" --version 2>/dev/null | grep -i version | head -1))"
+
+# The moe-runner arguments of an artifact (after the runner), or nothing when
+# the artifact is not there.
+runner_args() {
+  case $1 in
+    small|seed-test|qwen3-30b-a3b)
+      if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1"; fi ;;
+    mixtral-8x7b|dsv3-1gpu)
+      if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1 --entry moe_layer_bwd"; fi ;;
+    gemm|nan|adversarial)
+      if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --inputs $ART/$1/in"; fi ;;
+    cublaslt)
+      if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --check-against $ART/$1/cpu"; fi ;;
+  esac
+}
+
+uses_shared_memory() { [[ " $SHARED_ARTIFACTS " == *" $1 "* ]]; }
+
+# One sanitizer run: writes OUTDIR/<artifact>.<tool>.{log,rc}.
+sanitize_one() {
+  local name=$1 tool=$2 limit=$3 args
+  args=$(runner_args "$name")
+  local log=$OUTDIR/$name.$tool.log
+  rm -f "$OUTDIR/$name.$tool.rc"
+  # initcheck: outputs not zeroed first, so an output byte the entry never
+  # writes is reported too (when the outputs are copied back).
+  local outputs=""
+  [ "$tool" = initcheck ] && outputs=--uninitialized-outputs
+  # shellcheck disable=SC2086 # args and outputs are word lists built above
+  timeout --kill-after=30 "$limit" "$SANITIZER" --tool "$tool" \
+    --error-exitcode "$FINDING_RC" --print-limit 50 \
+    "$RUNNER" $args --device gpu --iters 1 --warmup 0 $outputs >"$log" 2>&1
+  echo $? >"$OUTDIR/$name.$tool.rc"
+}
+
+# The runs, as job groups: the runs of one group go one after the other.
+groups=()
+missing=()
+for name in $ARTIFACTS; do
+  case $name in
+    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|nan|adversarial|cublaslt) ;;
+    *) echo "FAIL: unknown artifact '$name' in SANITIZE_ARTIFACTS"; exit 1 ;;
+  esac
+  if [ -z "$(runner_args "$name")" ]; then
+    missing+=("$name")
+    continue
+  fi
+  runs=()
+  for tool in $TOOLS; do
+    case $tool in
+      memcheck|initcheck) ;;
+      racecheck|synccheck) uses_shared_memory "$name" || continue ;;
+      *) echo "FAIL: unknown tool '$tool' in SANITIZE_TOOLS"; exit 1 ;;
+    esac
+    runs+=("$name:$tool")
+  done
+  [ ${#runs[@]} -gt 0 ] || continue
+  if [ "$name" = dsv3-1gpu ]; then
+    groups=("${runs[*]}" ${groups[@]+"${groups[@]}"})
+  else
+    groups+=("${runs[@]}")
+  fi
+done
+
+echo "=== compute-sanitizer runs ($JOBS at a time) $(date +%T)"
+start=$SECONDS
+running=0
+for group in "${groups[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  (
+    for run in $group; do
+      name=${run%%:*} tool=${run#*:}
+      limit=$TIMEOUT_S
+      [ "$name" = dsv3-1gpu ] && limit=$LARGE_TIMEOUT_S
+      t0=$SECONDS
+      sanitize_one "$name" "$tool" "$limit"
+      echo "  $name $tool: rc=$(cat "$OUTDIR/$name.$tool.rc") ($((SECONDS - t0)) s)"
+    done
+  ) &
+  running=$((running + 1))
+done
+wait
+
+# The distinct kernels (ours: __moe_entry_*; else the first words of the
+# symbol) that a log's reports point at.
+reported_kernels() {
+  grep -E '^=+ +at ' "$1" | sed -E 's/^=+ +at +//; s/^0x[0-9a-f]+ in //; s/\+0x[0-9a-f]+.*//; s/\(.*//' |
+    cut -c1-60 | sort | uniq -c | sort -rn | head -4 | awk '{printf "%s%s(%s)", (NR>1?", ":""), $2, $1}'
+}
+
+status=0
+echo
+echo "=== summary ($((SECONDS - start)) s): compute-sanitizer, moe-runner --iters 1 --warmup 0"
+printf '%-16s %-10s %-8s %-10s %s\n' artifact tool errors result "reported at"
+for group in "${groups[@]}"; do
+  for run in $group; do
+    name=${run%%:*} tool=${run#*:}
+    log=$OUTDIR/$name.$tool.log
+    rc=$(cat "$OUTDIR/$name.$tool.rc" 2>/dev/null || echo none)
+    errors=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" 2>/dev/null | tail -1 | grep -oE '[0-9]+$')
+    where=""
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      result=TIMEOUT
+    elif [ -z "$errors" ]; then
+      result=NO-SUMMARY
+    elif [ "$errors" != 0 ] || [ "$rc" = "$FINDING_RC" ]; then
+      result=FINDINGS; where=$(reported_kernels "$log")
+    elif [ "$rc" != 0 ]; then
+      result=RUN-FAILED
+    else
+      result=clean
+    fi
+    [ "$result" = clean ] || status=1
+    printf '%-16s %-10s %-8s %-10s %s\n' "$name" "$tool" "${errors:--}" "$result" "$where"
+    if [ "$result" = RUN-FAILED ] || [ "$result" = NO-SUMMARY ]; then
+      grep -E 'error|FAIL|moe-runner:' "$log" | grep -v '^=+ *$' | tail -3 | sed 's/^/    /'
+    elif [ "$result" = FINDINGS ]; then
+      # The first report: what was accessed, where, by whom, the address.
+      awk '/^=+ [A-Z]/ && !/COMPUTE-SANITIZER/ && !seen { seen = 1; left = 5 } left > 0 { print; left-- }' "$log" | sed 's/^/    /'
+    fi
+    # A run with --check-against: its verdict on the values.
+    grep -E '^check: [0-9]+ outputs' "$log" | sed 's/^/    values: /'
+  done
+done
+for name in "${missing[@]}"; do
+  printf '%-16s %-10s %-8s %-10s %s\n' "$name" - - MISSING "no artifact (run scripts/gpu-artifacts.sh)"
+  status=1
+done
+echo "logs: $OUTDIR/<artifact>.<tool>.log"
+echo "=== done $(date +%T): $([ $status = 0 ] && echo "SANITIZERS CLEAN" || echo "SANITIZER FINDINGS OR FAILED RUNS")"
+exit $status
