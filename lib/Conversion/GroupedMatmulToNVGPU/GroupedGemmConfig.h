@@ -47,14 +47,12 @@ struct GroupedGemmConfig {
   int64_t stages = 4;
   static constexpr int64_t maxStages = 8;
   /// Dynamic shared memory a kernel may use on sm_90 (227 KiB), less what
-  /// the mbarriers take statically (two per stage, two per consumer).
-  static constexpr int64_t sharedCapacity = 232448 - 2 * maxStages * 8 - 4 * 8;
+  /// the mbarriers take statically.
+  static constexpr int64_t sharedCapacity = 232448 - 2 * maxStages * 8;
 
-  // One consumer warpgroup per 64 rows of the tile (wgmma, then its rows
-  // staged in shared memory), then one producer warpgroup: a thread issuing
-  // TMA, and its last storerThreads threads storing the staged tiles.
+  // One consumer warpgroup per 64 rows of the tile (wgmma + epilogue of
+  // its rows), then one producer warpgroup (TMA).
   static constexpr int64_t warpgroupSize = 128;
-  static constexpr int64_t storerThreads = 96;
   static constexpr int64_t wgmmaM = 64, wgmmaK = 16;
   int64_t consumers() const { return blockM / wgmmaM; }
   int64_t threads() const { return (consumers() + 1) * warpgroupSize; }

@@ -3,11 +3,10 @@
 // One CTA = a consumer warpgroup per 64 rows of the tile and a producer
 // warpgroup. The producer keeps one thread issuing TMA loads into a ring of
 // `stages` shared-memory stages; each consumer runs wgmma on its 64 rows of
-// each stage as it fills (B shared), then stages its accumulator in shared
-// memory and starts the next tile while three warps of the producer
-// warpgroup store the staged tile to c. All walk the same tiles: CTA i takes
-// tiles i, i + numCtas, ... of a linear order that the group sizes, scanned on
-// the device, decode:
+// each stage as it fills (B shared), then writes its rows of the tile
+// through shared memory. Both walk the same tiles: CTA i takes tiles i,
+// i + numCtas, ... of a linear order that the group sizes, scanned on the
+// device, decode:
 //  - RaggedDim::M (grouped matmul): (m-tile, n-tile), m-tiles numbered group
 //    after group, then the tiles of the zero rows past the last group; only
 //    the rows of the tile's group are stored;
@@ -151,20 +150,6 @@ private:
       // Every consumer warpgroup releases each stage.
       nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers,
                                     index(config.consumers()), index(s), first);
-    }
-    // The epilogue's staging tile, per consumer half: "full" once its 128
-    // threads wrote their accumulator, "empty" once the storers read it.
-    auto halves =
-        nvgpu::MBarrierGroupType::get(ctx, workgroup, config.consumers());
-    stagingFull = nvgpu::MBarrierCreateOp::create(b, loc, halves);
-    stagingEmpty = nvgpu::MBarrierCreateOp::create(b, loc, halves);
-    for (int64_t c = 0; c < config.consumers(); ++c) {
-      nvgpu::MBarrierInitOp::create(b, loc, stagingFull,
-                                    index(GroupedGemmConfig::warpgroupSize),
-                                    index(c), first);
-      nvgpu::MBarrierInitOp::create(b, loc, stagingEmpty,
-                                    index(GroupedGemmConfig::storerThreads),
-                                    index(c), first);
     }
     // The initialized barriers must be visible to the async proxy (TMA's
     // complete_tx) too, not only to the threads past the next bar.sync.
@@ -326,10 +311,9 @@ private:
                                    index(config.numCtas), ValueRange{index(0)});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    currentTile = loop.getInductionVar();
-    Value count = body(decodeTile(currentTile), loop.getRegionIterArg(0));
+    Value count =
+        body(decodeTile(loop.getInductionVar()), loop.getRegionIterArg(0));
     scf::YieldOp::create(b, loc, count);
-    currentTile = Value();
   }
 
   Value stageOf(Value count) { return remU(count, index(config.stages)); }
@@ -406,21 +390,12 @@ private:
   }
 
   // --- producer -------------------------------------------------------------
-  /// The producer warpgroup: its first thread issues the TMA loads, its
-  /// last three warps store the tiles the consumers stage (the rest idle).
   void emitProducer() {
     NVVM::SetMaxRegisterOp::create(b, loc, GroupedGemmConfig::producerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
-    Value producerThread = sub(
-        threadId, index(config.consumers() * GroupedGemmConfig::warpgroupSize));
-    Value leader = cmp(arith::CmpIPredicate::eq, producerThread, index(0));
-    Value storer = cmp(arith::CmpIPredicate::uge, producerThread,
-                       index(GroupedGemmConfig::warpgroupSize -
-                             GroupedGemmConfig::storerThreads));
-    ifThen(storer, [&] {
-      emitStorer(sub(producerThread, index(GroupedGemmConfig::warpgroupSize -
-                                           GroupedGemmConfig::storerThreads)));
-    });
+    Value leader =
+        cmp(arith::CmpIPredicate::eq, threadId,
+            index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
       Value aMap =
@@ -500,14 +475,7 @@ private:
     isConsumerLeader = cmp(arith::CmpIPredicate::eq, consumerThread, index(0));
     forEachTile([&](const TileCoordinates &t, Value count) {
       auto [accumulator, next] = emitTileMma(t, count);
-      // This half of the staging tile is free once the storers read the
-      // previous tile's (the first wait is on the phase before the
-      // barrier's first, which counts as complete).
-      Value freePhase = arith::XOrIOp::create(b, loc, tileParity(), i1(true));
-      nvgpu::MBarrierTryWaitParityOp::create(b, loc, stagingEmpty, freePhase,
-                                             index(10000000), consumer);
-      stageAccumulator(accumulator, stagingTile());
-      nvgpu::MBarrierArriveOp::create(b, loc, stagingFull, consumer);
+      emitEpilogue(t, accumulator);
       return next;
     });
   }
@@ -685,21 +653,17 @@ private:
     return accumulator;
   }
 
-  // --- epilogue -------------------------------------------------------------
-  // A consumer stages its accumulator in shared memory and goes on with the
-  // next tile's wgmma while the storer warps move the staged tile to c.
-
-  Value stagingTile() {
-    return sharedView({config.blockM, GroupedGemmConfig::epilogueRowFloats},
-                      b.getF32Type(), index(config.epilogueOffset()));
-  }
-
-  /// The parity of the current tile's ordinal in this CTA's tile loop
-  /// (forEachTile's), the phase of the staging barriers it uses.
-  Value tileParity() {
-    Value ordinal = divU(sub(currentTile, blockId), index(config.numCtas));
-    return arith::TruncIOp::create(b, loc, b.getI1Type(),
-                                   toI32(remU(ordinal, index(2))));
+  // --- epilogue
+  // ---------------------------------------------------------------
+  /// Synchronizes this consumer warpgroup only (named barrier 1 + its
+  /// index; the producer runs ahead, the other consumer has its own rows).
+  void consumerBarrier() {
+    Value id = add(toI32(consumer), i32(1));
+    NVVM::BarrierOp::create(b, loc, /*res=*/Type(), /*barrierId=*/id,
+                            /*numberOfThreads=*/
+                            i32(GroupedGemmConfig::warpgroupSize),
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
   }
 
   /// Writes this consumer's 64 x BN accumulator into its rows of `staging`:
@@ -729,49 +693,42 @@ private:
       }
   }
 
-  /// The storer warps: for each tile, once both halves are staged, its
-  /// rows of c, 4 columns a thread; rows and columns past the tile's group
-  /// or past N are not written. Then the halves are free again.
-  void emitStorer(Value storerThread) {
-    readScheduleExtent();
+  /// Accumulator -> shared memory (f32) -> the tile's rows of c: each
+  /// consumer moves its own 64 rows, each thread 4 columns of a row at a
+  /// time; rows and columns past the tile's group or past N are not written.
+  void emitEpilogue(const TileCoordinates &t, Value accumulator) {
+    Value staging =
+        sharedView({config.blockM, GroupedGemmConfig::epilogueRowFloats},
+                   b.getF32Type(), index(config.epilogueOffset()));
+    consumerBarrier(); // the previous tile's reads of `staging` are done
+    stageAccumulator(accumulator, staging);
+    consumerBarrier();
     constexpr int64_t vectorWidth = 4;
     int64_t threadsPerRow = GroupedGemmConfig::blockN / vectorWidth;
-    int64_t rowsPerPass = GroupedGemmConfig::storerThreads / threadsPerRow;
+    int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
     Value column =
-        mul(remU(storerThread, index(threadsPerRow)), index(vectorWidth));
-    Value firstRow = divU(storerThread, index(threadsPerRow));
-    forEachTile([&](const TileCoordinates &t, Value count) {
-      Value parity = tileParity();
-      for (int64_t c = 0; c < config.consumers(); ++c)
-        nvgpu::MBarrierTryWaitParityOp::create(b, loc, stagingFull, parity,
-                                               index(10000000), index(c));
-      Value staging = stagingTile();
-      Value globalColumn = add(t.colBegin, column);
-      Value columnInside =
-          cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
-      auto rows = scf::ForOp::create(b, loc, firstRow, index(config.blockM),
-                                     index(rowsPerPass));
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(rows.getBody());
-        Value row = rows.getInductionVar();
-        Value globalRow = add(t.rowBegin, row);
-        Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
-        ifThen(andI(rowInside, columnInside), [&] {
-          auto f32x4 = VectorType::get({vectorWidth}, b.getF32Type());
-          Value values = vector::LoadOp::create(b, loc, f32x4, staging,
-                                                ValueRange{row, column});
-          if (!config.f32Out)
-            values = arith::TruncFOp::create(
-                b, loc, VectorType::get({vectorWidth}, b.getBF16Type()),
-                values);
-          vector::StoreOp::create(b, loc, values, operands.c,
-                                  ValueRange{globalRow, globalColumn});
-        });
-      }
-      for (int64_t c = 0; c < config.consumers(); ++c)
-        nvgpu::MBarrierArriveOp::create(b, loc, stagingEmpty, index(c));
-      return count;
+        mul(remU(consumerThread, index(threadsPerRow)), index(vectorWidth));
+    Value myRows = mul(consumer, index(64));
+    Value firstRow = add(myRows, divU(consumerThread, index(threadsPerRow)));
+    Value globalColumn = add(t.colBegin, column);
+    Value columnInside =
+        cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
+    auto rows = scf::ForOp::create(b, loc, firstRow, add(myRows, index(64)),
+                                   index(rowsPerPass));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value row = rows.getInductionVar();
+    Value globalRow = add(t.rowBegin, row);
+    Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
+    ifThen(andI(rowInside, columnInside), [&] {
+      auto f32x4 = VectorType::get({vectorWidth}, b.getF32Type());
+      Value values = vector::LoadOp::create(b, loc, f32x4, staging,
+                                            ValueRange{row, column});
+      if (!config.f32Out)
+        values = arith::TruncFOp::create(
+            b, loc, VectorType::get({vectorWidth}, b.getBF16Type()), values);
+      vector::StoreOp::create(b, loc, values, operands.c,
+                              ValueRange{globalRow, globalColumn});
     });
   }
 
@@ -786,8 +743,6 @@ private:
   Value dynamicShared, sharedBase, alignPad;
   Value scanTiles, scanRows;
   Value fullBarriers, emptyBarriers;
-  Value stagingFull, stagingEmpty;
-  Value currentTile; // forEachTile's induction variable, inside its body
   Value groupTiles, groupRowsEnd, totalTiles;
   Value consumer, consumerThread, isConsumerLeader;
 };

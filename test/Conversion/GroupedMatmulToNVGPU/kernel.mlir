@@ -31,22 +31,10 @@
 // CHECK:         memref.load %{{.*}} : memref<4xi32>
 // CHECK:         arith.ceildivui
 // CHECK:         gpu.barrier
-// Producer warpgroup: fewer registers. Its last three warps store the
-// tiles: wait until each consumer's half of the staging tile is full (one
-// consumer here), then rows of the tile's group and columns inside N only, cast to
-// bf16, then release the half.
+// Producer warpgroup: fewer registers, descriptors published and fenced,
+// then per k-step: wait for a free stage, expect its bytes, TMA A and B's
+// two 64-column boxes.
 // CHECK:         nvvm.setmaxregister  decrease 40
-// CHECK:         scf.if
-// CHECK:           scf.for
-// CHECK:             nvgpu.mbarrier.try_wait.parity
-// CHECK:             scf.for
-// CHECK:               scf.if
-// CHECK:                 vector.load %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK:                 arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
-// CHECK:                 vector.store %{{.*}}, %{{.*}} : memref<256x192xbf16>, vector<4xbf16>
-// CHECK:             nvgpu.mbarrier.arrive
-// Its first thread: descriptors published and fenced, then per k-step: wait
-// for a free stage, expect its bytes, TMA A and B's two 64-column boxes.
 // CHECK:         nvvm.fence.proxy.release <gpu>
 // CHECK:         nvvm.fence.proxy.acquire <gpu>
 // CHECK:         nvvm.fence.proxy.acquire <gpu>
@@ -72,12 +60,18 @@
 // CHECK:             nvgpu.mbarrier.arrive
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvgpu.mbarrier.arrive
-// Epilogue: once the storers read its half of the previous tile, the
-// accumulator's register pairs into shared memory, then the half is full.
-// CHECK:           nvgpu.mbarrier.try_wait.parity
+// Epilogue: the accumulator's register pairs into shared memory (its
+// warpgroup's named barrier around), then rows of the tile's group and
+// columns inside N only, cast to bf16.
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           llvm.extractvalue
 // CHECK:           vector.store %{{.*}}, %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-// CHECK:           nvgpu.mbarrier.arrive
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:           scf.for
+// CHECK:             scf.if
+// CHECK:               vector.load %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:               arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// CHECK:               vector.store %{{.*}}, %{{.*}} : memref<256x192xbf16>, vector<4xbf16>
 // CHECK:       memref.dealloc %[[SCRATCH]] : memref<132x32xi64>
 // CHECK-NOT:   moe.grouped_matmul
 // CTAS-LABEL:  func.func @small_groups
@@ -98,10 +92,10 @@ func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n
 // CHECK-DAG:   arith.constant 202752 : i32
 // CHECK-DAG:   arith.constant 384 : index
 // CHECK:       nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c2
-// CHECK-NOT:   arith.truncf
-// CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
 // CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:       nvvm.wgmma.mma_async
+// CHECK-NOT:   arith.truncf
+// CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
 func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>, %n: memref<2xi32>, %c: memref<1024x256xf32>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x64xbf16>, memref<2x64x256xbf16>, memref<2xi32> -> memref<1024x256xf32>
   return
@@ -137,7 +131,6 @@ func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: m
 // CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c256_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
 // CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
 // CHECK:       gpu.launch
-// CHECK:         vector.store %{{.*}}, %[[DB]]
 // CHECK:         arith.constant 16 : index
 // CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:         arith.ceildivui
@@ -148,6 +141,7 @@ func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: m
 // CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+// CHECK:         vector.store %{{.*}}, %[[DB]]
 // CHECK-NOT:   moe.grouped_weight_grad
 func.func @weight_grad(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: memref<4xi32>, %db: memref<4x256x192xf32>) {
   moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<512x256xbf16>, memref<512x192xbf16>, memref<4xi32> -> memref<4x256x192xf32>

@@ -1,7 +1,8 @@
 // The generated grouped GEMM through the whole GPU pipeline down to PTX
 // (gemm=generated): TMA loads on mbarriers, wgmma bf16 -> f32, the
 // warpgroup register split, the descriptor fences of PTX 8.3; ptxas
-// compiles it to the cubin of the pipeline's own output.
+// compiles it to the cubin of the pipeline's own output; the consumers
+// synchronize on their own named barrier (bar.sync id, 128).
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
@@ -32,6 +33,7 @@
 // CHECK-DAG: wgmma.wait_group.sync.aligned \091;
 // CHECK-DAG: wgmma.wait_group.sync.aligned \090;
 // CHECK-DAG: mbarrier.arrive.shared.b64
+// CHECK-DAG: bar.sync \09%r{{[0-9]+}}, 128;
 func.func @gmm(%a: tensor<1024x128xbf16>, %b: tensor<4x128x256xbf16>, %n: tensor<4xi32>) -> tensor<1024x256xbf16> {
   %e = tensor.empty() : tensor<1024x256xbf16>
   %c = moe.grouped_matmul %a, %b, %n outs(%e) : tensor<1024x128xbf16>, tensor<4x128x256xbf16>, tensor<4xi32> -> tensor<1024x256xbf16>
