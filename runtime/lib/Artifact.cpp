@@ -370,11 +370,17 @@ Status SharedLibrary::open(const std::string &path) {
   return Status::success();
 }
 
-Status SharedLibrary::openArtifact(const ArtifactPaths &paths) {
+Status SharedLibrary::openArtifact(const ArtifactPaths &paths,
+                                   const ArtifactSpec &spec) {
   if (!isRegularFile(paths.so))
     return Status::error(format("cannot find %s, the shared object of artifact %s",
                                 paths.so.c_str(), paths.stem.c_str()));
-  return open(paths.so);
+  MOERT_TRY(open(paths.so));
+  return checkLibraryMatchesSpec(paths, spec, *this);
+}
+
+const void *SharedLibrary::findSymbol(const std::string &symbol) const {
+  return handle_ ? ::dlsym(handle_, symbol.c_str()) : nullptr;
 }
 
 Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) const {
@@ -388,6 +394,67 @@ Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) cons
                                 e ? e : "null symbol"));
   // POSIX guarantees object <-> function pointer conversion for dlsym.
   *out = reinterpret_cast<EntryFunction>(sym);
+  return Status::success();
+}
+
+namespace {
+/// "name: role, io, [shape] dtype" of an argument.
+std::string describeArg(const ArgSpec &a) {
+  return a.name + ": " + roleName(a.role) + ", " + (a.isInput ? "in" : "out") +
+         ", " + argTypeString(a);
+}
+} // namespace
+
+Status checkLibraryMatchesSpec(const ArtifactPaths &paths,
+                               const ArtifactSpec &spec,
+                               const SharedLibrary &library) {
+  const char *embedded =
+      static_cast<const char *>(library.findSymbol(kEmbeddedMetadataSymbol));
+  if (!embedded)
+    return Status::success();
+  JsonValue root;
+  ArtifactSpec built;
+  Status readable = parseJson(embedded, &root);
+  if (readable.ok())
+    readable = parseArtifactSpec(root, &built);
+  if (!readable.ok())
+    return Status::error(
+        format("%s: the metadata moe-compile embedded (%s) is unreadable: %s",
+               library.path().c_str(), kEmbeddedMetadataSymbol,
+               readable.message().c_str()));
+  auto mismatch = [&](const std::string &what) {
+    return Status::error(
+        format("%s does not describe %s (it is not the .json moe-compile "
+               "wrote with it): %s",
+               paths.json.c_str(), library.path().c_str(), what.c_str()));
+  };
+  if (spec.target != built.target)
+    return mismatch("target " + jsonQuote(spec.target) +
+                    ", but the code is for " + jsonQuote(built.target));
+  if (spec.entries.size() != built.entries.size())
+    return mismatch(format("%zu entries, but the code has %zu (%s)",
+                           spec.entries.size(), built.entries.size(),
+                           built.entryNames().c_str()));
+  for (size_t i = 0; i < spec.entries.size(); ++i) {
+    const EntrySpec &e = spec.entries[i], &b = built.entries[i];
+    if (e.name != b.name || e.symbol != b.symbol)
+      return mismatch(
+          format("entries[%zu] is '%s' (symbol %s), but the code's is '%s' "
+                 "(symbol %s)",
+                 i, e.name.c_str(), e.symbol.c_str(), b.name.c_str(),
+                 b.symbol.c_str()));
+    if (e.args.size() != b.args.size())
+      return mismatch(
+          format("entry '%s' has %zu arguments, but the code takes %zu",
+                 e.name.c_str(), e.args.size(), b.args.size()));
+    for (size_t j = 0; j < e.args.size(); ++j) {
+      std::string have = describeArg(e.args[j]), want = describeArg(b.args[j]);
+      if (have != want)
+        return mismatch(
+            format("entry '%s' argument %zu is {%s}, but the code takes {%s}",
+                   e.name.c_str(), j, have.c_str(), want.c_str()));
+    }
+  }
   return Status::success();
 }
 

@@ -142,6 +142,8 @@ moert_artifact *moert_artifact_open(const char *path) {
                              paths.stem.c_str(), a->spec.target.c_str()));
   if (s.ok())
     s = a->library.open(paths.so);
+  if (s.ok())
+    s = checkLibraryMatchesSpec(paths, a->spec, a->library);
   if (!s.ok()) {
     fail(s);
     return nullptr;

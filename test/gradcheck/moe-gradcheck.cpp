@@ -420,7 +420,7 @@ int main(int argc, char **argv) {
 
   // 3. Load the code.
   SharedLibrary library;
-  check(library.openArtifact(paths));
+  check(library.openArtifact(paths, spec));
   check(library.lookup(f.symbol, &v.fFn).withPrefix(format("entry '%s'", f.name.c_str())));
   check(library.lookup(fwd.symbol, &v.fwdFn).withPrefix(format("entry '%s'", fwd.name.c_str())));
   check(library.lookup(bwd.symbol, &v.bwdFn).withPrefix(format("entry '%s'", bwd.name.c_str())));

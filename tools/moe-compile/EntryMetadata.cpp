@@ -7,6 +7,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
 
 using namespace mlir;
 
@@ -34,13 +38,27 @@ static std::string dtypeName(Type t) {
   return "";
 }
 
+/// The product of the sizes in `factors`, saturated at INT64_MAX; 0 when a
+/// size is dynamic. Shapes of any size reach here before the entry's static
+/// shapes are checked.
+static int64_t sizeProduct(std::initializer_list<int64_t> factors) {
+  uint64_t product = 1;
+  for (int64_t f : factors) {
+    if (ShapedType::isDynamic(f) || f < 0)
+      return 0;
+    product = llvm::SaturatingMultiply(product, static_cast<uint64_t>(f));
+  }
+  return static_cast<int64_t>(
+      std::min<uint64_t>(product, std::numeric_limits<int64_t>::max()));
+}
+
 /// Rows that really carry tokens: T·K when `a` traces back (through the
 /// expert FFN chain) to a moe.permute, else all rows of `a`.
 static int64_t tokenRows(Value a) {
   while (Operation *def = a.getDefiningOp()) {
     if (auto permute = dyn_cast<moe::PermuteOp>(def)) {
       auto indices = permute.getIndices().getType();
-      return indices.getDimSize(0) * indices.getDimSize(1);
+      return sizeProduct({indices.getDimSize(0), indices.getDimSize(1)});
     }
     if (auto glu = dyn_cast<moe::GluOp>(def))
       a = glu.getGate();
@@ -49,30 +67,35 @@ static int64_t tokenRows(Value a) {
     else
       break;
   }
-  return cast<ShapedType>(a.getType()).getDimSize(0);
+  return sizeProduct({cast<ShapedType>(a.getType()).getDimSize(0)});
 }
 
 /// Expert-FFN FLOPs: 6·T·K·H·F per moe.layer, 2·rows·Kd·N per grouped
-/// matmul and per grouped weight gradient.
+/// matmul and per grouped weight gradient (saturated at INT64_MAX; dynamic
+/// sizes count 0).
 static int64_t expertFlops(func::FuncOp func) {
-  int64_t flops = 0;
+  uint64_t flops = 0;
   func.walk([&](Operation *op) {
+    int64_t opFlops = 0;
     if (auto layer = dyn_cast<moe::LayerOp>(op)) {
       auto x = layer.getX().getType();
       bool kn = layer.getWeightLayout() == moe::WeightLayout::KN;
       int64_t f = layer.getWGate().getType().getDimSize(kn ? 2 : 1);
-      flops += 6 * x.getDimSize(0) * int64_t(layer.getK()) * x.getDimSize(1) * f;
+      opFlops = sizeProduct(
+          {6, x.getDimSize(0), int64_t(layer.getK()), x.getDimSize(1), f});
     } else if (auto mm = dyn_cast<moe::GroupedMatmulOp>(op)) {
       auto a = mm.getA().getType();
-      flops += 2 * tokenRows(mm.getA()) * a.getDimSize(1) *
-               mm.getC().getType().getDimSize(1);
+      opFlops = sizeProduct({2, tokenRows(mm.getA()), a.getDimSize(1),
+                             mm.getC().getType().getDimSize(1)});
     } else if (auto wg = dyn_cast<moe::GroupedWeightGradOp>(op)) {
       auto a = wg.getA().getType();
-      flops += 2 * tokenRows(wg.getA()) * a.getDimSize(1) *
-               wg.getDc().getType().getDimSize(1);
+      opFlops = sizeProduct({2, tokenRows(wg.getA()), a.getDimSize(1),
+                             wg.getDc().getType().getDimSize(1)});
     }
+    flops = llvm::SaturatingAdd(flops, static_cast<uint64_t>(opFlops));
   });
-  return flops;
+  return static_cast<int64_t>(
+      std::min<uint64_t>(flops, std::numeric_limits<int64_t>::max()));
 }
 
 static FailureOr<ArgInfo> describeValue(Location loc, Type type,

@@ -3,7 +3,10 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -55,6 +58,22 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &context) {
     return failure();
   }
   return llvmModule;
+}
+
+LogicalResult embedArtifactMetadata(llvm::Module &module,
+                                    llvm::StringRef metadata) {
+  constexpr llvm::StringLiteral symbol = "moe_artifact_metadata";
+  if (module.getNamedValue(symbol)) {
+    llvm::errs() << "moe-compile: error: the program defines '" << symbol
+                 << "', the symbol of the artifact's embedded metadata; "
+                    "rename it\n";
+    return failure();
+  }
+  llvm::Constant *text = llvm::ConstantDataArray::getString(
+      module.getContext(), metadata, /*AddNull=*/true);
+  new llvm::GlobalVariable(module, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text, symbol);
+  return success();
 }
 
 LogicalResult emitObject(llvm::Module &module, llvm::StringRef path) {

@@ -15,6 +15,13 @@ namespace mlir::moe::compile {
 mlir::FailureOr<std::unique_ptr<llvm::Module>>
 translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context);
 
+/// Adds `metadata` (the artifact's .json text) to `module` as the exported,
+/// NUL-terminated constant `moe_artifact_metadata` (moert's
+/// kEmbeddedMetadataSymbol), which moe-runner compares with the .json it
+/// reads next to the .so. Fails when the program defines that symbol itself.
+mlir::LogicalResult embedArtifactMetadata(llvm::Module &module,
+                                          llvm::StringRef metadata);
+
 /// Writes `module` as a position-independent host object file.
 mlir::LogicalResult emitObject(llvm::Module &module, llvm::StringRef path);
 

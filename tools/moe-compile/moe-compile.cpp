@@ -320,6 +320,14 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  std::string metadata;
+  {
+    llvm::raw_string_ostream os(metadata);
+    moe::compile::writeArtifactJson(os, target, inputFile, *entries);
+  }
+  if (failed(moe::compile::embedArtifactMetadata(**llvmModule, metadata)))
+    return fail(progress);
+
   PendingFiles pending;
   std::string soPath = stem + ".so", jsonPath = stem + ".json";
   std::string objectPath = pending.add(stem + ".o");
@@ -339,7 +347,7 @@ int main(int argc, char **argv) {
                    << ec.message() << "\n";
       return 1;
     }
-    moe::compile::writeArtifactJson(json, target, inputFile, *entries);
+    json << metadata;
   }
   // Only what this run wrote is removed on failure: never a directory or a
   // file that was there before.

@@ -696,11 +696,12 @@ std::unique_ptr<moe_runner::Executor> executorFor(const std::string &device,
 }
 
 /// Open an artifact's .so on `executor` and resolve the plans' entries.
-void openLibrary(const ArtifactPaths &paths, moe_runner::Executor &executor,
-                 SharedLibrary *library, std::vector<moe_runner::EntryPlan> *plans,
+void openLibrary(const ArtifactPaths &paths, const ArtifactSpec &spec,
+                 moe_runner::Executor &executor, SharedLibrary *library,
+                 std::vector<moe_runner::EntryPlan> *plans,
                  const std::string &what) {
   auto prefixed = [&](const Status &s) { return what.empty() ? s : s.withPrefix(what); };
-  check(prefixed(library->openArtifact(paths)));
+  check(prefixed(library->openArtifact(paths, spec)));
   check(prefixed(executor.checkLoaded(paths.so)));
   for (moe_runner::EntryPlan &plan : *plans)
     check(prefixed(moe_runner::resolveEntry(*library, &plan)));
@@ -1066,10 +1067,10 @@ int main(int argc, char **argv) {
 
   // 4. Load the code and resolve every entry.
   SharedLibrary library;
-  openLibrary(paths, *executor, &library, &plans, "");
+  openLibrary(paths, spec, *executor, &library, &plans, "");
   if (ref && !ref->isDump)
-    openLibrary(ref->paths, *ref->executor, &ref->library, &ref->plans,
-                "--check-against " + ref->path);
+    openLibrary(ref->paths, ref->spec, *ref->executor, &ref->library,
+                &ref->plans, "--check-against " + ref->path);
 
   // 5. Run each entry (and compare it), then report.
   moe_runner::RunSettings settings = runSettings(o, *executor);

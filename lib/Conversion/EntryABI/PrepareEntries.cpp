@@ -119,7 +119,9 @@ void prepareEntry(func::FuncOp func) {
   func.setFunctionType(FunctionType::get(
       func.getContext(), body.getArgumentTypes(), ret.getOperandTypes()));
   func.setAllArgAttrs(argAttrs);
-  func.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
+  // The results' names and roles, which the metadata records before this
+  // step, dropped (setAllResultAttrs would need one entry per result).
+  func.removeResAttrsAttr();
 }
 
 struct MoePrepareEntriesPass

@@ -20,6 +20,10 @@
 namespace moert {
 
 constexpr const char *kArtifactFormat = "moe-artifact-1";
+/// The exported symbol under which moe-compile embeds the text of the .json
+/// it writes (NUL-terminated) in the .so, so that a .json that does not
+/// describe the code is caught before buffers of the wrong size reach it.
+constexpr const char *kEmbeddedMetadataSymbol = "moe_artifact_metadata";
 
 enum class Role { Input, Weight, Output, Residual, Cotangent, Gradient };
 
@@ -122,16 +126,28 @@ public:
   /// dlopen(path, RTLD_NOW | RTLD_LOCAL); errors carry dlerror().
   Status open(const std::string &path);
   /// open() the artifact's .so; when there is no such file, the error names
-  /// the artifact.
-  Status openArtifact(const ArtifactPaths &paths);
+  /// the artifact. Then checkLibraryMatchesSpec.
+  Status openArtifact(const ArtifactPaths &paths, const ArtifactSpec &spec);
   /// dlsym; errors carry dlerror().
   Status lookup(const std::string &symbol, EntryFunction *out) const;
+  /// The address of `symbol`, or null when the library does not define it.
+  const void *findSymbol(const std::string &symbol) const;
   const std::string &path() const { return path_; }
 
 private:
   void *handle_ = nullptr;
   std::string path_;
 };
+
+/// Checks that `spec`, read from paths.json, describes the code in `library`:
+/// the metadata moe-compile embedded there (kEmbeddedMetadataSymbol) has the
+/// same target and the same entries, symbols and arguments (name, role,
+/// direction, shape, dtype) in the same order. The error names the first
+/// difference. A library without embedded metadata (made by hand, not by
+/// moe-compile) is taken as it is.
+Status checkLibraryMatchesSpec(const ArtifactPaths &paths,
+                               const ArtifactSpec &spec,
+                               const SharedLibrary &library);
 
 } // namespace moert
 
