@@ -1,6 +1,8 @@
 //===- GroupedGemmConfig.cpp - tile choice of generated grouped GEMMs -----===//
 #include "GroupedGemmConfig.h"
 
+#include <cassert>
+
 namespace mlir::moe::grouped_gemm {
 
 GroupedGemmConfig chooseConfig(RaggedDim ragged, int64_t rows, int64_t m,
@@ -25,7 +27,9 @@ GroupedGemmConfig chooseConfig(RaggedDim ragged, int64_t rows, int64_t m,
     // expert's weights once (what bounds DeepSeek-V3's shape).
     config.blockM = groups > 0 && rows / groups >= 128 ? 128 : 64;
   } else {
-    // Every group's c is [M, N]: tiles never straddle groups along M.
+    // Every group's c is [M, N]: tiles never straddle groups along M (the
+    // epilogue stores whole tiles: M is a multiple of 64).
+    assert(m % 64 == 0 && "a weight gradient's M is whole 64-row tiles");
     config.blockM = m % 128 == 0 ? 128 : 64;
   }
   // TMA latency is covered by the stages in flight: as many as fit.

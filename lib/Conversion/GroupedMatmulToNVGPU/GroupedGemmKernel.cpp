@@ -170,7 +170,11 @@ private:
       Value clamped = minU(i, index(config.groups - 1));
       Value size = memref::LoadOp::create(b, loc, operands.groupSizes,
                                           ValueRange{clamped});
+      // Sizes outside [0, R] (invalid) are clamped, so that no tile and no
+      // k-step reaches past the operands and the i32 sums cannot wrap
+      // (pipelineReason keeps G x R below 2^31).
       size = arith::MaxSIOp::create(b, loc, size, i32(0));
+      size = arith::MinSIOp::create(b, loc, size, i32(config.rows));
       size = select(inRange, size, i32(0));
       Value tiles =
           arith::CeilDivUIOp::create(b, loc, size, i32(config.blockM));

@@ -67,8 +67,58 @@ std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
   return "";
 }
 
+/// The kernel configuration of a grouped matmul: groups cut its R rows; A is
+/// K-major, B is N-major (kn) or K-major (nk).
+GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas) {
+  auto a = cast<MemRefType>(op.getA().getType());
+  auto c = cast<MemRefType>(op.getCInit().getType());
+  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  int64_t rows = a.getDimSize(0);
+  return chooseConfig(RaggedDim::M, rows, /*m=*/rows, c.getDimSize(1),
+                      /*k=*/a.getDimSize(1), groups, /*aKMajor=*/true,
+                      /*bKMajor=*/op.getWeightLayout() == WeightLayout::NK,
+                      c.getElementType().isF32(), numCtas);
+}
+
+/// The operands of a weight gradient as the kernel's A and B: db[g] =
+/// a[rows of g]ᵀ · dc[rows of g] (kn), or its transpose dc[..]ᵀ · a[..]
+/// (nk); both are [R, ·] and read transposed.
+std::pair<Value, Value> weightGradOperands(GroupedWeightGradOp op) {
+  bool nk = op.getWeightLayout() == WeightLayout::NK;
+  return nk ? std::make_pair(op.getDc(), op.getA())
+            : std::make_pair(op.getA(), op.getDc());
+}
+
+GroupedGemmConfig configFor(GroupedWeightGradOp op, int64_t numCtas) {
+  auto [aOperand, bOperand] = weightGradOperands(op);
+  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  int64_t rows = cast<MemRefType>(op.getA().getType()).getDimSize(0);
+  auto db = cast<MemRefType>(op.getOuts().front().getType());
+  return chooseConfig(RaggedDim::K, rows,
+                      cast<MemRefType>(aOperand.getType()).getDimSize(1),
+                      cast<MemRefType>(bOperand.getType()).getDimSize(1),
+                      /*k=*/rows, groups, /*aKMajor=*/false,
+                      /*bKMajor=*/false, db.getElementType().isF32(), numCtas);
+}
+
+/// What the configuration itself rules out (empty: nothing).
+std::string pipelineReason(const GroupedGemmConfig &config) {
+  // The kernel scans the group sizes (each clamped to [0, R]) in i32.
+  if (config.groups * config.rows >= (int64_t{1} << 31))
+    return ("G x R = " + Twine(config.groups) + " x " + Twine(config.rows) +
+            " (the on-device size scan is 32-bit: G x R must stay below 2^31)")
+        .str();
+  if (config.stages < 2 ||
+      config.sharedBytes() > GroupedGemmConfig::sharedCapacity)
+    return ("G = " + Twine(config.groups) +
+            " (the group-size scans leave shared memory for fewer than 2 "
+            "pipeline stages)")
+        .str();
+  return "";
+}
+
 /// Why `op` gets no generated kernel (empty: it gets one).
-std::string unsupportedReason(GroupedMatmulOp op) {
+std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas) {
   if (op.getAScale() || op.getBScale())
     return "FP8 scales";
   std::string reason =
@@ -81,10 +131,10 @@ std::string unsupportedReason(GroupedMatmulOp op) {
     return dimensionReason("K", k, GroupedGemmConfig::blockK, "");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return "";
+  return pipelineReason(configFor(op, numCtas));
 }
 
-std::string unsupportedReason(GroupedWeightGradOp op) {
+std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas) {
   Value db = op.getOuts().front();
   std::string reason =
       operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
@@ -105,7 +155,7 @@ std::string unsupportedReason(GroupedWeightGradOp op) {
     return dimensionReason("Kd", kd, 8, "TMA rows are 16-byte aligned");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return "";
+  return pipelineReason(configFor(op, numCtas));
 }
 
 /// Encodes the TMA descriptor of the row-major bf16 matrix `base` viewed as
@@ -147,50 +197,33 @@ struct KernelPlan {
 };
 
 KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
-  auto a = cast<MemRefType>(op.getA().getType());
-  auto c = cast<MemRefType>(op.getCInit().getType());
-  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
-  int64_t rows = a.getDimSize(0), k = a.getDimSize(1), n = c.getDimSize(1);
-  bool nk = op.getWeightLayout() == WeightLayout::NK;
   KernelPlan plan;
-  plan.config = chooseConfig(RaggedDim::M, rows, /*m=*/rows, n, k, groups,
-                             /*aKMajor=*/true, /*bKMajor=*/nk,
-                             c.getElementType().isF32(), numCtas);
+  plan.config = configFor(op, numCtas);
+  const GroupedGemmConfig &config = plan.config;
   plan.a = op.getA();
   plan.b = op.getB();
   plan.groupSizes = op.getGroupSizes();
   plan.c = op.getCInit();
-  plan.aRows = rows;
-  plan.aCols = k;
+  plan.aRows = config.rows;
+  plan.aCols = config.k;
   // b as [G * K, N] (kn) or [G * N, K] (nk).
-  plan.bRows = groups * (nk ? n : k);
-  plan.bCols = nk ? k : n;
+  plan.bRows = config.groups * (config.bKMajor ? config.n : config.k);
+  plan.bCols = config.bKMajor ? config.k : config.n;
   return plan;
 }
 
-/// db[g] = a[rows of g]ᵀ · dc[rows of g] (kn), or its transpose dc[..]ᵀ ·
-/// a[..] (nk): both operands are [R, ·] and read transposed.
 KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
                       int64_t numCtas) {
-  Value db = op.getOuts().front();
-  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
-  int64_t rows = cast<MemRefType>(op.getA().getType()).getDimSize(0);
-  bool nk = op.getWeightLayout() == WeightLayout::NK;
   KernelPlan plan;
-  plan.a = nk ? op.getDc() : op.getA();
-  plan.b = nk ? op.getA() : op.getDc();
-  int64_t m = cast<MemRefType>(plan.a.getType()).getDimSize(1);
-  int64_t n = cast<MemRefType>(plan.b.getType()).getDimSize(1);
-  plan.config = chooseConfig(
-      RaggedDim::K, rows, m, n, /*k=*/rows, groups, /*aKMajor=*/false,
-      /*bKMajor=*/false,
-      cast<MemRefType>(db.getType()).getElementType().isF32(), numCtas);
+  plan.config = configFor(op, numCtas);
+  std::tie(plan.a, plan.b) = weightGradOperands(op);
   plan.groupSizes = op.getGroupSizes();
   plan.c = memref::CollapseShapeOp::create(
-      rewriter, op.getLoc(), db, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  plan.aRows = plan.bRows = rows;
-  plan.aCols = m;
-  plan.bCols = n;
+      rewriter, op.getLoc(), op.getOuts().front(),
+      ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  plan.aRows = plan.bRows = plan.config.rows;
+  plan.aCols = plan.config.m;
+  plan.bCols = plan.config.n;
   return plan;
 }
 
@@ -251,11 +284,11 @@ struct ConvertGroupedMatmulToNVGPUPass
       if (auto matmul = dyn_cast<GroupedMatmulOp>(op)) {
         if (!matmul.hasPureBufferSemantics())
           return;
-        reason = unsupportedReason(matmul);
+        reason = unsupportedReason(matmul, numCtas);
       } else if (auto weightGrad = dyn_cast<GroupedWeightGradOp>(op)) {
         if (!weightGrad.hasPureBufferSemantics())
           return;
-        reason = unsupportedReason(weightGrad);
+        reason = unsupportedReason(weightGrad, numCtas);
       } else {
         return;
       }

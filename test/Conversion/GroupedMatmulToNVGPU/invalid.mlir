@@ -59,3 +59,19 @@ func.func @weight_grad_n_not_multiple_of_8(%a: memref<256x64xbf16>, %dc: memref<
   moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x64xbf16>, memref<256x36xbf16>, memref<4xi32> -> memref<4x64x36xf32>
   return
 }
+
+// -----
+
+func.func @size_scan_would_wrap(%a: memref<131072x64xbf16>, %b: memref<16384x64x64xbf16>, %n: memref<16384xi32>, %c: memref<131072x64xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for G x R = 16384 x 131072 (the on-device size scan is 32-bit: G x R must stay below 2^31)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<131072x64xbf16>, memref<16384x64x64xbf16>, memref<16384xi32> -> memref<131072x64xbf16>
+  return
+}
+
+// -----
+
+func.func @scans_leave_one_stage(%a: memref<64x64xbf16>, %b: memref<20000x64x64xbf16>, %n: memref<20000xi32>, %c: memref<64x64xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for G = 20000 (the group-size scans leave shared memory for fewer than 2 pipeline stages)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<64x64xbf16>, memref<20000x64x64xbf16>, memref<20000xi32> -> memref<64x64xbf16>
+  return
+}
