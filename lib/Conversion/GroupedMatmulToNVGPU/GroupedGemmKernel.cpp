@@ -657,8 +657,7 @@ private:
     return accumulator;
   }
 
-  // --- epilogue
-  // ---------------------------------------------------------------
+  // --- epilogue -------------------------------------------------------------
   /// Synchronizes this consumer warpgroup only (named barrier 1 + its
   /// index; the producer runs ahead, the other consumer has its own rows).
   void consumerBarrier() {

@@ -24,6 +24,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_CONVERTGROUPEDMATMULTONVGPUPASS
@@ -280,18 +281,14 @@ struct ConvertGroupedMatmulToNVGPUPass
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {
-      std::string reason;
-      if (auto matmul = dyn_cast<GroupedMatmulOp>(op)) {
-        if (!matmul.hasPureBufferSemantics())
-          return;
-        reason = unsupportedReason(matmul, numCtas);
-      } else if (auto weightGrad = dyn_cast<GroupedWeightGradOp>(op)) {
-        if (!weightGrad.hasPureBufferSemantics())
-          return;
-        reason = unsupportedReason(weightGrad, numCtas);
-      } else {
+      auto grouped = dyn_cast<DestinationStyleOpInterface>(op);
+      if (!isa<GroupedMatmulOp, GroupedWeightGradOp>(op) ||
+          !grouped.hasPureBufferSemantics())
         return;
-      }
+      std::string reason =
+          TypeSwitch<Operation *, std::string>(op)
+              .Case<GroupedMatmulOp, GroupedWeightGradOp>(
+                  [&](auto op) { return unsupportedReason(op, numCtas); });
       if (reason.empty()) {
         generated.push_back(op);
       } else if (requireAll) {
@@ -304,10 +301,13 @@ struct ConvertGroupedMatmulToNVGPUPass
     IRRewriter rewriter(&getContext());
     for (Operation *op : generated) {
       rewriter.setInsertionPoint(op);
-      KernelPlan plan =
-          isa<GroupedMatmulOp>(op)
-              ? planKernel(cast<GroupedMatmulOp>(op), numCtas)
-              : planKernel(rewriter, cast<GroupedWeightGradOp>(op), numCtas);
+      KernelPlan plan = TypeSwitch<Operation *, KernelPlan>(op)
+                            .Case([&](GroupedMatmulOp matmul) {
+                              return planKernel(matmul, numCtas);
+                            })
+                            .Case([&](GroupedWeightGradOp weightGrad) {
+                              return planKernel(rewriter, weightGrad, numCtas);
+                            });
       generateKernel(rewriter, op, plan);
     }
   }
