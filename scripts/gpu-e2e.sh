@@ -20,16 +20,8 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$OUTDIR"
 export PATH="$CUDA_HOME/bin:$PATH"
 
-echo "=== build runtime + moe-runner ($BUILD) $(date +%T)"
-if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-         -DCUDAToolkit_ROOT="$CUDA_HOME" -DMOE_GPU_BUILD_BENCH=OFF &&
-       cmake --build "$BUILD" --target moe-runner moe_runtime_gpu; } >"$OUTDIR/build.log" 2>&1; then
-  tail -30 "$OUTDIR/build.log"; echo "FAIL: build"; exit 1
-fi
-RUNNER=$BUILD/bin/moe-runner
-[ -x "$RUNNER" ] || RUNNER=$(find "$BUILD" -name moe-runner -type f -perm -u+x | head -1)
-export MOE_RUNTIME_GPU_LIB=$(find "$BUILD" -name 'libmoe_runtime_gpu.so' | head -1)
-echo "runner: $RUNNER  gpu lib: $MOE_RUNTIME_GPU_LIB"
+source "$ROOT/scripts/gpu-runner-build.sh"
+moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
 status=0
 
 if [ -d "$ART/gemm" ]; then

@@ -70,17 +70,8 @@ if ! [ -x "$SANITIZER" ]; then
   echo "FAIL: no compute-sanitizer under $CUDA_HOME (bin/ or compute-sanitizer/)"; exit 1
 fi
 
-echo "=== build runtime + moe-runner ($BUILD) $(date +%T)"
-if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-         -DCUDAToolkit_ROOT="$CUDA_HOME" -DMOE_GPU_BUILD_BENCH=OFF &&
-       cmake --build "$BUILD" --target moe-runner moe_runtime_gpu; } >"$OUTDIR/build.log" 2>&1; then
-  tail -30 "$OUTDIR/build.log"; echo "FAIL: build"; exit 1
-fi
-RUNNER=$BUILD/bin/moe-runner
-[ -x "$RUNNER" ] || RUNNER=$(find "$BUILD" -name moe-runner -type f -perm -u+x | head -1)
-MOE_RUNTIME_GPU_LIB=$(find "$BUILD" -name 'libmoe_runtime_gpu.so' | head -1)
-export MOE_RUNTIME_GPU_LIB
-echo "runner: $RUNNER  gpu lib: $MOE_RUNTIME_GPU_LIB"
+source "$ROOT/scripts/gpu-runner-build.sh"
+moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
 echo "sanitizer: $SANITIZER ($("$SANITIZER" --version 2>/dev/null | grep -i version | head -1))"
 
 # The moe-runner arguments of an artifact (after the runner), or nothing when
