@@ -55,12 +55,15 @@ struct DestinationStyleBufferization
       buffers.push_back(*buffer);
     }
     // Same attributes and properties (operand segments included: the
-    // operand groups keep their sizes), buffers for operands, no results.
+    // operand groups keep their sizes), buffers for operands, no results;
+    // regions (a grouped matmul's scalar epilogue) move over unchanged.
     Operation *onBuffers = Operation::create(
         op->getLoc(), op->getName(), /*resultTypes=*/TypeRange(), buffers,
         NamedAttrList(op->getDiscardableAttrDictionary()),
         op->getPropertiesStorage(), /*successors=*/BlockRange(),
-        /*numRegions=*/0);
+        op->getNumRegions());
+    for (auto [from, to] : llvm::zip(op->getRegions(), onBuffers->getRegions()))
+      to.takeBody(from);
     rewriter.insert(onBuffers);
     SmallVector<Value> results(
         ArrayRef(buffers).take_back(moeOp.getNumDpsInits()));

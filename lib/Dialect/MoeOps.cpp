@@ -18,9 +18,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
@@ -730,6 +731,8 @@ static LogicalResult checkMatmulScale(ErrorSink err, StringRef name, Type type,
              "scales, got " + str(type));
 }
 
+static LogicalResult verifyEpilogue(GroupedMatmulOp op);
+
 template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
   OpErrorSink err{op};
   auto a = expectTensor(err, "a", typeOf(op.getA()), 2, "[R, Kd]",
@@ -783,8 +786,79 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
     return err("result 'c' must be a tensor of bf16, f16 or f32, got " +
                str(typeOf(op.getCInit())));
   int64_t n = b->getDimSize(kn ? 2 : 1);
-  return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
-                      "[R, N]");
+  if (!op.getEpilogueBlock()) {
+    if (op.getRowScale())
+      return err("'row_scale' is read by the epilogue, but the op has no "
+                 "epilogue region");
+    return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
+                        "[R, N]");
+  }
+  // With an epilogue c is [R, N] or, for gate|up halves, [R, N / 2].
+  if (c.getRank() == 2 && c.getDimSize(1) * 2 == n && n != 0)
+    n /= 2;
+  if (failed(expectResult(err, "c", c, {a->getDimSize(0), n},
+                          c.getElementType(),
+                          "[R, N], or [R, N / 2] for gate|up halves")))
+    return failure();
+  if (Value rowScale = op.getRowScale()) {
+    auto scale =
+        expectTensor(err, "row_scale", typeOf(rowScale), 1, "[R]", Elem::F32);
+    if (failed(scale) ||
+        failed(expectSameDim(err, "R", "a", *a, 0, "row_scale", *scale, 0)))
+      return failure();
+  }
+  return verifyEpilogue(op);
+}
+
+unsigned GroupedMatmulOp::getAccumulatorsPerOutput() {
+  auto b = cast<ShapedType>(getB().getType());
+  int64_t n = b.getDimSize(getWeightLayout() == WeightLayout::KN ? 2 : 1);
+  int64_t cn = cast<ShapedType>(getCInit().getType()).getDimSize(1);
+  return cn * 2 == n && n != 0 ? 2 : 1;
+}
+
+Value GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b, ValueRange arguments) {
+  Block *body = getEpilogueBlock();
+  IRMapping mapping;
+  mapping.map(body->getArguments(), arguments);
+  for (Operation &inner : body->without_terminator())
+    b.clone(inner, mapping);
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
+/// The epilogue region: one block taking the accumulators (and the row's
+/// scale) as f32, side-effect-free scalar ops, and a moe.yield.
+static LogicalResult verifyEpilogue(GroupedMatmulOp op) {
+  Region &region = op.getEpilogue();
+  if (!region.hasOneBlock())
+    return op.emitOpError("epilogue must have exactly one block, got ")
+           << region.getBlocks().size();
+  Block &block = region.front();
+  unsigned accumulators = op.getAccumulatorsPerOutput();
+  unsigned expected = accumulators + (op.getRowScale() ? 1 : 0);
+  if (block.getNumArguments() != expected)
+    return op.emitOpError("epilogue takes ")
+           << expected << " f32 argument(s) (" << accumulators
+           << (accumulators == 2 ? " accumulators: gate and up halves"
+                                 : " accumulator")
+           << (op.getRowScale() ? ", then the row's scale" : "") << "), got "
+           << block.getNumArguments();
+  for (BlockArgument arg : block.getArguments())
+    if (!arg.getType().isF32())
+      return op.emitOpError("epilogue argument #")
+             << arg.getArgNumber() << " must be f32, got " << arg.getType();
+  if (!isa<YieldOp>(block.getTerminator()))
+    return op.emitOpError("epilogue must end with moe.yield");
+  for (Operation &inner : block.without_terminator()) {
+    auto scalar = [](Type t) { return !isa<ShapedType>(t); };
+    if (!isMemoryEffectFree(&inner) || inner.getNumRegions() != 0 ||
+        !llvm::all_of(inner.getOperandTypes(), scalar) ||
+        !llvm::all_of(inner.getResultTypes(), scalar))
+      return op.emitOpError("epilogue may only hold side-effect-free scalar "
+                            "ops without regions; '")
+             << inner.getName() << "' is not one";
+  }
+  return success();
 }
 
 LogicalResult GroupedMatmulOp::verify() {
@@ -1343,7 +1417,8 @@ void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
         return d == 0 ? dimOf(b, loc, a, 0)
                       : dimOf(b, loc, weights, kn ? 2 : 1);
       });
-  build(b, state, a, weights, groupSizes, aScale, bScale, weightLayout, inits);
+  build(b, state, a, weights, groupSizes, aScale, bScale, /*row_scale=*/Value(),
+        weightLayout, inits);
 }
 
 void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,

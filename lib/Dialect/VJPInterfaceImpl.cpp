@@ -449,6 +449,10 @@ struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
       return op->emitOpError("adjoint of an FP8 grouped_matmul is not "
                              "supported yet: differentiate the bf16 graph, then "
                              "place FP8 in forward and backward");
+    if (mm.getEpilogueBlock())
+      return op->emitOpError("with an epilogue region has no adjoint: run "
+                             "moe-generate-vjp on the unfused graph, then "
+                             "fuse forward and backward");
     Value a = ctx.forward(mm.getA()), w = ctx.forward(mm.getB()),
           sizes = ctx.forward(mm.getGroupSizes());
     Type wElem = elemOf(w), aElem = elemOf(a);

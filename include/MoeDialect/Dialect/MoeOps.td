@@ -379,21 +379,56 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     `[G, ⌈Kd/128⌉, ⌈N/128⌉]` for `kn`, `[G, ⌈N/128⌉, ⌈Kd/128⌉]` for `nk`);
     the product is computed on the dequantized values.
 
+    Epilogue (a fusion hook): an optional region maps the f32 accumulators of
+    each output element to its value, which is then rounded to `c`'s element
+    type. Its arguments are, in order: the accumulator of column j; with
+    `b`'s N twice `c`'s N (a concatenated gate|up weight), the accumulators
+    of columns j and N_c + j (the "gate" and "up" halves); then, with
+    `row_scale` ([R], f32), that row's element. It yields one f32 through
+    `moe.yield`; its ops must be free of side effects. It applies to every
+    row, including the rows past Σ group_sizes, whose accumulators are zero.
+    Generated GPU kernels apply it to the accumulator registers; elsewhere
+    the product goes through an f32 buffer first.
+
     ```mlir
     %h = moe.grouped_matmul %xs, %w, %sizes outs(%init)
         : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>
+        -> tensor<144x48xbf16>
+    // gate and up as one GEMM on [G, Kd, 2F] with SiLU(gate) · up fused:
+    %h2 = moe.grouped_matmul %xs, %w13, %sizes outs(%init2) epilogue {
+      ^bb0(%gate: f32, %up: f32):
+        %e = math.exp %gate : f32   // ... silu(gate) · up
+        ...
+        moe.yield %v : f32
+      } : tensor<144x32xbf16>, tensor<8x32x96xbf16>, tensor<8xi32>
         -> tensor<144x48xbf16>
     ```
   }];
   let arguments = !con((ins
     Moe_Shaped:$a, Moe_Shaped:$b, Moe_Shaped:$group_sizes,
-    Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale),
+    Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale,
+    Optional<Moe_Shaped>:$row_scale),
     Moe_WeightLayoutAttrs, (ins Variadic<Moe_Shaped>:$outs));
+  let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
-    `outs` `(` $outs `)` attr-dict
+    (`row_scale` `(` $row_scale^ `:` type($row_scale) `)`)?
+    `outs` `(` $outs `)` (`epilogue` $epilogue^)? attr-dict
     `:` type($a) `,` type($b) `,` type($group_sizes)
     (`,` type($a_scale)^ `,` type($b_scale))? `->` type($outs)
+  }];
+  let extraDeclaration = [{
+    /// The epilogue's block, or null when the op has none.
+    ::mlir::Block *getEpilogueBlock() {
+      return getEpilogue().empty() ? nullptr : &getEpilogue().front();
+    }
+    /// Accumulators the epilogue takes per output element: 1, or 2 for a
+    /// concatenated gate|up weight (b's N is twice c's N).
+    unsigned getAccumulatorsPerOutput();
+    /// Clones the epilogue's ops at `b` with its arguments bound to
+    /// `arguments`; returns the value it yields.
+    ::mlir::Value cloneEpilogueAt(::mlir::OpBuilder &b,
+                                  ::mlir::ValueRange arguments);
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$c, "::mlir::Value":$a,
@@ -401,6 +436,17 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
                    "::mlir::Value":$a_scale, "::mlir::Value":$b_scale,
                    "::mlir::moe::WeightLayoutAttr":$weight_layout)>
   ];
+}
+
+def Moe_YieldOp : Moe_Op<"yield", [Pure, Terminator,
+                                   HasParent<"GroupedMatmulOp">]> {
+  let summary = "the value of an epilogue region";
+  let description = [{
+    Ends a `moe.grouped_matmul` epilogue with the output element's f32
+    value.
+  }];
+  let arguments = (ins F32:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"]> {

@@ -34,6 +34,10 @@ struct GroupedGemmConfig {
   /// M (or N) is contiguous and wgmma reads it transposed.
   bool aKMajor = true, bKMajor = false;
   bool f32Out = false;
+  /// Product columns per column of c: 2 when the epilogue pairs gate and up
+  /// halves of B ([.., 2N] columns, gate then up); B's tile then holds BN/2
+  /// columns of each half and c's tile is BN/2 wide.
+  int64_t accumulatorsPerOutput = 1;
 
   // Tile: blockM rows x blockN columns of c, K in blockK steps.
   int64_t blockM = 128;
@@ -64,7 +68,10 @@ struct GroupedGemmConfig {
   /// K-steps of every tile where K is static (RaggedDim::M).
   int64_t kTiles() const { return k / blockK; }
   int64_t mTiles() const { return (m + blockM - 1) / blockM; }
-  int64_t nTiles() const { return (n + blockN - 1) / blockN; }
+  /// Columns of c one tile stores, and B's columns (n is c's).
+  int64_t outBlockN() const { return blockN / accumulatorsPerOutput; }
+  int64_t productN() const { return n * accumulatorsPerOutput; }
+  int64_t nTiles() const { return (n + outBlockN() - 1) / outBlockN(); }
   /// Group-size scan arrays, padded to a multiple of the block's threads.
   int64_t scanLength() const {
     return (groups + threads() - 1) / threads() * threads();
@@ -73,10 +80,15 @@ struct GroupedGemmConfig {
   // TMA boxes: an operand stored K-major arrives as one box of (its tile
   // rows) x 64 K-columns; one stored M- or N-major as boxes of 64 K-rows x
   // 64 columns, one after another along M (or N).
+  // A K-major B with gate|up halves arrives as one box per half.
   int64_t aBoxRows() const { return aKMajor ? blockM : blockK; }
-  int64_t bBoxRows() const { return bKMajor ? blockN : blockK; }
+  int64_t bBoxRows() const { return bKMajor ? outBlockN() : blockK; }
   int64_t aBoxes() const { return aKMajor ? 1 : blockM / boxWidth; }
-  int64_t bBoxes() const { return bKMajor ? 1 : blockN / boxWidth; }
+  int64_t bBoxes() const {
+    return bKMajor ? accumulatorsPerOutput : blockN / boxWidth;
+  }
+  /// B's N extent of one box.
+  int64_t bBoxColumns() const { return bKMajor ? bBoxRows() : boxWidth; }
 
   // Shared memory, in bytes from a 1024-byte aligned base (the 128-byte
   // swizzle repeats every 1024 bytes; TMA and wgmma need tiles on it).

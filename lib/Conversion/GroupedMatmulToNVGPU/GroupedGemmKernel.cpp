@@ -262,7 +262,7 @@ private:
     Value nTiles = index(config.nTiles());
     Value mTile = divU(tile, nTiles);
     TileCoordinates t;
-    t.colBegin = mul(remU(tile, nTiles), index(GroupedGemmConfig::blockN));
+    t.colBegin = mul(remU(tile, nTiles), index(config.outBlockN()));
     Value isGroupTile = cmp(arith::CmpIPredicate::ult, mTile, groupTiles);
     t.group = findGroup(mTile);
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
@@ -415,22 +415,49 @@ private:
     });
   }
 
-  /// TMA loads of one operand's k-step into its stage. A K-major operand
-  /// (stored [M or N, K]) is one box at (k, mn); an M- or N-major one
-  /// (stored [K, M or N]) is boxes at (mn + 64 i, k). TMA coordinates are
-  /// innermost first.
+  /// TMA loads of one operand's k-step into its stage, box i from
+  /// `origins[i]` along M (or N). A K-major operand (stored [M or N, K]) has
+  /// its boxes at (k, origin); an M- or N-major one (stored [K, M or N]) at
+  /// (origin, k). TMA coordinates are innermost first.
   void loadOperand(Value map, Value stageOffset, bool kMajor, int64_t boxRows,
-                   int64_t boxes, Value mn, Value k, Value stage) {
-    for (int64_t box = 0; box < boxes; ++box) {
+                   ArrayRef<Value> origins, Value k, Value stage) {
+    for (auto [box, origin] : llvm::enumerate(origins)) {
       SmallVector<Value, 2> coordinates;
       if (kMajor)
-        coordinates = {k, mn};
+        coordinates = {k, origin};
       else
-        coordinates = {add(mn, index(box * GroupedGemmConfig::boxWidth)), k};
+        coordinates = {origin, k};
       nvgpu::TmaAsyncLoadOp::create(b, loc, stageBox(stageOffset, boxRows, box),
                                     fullBarriers, map, coordinates, stage,
                                     Value(), Value());
     }
+  }
+
+  /// Where each of A's boxes of tile `t` starts along M.
+  SmallVector<Value> aBoxOrigins(const TileCoordinates &t) {
+    SmallVector<Value> origins;
+    for (int64_t box = 0; box < config.aBoxes(); ++box)
+      origins.push_back(
+          add(t.aBegin, index(box * GroupedGemmConfig::boxWidth)));
+    return origins;
+  }
+
+  /// Where each of B's boxes of tile `t` starts along N (as B is viewed:
+  /// [G * N, K] when K-major). With gate|up halves, the first half of the
+  /// boxes cover the tile's columns of the gate half and the rest the same
+  /// columns of the up half, N columns further.
+  SmallVector<Value> bBoxOrigins(const TileCoordinates &t) {
+    int64_t perHalf = config.bBoxes() / config.accumulatorsPerOutput;
+    Value base = t.colBegin;
+    if (config.ragged == RaggedDim::M && config.bKMajor)
+      base = add(mul(t.group, index(config.productN())), base);
+    SmallVector<Value> origins;
+    for (int64_t box = 0; box < config.bBoxes(); ++box) {
+      int64_t half = box / perHalf;
+      int64_t offset = half * config.n + (box % perHalf) * config.bBoxColumns();
+      origins.push_back(add(base, index(offset)));
+    }
+    return origins;
   }
 
   Value emitTileLoads(const TileCoordinates &t, Value count, Value aMap,
@@ -451,19 +478,17 @@ private:
         b, loc, fullBarriers, index(config.stageTransactionBytes()), stage,
         Value());
     Value k = mul(loop.getInductionVar(), index(GroupedGemmConfig::blockK));
-    Value aK = k, bK = k, bN = t.colBegin;
+    Value aK = k, bK = k;
     if (config.ragged == RaggedDim::K) {
       // Both operands are [R, M or N]: the k-step's rows of the group.
       aK = bK = add(t.reductionBegin, k);
-    } else if (config.bKMajor) {
-      bN = add(mul(t.group, index(config.n)), t.colBegin); // b as [G*N, K]
-    } else {
+    } else if (!config.bKMajor) {
       bK = add(mul(t.group, index(config.k)), k); // b as [G*K, N]
     }
     loadOperand(aMap, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
-                config.aBoxes(), t.aBegin, aK, stage);
+                aBoxOrigins(t), aK, stage);
     loadOperand(bMap, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
-                config.bBoxes(), bN, bK, stage);
+                bBoxOrigins(t), bK, stage);
     scf::YieldOp::create(b, loc, add(step, index(1)));
     return loop.getResult(0);
   }
@@ -669,11 +694,15 @@ private:
                             /*reductionPredicate=*/Value());
   }
 
-  /// Writes this consumer's 64 x BN accumulator into its rows of `staging`:
-  /// thread t of the warpgroup holds, for every 8-column chunk j and half h,
-  /// columns 8j + 2 (t mod 4) and the next of row 16 (t / 32) + (t mod 32) / 4
-  /// + 8h (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
-  void stageAccumulator(Value accumulator, Value staging) {
+  /// Writes this consumer's 64 x BN accumulator, through the epilogue, into
+  /// its rows of `staging` (BN / accumulatorsPerOutput columns): thread t of
+  /// the warpgroup holds, for every 8-column chunk j and half h, columns
+  /// 8j + 2 (t mod 4) and the next of row 16 (t / 32) + (t mod 32) / 4 + 8h
+  /// (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
+  /// An output column's gate and up accumulators are then in one thread:
+  /// chunk j and chunk j + BN / 16.
+  void stageAccumulator(const TileCoordinates &t, Value accumulator,
+                        Value staging) {
     Value lane = remU(consumerThread, index(32));
     Value row = add(mul(consumer, index(64)),
                     add(mul(divU(consumerThread, index(32)), index(16)),
@@ -682,32 +711,57 @@ private:
     auto pairType = VectorType::get({2}, b.getF32Type());
     Value pair0 = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0.0f)));
-    for (int64_t half = 0; half < 2; ++half)
-      for (int64_t chunk = 0; chunk < GroupedGemmConfig::blockN / 8; ++chunk) {
+    int64_t outChunks = config.outBlockN() / 8;
+    for (int64_t half = 0; half < 2; ++half) {
+      Value tileRow = add(row, index(8 * half));
+      Value rowScale = loadRowScale(add(t.rowBegin, tileRow));
+      for (int64_t chunk = 0; chunk < outChunks; ++chunk) {
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
-          Value v = LLVM::ExtractValueOp::create(
-              b, loc, accumulator, ArrayRef<int64_t>{4 * chunk + 2 * half + k});
+          SmallVector<Value, 3> values;
+          for (int64_t which = 0; which < config.accumulatorsPerOutput; ++which)
+            values.push_back(LLVM::ExtractValueOp::create(
+                b, loc, accumulator,
+                ArrayRef<int64_t>{4 * (chunk + which * outChunks) + 2 * half +
+                                  k}));
+          Value v = values.front();
+          if (operands.epilogue) {
+            if (rowScale)
+              values.push_back(rowScale);
+            v = operands.epilogue(b, values);
+          }
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
-        vector::StoreOp::create(b, loc, pair, staging,
-                                ValueRange{add(row, index(8 * half)),
-                                           add(column, index(8 * chunk))});
+        vector::StoreOp::create(
+            b, loc, pair, staging,
+            ValueRange{tileRow, add(column, index(8 * chunk))});
       }
+    }
   }
 
-  /// Accumulator -> shared memory (f32) -> the tile's rows of c: each
-  /// consumer moves its own 64 rows, each thread 4 columns of a row at a
-  /// time; rows and columns past the tile's group or past N are not written.
+  /// The epilogue's row scale of c's row `globalRow` (null without one);
+  /// rows past R, which are not stored, read row R - 1.
+  Value loadRowScale(Value globalRow) {
+    if (!operands.rowScale)
+      return Value();
+    Value clamped = minU(globalRow, index(config.rows - 1));
+    return memref::LoadOp::create(b, loc, operands.rowScale,
+                                  ValueRange{clamped});
+  }
+
+  /// Accumulator -> epilogue -> shared memory (f32) -> the tile's rows of c:
+  /// each consumer moves its own 64 rows, each thread 4 columns of a row at
+  /// a time; rows and columns past the tile's group or past N are not
+  /// written.
   void emitEpilogue(const TileCoordinates &t, Value accumulator) {
     Value staging =
         sharedView({config.blockM, GroupedGemmConfig::epilogueRowFloats},
                    b.getF32Type(), index(config.epilogueOffset()));
     consumerBarrier(); // the previous tile's reads of `staging` are done
-    stageAccumulator(accumulator, staging);
+    stageAccumulator(t, accumulator, staging);
     consumerBarrier();
     constexpr int64_t vectorWidth = 4;
-    int64_t threadsPerRow = GroupedGemmConfig::blockN / vectorWidth;
+    int64_t threadsPerRow = config.outBlockN() / vectorWidth;
     int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
     Value column =
         mul(remU(consumerThread, index(threadsPerRow)), index(vectorWidth));

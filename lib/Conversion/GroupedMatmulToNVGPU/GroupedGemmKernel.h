@@ -13,6 +13,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <functional>
+
 namespace mlir::moe::grouped_gemm {
 
 /// What the kernel reads and writes besides the operands its TMA
@@ -25,6 +27,12 @@ struct GroupedGemmKernelOperands {
   Value groupSizes, c;
   Value descriptorScratch;
   SmallVector<Value, 16> aMapWords, bMapWords;
+  /// RaggedDim::M only. Null: c holds the accumulators. Else it builds, at
+  /// the builder's insertion point, an output element's f32 value from its
+  /// accumulators (GroupedGemmConfig::accumulatorsPerOutput of them) and,
+  /// where `rowScale` ([R] f32) is set, its row's element.
+  std::function<Value(OpBuilder &, ValueRange)> epilogue;
+  Value rowScale;
 };
 
 /// Emits the kernel body at `builder`'s insertion point (the start of the

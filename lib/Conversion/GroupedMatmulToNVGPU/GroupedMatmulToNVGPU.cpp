@@ -10,9 +10,10 @@
 //   memref.dealloc %scratch
 //
 // so the group sizes are read by the kernel on the device and the entry
-// never waits for the device. What the kernel cannot do yet is left to the
-// runtime call of convert-moe-to-runtime-calls (or, with require-all,
-// reported).
+// never waits for the device. A grouped matmul's epilogue region is applied
+// to the accumulator registers before the store. What the kernel cannot do yet
+// is left to the runtime call of convert-moe-to-runtime-calls (or, with
+// require-all, reported).
 //
 //===----------------------------------------------------------------------===//
 #include "GroupedGemmConfig.h"
@@ -75,10 +76,13 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas) {
   auto c = cast<MemRefType>(op.getCInit().getType());
   int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
   int64_t rows = a.getDimSize(0);
-  return chooseConfig(RaggedDim::M, rows, /*m=*/rows, c.getDimSize(1),
-                      /*k=*/a.getDimSize(1), groups, /*aKMajor=*/true,
-                      /*bKMajor=*/op.getWeightLayout() == WeightLayout::NK,
-                      c.getElementType().isF32(), numCtas);
+  GroupedGemmConfig config =
+      chooseConfig(RaggedDim::M, rows, /*m=*/rows, c.getDimSize(1),
+                   /*k=*/a.getDimSize(1), groups, /*aKMajor=*/true,
+                   /*bKMajor=*/op.getWeightLayout() == WeightLayout::NK,
+                   c.getElementType().isF32(), numCtas);
+  config.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
+  return config;
 }
 
 /// The operands of a weight gradient as the kernel's A and B: db[g] =
@@ -195,6 +199,8 @@ struct KernelPlan {
   GroupedGemmConfig config;
   Value a, b, groupSizes, c;
   int64_t aRows, aCols, bRows, bCols;
+  std::function<Value(OpBuilder &, ValueRange)> epilogue;
+  Value rowScale;
 };
 
 KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
@@ -207,9 +213,15 @@ KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
   plan.c = op.getCInit();
   plan.aRows = config.rows;
   plan.aCols = config.k;
-  // b as [G * K, N] (kn) or [G * N, K] (nk).
-  plan.bRows = config.groups * (config.bKMajor ? config.n : config.k);
-  plan.bCols = config.bKMajor ? config.k : config.n;
+  // b as [G * K, N] (kn) or [G * N, K] (nk), N the product's columns.
+  plan.bRows = config.groups * (config.bKMajor ? config.productN() : config.k);
+  plan.bCols = config.bKMajor ? config.k : config.productN();
+  if (op.getEpilogueBlock()) {
+    plan.epilogue = [op](OpBuilder &b, ValueRange arguments) mutable {
+      return op.cloneEpilogueAt(b, arguments);
+    };
+    plan.rowScale = op.getRowScale();
+  }
   return plan;
 }
 
@@ -235,6 +247,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   GroupedGemmKernelOperands operands;
   operands.groupSizes = plan.groupSizes;
   operands.c = plan.c;
+  operands.epilogue = plan.epilogue;
+  operands.rowScale = plan.rowScale;
   operands.aMapWords = encodeTensorMap(rewriter, loc, plan.a, plan.aRows,
                                        plan.aCols, config.aBoxRows());
   operands.bMapWords = encodeTensorMap(rewriter, loc, plan.b, plan.bRows,

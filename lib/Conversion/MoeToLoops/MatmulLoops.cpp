@@ -103,12 +103,14 @@ Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
 // Rows past Σ sizes are zero.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c) {
+                       Value c, const MatmulEpilogue &epilogue) {
   bool kn = layout == WeightLayout::KN;
   Value numRows = dimOf(b, loc, c, 0);
   Value numRows64 = toI64(b, loc, numRows);
   Value depth = dimOf(b, loc, a, 1);
-  Value width = dimOf(b, loc, c, 1);
+  // Columns of the product (b's N); c has as many, or half with gate|up
+  // halves in the epilogue.
+  Value width = dimOf(b, loc, bWeights, kn ? 2 : 1);
   Value numGroups = dimOf(b, loc, sizes, 0);
   // a's scales are block_1x128, b's block_128x128: one block edge for both.
   Value block = indexConst(
@@ -147,11 +149,17 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   // per output column of the row and streams B_g row by row; every c[r, n]
   // still sums its products over kd ascending from 0.0, the same additions
   // in the same order as the [G, N, Kd] loop nest below.
+  // With an epilogue, a row's accumulators wait in `rowAcc` until the
+  // epilogue maps them to c's row.
   Value rowAcc;
-  if (kn)
+  if (kn || epilogue.op)
     rowAcc = memref::AllocOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
         ValueRange{width});
+  auto finishRow = [&](OpBuilder &rb, Location rloc, Value r) {
+    if (epilogue.op)
+      emitEpilogueRow(rb, rloc, epilogue, rowAcc, r, c);
+  };
   auto emitRow = [&](OpBuilder &rb, Location rloc, Value g, Value r) {
     Value c0r = indexConst(rb, rloc, 0);
     if (!kn) {
@@ -163,8 +171,12 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                                                  loadB(kb, kloc, g, kd, n));
               return arith::AddFOp::create(kb, kloc, sum, prod);
             });
-        storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+        if (epilogue.op)
+          memref::StoreOp::create(nb, nloc, acc, rowAcc, ValueRange{n});
+        else
+          storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
       });
+      finishRow(rb, rloc, r);
       return;
     }
     Value zero = f32Const(rb, rloc, 0.0);
@@ -183,6 +195,10 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                                          rowAcc, ValueRange{n});
                });
     });
+    if (epilogue.op) {
+      finishRow(rb, rloc, r);
+      return;
+    }
     forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
       Value acc = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
       storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
@@ -196,11 +212,46 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
           emitRow(rb, rloc, g, r);
         });
       });
-  if (rowAcc)
-    memref::DeallocOp::create(b, loc, rowAcc);
   Value first =
       toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
-  zeroRows(b, loc, c, first, numRows);
+  if (epilogue.op) {
+    // Rows past the groups: the epilogue of zero accumulators.
+    Value zero = f32Const(b, loc, 0.0);
+    forRange(b, loc, indexConst(b, loc, 0), width,
+             [&](OpBuilder &nb, Location nloc, Value n) {
+               memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
+             });
+    forRange(
+        b, loc, first, numRows,
+        [&](OpBuilder &rb, Location rloc, Value r) { finishRow(rb, rloc, r); });
+  } else {
+    zeroRows(b, loc, c, first, numRows);
+  }
+  if (rowAcc)
+    memref::DeallocOp::create(b, loc, rowAcc);
+}
+
+// c[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
+// (row_scale[r])), rounded to c's element type.
+void emitEpilogueRow(OpBuilder &b, Location loc, const MatmulEpilogue &epilogue,
+                     Value rowAcc, Value r, Value c) {
+  Value width = dimOf(b, loc, c, 1);
+  forRange(
+      b, loc, indexConst(b, loc, 0), width,
+      [&](OpBuilder &nb, Location nloc, Value j) {
+        SmallVector<Value, 3> args;
+        args.push_back(memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{j}));
+        if (epilogue.accumulatorsPerOutput == 2) {
+          Value up = arith::AddIOp::create(nb, nloc, j, width);
+          args.push_back(
+              memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{up}));
+        }
+        if (epilogue.rowScale)
+          args.push_back(loadAsF32(nb, nloc, epilogue.rowScale, ValueRange{r}));
+        GroupedMatmulOp op = epilogue.op;
+        Value value = op.cloneEpilogueAt(nb, args);
+        storeFromF32(nb, nloc, value, c, ValueRange{r, j});
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -114,7 +114,9 @@ LogicalResult lower(PermuteOp op, OpBuilder &b) {
 LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
   emitGroupedMatmul(b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
                     op.getGroupSizes(), op.getAScale(), op.getBScale(),
-                    op.getCInit());
+                    op.getCInit(),
+                    {op.getEpilogueBlock() ? op : GroupedMatmulOp(),
+                     op.getAccumulatorsPerOutput(), op.getRowScale()});
   return success();
 }
 

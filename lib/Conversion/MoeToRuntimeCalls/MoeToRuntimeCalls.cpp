@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -131,12 +132,69 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
       return failure();
     Location loc = op.getLoc();
     GroupedCall call = groupedCallOf(op);
+    Value product = productBuffer(rewriter, op);
+    Value out = product ? product : call.out;
+    Value nFrom = product ? product : call.nFrom;
     callGroupedGemm(rewriter, op, call.entry, op.getA(), call.second,
                     op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
-                    i64Dim(rewriter, loc, call.nFrom, 1), op.getWeightLayout(),
-                    call.out, i64Dim(rewriter, loc, call.rowsFrom, 0));
+                    i64Dim(rewriter, loc, nFrom, 1), op.getWeightLayout(), out,
+                    i64Dim(rewriter, loc, call.rowsFrom, 0));
+    if (product) {
+      applyEpilogue(rewriter, op, product);
+      memref::DeallocOp::create(rewriter, loc, product);
+    }
     rewriter.eraseOp(op);
     return success();
+  }
+
+private:
+  /// A grouped matmul with an epilogue computes its product into an f32
+  /// buffer [R, N] first (null: no epilogue, the product is c).
+  static Value productBuffer(OpBuilder &b, Operation *op) {
+    auto matmul = dyn_cast<GroupedMatmulOp>(op);
+    if (!matmul || !matmul.getEpilogueBlock())
+      return Value();
+    auto c = cast<MemRefType>(matmul.getCInit().getType());
+    int64_t n = c.getDimSize(1) * matmul.getAccumulatorsPerOutput();
+    return memref::AllocOp::create(
+        b, op->getLoc(), MemRefType::get({c.getDimSize(0), n}, b.getF32Type()));
+  }
+
+  /// c[r, j] = epilogue(product[r, j], (product[r, N_c + j]),
+  /// (row_scale[r])) as a parallel loop over c: a kernel of its own.
+  static void applyEpilogue(OpBuilder &b, Operation *op, Value product) {
+    auto matmul = cast<GroupedMatmulOp>(op);
+    Value c = matmul.getCInit();
+    auto cType = cast<MemRefType>(c.getType());
+    Location loc =
+        NameLoc::get(StringAttr::get(b.getContext(), "grouped_matmul_epilogue"),
+                     op->getLoc());
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    Value width = index(cType.getDimSize(1));
+    scf::ParallelOp::create(
+        b, loc, ValueRange{index(0), index(0)},
+        ValueRange{index(cType.getDimSize(0)), width},
+        ValueRange{index(1), index(1)},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value r = ivs[0], j = ivs[1];
+          SmallVector<Value, 3> args{
+              memref::LoadOp::create(nb, nloc, product, ValueRange{r, j})};
+          if (matmul.getAccumulatorsPerOutput() == 2) {
+            Value up = arith::AddIOp::create(nb, nloc, j, width);
+            args.push_back(
+                memref::LoadOp::create(nb, nloc, product, ValueRange{r, up}));
+          }
+          if (Value rowScale = matmul.getRowScale())
+            args.push_back(
+                memref::LoadOp::create(nb, nloc, rowScale, ValueRange{r}));
+          Value value = matmul.cloneEpilogueAt(nb, args);
+          if (!cType.getElementType().isF32())
+            value = arith::TruncFOp::create(nb, nloc, cType.getElementType(),
+                                            value);
+          memref::StoreOp::create(nb, nloc, value, c, ValueRange{r, j});
+        });
   }
 };
 

@@ -4,6 +4,7 @@
 // or, with require-all, is a located error.
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s --check-prefix=EPI
 
 // Host side: both TMA descriptors encoded on the host (no device work), the
 // per-CTA descriptor scratch, one launch of 132 CTAs x 256 threads (one
@@ -182,6 +183,70 @@ func.func @weight_grad(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: 
 // CHECK-NOT:   moe.grouped_weight_grad
 func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %n: memref<2xi32>, %db: memref<2x128x192xf32>) {
   moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<300x192xbf16>, memref<300x128xbf16>, memref<2xi32> -> memref<2x128x192xf32>
+  return
+}
+
+// -----
+
+// An epilogue with gate|up halves (b [G, K, 2F], F = 160): B's tensor map
+// spans all 2F = 320 columns; c's tiles are 64 columns wide (3 of them for
+// F = 160), and each k-step loads A's box and two 64 x 64 boxes of B: the
+// tile's gate columns at colBegin and its up columns at colBegin + F. The
+// epilogue pairs accumulator register i (gate) with i + 32 (up: 8 chunks
+// of 8 columns further) in the thread that holds both, before staging; the
+// store moves 64 columns a row (16 threads x 4).
+// EPI-LABEL: func.func @gated_halves
+// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64, %c320_i64, %c64_i32{{.*}}, %c64_i32
+// EPI:       gpu.launch
+// EPI:         scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %c132
+// EPI:           %[[NT:.*]] = arith.remui %[[TILE]], %c3 : index
+// EPI-NEXT:      %[[COL:.*]] = arith.muli %[[NT]], %c64 : index
+// EPI:             nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], {{.*}} : <tensor = memref<64x64xbf16
+// EPI:             %[[UPCOL:.*]] = arith.addi %[[COL]], %c160 : index
+// EPI:             nvgpu.tma.async.load %[[BMAP:.*]][%[[COL]], %[[BK:.*]]], {{.*}} : <tensor = memref<64x64xbf16
+// EPI:             nvgpu.tma.async.load %[[BMAP]][%[[UPCOL]], %[[BK]]], {{.*}} : <tensor = memref<64x64xbf16
+// EPI:         %[[GATE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct
+// EPI-NEXT:    %[[UP:.*]] = llvm.extractvalue %{{.*}}[32] : !llvm.struct
+// EPI-NEXT:    %[[NEG:.*]] = arith.negf %[[GATE]] : f32
+// EPI-NEXT:    %[[EXP:.*]] = math.exp %[[NEG]] : f32
+// EPI-NEXT:    arith.mulf %[[EXP]], %[[UP]] : f32
+// EPI-COUNT-31: math.exp
+// EPI-NOT:     math.exp
+// EPI:         remui %{{.*}}, %c16 : index
+func.func @gated_halves(%a: memref<512x128xbf16>, %b: memref<8x128x320xbf16>, %n: memref<8xi32>, %c: memref<512x160xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %v = arith.mulf %exp, %up : f32
+    moe.yield %v : f32
+  } : memref<512x128xbf16>, memref<8x128x320xbf16>, memref<8xi32> -> memref<512x160xbf16>
+  return
+}
+
+// -----
+
+// weight_layout nk with gate|up halves (b [G, 2F, K], F = 192, 128-row
+// tiles): B arrives as two K-major boxes of 64 rows, at row g * 2F +
+// colBegin (gate) and g * 2F + F + colBegin (up), stacked in shared memory
+// as one 128-row operand; the row scale is read per row, clamped to R - 1.
+// EPI-LABEL: func.func @gated_halves_nk_row_scale
+// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c768_i64, %c256_i64, %c64_i32
+// EPI:       gpu.launch
+// EPI:             %[[GBASE:.*]] = arith.muli %{{.*}}, %c384 : index
+// EPI:             %[[GATEROW:.*]] = arith.addi %[[GBASE]], %{{.*}} : index
+// EPI:             %[[UPROW:.*]] = arith.addi %[[GATEROW]], %c192 : index
+// EPI:             nvgpu.tma.async.load %[[BMAP:.*]][%{{.*}}, %[[GATEROW]]], {{.*}} : <tensor = memref<64x64xbf16
+// EPI:             nvgpu.tma.async.load %[[BMAP]][%{{.*}}, %[[UPROW]]], {{.*}} : <tensor = memref<64x64xbf16
+// EPI:         %[[ROW:.*]] = arith.minui %{{.*}}, %c1023 : index
+// EPI-NEXT:    memref.load %{{.*}}[%[[ROW]]] : memref<1024xf32>
+func.func @gated_halves_nk_row_scale(%a: memref<1024x256xbf16>, %b: memref<2x384x256xbf16>, %n: memref<2xi32>, %s: memref<1024xf32>, %c: memref<1024x192xf32>) {
+  moe.grouped_matmul %a, %b, %n row_scale(%s : memref<1024xf32>) outs(%c) epilogue {
+  ^bb0(%gate: f32, %up: f32, %scale: f32):
+    %h = arith.mulf %gate, %up : f32
+    %v = arith.mulf %h, %scale : f32
+    moe.yield %v : f32
+  } {weight_layout = #moe<weight_layout nk>} : memref<1024x256xbf16>, memref<2x384x256xbf16>, memref<2xi32> -> memref<1024x192xf32>
   return
 }
 

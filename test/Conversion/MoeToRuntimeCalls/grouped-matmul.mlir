@@ -175,3 +175,33 @@ func.func @strided(%a: memref<16x32xbf16, strided<[64, 1]>>, %b: memref<4x32x48x
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xbf16, strided<[64, 1]>>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
+
+// -----
+
+// An epilogue (gate|up halves, a row scale): the runtime computes the f32
+// product [R, 2F] into a temporary, then one parallel loop over c applies
+// the epilogue to columns j and F + j and the row's scale, rounds to bf16
+// and stores; the temporary is freed. F = 48, 2F = 96.
+// FOLD-LABEL: func.func @gmm_gated_epilogue(
+// FOLD-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x32x96xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[S:[^:]+]]: memref<16xf32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// FOLD:         %[[P:.*]] = memref.alloc() : memref<16x96xf32>
+// FOLD:         call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i64, %c32_i64, %c96_i64, %c0_i32, %{{.*}}, %c1_i32, %c16_i64)
+// FOLD:         scf.parallel (%[[R:.*]], %[[J:.*]]) = (%c0, %c0) to (%c16, %c48) step (%c1, %c1) {
+// FOLD-DAG:       %[[G:.*]] = memref.load %[[P]][%[[R]], %[[J]]] : memref<16x96xf32>
+// FOLD-DAG:       %[[JU:.*]] = arith.addi %[[J]], %c48 : index
+// FOLD-DAG:       %[[U:.*]] = memref.load %[[P]][%[[R]], %[[JU]]] : memref<16x96xf32>
+// FOLD-DAG:       %[[SR:.*]] = memref.load %[[S]][%[[R]]] : memref<16xf32>
+// FOLD:           %[[GU:.*]] = arith.mulf %[[G]], %[[U]] : f32
+// FOLD:           %[[V:.*]] = arith.mulf %[[GU]], %[[SR]] : f32
+// FOLD:           %[[T:.*]] = arith.truncf %[[V]] : f32 to bf16
+// FOLD:           memref.store %[[T]], %[[C]][%[[R]], %[[J]]] : memref<16x48xbf16>
+// FOLD:         memref.dealloc %[[P]] : memref<16x96xf32>
+func.func @gmm_gated_epilogue(%a: memref<16x32xbf16>, %b: memref<4x32x96xbf16>, %n: memref<4xi32>, %s: memref<16xf32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %b, %n row_scale(%s : memref<16xf32>) outs(%c) epilogue {
+  ^bb0(%gate: f32, %up: f32, %scale: f32):
+    %h = arith.mulf %gate, %up : f32
+    %v = arith.mulf %h, %scale : f32
+    moe.yield %v : f32
+  } : memref<16x32xbf16>, memref<4x32x96xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}

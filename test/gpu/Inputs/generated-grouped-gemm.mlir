@@ -25,6 +25,17 @@
 //   wgrad_one_group: every row in group 2 (its tiles reduce 512 rows, the
 //                   other groups' db exactly zero)
 //   wgrad_many_groups: the 300 groups of many_groups
+// Epilogues (the fusion hook; applied to the accumulator registers):
+//   gated_silu:     gate and up as one GEMM, b [G, K, 2F] (kn) with F = 160:
+//                   SiLU(gate) · up in the epilogue; the skewed sizes; F is
+//                   not a multiple of the 64-column half tile, so the last
+//                   tile's gate box reads up columns and its up box reaches
+//                   past 2F (both masked)
+//   gated_nk_scaled: b [G, 2F, K] (nk), 128-row tiles, SiLU(gate) · up ·
+//                   row_scale[r], f32 output
+//   row_scaled:     one accumulator a column times row_scale[r] (the router
+//                   weight of a permuted row), the skewed sizes: the rows
+//                   past the last group are the epilogue of zero
 func.func @balanced(%a: tensor<512x128xbf16>, %b: tensor<4x128x192xbf16>, %sizes: tensor<4xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
   %e = tensor.empty() : tensor<512x192xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<512x128xbf16>, tensor<4x128x192xbf16>, tensor<4xi32> -> tensor<512x192xbf16>
@@ -89,4 +100,42 @@ func.func @wgrad_many_groups(%a: tensor<2048x64xbf16>, %dc: tensor<2048x64xbf16>
   %e = tensor.empty() : tensor<300x64x64xf32>
   %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<2048x64xbf16>, tensor<2048x64xbf16>, tensor<300xi32> -> tensor<300x64x64xf32>
   return %db : tensor<300x64x64xf32>
+}
+func.func @gated_silu(%a: tensor<512x128xbf16>, %b: tensor<8x128x320xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x160xbf16> {
+  %e = tensor.empty() : tensor<512x160xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v : f32
+  } : tensor<512x128xbf16>, tensor<8x128x320xbf16>, tensor<8xi32> -> tensor<512x160xbf16>
+  return %c : tensor<512x160xbf16>
+}
+func.func @gated_nk_scaled(%a: tensor<1024x256xbf16>, %b: tensor<2x384x256xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}, %scale: tensor<1024xf32>) -> tensor<1024x192xf32> {
+  %e = tensor.empty() : tensor<1024x192xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes row_scale(%scale : tensor<1024xf32>) outs(%e) epilogue {
+  ^bb0(%gate: f32, %up: f32, %s: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    %w = arith.mulf %v, %s : f32
+    moe.yield %w : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x384x256xbf16>, tensor<2xi32> -> tensor<1024x192xf32>
+  return %c : tensor<1024x192xf32>
+}
+func.func @row_scaled(%a: tensor<512x64xbf16>, %b: tensor<8x64x256xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}, %scale: tensor<512xf32>) -> tensor<512x256xbf16> {
+  %e = tensor.empty() : tensor<512x256xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes row_scale(%scale : tensor<512xf32>) outs(%e) epilogue {
+  ^bb0(%acc: f32, %s: f32):
+    %v = arith.mulf %acc, %s : f32
+    moe.yield %v : f32
+  } : tensor<512x64xbf16>, tensor<8x64x256xbf16>, tensor<8xi32> -> tensor<512x256xbf16>
+  return %c : tensor<512x256xbf16>
 }

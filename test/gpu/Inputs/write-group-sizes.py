@@ -23,6 +23,9 @@ SIZES = {
     "wgrad_bf16": [700, 324],
     "wgrad_nk": SKEWED,
     "wgrad_one_group": [0, 0, 512, 0],
+    "gated_silu": SKEWED,
+    "gated_nk_scaled": [700, 324],
+    "row_scaled": SKEWED,
 }
 SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 

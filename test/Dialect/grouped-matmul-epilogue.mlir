@@ -1,0 +1,62 @@
+// moe.grouped_matmul's epilogue region (a fusion hook): round trip in custom
+// and generic form, through bytecode, and through one-shot-bufferize, which
+// keeps the region on the buffer form.
+// RUN: moe-opt %s -split-input-file | FileCheck %s
+// RUN: moe-opt %s -split-input-file --mlir-print-op-generic \
+// RUN:   | moe-opt -split-input-file | FileCheck %s
+// RUN: moe-opt %s -split-input-file --verify-roundtrip | FileCheck %s
+// RUN: moe-opt %s -split-input-file \
+// RUN:   --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
+// RUN:   | FileCheck %s --check-prefix=BUF
+
+// Gate and up as one GEMM on [G, Kd, 2F]: the epilogue takes both halves'
+// accumulators and yields SiLU(gate) · up.
+// CHECK-LABEL: func.func @gated_silu(
+// CHECK:       %[[H:.+]] = moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} outs(%{{.*}}) epilogue {
+// CHECK-NEXT:  ^bb0(%[[G:.+]]: f32, %[[U:.+]]: f32):
+// CHECK-NEXT:    %[[NEG:.+]] = arith.negf %[[G]] : f32
+// CHECK-NEXT:    %[[E:.+]] = math.exp %[[NEG]] : f32
+// CHECK:         %[[V:.+]] = arith.mulf %{{.*}}, %[[U]] : f32
+// CHECK-NEXT:    moe.yield %[[V]] : f32
+// CHECK-NEXT:  } : tensor<144x32xbf16>, tensor<8x32x96xbf16>, tensor<8xi32> -> tensor<144x48xbf16>
+// BUF-LABEL:   func.func @gated_silu(
+// BUF:         moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} outs(%{{.*}}) epilogue {
+// BUF-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// BUF:           moe.yield %{{.*}} : f32
+// BUF-NEXT:    } : memref<144x32xbf16>, memref<8x32x96xbf16>, memref<8xi32> -> memref<144x48xbf16>
+func.func @gated_silu(%xs: tensor<144x32xbf16>, %w13: tensor<8x32x96xbf16>, %sizes: tensor<8xi32>) -> tensor<144x48xbf16> {
+  %init = tensor.empty() : tensor<144x48xbf16>
+  %h = moe.grouped_matmul %xs, %w13, %sizes outs(%init) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %e = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %e : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v : f32
+  } : tensor<144x32xbf16>, tensor<8x32x96xbf16>, tensor<8xi32> -> tensor<144x48xbf16>
+  return %h : tensor<144x48xbf16>
+}
+
+// -----
+
+// A per-row scale (e.g. the router weight of each permuted row) and an f32
+// output, weight_layout nk.
+// CHECK-LABEL: func.func @row_scale_nk(
+// CHECK:       moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} row_scale(%{{.*}} : tensor<144xf32>) outs(%{{.*}}) epilogue {
+// CHECK-NEXT:  ^bb0(%[[ACC:.+]]: f32, %[[S:.+]]: f32):
+// CHECK-NEXT:    %[[V:.+]] = arith.mulf %[[ACC]], %[[S]] : f32
+// CHECK-NEXT:    moe.yield %[[V]] : f32
+// CHECK-NEXT:  } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xf32>
+// BUF-LABEL:   func.func @row_scale_nk(
+// BUF:         moe.grouped_matmul {{.*}} row_scale(%{{.*}} : memref<144xf32>) outs(%{{.*}}) epilogue {
+func.func @row_scale_nk(%xs: tensor<144x32xbf16>, %w: tensor<8x48x32xbf16>, %sizes: tensor<8xi32>, %scale: tensor<144xf32>) -> tensor<144x48xf32> {
+  %init = tensor.empty() : tensor<144x48xf32>
+  %c = moe.grouped_matmul %xs, %w, %sizes row_scale(%scale : tensor<144xf32>) outs(%init) epilogue {
+  ^bb0(%acc: f32, %s: f32):
+    %v = arith.mulf %acc, %s : f32
+    moe.yield %v : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xf32>
+  return %c : tensor<144x48xf32>
+}

@@ -1,0 +1,112 @@
+// Every verifier rule of moe.grouped_matmul's epilogue region, one case each.
+// RUN: moe-opt %s -split-input-file -verify-diagnostics
+
+func.func @halves_need_two_arguments(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue takes 2 f32 argument(s) (2 accumulators: gate and up halves), got 1}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x96xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @row_scale_argument_missing(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %scale: tensor<16xf32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue takes 2 f32 argument(s) (1 accumulator, then the row's scale), got 1}}
+  %h = moe.grouped_matmul %xs, %w, %s row_scale(%scale : tensor<16xf32>) outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @argument_not_f32(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue argument #0 must be f32, got 'bf16'}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) epilogue {
+  ^bb0(%acc: bf16):
+    %v = arith.extf %acc : bf16 to f32
+    moe.yield %v : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @output_width(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x40xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op result 'c' must be [16, 96] of bf16 ([R, N], or [R, N / 2] for gate|up halves), got tensor<16x40xbf16>}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x96xbf16>, tensor<2xi32> -> tensor<16x40xbf16>
+  return
+}
+
+// -----
+
+func.func @halves_without_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op result 'c' must be [16, 96] of bf16 ([R, N]), got tensor<16x48xbf16>}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) : tensor<16x32xbf16>, tensor<2x32x96xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @row_scale_without_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %scale: tensor<16xf32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'row_scale' is read by the epilogue, but the op has no epilogue region}}
+  %h = moe.grouped_matmul %xs, %w, %s row_scale(%scale : tensor<16xf32>) outs(%init) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @row_scale_rows(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %scale: tensor<8xf32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op R mismatch: 'a' dim 0 is 16 but 'row_scale' dim 0 is 8}}
+  %h = moe.grouped_matmul %xs, %w, %s row_scale(%scale : tensor<8xf32>) outs(%init) epilogue {
+  ^bb0(%acc: f32, %r: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @side_effect_in_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %buf: memref<1xf32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue may only hold side-effect-free scalar ops without regions; 'memref.store' is not one}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    %c0 = arith.constant 0 : index
+    memref.store %acc, %buf[%c0] : memref<1xf32>
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @wrong_terminator(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue must end with moe.yield}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    func.return
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @yield_outside_epilogue(%v: f32) {
+  // expected-error @+1 {{'moe.yield' op expects parent op 'moe.grouped_matmul'}}
+  moe.yield %v : f32
+}
