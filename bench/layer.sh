@@ -120,7 +120,9 @@ if [ "${SKIP_PEERS:-0}" != 1 ] && [ "${SKIP_TORCH:-0}" != 1 ]; then
     --compile-timeout "${TORCH_COMPILE_TIMEOUT_S:-240}" \
     --json "$OUTDIR/torch.json" 2>>"$OUTDIR/peers.log" | tee -a "$OUTDIR/peers.log"
   rc=${PIPESTATUS[0]}
-  if [ $rc -ne 0 ] || [ ! -s "$OUTDIR/torch.json" ]; then
+  if grep -q '"available": false' "$OUTDIR/torch.json" 2>/dev/null; then
+    : # the peer wrote why it could not run (no torch, no CUDA device)
+  elif [ $rc -ne 0 ] || [ ! -s "$OUTDIR/torch.json" ]; then
     why="torch peer ended with rc $rc$( [ $rc -eq 124 ] && echo ": TORCH_TIMEOUT_S=${TORCH_TIMEOUT_S:-1200} reached")"
     echo "$why; stderr tail:"; tail -3 "$OUTDIR/peers.log" | cut -c1-200
     "$PY" -c 'import json,sys; json.dump(dict(available=False, note=sys.argv[2], results=[]), open(sys.argv[1], "w"))' \
