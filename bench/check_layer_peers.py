@@ -3,9 +3,11 @@
 for each benchmark example, a miniature copy (T=128, H=64, F=32; the same E,
 K and router attributes; seq_length 64) goes through moe-opt
 --moe-generate-vjp and moe-compile --target=cpu, moe-runner runs moe_layer and
-moe_layer_bwd on given inputs (--dump), and the torch layer (per-expert
-torch.mm in place of torch._grouped_mm, on the CPU) must give the same out,
-aux_loss and gradients (relative L2 <= 2e-2; bf16 storage). Needs torch and
+moe_layer_bwd on given inputs (--dump), and each eager PyTorch formulation
+of layer_peers.py (per-expert torch.mm in place of torch._grouped_mm, on the
+CPU) must give the same out, aux_loss and gradients (relative L2 <= 2e-2;
+bf16 storage): "fused" ([E,H,2F] gate|up, bmm combine) and "separate"
+([E,out,in] weights passed transposed, separate gate/up, index_add_ combine). Needs torch and
 the MLIR tools (build/bin), not a GPU. Exit 1 on a mismatch.
 
   python3 bench/check_layer_peers.py [--bin build/bin] [--work /tmp/moe-peer-check]
@@ -73,24 +75,34 @@ def main():
 
         def ours(e, n):
             return torch.from_numpy(np.load(os.path.join(w + "-dump", e, n + ".npy"))).float()
-        xr, wrr = x.clone().requires_grad_(), wr.clone().requires_grad_()
-        wgu, wdr = torch.cat([wg, wu], -1).requires_grad_(), wd.clone().requires_grad_()
-        out, aux = lp.torch_layer(torch, cfg, lp.make_torch_gmm(torch, "loop"), xr, wrr, bias,
-                                  wgu, wdr)
-        gx, gwr, ggu, gwd = torch.autograd.grad([out, aux], [xr, wrr, wgu, wdr],
-                                                [dout, torch.ones_like(aux)])
-        pairs = dict(out=(out, ours("moe_layer", "out")),
-                     aux_loss=(aux.reshape(1), ours("moe_layer", "aux_loss").reshape(1)),
-                     d_x=(gx, ours("moe_layer_bwd", "d_x")),
-                     d_router_weight=(gwr, ours("moe_layer_bwd", "d_router_weight")),
-                     d_w_gate=(ggu[..., :F], ours("moe_layer_bwd", "d_w_gate")),
-                     d_w_up=(ggu[..., F:], ours("moe_layer_bwd", "d_w_up")),
-                     d_w_down=(gwd, ours("moe_layer_bwd", "d_w_down")))
-        errs = {k: ((a.float() - b).norm() / b.norm().clamp_min(1e-30)).item()
-                for k, (a, b) in pairs.items()}
-        worst = max(worst, max(errs.values()))
-        print(f"{s:14s} {lc.describe(cfg)}\n  rel L2 vs compiled CPU layer: "
-              + " ".join(f"{k} {v:.1e}" for k, v in errs.items()))
+        gmm = lp.make_torch_gmm(torch, "loop")
+        print(f"{s:14s} {lc.describe(cfg)}")
+        for formulation in lp.EAGER_FORMULATIONS:
+            xr, wrr = x.clone().requires_grad_(), wr.clone().requires_grad_()
+            if formulation == "fused":
+                ws = [torch.cat([wg, wu], -1).requires_grad_(), wd.clone().requires_grad_()]
+                out, aux = lp.torch_layer(torch, cfg, gmm, xr, wrr, bias, *ws)
+            else:  # [E, out, in], passed transposed
+                ws = [t.transpose(1, 2).contiguous().requires_grad_() for t in (wg, wu, wd)]
+                out, aux = lp.torch_layer_separate(torch, cfg, gmm, xr, wrr, bias, *ws)
+            gx, gwr, *gw = torch.autograd.grad([out, aux], [xr, wrr] + ws,
+                                               [dout, torch.ones_like(aux)])
+            if formulation == "fused":
+                gw = [gw[0][..., :F], gw[0][..., F:], gw[1]]
+            else:
+                gw = [t.transpose(1, 2) for t in gw]
+            pairs = dict(out=(out, ours("moe_layer", "out")),
+                         aux_loss=(aux.reshape(1), ours("moe_layer", "aux_loss").reshape(1)),
+                         d_x=(gx, ours("moe_layer_bwd", "d_x")),
+                         d_router_weight=(gwr, ours("moe_layer_bwd", "d_router_weight")),
+                         d_w_gate=(gw[0], ours("moe_layer_bwd", "d_w_gate")),
+                         d_w_up=(gw[1], ours("moe_layer_bwd", "d_w_up")),
+                         d_w_down=(gw[2], ours("moe_layer_bwd", "d_w_down")))
+            errs = {k: ((a.float() - b).norm() / b.norm().clamp_min(1e-30)).item()
+                    for k, (a, b) in pairs.items()}
+            worst = max(worst, max(errs.values()))
+            print(f"  {formulation:8s} rel L2 vs compiled CPU layer: "
+                  + " ".join(f"{k} {v:.1e}" for k, v in errs.items()))
     ok = worst <= 2e-2
     print(("PASS" if ok else "FAIL") + f": worst relative L2 {worst:.2e} (limit 2e-2)")
     return 0 if ok else 1

@@ -3,7 +3,8 @@
 # compiled layer (moe-runner on build/artifacts/gpu/<shape>), forward and
 # forward+backward, on the four DESIGN.md shapes with balanced and skewed
 # (Zipf) routing; the PyTorch (torch._grouped_mm) and JAX (ragged_dot) layers
-# on the same inputs; the dense bf16 8192^3 ceiling in the same run; one table.
+# on the same inputs (PyTorch in several formulations, the fastest reported as
+# "torch"); the dense bf16 8192^3 ceiling in the same run; one table.
 #
 #   bench/layer.sh [OUTDIR]        (default: $OUT if set, else ./bench-layer-out)
 #
@@ -12,7 +13,9 @@
 #   MOE_ARTIFACTS   artifact directory (<repo>/build/artifacts/gpu): <shape>.so + .json
 #   BENCH_SHAPES    comma list (all four)       BENCH_ROUTINGS  (balanced,skewed)
 #   BENCH_REPS (20) BENCH_WARMUP (3)            RUNNER_TIMEOUT_S (240 per runner call)
-#   SKIP_PEERS=1, SKIP_TORCH=1, SKIP_JAX=1      TORCH_TIMEOUT_S (420)
+#   SKIP_PEERS=1, SKIP_TORCH=1, SKIP_JAX=1      TORCH_TIMEOUT_S (1200, all torch work)
+#   SKIP_OURS=1     time only the peers (no moe-runner calls)
+#   TORCH_COMPILE_TIMEOUT_S (240): torch.compile's process per shape (0 skips torch.compile)
 #   BENCH_REPLAY (1): also time ours replayed from a CUDA graph (moe-runner
 #                   --cuda-graph: each entry captured once); 0 skips it
 #   JAX_BUDGET_S (150 in all)  JAX_PER_SHAPE_S (90)
@@ -100,7 +103,8 @@ run_ours() {
 }
 
 step "ours: $MOE_RUNNER (warm-up $WARMUP, $REPS timed)"
-for s in "${SHAPE_LIST[@]}"; do
+[ "${SKIP_OURS:-0}" = 1 ] && echo "skipped (SKIP_OURS=1)" && SHAPES_OURS=() || SHAPES_OURS=("${SHAPE_LIST[@]}")
+for s in "${SHAPES_OURS[@]}"; do
   for r in "${ROUTING_LIST[@]}"; do
     run_ours ours "$s" "$r"
     [ "${BENCH_REPLAY:-1}" = 1 ] && run_ours replay "$s" "$r" --cuda-graph
@@ -111,12 +115,15 @@ PEER_ARGS=(--inputs "$IN" --shapes "$SHAPES" --routings "$ROUTINGS" --reps "$REP
 rm -f "$OUTDIR/torch.json" "$OUTDIR/jax.json" "$OUTDIR/ceiling.json"
 : >"$OUTDIR/peers.log"
 if [ "${SKIP_PEERS:-0}" != 1 ] && [ "${SKIP_TORCH:-0}" != 1 ]; then
-  step "peer: PyTorch layer (torch._grouped_mm) + dense ceiling"
-  timeout "${TORCH_TIMEOUT_S:-420}" "$PY" "$ROOT/bench/layer_peers.py" torch "${PEER_ARGS[@]}" \
+  step "peer: PyTorch layer (formulations: fused, separate, compiled) + dense ceiling"
+  timeout "${TORCH_TIMEOUT_S:-1200}" "$PY" "$ROOT/bench/layer_peers.py" torch "${PEER_ARGS[@]}" \
+    --compile-timeout "${TORCH_COMPILE_TIMEOUT_S:-240}" \
     --json "$OUTDIR/torch.json" 2>>"$OUTDIR/peers.log" | tee -a "$OUTDIR/peers.log"
   rc=${PIPESTATUS[0]}
-  if [ $rc -ne 0 ] || [ ! -s "$OUTDIR/torch.json" ]; then
-    why="torch peer ended with rc $rc$( [ $rc -eq 124 ] && echo ": TORCH_TIMEOUT_S=${TORCH_TIMEOUT_S:-420} reached")"
+  if grep -q '"available": false' "$OUTDIR/torch.json" 2>/dev/null; then
+    : # the peer wrote why it could not run (no torch, no CUDA device)
+  elif [ $rc -ne 0 ] || [ ! -s "$OUTDIR/torch.json" ]; then
+    why="torch peer ended with rc $rc$( [ $rc -eq 124 ] && echo ": TORCH_TIMEOUT_S=${TORCH_TIMEOUT_S:-1200} reached")"
     echo "$why; stderr tail:"; tail -3 "$OUTDIR/peers.log" | cut -c1-200
     "$PY" -c 'import json,sys; json.dump(dict(available=False, note=sys.argv[2], results=[]), open(sys.argv[1], "w"))' \
       "$OUTDIR/torch.json" "$why"

@@ -13,9 +13,24 @@ make_routing_inputs.py wrote (the same x and router weight our layer gets).
 
 DIR/<shape>-<routing>/{x,router_weight[,bias]}.npy; a missing directory means
 random inputs (x ~ N(0,1), w ~ N(0,1/H), zero bias), said in the output.
-Expert weights are random (N(0,1/fan_in)); gate and up are one fused
-[E,H,2F] weight (one grouped GEMM; the gate half first). Layer, per token
-block: gate = x.f32 @ w_r (fp32); scores; top-k selection on scores(+bias) with
+Expert weights are random (N(0,1/fan_in), drawn from a fixed seed per shape,
+the same values for every formulation).
+
+PyTorch formulations (each timed; the fastest per mode is reported as
+"torch", every one's times stay in the row's "formulations"):
+  fused     gate and up one [E,H,2F] weight (one grouped GEMM), bmm combine
+  separate  weights stored [E,out,in] (torchtitan's layout) and passed
+            transposed (a column-major B), separate gate and up
+            torch._grouped_mm, rows weighted in fp32 then index_add_ into out
+  compiled  torch.compile of the faster eager one (by fwd+bwd), in its own
+            process under --compile-timeout seconds (skipped with the reason
+            when it does not compile and run in time)
+Before anything is timed: both eager formulations run a small layer with the
+shape's router (T=128, H=64, F=32) and must match the fp32 per-token reference
+(out, aux, every gradient; rel L2 <= 2e-2); on the full shape each must give
+the first one's out and aux on the same inputs (rel L2 <= 2e-2); the compiled
+one must give its eager one's out, aux, d_x and d_router_weight.
+Layer ("fused"), per token block: gate = x.f32 @ w_r (fp32); scores; top-k selection on scores(+bias) with
 group masking; weights gathered from the unbiased scores, normalized, scaled;
 tokens sorted by expert id (stable) and gathered; grouped GEMM gate_up; act(gate)*up;
 grouped GEMM down; un-permute and combine by a batched [1,K]x[K,H] product
@@ -222,6 +237,122 @@ def torch_layer(torch, cfg, gmm, x, wr, bias, wgu, wd):
     return out, torch_losses(torch, cfg, logits, scores, idx)
 
 
+def torch_layer_separate(torch, cfg, gmm, x, wr, bias, wg_t, wu_t, wd_t):
+    """Formulation "separate" (torchtitan's layout): expert weights stored
+    [E, out, in] (w_gate, w_up [E,F,H], w_down [E,H,F]) and passed transposed
+    (a column-major B) to separate gate and up grouped GEMMs; the combine
+    weights the rows (fp32, rounded to bf16) and index_add_s them into out."""
+    E, K = cfg["E"], cfg["K"]
+    logits = x.float() @ wr
+    scores, w, idx = torch_router(torch, cfg, logits, bias)
+    flat = idx.reshape(-1)
+    order = torch.argsort(flat, stable=True)
+    offs = torch.cumsum(torch.bincount(flat, minlength=E), 0).to(torch.int32)
+    token = order // K
+    xs = x[token]
+    g = gmm(xs, wg_t.transpose(-2, -1), offs)
+    u = gmm(xs, wu_t.transpose(-2, -1), offs)
+    h = torch_act(torch, cfg["activation"])(g) * u
+    y = gmm(h, wd_t.transpose(-2, -1), offs)
+    yw = (y.float() * w.reshape(-1)[order].unsqueeze(1)).to(x.dtype)
+    out = torch.zeros_like(x).index_add_(0, token, yw)
+    return out, torch_losses(torch, cfg, logits, scores, idx)
+
+
+# The PyTorch formulations timed per shape; the fastest is reported as "torch".
+#   fused:    torch_layer: gate|up one [E,H,2F] weight, bmm combine
+#   separate: torch_layer_separate: [E,out,in] weights passed transposed,
+#             separate gate and up GEMMs, index_add_ combine
+#   compiled: torch.compile of the faster of the two (a subprocess under a
+#             time limit, see run_torch_compiled)
+EAGER_FORMULATIONS = ("fused", "separate")
+
+
+def torch_expert_weights(torch, cfg, formulation, seed=11):
+    """The expert weights of `formulation`, as keyword arguments of its layer
+    function. Every formulation gets the same values (drawn [E,H,2F] and
+    [E,F,H] from `seed`, then laid out), so their outputs must agree."""
+    T, H, F, E = cfg["T"], cfg["H"], cfg["F"], cfg["E"]
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    bf = dict(device="cuda", dtype=torch.bfloat16, generator=g)
+    wgu = torch.randn(E, H, 2 * F, **bf).mul_(H ** -0.5)
+    wd = torch.randn(E, F, H, **bf).mul_(F ** -0.5)
+    if formulation == "fused":
+        return dict(wgu=wgu.requires_grad_(), wd=wd.requires_grad_())
+    ws = dict(wg_t=wgu[..., :F].transpose(1, 2).contiguous().requires_grad_(),
+              wu_t=wgu[..., F:].transpose(1, 2).contiguous().requires_grad_())
+    del wgu
+    ws["wd_t"] = wd.transpose(1, 2).contiguous().requires_grad_()
+    return ws
+
+
+def torch_layer_of(torch, formulation):
+    """layer(cfg, gmm, x, wr, bias, **weights) -> (out, aux) of `formulation`."""
+    if formulation == "fused":
+        return lambda cfg, gmm, x, wr, bias, wgu, wd: torch_layer(torch, cfg, gmm, x, wr, bias,
+                                                                  wgu, wd)
+    return lambda cfg, gmm, x, wr, bias, wg_t, wu_t, wd_t: torch_layer_separate(
+        torch, cfg, gmm, x, wr, bias, wg_t, wu_t, wd_t)
+
+
+def rel_l2(a, b):
+    return ((a.float() - b.float()).norm() / b.float().norm().clamp_min(1e-30)).item()
+
+
+# Formulations agree when out and every gradient are within this relative L2
+# of each other (bf16 storage; the GEMMs and the combine round differently).
+AGREE_REL_L2 = 2e-2
+
+
+def torch_selfcheck_formulations(torch, cfg, gmm):
+    """Every eager formulation on one small layer with the shape's router
+    (T=128, H=64, F=32, same E, K, groups), same inputs and weights: out,
+    aux and the gradients of x, the router weight and the expert weights
+    (compared in the fused layout) against the fp32 per-token reference.
+    Returns {formulation: worst rel L2}."""
+    g = torch.Generator(device="cuda").manual_seed(7)
+    small = dict(cfg, T=128, H=64, F=32)
+    if small["seq_length"]:
+        small["seq_length"] = 64
+    T, H, F, E = 128, 64, 32, cfg["E"]
+
+    def rn(*s, scale=1.0):
+        return torch.randn(*s, device="cuda", generator=g) * scale
+    x = rn(T, H).bfloat16().requires_grad_()
+    wr = rn(H, E, scale=H ** -0.5).requires_grad_()
+    bias = rn(E, scale=0.01) if cfg["has_bias"] else None
+    wgu = rn(E, H, 2 * F, scale=H ** -0.5).bfloat16().requires_grad_()
+    wd = rn(E, F, H, scale=F ** -0.5).bfloat16().requires_grad_()
+    dout = rn(T, H).bfloat16()
+    _, _, idx = torch_router(torch, small, x.detach().float() @ wr.detach(), bias)
+    used = torch.bincount(idx.reshape(-1), minlength=E) > 0
+
+    def grads(out, aux, ws):
+        return torch.autograd.grad([out, aux], [x, wr] + ws, [dout.to(out.dtype),
+                                                              torch.ones_like(aux)])
+    out, aux = torch_reference(torch, small, x, wr, bias, wgu, wd)
+    ref = [out, aux.reshape(1)] + list(grads(out, aux, [wgu, wd]))
+    got = {}
+    out, aux = torch_layer(torch, small, gmm, x, wr, bias, wgu, wd)
+    got["fused"] = [out, aux.reshape(1)] + list(grads(out, aux, [wgu, wd]))
+    wg_t = wgu.detach()[..., :F].transpose(1, 2).contiguous().requires_grad_()
+    wu_t = wgu.detach()[..., F:].transpose(1, 2).contiguous().requires_grad_()
+    wd_t = wd.detach().transpose(1, 2).contiguous().requires_grad_()
+    out, aux = torch_layer_separate(torch, small, gmm, x, wr, bias, wg_t, wu_t, wd_t)
+    dx, dwr, dg, du, dd = grads(out, aux, [wg_t, wu_t, wd_t])
+    got["separate"] = [out, aux.reshape(1), dx, dwr,
+                       torch.cat([dg.transpose(1, 2), du.transpose(1, 2)], -1), dd.transpose(1, 2)]
+    worst = {}
+    for name, vals in got.items():
+        errs = []
+        for i, (a, b) in enumerate(zip(vals, ref)):
+            if i >= 4:  # expert weight gradients: only experts that got tokens
+                a, b = a[used], b[used]
+            errs.append(rel_l2(a, b))
+        worst[name] = max(errs)
+    return worst
+
+
 def torch_reference(torch, cfg, x, wr, bias, wgu, wd):
     """Per-token fp32 reference (no sort, no grouped GEMM) for the self-check."""
     logits = x.float() @ wr
@@ -274,6 +405,175 @@ def torch_selfcheck(torch, cfg, gmm):
     return max(errs), errs
 
 
+FORMULATION_TEXT = {
+    "fused": "gate|up fused [E,H,2F] weight (one torch._grouped_mm), bmm [1,K]x[K,H] combine "
+             "(fp32 accumulate)",
+    "separate": "weights stored [E,out,in] and passed transposed (column-major B, torchtitan's "
+                "layout), separate gate and up torch._grouped_mm, index_add_ combine",
+    "compiled": "torch.compile of the faster eager formulation (fwd+bwd), own process, "
+                "under --compile-timeout",
+}
+
+
+def time_torch_formulation(torch, args, cfg, gmm, f, ws, dout, inp, first_out, routing):
+    """Checks formulation `f` on the full shape against the first formulation
+    timed on the same inputs (out and aux, forward), then times its forward
+    and forward+backward. Returns its row."""
+    x, wr, bias = inp
+    layer = torch_layer_of(torch, f)
+    row = {}
+    with torch.no_grad():
+        out, aux = layer(cfg, gmm, x, wr, bias, **ws)
+    if not (torch.isfinite(out).all() and out.float().norm() > 0):
+        raise RuntimeError(f"{f}: output is not finite or all zero")
+    if routing not in first_out:
+        first_out[routing] = (f, out, aux)
+    else:
+        g, out0, aux0 = first_out[routing]
+        err = max(rel_l2(out, out0), rel_l2(aux.reshape(1), aux0.reshape(1)))
+        row[f"rel_l2_vs_{g}"] = err
+        if err > AGREE_REL_L2:
+            raise RuntimeError(f"disagrees with {g} on the same inputs: rel L2 {err:.2e} > "
+                               f"{AGREE_REL_L2}")
+    out = aux = None  # noqa: F841
+    wlist = list(ws.values())
+
+    def fwd():
+        with torch.no_grad():
+            return layer(cfg, gmm, x, wr, bias, **ws)
+
+    def fwdbwd():
+        o, a = layer(cfg, gmm, x, wr, bias, **ws)
+        return torch.autograd.grad([o, a], [x, wr] + wlist, [dout, torch.ones_like(a)])
+    row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
+    row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
+    row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
+    row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
+    row["peak_mem_gib"] = torch.cuda.max_memory_allocated() / 2 ** 30
+    return row
+
+
+def print_formulation(shape, routing, f, row):
+    if "skipped" in row:
+        print(f"torch {shape:14s} {routing:8s} {f:9s} skipped: {row['skipped']}", flush=True)
+    else:
+        extra = "".join(f", {k} {v:.1e}" for k, v in row.items() if k.startswith("rel_l2_vs"))
+        if "compile_s" in row:
+            extra += f", compile {row['compile_s']:.0f} s"
+        print(f"torch {shape:14s} {routing:8s} {f:9s} fwd {row['fwd_ms']:8.3f} ms  fwd+bwd "
+              f"{row['fwdbwd_ms']:8.3f} ms{extra}", flush=True)
+
+
+def faster_eager(rows, routings):
+    """The eager formulation with the smaller forward+backward time summed
+    over the routings where every eager formulation ran (None if none did)."""
+    total = {}
+    for f in EAGER_FORMULATIONS:
+        ms = [rows[r]["formulations"].get(f, {}).get("fwdbwd_ms") for r in routings]
+        if all(m is not None for m in ms):
+            total[f] = sum(ms)
+    return min(total, key=total.get) if total else None
+
+
+def pick_fastest(row):
+    """row["fwd_ms"] etc.: the fastest formulation per mode ("torch")."""
+    for mode in ("fwd", "fwdbwd"):
+        timed = {f: fr[f"{mode}_ms"] for f, fr in row["formulations"].items()
+                 if fr.get(f"{mode}_ms") is not None}
+        if timed:
+            f = min(timed, key=timed.get)
+            row[f"{mode}_ms"] = timed[f]
+            row[f"{mode}_samples_ms"] = row["formulations"][f][f"{mode}_samples_ms"]
+            row[f"{mode}_formulation"] = f
+    if "fwd_ms" not in row or "fwdbwd_ms" not in row:
+        row.setdefault("skipped", "no formulation ran: " + "; ".join(
+            f"{f}: {fr.get('skipped', '?')}" for f, fr in row["formulations"].items()))
+
+
+def run_torch_compiled(args, shape, formulation, gmm_mode):
+    """torch.compile of `formulation` on `shape`, every routing, in its own
+    process under --compile-timeout seconds (a compile that takes longer is
+    reported as skipped, not waited for). Returns {routing: row}."""
+    rts = args.routings.split(",")
+    cmd = [sys.executable, os.path.abspath(__file__), "torch-compiled", "--one", shape,
+           "--formulation", formulation, "--gmm-mode", gmm_mode, "--reps", str(args.reps),
+           "--warmup", str(args.warmup), "--routings", args.routings] + (
+               ["--inputs", args.inputs] if args.inputs else [])
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.compile_timeout)
+    except subprocess.TimeoutExpired:
+        why = (f"torch.compile of {formulation} did not compile and run within "
+               f"{args.compile_timeout:.0f} s (--compile-timeout, TORCH_COMPILE_TIMEOUT_S)")
+        return {r: dict(skipped=why, of=formulation) for r in rts}
+    line = [ln for ln in p.stdout.splitlines() if ln.startswith("JSON ")]
+    if p.returncode != 0 or not line:
+        lines = (p.stderr or p.stdout).strip().splitlines()
+        err = [ln for ln in lines if "Error" in ln or "memory" in ln]
+        why = (f"torch.compile of {formulation} failed (rc {p.returncode}): "
+               + " | ".join((err or lines or ["no output"])[-1:])[:200])
+        return {r: dict(skipped=why, of=formulation) for r in rts}
+    return {r: dict(row, of=formulation) for r, row in json.loads(line[-1][5:]).items()}
+
+
+def run_torch_compiled_one(args):
+    """Child of run_torch_compiled: one shape, every routing. The compiled
+    layer's out, aux and the gradients of x and the router weight must agree
+    with the eager layer's on the same inputs before it is timed. Prints one
+    JSON line {routing: row}."""
+    import torch
+    cfg = lc.layer_config(args.one)
+    f = args.formulation
+    gmm = make_torch_gmm(torch, args.gmm_mode)
+    eager = torch_layer_of(torch, f)
+    compiled = torch.compile(eager)
+    ws = torch_expert_weights(torch, cfg, f)
+    wlist = list(ws.values())
+    dout = torch.randn(cfg["T"], cfg["H"], device="cuda", dtype=torch.bfloat16,
+                       generator=torch.Generator(device="cuda").manual_seed(12))
+    res = {}
+    for r in args.routings.split(","):
+        row = {}
+        try:
+            xn, wn, bn, _ = load_inputs(args.inputs, args.one, r, cfg)
+            x = torch.from_numpy(xn).cuda().bfloat16().requires_grad_()
+            wr = torch.from_numpy(wn).cuda().requires_grad_()
+            bias = torch.from_numpy(bn).cuda() if bn is not None else None
+            del xn, wn
+
+            def check(layer):
+                o, a = layer(cfg, gmm, x, wr, bias, **ws)
+                dx, dwr = torch.autograd.grad([o, a], [x, wr], [dout, torch.ones_like(a)])
+                return [o.detach(), a.detach().reshape(1), dx, dwr]
+            t0 = time.perf_counter()
+            got = check(compiled)
+            torch.cuda.synchronize()
+            row["compile_s"] = time.perf_counter() - t0
+            want = check(eager)
+            err = max(rel_l2(a, b) for a, b in zip(got, want))
+            row[f"rel_l2_vs_{f}"] = err
+            got = want = None  # noqa: F841
+            if err > AGREE_REL_L2:
+                raise RuntimeError(f"compiled {f} disagrees with eager {f}: rel L2 {err:.2e}")
+
+            def fwd():
+                with torch.no_grad():
+                    return compiled(cfg, gmm, x, wr, bias, **ws)
+
+            def fwdbwd():
+                o, a = compiled(cfg, gmm, x, wr, bias, **ws)
+                return torch.autograd.grad([o, a], [x, wr] + wlist, [dout, torch.ones_like(a)])
+            row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
+            row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
+            row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
+            row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
+        except Exception as e:  # noqa: BLE001
+            row["skipped"] = ("out of memory: " if is_oom(e) else "") + short(e)
+        res[r] = row
+        x = wr = bias = None  # noqa: F841
+        torch.cuda.empty_cache()
+    print("JSON " + json.dumps(res), flush=True)
+
+
 def run_torch(args):
     import numpy as np  # noqa: F401  (load_inputs)
     import torch
@@ -313,79 +613,111 @@ def run_torch(args):
                                     + "; ".join(notes)))
         return dict(info, impl=None, results=results, ceiling_tflops=[c0])
     gmm = make_torch_gmm(torch, gmm_mode)
+    routings = args.routings.split(",")
     for s in shapes:
         cfg = cfgs[s]
+        print(f"torch {s}: self-check of the formulations on a small layer with its router",
+              flush=True)
         try:
-            err, errs = torch_selfcheck(torch, cfg, gmm)
-            checks[s] = err
+            agree = torch_selfcheck_formulations(torch, cfg, gmm)
         except Exception as e:  # noqa: BLE001
-            checks[s] = None
+            agree = {}
             notes.append(f"{s} self-check failed: {short(e, 100)}")
-        T, H, F, E = cfg["T"], cfg["H"], cfg["F"], cfg["E"]
-        state = {}
-        try:
-            g = torch.Generator(device="cuda").manual_seed(11)
-            bf = dict(device="cuda", dtype=torch.bfloat16, generator=g)
-            state["wgu"] = torch.randn(E, H, 2 * F, **bf).mul_(H ** -0.5).requires_grad_()
-            state["wd"] = torch.randn(E, F, H, **bf).mul_(F ** -0.5).requires_grad_()
-            state["dout"] = torch.randn(T, H, **bf)
-        except Exception as e:  # noqa: BLE001
-            for r in args.routings.split(","):
-                results.append(dict(shape=s, routing=r, skipped=("out of memory: " if is_oom(e)
-                                                                  else "") + short(e)))
-            state.clear()
-            torch.cuda.empty_cache()
-            continue
-        for r in args.routings.split(","):
-            row = dict(shape=s, routing=r, selfcheck_rel_l2=checks.get(s))
+        checks[s] = agree
+        rows = {r: dict(shape=s, routing=r, selfcheck_rel_l2=agree, formulations={})
+                for r in routings}
+        inputs = {}
+        for r in routings:
             try:
                 xn, wn, bn, src = load_inputs(args.inputs, s, r, cfg)
                 x = torch.from_numpy(xn).cuda().bfloat16().requires_grad_()
                 wr = torch.from_numpy(wn).cuda().requires_grad_()
                 bias = torch.from_numpy(bn).cuda() if bn is not None else None
                 del xn, wn
-                wgu, wd, dout = state["wgu"], state["wd"], state["dout"]
-                row["inputs"] = src
+                inputs[r] = (x, wr, bias)
+                rows[r]["inputs"] = src
                 with torch.no_grad():
                     _, _, idx = torch_router(torch, cfg, x.float() @ wr, bias)
-                    row["loads"] = torch.bincount(idx.reshape(-1), minlength=E).tolist()
-
-                def fwd():
-                    with torch.no_grad():
-                        return torch_layer(torch, cfg, gmm, x, wr, bias, wgu, wd)
-
-                def fwdbwd():
-                    out, aux = torch_layer(torch, cfg, gmm, x, wr, bias, wgu, wd)
-                    return torch.autograd.grad([out, aux], [x, wr, wgu, wd],
-                                               [dout, torch.ones_like(aux)])
-                row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
-                row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
-                row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
-                row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
-                row["peak_mem_gib"] = torch.cuda.max_memory_allocated() / 2 ** 30
-                print(f"torch {s:14s} {r:8s} fwd {row['fwd_ms']:8.3f} ms  fwd+bwd "
-                      f"{row['fwdbwd_ms']:8.3f} ms  (self-check {checks.get(s) or float('nan'):.1e})",
-                      flush=True)
+                    rows[r]["loads"] = torch.bincount(idx.reshape(-1), minlength=cfg["E"]).tolist()
             except Exception as e:  # noqa: BLE001
-                row["skipped"] = ("out of memory: " if is_oom(e) else "") + short(e)
-                print(f"torch {s:14s} {r:8s} skipped: {row['skipped']}", flush=True)
-            finally:
-                x = wr = bias = idx = fwd = fwdbwd = None  # noqa: F841  (free before the next case)
-                torch.cuda.empty_cache()
-            results.append(row)
-            if args.json:  # partial results survive a time limit
-                with open(args.json, "w") as f:
-                    json.dump(dict(info, impl=impl, partial=True, ceiling_tflops=[c0],
-                                   results=results), f)
-        state.clear()
+                rows[r]["skipped"] = ("out of memory: " if is_oom(e) else "") + short(e)
+        x = wr = bias = idx = None  # noqa: F841  (held in `inputs`)
+        first_out = {}  # routing -> (formulation, out, aux): the full-shape agreement check
+        for f in EAGER_FORMULATIONS:
+            if agree.get(f) is None or agree[f] > AGREE_REL_L2:
+                why = (f"self-check rel L2 {agree[f]:.2e} > {AGREE_REL_L2}" if f in agree
+                       else "self-check did not run")
+                for r in routings:
+                    rows[r]["formulations"][f] = dict(skipped=why)
+                continue
+            try:
+                ws = torch_expert_weights(torch, cfg, f)
+                dout = torch.randn(cfg["T"], cfg["H"], device="cuda", dtype=torch.bfloat16,
+                                   generator=torch.Generator(device="cuda").manual_seed(12))
+            except Exception as e:  # noqa: BLE001
+                ws = None
+                for r in routings:
+                    rows[r]["formulations"][f] = dict(
+                        skipped=("out of memory: " if is_oom(e) else "") + short(e))
+            for r in routings:
+                if ws is None or r not in inputs:
+                    continue
+                frow = rows[r]["formulations"].setdefault(f, {})
+                try:
+                    frow.update(time_torch_formulation(torch, args, cfg, gmm, f, ws, dout,
+                                                       inputs[r], first_out, r))
+                except Exception as e:  # noqa: BLE001
+                    frow["skipped"] = ("out of memory: " if is_oom(e) else "") + short(e)
+                print_formulation(s, r, f, frow)
+            ws = dout = None  # noqa: F841  (free before the next formulation)
+            torch.cuda.empty_cache()
+        first_out.clear()
+        best = faster_eager(rows, routings)
+        if best is None:
+            why = "no eager formulation ran"
+        elif args.compile_timeout <= 0:
+            why = "torch.compile not run (--compile-timeout 0)"
+        else:
+            why = None
+            for r, frow in run_torch_compiled(args, s, best, gmm_mode).items():
+                if r in rows:
+                    rows[r]["formulations"]["compiled"] = frow
+                    print_formulation(s, r, "compiled", frow)
+        for r in routings:
+            if why:
+                rows[r]["formulations"]["compiled"] = dict(skipped=why)
+            pick_fastest(rows[r])
+            if "skipped" not in rows[r]:
+                print(f"torch {s:14s} {r:8s} fastest: fwd {rows[r]['fwd_ms']:8.3f} ms "
+                      f"({rows[r]['fwd_formulation']}), fwd+bwd {rows[r]['fwdbwd_ms']:8.3f} ms "
+                      f"({rows[r]['fwdbwd_formulation']})", flush=True)
+            results.append(rows[r])
+        inputs.clear()
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
+        if args.json:  # partial results survive a time limit
+            with open(args.json, "w") as fh:
+                json.dump(dict(info, impl=impl, partial=True, ceiling_tflops=[c0],
+                               results=results), fh)
     c1, c1s = torch_ceiling(torch, args.ceiling_reps)
     print(f"dense bf16 8192^3 torch.matmul (end): {c1:.1f} TFLOP/s", flush=True)
     return dict(info, impl=impl, gmm_mode=gmm_mode, rejected=notes,
-                combine="bmm [1,K]x[K,H] per token (fp32 accumulate), gate_up fused [E,H,2F]",
+                formulations=FORMULATION_TEXT, agree_rel_l2=AGREE_REL_L2,
+                compile_timeout_s=args.compile_timeout,
                 reps=args.reps, warmup=args.warmup, timing="CUDA events, median",
                 ceiling_tflops=[c0, c1], ceiling_samples_ms=[c0s, c1s], results=results)
+
+
+def torch_unavailable():
+    """Why the torch peer cannot run here ("" when it can)."""
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:
+        return f"PyTorch is not installed for {sys.executable} (pip install torch)"
+    import torch
+    if not torch.cuda.is_available():
+        return (f"torch {torch.__version__} sees no CUDA device (torch.version.cuda = "
+                f"{torch.version.cuda}); the torch peer needs an NVIDIA GPU")
+    return ""
 
 
 def run_ceiling(args):
@@ -577,7 +909,7 @@ def run_jax(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=["torch", "jax", "jax-one", "ceiling"])
+    ap.add_argument("mode", choices=["torch", "jax", "jax-one", "torch-compiled", "ceiling"])
     ap.add_argument("--inputs", default="", help="directory of <shape>-<routing>/ input dirs")
     ap.add_argument("--json")
     ap.add_argument("--reps", type=int, default=20)
@@ -587,11 +919,29 @@ def main():
     ap.add_argument("--routings", default=",".join(ROUTINGS))
     ap.add_argument("--budget", type=float, default=150.0, help="JAX: total seconds")
     ap.add_argument("--per-shape", type=float, default=90.0, help="JAX: seconds per shape")
+    ap.add_argument("--compile-timeout", type=float, default=240.0,
+                    help="torch: seconds for torch.compile's process per shape (0: skip it)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--formulation", help=argparse.SUPPRESS)
+    ap.add_argument("--gmm-mode", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.mode == "jax-one":
         run_jax_one(args)
         return 0
+    if args.mode == "torch-compiled":
+        run_torch_compiled_one(args)
+        return 0
+    if args.mode in ("torch", "ceiling"):
+        why = torch_unavailable()
+        if why:
+            print(f"layer_peers.py {args.mode}: {why}", file=sys.stderr, flush=True)
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump(dict(impl=args.mode, available=False, note=why,
+                                   results=[dict(shape=s, routing=r, skipped=why)
+                                            for s in selected_shapes(args)
+                                            for r in args.routings.split(",")]), f)
+            return 2
     fn = dict(torch=run_torch, jax=run_jax, ceiling=run_ceiling)[args.mode]
     try:
         d = fn(args)

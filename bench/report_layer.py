@@ -115,6 +115,42 @@ def peer_cell(m, key, mode, default):
     return ms, None
 
 
+def formulation_table(tmap, keys):
+    """Each PyTorch formulation's time per row (layer_peers.py torch); the
+    fastest is the table's "torch" column."""
+    names = []
+    for k in keys:
+        for f in (tmap.get(k) or {}).get("formulations", {}):
+            if f not in names:
+                names.append(f)
+    if not names:
+        return
+    print()
+    print("PyTorch formulations (ms; * = fastest, reported as torch; - = skipped, reason in "
+          "torch.json):")
+    hdr = f"{'shape':13s} {'routing':8s} {'mode':7s} " + " ".join(f"{n:>10s}" for n in names)
+    print(hdr)
+    print("-" * len(hdr))
+    for k in keys:
+        r = tmap.get(k)
+        if not r or not r.get("formulations"):
+            continue
+        for mode, key in (("fwd", "fwd"), ("fwd+bwd", "fwdbwd")):
+            cells = []
+            for n in names:
+                ms = r["formulations"].get(n, {}).get(f"{key}_ms")
+                mark = "*" if n == r.get(f"{key}_formulation") else " "
+                cells.append(f"{ms:9.3f}{mark}" if ms is not None else f"{'-':>9s} ")
+            print(f"{k[0]:13s} {k[1]:8s} {mode:7s} " + " ".join(cells))
+    skipped = {}
+    for k in keys:
+        for n, fr in ((tmap.get(k) or {}).get("formulations") or {}).items():
+            if "skipped" in fr:
+                skipped.setdefault(f"{n}: {fr['skipped']}", []).append(f"{k[0]}/{k[1]}")
+    for why, where in skipped.items():
+        print(f"  {why[:200]} ({', '.join(where)})")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -223,6 +259,11 @@ def main():
                 row[f"{name}_ms"] = ms
                 row[f"{name}_samples_ms"] = pr.get("fwd_samples_ms" if mode == "fwd"
                                                    else "fwdbwd_samples_ms")
+                if name == "torch" and pr.get("formulations"):
+                    key = "fwd" if mode == "fwd" else "fwdbwd"
+                    row["torch_formulation"] = pr.get(f"{key}_formulation")
+                    row["torch_formulations_ms"] = {
+                        f: fr.get(f"{key}_ms") for f, fr in pr["formulations"].items()}
                 if ms is not None:
                     sp = ms / row["ours_ms"] if row.get("ours_ms") else None
                     row[f"speedup_vs_{name}"] = sp
@@ -237,6 +278,7 @@ def main():
         print("(nothing ran: no ours-*.status, routing-*.json, torch or jax results)")
     print("vs torch / vs jax: peer time / ours (above 1: ours faster); TF/s from 6 (fwd) or "
           "18 (fwd+bwd) *T*K*H*F.")
+    formulation_table(tmap, keys)
     # Routing actually produced (from make_routing_inputs.py).
     rl = []
     for k, ri in routing_info.items():

@@ -13,6 +13,11 @@
 // (Expectation: --expect-zero, --expect-nonfinite), and a declaration that
 // does not hold fails too.
 //
+// Router indices may differ only by near-ties (compareRouterIndices): where
+// the reference's selection scores of the two experts a position holds on
+// either side are within kNearTieTolerance relative. Such tokens are counted,
+// and their rows are left out of every output indexed by token.
+//
 //===----------------------------------------------------------------------===//
 #ifndef MOE_RUNNER_CHECK_H
 #define MOE_RUNNER_CHECK_H
@@ -21,6 +26,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace moe_runner {
 
@@ -48,6 +54,10 @@ struct OutputCheck {
   int64_t firstMismatch = -1;
   uint64_t nonFiniteAlike = 0; // float: NaN in both, or the same infinity
   bool referenceZero = false;  // float: the reference has finite elements, all zero
+  /// Tokens whose rows were left out (near-ties, see compareOutput); for
+  /// the router indices themselves, the near-tie tokens (not mismatches).
+  uint64_t nearTieTokens = 0;
+  bool routerIndices = false; // compareRouterIndices: near-tie aware, not left out
   /// Why a float check fails other than by its error: a non-finite mismatch,
   /// an undeclared all-zero reference or NaN/inf, a declaration that does
   /// not hold. Empty when none.
@@ -74,8 +84,48 @@ double entryTolerance(const moert::EntrySpec &entry, const moert::ArgSpec &arg);
 
 /// Compare `got` with `ref`, both `arg.numElements` elements of `arg.dtype`,
 /// floats against `tolerance` and `expect` (see OutputCheck::problem).
+/// With `skipTokens` (one flag per token, from compareRouterIndices), an
+/// output whose leading dimension is the number of tokens leaves out the
+/// rows of flagged tokens; other outputs are compared whole.
 OutputCheck compareOutput(const moert::ArgSpec &arg, const void *got, const void *ref,
-                          double tolerance, Expectation expect = {});
+                          double tolerance, Expectation expect = {},
+                          const std::vector<uint8_t> *skipTokens = nullptr);
+
+/// DESIGN.md, "Correctness": router indices may differ where the reference's
+/// two candidates' selection scores are within 1e-5 relative (the GPU may
+/// add in another order than the CPU reference).
+constexpr double kNearTieTolerance = 1e-5;
+
+/// Whether selection scores `a` and `b` (both finite) are within `relative`
+/// of each other: |a - b| <= relative * max(|a|, |b|).
+bool isNearTie(double a, double b, double relative = kNearTieTolerance);
+
+/// The near-tie aware check of router indices.
+struct RouterIndicesCheck {
+  /// The indices' check: `mismatches` counts the elements of tokens whose
+  /// differences are not near-ties, `nearTieTokens` the tokens whose are.
+  OutputCheck indices;
+  /// Per token: its indices differ from the reference's, only by near-ties.
+  std::vector<uint8_t> nearTie;
+};
+
+/// Compares router indices `got` with `ref` (`indices`: [T, K], integer),
+/// given the reference's selection scores `refScores` (`scores`: [T, E],
+/// float) and, when the selection adds one, the expert bias (`bias`: [E],
+/// float; null without). A token whose K indices equal the reference's
+/// passes. One whose indices differ is a near-tie when `got`'s are K
+/// distinct experts in [0, E) and, at every position k where they differ,
+/// the reference's selection scores s = scores + bias of ref[t][k] and
+/// got[t][k] are within `relative` (isNearTie): an order of additions that
+/// perturbs each score by at most eps moves the k-th largest score by at most
+/// eps, so the expert a GPU ranks k-th has a reference score within 2 eps of
+/// the reference's k-th. Any other difference is a mismatch. Group-limited
+/// routing is judged on the same per-expert scores: a group that flips
+/// between near-tied groups is a mismatch.
+RouterIndicesCheck compareRouterIndices(const moert::ArgSpec &indices, const void *got,
+                                        const void *ref, const moert::ArgSpec &scores,
+                                        const void *refScores, const moert::ArgSpec *bias,
+                                        const void *biasData, double relative = kNearTieTolerance);
 
 /// "rel_l2 1.5e-07", "abs_l2 0 (reference all zero)", "rel_l2 0 (2 NaN/inf
 /// in both)" or "2 of 3 differ (first at index 1)".

@@ -1,4 +1,5 @@
-//===- moe-runner.cpp - run compiled moe-mlir artifacts --------------------===//
+//===- moe-runner.cpp - run compiled moe-mlir artifacts
+//--------------------===//
 //
 // Loads an artifact (<stem>.so + <stem>.json, written by moe-compile), makes
 // its inputs (seeded random or .npy files), calls each entry, times it, and
@@ -37,7 +38,8 @@ using namespace moert;
 
 namespace {
 
-const char *kHelp = R"(moe-runner: run a compiled moe-mlir artifact (no MLIR needed).
+const char *kHelp =
+    R"(moe-runner: run a compiled moe-mlir artifact (no MLIR needed).
 
 USAGE
   moe-runner ARTIFACT|FILE.mlir [options]
@@ -85,6 +87,15 @@ OPTIONS
                     infinities there. Without the declaration such an output
                     FAILS the check (see CHECKING); with it, a reference that
                     is not so fails.
+  --near-ties SCORES,INDICES[,BIAS]
+                    (with a check; repeatable) Router indices may differ by
+                    near-ties (see CHECKING): INDICES names an integer output
+                    [T, K] (the top-k experts per token), SCORES a float output
+                    [T, E] of the same entry holding the scores they were
+                    selected on, BIAS an input [E] added to them for selection
+                    (aux-loss-free expert bias). Each a NAME (every entry run
+                    that has it) or ENTRY/NAME; every entry run with both
+                    outputs is checked this way.
   --profile         (gpu) Time every kernel and runtime call of the timed
                     calls with CUDA events and print, per entry, a table in
                     order of first launch: name (kernel symbol, or
@@ -171,7 +182,20 @@ CHECKING (--check-against, --check)
       norm ||x - ref||_2, against the same tolerance; a reference that is
       not all zero fails).
   The error column notes "<n> NaN/inf in both" and "reference all zero";
-  the failure names the reason. The exit status is 1 when any output fails,
+  the failure names the reason.
+  Near-ties (--near-ties SCORES,INDICES[,BIAS]): the GPU may add in another
+  order than the CPU reference, so two experts whose selection scores
+  s = SCORES + BIAS are within 1e-5 relative may swap. A token's indices may
+  then differ from the reference's where, at each differing position k, the
+  reference's s of its expert and of the run's expert are within 1e-5
+  relative (|a - b| <= 1e-5 max(|a|, |b|)) and the run's K experts are
+  distinct and in [0, E). Such tokens are near-ties: counted ("near-ties:
+  <n> tokens" per entry), and their rows are left out of every other output
+  whose leading dimension is T (those outputs depend on which expert was
+  chosen; the reference stays literal, and all other tokens are compared as
+  above). Outputs not indexed by token (losses, permuted rows, group sizes,
+  weight gradients) are compared whole. Any other index difference fails.
+  The exit status is 1 when any output fails,
   and it is an error before anything runs when the reference lacks an entry
   or an argument, or an argument's io, shape or dtype differs, or when an
   --expect-* NAME names no float output of the entries run.
@@ -246,6 +270,7 @@ struct Options {
   bool check = false;       // --check (FILE.mlir: against its cpu compile)
   std::vector<std::string> expectZero;      // --expect-zero NAME|ENTRY/NAME
   std::vector<std::string> expectNonFinite; // --expect-nonfinite NAME|ENTRY/NAME
+  std::vector<std::string> nearTies;        // --near-ties SCORES,INDICES[,BIAS]
   bool profile = false;     // --profile
   bool cudaGraph = false;   // --cuda-graph
   bool uninitializedOutputs = false; // --uninitialized-outputs
@@ -298,6 +323,8 @@ Options parseCommandLine(int argc, char **argv) {
       o.expectZero.push_back(cl.nonEmptyValue("an output name (NAME or ENTRY/NAME)"));
     } else if (name == "--expect-nonfinite") {
       o.expectNonFinite.push_back(cl.nonEmptyValue("an output name (NAME or ENTRY/NAME)"));
+    } else if (name == "--near-ties") {
+      o.nearTies.push_back(cl.nonEmptyValue("SCORES,INDICES[,BIAS] (output and input names)"));
     } else if (name == "--profile") {
       cl.noValue();
       o.profile = true;
@@ -320,11 +347,16 @@ Options parseCommandLine(int argc, char **argv) {
   if (o.check && !o.checkAgainst.empty())
     usageError("give --check or --check-against PATH, not both");
   if (o.check && !endsWith(o.artifact, ".mlir"))
-    usageError("--check (no value) needs a FILE.mlir (it compiles the same file for the cpu); "
+    usageError("--check (no value) needs a FILE.mlir (it compiles the same "
+               "file for the cpu); "
                "for an artifact use --check-against PATH");
   if (!o.check && o.checkAgainst.empty() && (!o.expectZero.empty() || !o.expectNonFinite.empty()))
     usageError(std::string(o.expectZero.empty() ? "--expect-nonfinite" : "--expect-zero") +
                " declares what a check expects: give --check or --check-against PATH");
+  if (!o.check && o.checkAgainst.empty() && !o.nearTies.empty())
+    usageError("--near-ties declares how a check compares router indices: give "
+               "--check or "
+               "--check-against PATH");
   return o;
 }
 
@@ -351,6 +383,8 @@ struct EntryResult {
   std::vector<std::string> sharedInputNames; // the inputs taken from it
   std::vector<OutputStats> outputs;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with --profile
+  bool nearTieAware = false;                         // --near-ties applies to this entry
+  uint64_t nearTieTokens = 0; // tokens whose router indices differ by near-ties
 };
 
 std::string formatValue(DType t, const unsigned char *p) {
@@ -562,6 +596,8 @@ void printTable(const Options &o, const std::string &device, const std::string &
       std::printf("    (no outputs)\n");
     else
       printRows(checks, "   ");
+    if (r.nearTieAware)
+      std::printf("  near-ties: %llu tokens\n", static_cast<unsigned long long>(r.nearTieTokens));
   }
   if (!r.profile.empty()) {
     double total = 0.0;
@@ -592,7 +628,8 @@ std::string shapeJson(const std::vector<int64_t> &shape) {
   return shapeToString(shape); // "[64, 32]" is valid JSON
 }
 
-/// The declarations of an output as JSON array items: "\"zero\", \"nonfinite\"".
+/// The declarations of an output as JSON array items: "\"zero\",
+/// \"nonfinite\"".
 std::string expectJson(moe_runner::Expectation expect) {
   std::string items;
   if (expect.zero)
@@ -612,10 +649,15 @@ std::string checkJson(const moe_runner::OutputCheck &c, moe_runner::Expectation 
   else
     j += std::string(c.absolute ? "\"abs_l2\": " : "\"rel_l2\": ") + jsonNumber(c.error) +
          ", \"tolerance\": " + jsonNumber(c.tolerance) +
-         format(", \"nonfinite_in_both\": %llu, \"reference_all_zero\": %s, \"expect\": [%s]",
+         format(", \"nonfinite_in_both\": %llu, \"reference_all_zero\": %s, "
+                "\"expect\": [%s]",
                 static_cast<unsigned long long>(c.nonFiniteAlike),
                 c.referenceZero ? "true" : "false", expectJson(expect).c_str()) +
          (c.problem.empty() ? "" : ", \"problem\": " + jsonQuote(c.problem));
+  if (c.nearTieTokens)
+    j += format(c.routerIndices ? ", \"near_tie_tokens\": %llu"
+                                : ", \"near_tie_tokens_left_out\": %llu",
+                static_cast<unsigned long long>(c.nearTieTokens));
   j += std::string(", \"pass\": ") + (c.pass ? "true" : "false") + "}";
   return j;
 }
@@ -638,6 +680,9 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
        ",\n";
   if (!r.residualsFrom.empty())
     j += "      \"residuals_from\": " + jsonQuote(r.residualsFrom) + ",\n";
+  if (r.nearTieAware)
+    j += format("      \"near_tie_tokens\": %llu,\n",
+                static_cast<unsigned long long>(r.nearTieTokens));
   if (!r.profile.empty()) {
     j += "      \"profile\": [";
     for (size_t i = 0; i < r.profile.size(); ++i)
@@ -771,14 +816,17 @@ std::string runDevice(const Options &o, const ArtifactSpec &spec, const Artifact
   std::string targetKind = targetDeviceKind(spec.target);
   std::string device = o.device.empty() ? targetKind : o.device;
   if (device == "gpu" && targetKind == "cpu")
-    fatal(format("artifact %s was compiled for target cpu; compile with --target=sm_90a to "
+    fatal(format("artifact %s was compiled for target cpu; compile with "
+                 "--target=sm_90a to "
                  "run on a GPU",
                  paths.stem.c_str()));
   if (device == "cpu" && targetKind != "cpu")
-    fatal(format("artifact %s was compiled for target %s; it runs only with --device gpu",
+    fatal(format("artifact %s was compiled for target %s; it runs only with "
+                 "--device gpu",
                  paths.stem.c_str(), spec.target.c_str()));
   if (device != "cpu" && device != "gpu")
-    fatal(format("artifact %s has target '%s', which runs on no device this moe-runner knows",
+    fatal(format("artifact %s has target '%s', which runs on no device this "
+                 "moe-runner knows",
                  paths.stem.c_str(), spec.target.c_str()));
   return device;
 }
@@ -827,7 +875,8 @@ void planReferenceArtifact(const Options &o, Reference &ref,
   check(loadArtifactSpec(ref.paths, &ref.spec).withPrefix(what));
   std::string refDevice = targetDeviceKind(ref.spec.target);
   if (refDevice.empty())
-    fatal(format("%s: the reference's target '%s' runs on no device this moe-runner knows",
+    fatal(format("%s: the reference's target '%s' runs on no device this "
+                 "moe-runner knows",
                  what.c_str(), ref.spec.target.c_str()));
   ref.description = ref.paths.stem + " (" + refDevice + ")";
   if (refDevice == device) {
@@ -893,12 +942,22 @@ moe_runner::RunSettings runSettings(const Options &o, const moe_runner::Executor
   return settings;
 }
 
+/// The arguments of an entry that --near-ties names: indices into its args,
+/// -1 when absent (indices < 0: the entry's indices are compared exactly).
+struct RouterArgs {
+  int scores = -1;
+  int indices = -1;
+  int bias = -1; // an input, or -1 when the selection adds no bias
+};
+
 /// Runs one entry and summarizes its outputs; `run` keeps the output
-/// buffers (the inputs are released) for the comparison with a reference.
+/// buffers (the inputs are released) for the comparison with a reference,
+/// and `bias` the input `router.bias` (the near-tie check needs it).
 EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &settings,
                             moe_runner::Executor &executor, const moe_runner::EntryPlan &plan,
                             const EntrySpec &entry, const std::string &device,
-                            moe_runner::EntryRun *run) {
+                            const RouterArgs &router, moe_runner::EntryRun *run,
+                            AlignedBuffer *bias) {
   check(moe_runner::runEntry(settings, executor, plan, run));
   progress(format("entry %s on %s: done; summarizing its outputs", entry.name.c_str(),
                   device.c_str()));
@@ -914,6 +973,8 @@ EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &set
   for (size_t i = 0; i < entry.args.size(); ++i)
     if (!entry.args[i].isInput)
       r.outputs.push_back(summarize(entry.args[i], run->args.data(i), o.print));
+  if (router.bias >= 0)
+    *bias = run->args.take(entry.args[static_cast<size_t>(router.bias)].name);
   // Only the outputs are compared: the reference run gets the memory.
   run->args.releaseInputs();
   return r;
@@ -961,21 +1022,132 @@ void checkExpectationNames(const Options &o, const std::vector<const EntrySpec *
   checkNames("--expect-nonfinite", o.expectNonFinite);
 }
 
+/// Whether NAME (NAME or ENTRY/NAME) names argument `arg` of `entry`.
+bool namesArg(const std::string &name, const EntrySpec &entry, const ArgSpec &arg) {
+  return name == arg.name || name == entry.name + "/" + arg.name;
+}
+
+/// The arguments of `entry` that one --near-ties SPEC names: `found` false
+/// when the entry lacks its scores or indices output; fatal when they are
+/// there but unfit (shapes, dtypes, a missing bias).
+RouterArgs routerArgsOf(const std::string &spec, const std::vector<std::string> &names,
+                        const EntrySpec &entry, bool *found) {
+  RouterArgs router;
+  auto find = [&](const std::string &name, bool input) {
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      if (entry.args[i].isInput == input && namesArg(name, entry, entry.args[i]))
+        return static_cast<int>(i);
+    return -1;
+  };
+  router.scores = find(names[0], false);
+  router.indices = find(names[1], false);
+  *found = router.scores >= 0 && router.indices >= 0;
+  if (!*found)
+    return router;
+  auto fail = [&](const std::string &why) {
+    fatal(format("--near-ties %s: entry '%s': %s", spec.c_str(), entry.name.c_str(), why.c_str()));
+  };
+  const ArgSpec &scores = entry.args[static_cast<size_t>(router.scores)];
+  const ArgSpec &indices = entry.args[static_cast<size_t>(router.indices)];
+  if (!isFloatDType(scores.dtype) || scores.shape.size() != 2)
+    fail(format("scores '%s' must be a float [T, E] output, not %s %s", scores.name.c_str(),
+                shapeToString(scores.shape).c_str(), dtypeName(scores.dtype)));
+  if (isFloatDType(indices.dtype) || indices.dtype == DType::I1 || indices.shape.size() != 2)
+    fail(format("indices '%s' must be an integer [T, K] output, not %s %s", indices.name.c_str(),
+                shapeToString(indices.shape).c_str(), dtypeName(indices.dtype)));
+  if (indices.shape[0] != scores.shape[0] || indices.shape[1] > scores.shape[1])
+    fail(format("indices '%s' %s do not select among scores '%s' %s "
+                "(need [T, K], [T, E], K <= E)",
+                indices.name.c_str(), shapeToString(indices.shape).c_str(), scores.name.c_str(),
+                shapeToString(scores.shape).c_str()));
+  if (names.size() == 3) {
+    router.bias = find(names[2], true);
+    if (router.bias < 0)
+      fail("it has no input '" + names[2] + "' (the bias)");
+    const ArgSpec &bias = entry.args[static_cast<size_t>(router.bias)];
+    if (!isFloatDType(bias.dtype) || bias.shape != std::vector<int64_t>{scores.shape[1]})
+      fail(format("bias '%s' must be a float [%lld] input, not %s %s", bias.name.c_str(),
+                  static_cast<long long>(scores.shape[1]), shapeToString(bias.shape).c_str(),
+                  dtypeName(bias.dtype)));
+  }
+  return router;
+}
+
+/// The router arguments of each selected entry under --near-ties; each SPEC
+/// must apply to at least one entry run, and at most one SPEC to an entry.
+std::vector<RouterArgs> nearTieRouters(const Options &o,
+                                       const std::vector<const EntrySpec *> &selected) {
+  std::vector<RouterArgs> routers(selected.size());
+  std::vector<std::string> specOf(selected.size());
+  for (const std::string &spec : o.nearTies) {
+    std::vector<std::string> names;
+    size_t begin = 0;
+    for (size_t comma; (comma = spec.find(',', begin)) != std::string::npos; begin = comma + 1)
+      names.push_back(spec.substr(begin, comma - begin));
+    names.push_back(spec.substr(begin));
+    bool empty = false;
+    for (const std::string &n : names)
+      empty |= n.empty();
+    if (names.size() < 2 || names.size() > 3 || empty)
+      usageError("--near-ties expects SCORES,INDICES[,BIAS] (NAME or ENTRY/NAME each), got '" +
+                 spec + "'");
+    bool applied = false;
+    for (size_t k = 0; k < selected.size(); ++k) {
+      bool found = false;
+      RouterArgs router = routerArgsOf(spec, names, *selected[k], &found);
+      if (!found)
+        continue;
+      if (!specOf[k].empty())
+        fatal(format("--near-ties %s and --near-ties %s both apply to entry '%s'",
+                     specOf[k].c_str(), spec.c_str(), selected[k]->name.c_str()));
+      routers[k] = router;
+      specOf[k] = spec;
+      applied = true;
+    }
+    if (!applied)
+      fatal("--near-ties " + spec + ": no entry run has both outputs (NAME or ENTRY/NAME)");
+  }
+  return routers;
+}
+
 /// The outcome of the comparisons with the reference so far.
 struct CheckTally {
   size_t checkedOutputs = 0;
+  uint64_t nearTieTokens = 0;
   std::vector<std::string> failures; // "<entry>/<output> (<error>...)"
 };
 
 /// Compares entry k's outputs (in `run`) with the reference's, recording
-/// each check in `r` and the failed ones in `tally`.
+/// each check in `r` and the failed ones in `tally`; with `router` (from
+/// --near-ties), its indices first, near-tie aware, and the near-tie tokens'
+/// rows left out of the outputs indexed by token.
 void compareWithReference(const Options &o, Reference &ref, size_t k, const EntrySpec &entry,
-                          const moe_runner::EntryRun &run, EntryResult &r,
-                          CheckTally &tally) {
+                          const moe_runner::EntryRun &run, const RouterArgs &router,
+                          const AlignedBuffer &bias, EntryResult &r, CheckTally &tally) {
   std::vector<AlignedBuffer> refOut;
   progress(format("reference %s: entry %s", ref.description.c_str(), entry.name.c_str()));
   check(referenceOutputs(o, ref, k, entry, &refOut));
   progress(format("comparing entry %s with the reference", entry.name.c_str()));
+  // refOut holds the outputs in order: the n-th output of the entry.
+  auto outputNumber = [&](int arg) {
+    size_t n = 0;
+    for (int i = 0; i < arg; ++i)
+      n += !entry.args[static_cast<size_t>(i)].isInput;
+    return n;
+  };
+  moe_runner::RouterIndicesCheck routing;
+  if (router.indices >= 0) {
+    const auto ii = static_cast<size_t>(router.indices), si = static_cast<size_t>(router.scores);
+    const ArgSpec *biasSpec =
+        router.bias >= 0 ? &entry.args[static_cast<size_t>(router.bias)] : nullptr;
+    routing = moe_runner::compareRouterIndices(
+        entry.args[ii], run.args.data(ii), refOut[outputNumber(router.indices)].data(),
+        entry.args[si], refOut[outputNumber(router.scores)].data(), biasSpec, bias.data());
+    r.nearTieAware = true;
+    r.nearTieTokens = routing.indices.nearTieTokens;
+    tally.nearTieTokens += r.nearTieTokens;
+  }
+  const std::vector<uint8_t> *skipTokens = r.nearTieTokens ? &routing.nearTie : nullptr;
   size_t n = 0;
   for (size_t i = 0; i < entry.args.size(); ++i) {
     if (entry.args[i].isInput)
@@ -983,8 +1155,12 @@ void compareWithReference(const Options &o, Reference &ref, size_t k, const Entr
     OutputStats &s = r.outputs[n];
     s.checked = true;
     s.expect = expectationFor(o, entry, entry.args[i]);
-    s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data(),
-                                        moe_runner::entryTolerance(entry, entry.args[i]), s.expect);
+    if (static_cast<int>(i) == router.indices)
+      s.check = routing.indices;
+    else
+      s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data(),
+                                          moe_runner::entryTolerance(entry, entry.args[i]),
+                                          s.expect, skipTokens);
     ++tally.checkedOutputs;
     if (!s.check.pass)
       tally.failures.push_back(format("%s/%s (%s%s%s)", entry.name.c_str(),
@@ -1012,9 +1188,13 @@ void printJsonReport(const Options &o, const ArtifactPaths &paths, const Artifac
   std::printf("  \"seed\": %" PRIu64 ",\n", o.seed);
   if (ref)
     std::printf("  \"check\": {\"reference\": %s, \"kind\": %s, \"outputs\": %zu, "
-                "\"failed\": %zu, \"pass\": %s},\n",
+                "\"failed\": %zu,%s \"pass\": %s},\n",
                 jsonQuote(ref->path).c_str(), ref->isDump ? "\"dump\"" : "\"artifact\"",
                 tally.checkedOutputs, tally.failures.size(),
+                o.nearTies.empty() ? ""
+                                   : format(" \"near_tie_tokens\": %llu,",
+                                            static_cast<unsigned long long>(tally.nearTieTokens))
+                                         .c_str(),
                 tally.failures.empty() ? "true" : "false");
   std::printf("  \"entries\": [\n");
   for (size_t k = 0; k < jsonEntries.size(); ++k)
@@ -1047,6 +1227,7 @@ int main(int argc, char **argv) {
   check(loadArtifactSpec(paths, &spec));
   std::vector<const EntrySpec *> selected = selectEntries(o, spec, paths);
   checkExpectationNames(o, selected);
+  std::vector<RouterArgs> routers = nearTieRouters(o, selected);
 
   // 2. The device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
   // any GPU artifact, whose mgpu*/moert_* references it resolves.
@@ -1080,9 +1261,11 @@ int main(int argc, char **argv) {
   for (size_t k = 0; k < selected.size(); ++k) {
     const EntrySpec &entry = *selected[k];
     moe_runner::EntryRun run;
-    EntryResult r = runAndSummarize(o, settings, *executor, plans[k], entry, device, &run);
+    AlignedBuffer bias;
+    EntryResult r =
+        runAndSummarize(o, settings, *executor, plans[k], entry, device, routers[k], &run, &bias);
     if (ref)
-      compareWithReference(o, *ref, k, entry, run, r, tally);
+      compareWithReference(o, *ref, k, entry, run, routers[k], bias, r, tally);
     if (o.json)
       jsonEntries.push_back(entryJson(o, device, r));
     else
@@ -1090,8 +1273,11 @@ int main(int argc, char **argv) {
   }
   if (o.json)
     printJsonReport(o, paths, spec, device, deviceName, ref.get(), tally, jsonEntries);
-  else if (ref)
+  else if (ref && o.nearTies.empty())
     std::printf("check: %zu outputs, %zu failed\n", tally.checkedOutputs, tally.failures.size());
+  else if (ref)
+    std::printf("check: %zu outputs, %zu failed, near-ties: %llu tokens\n", tally.checkedOutputs,
+                tally.failures.size(), static_cast<unsigned long long>(tally.nearTieTokens));
   finishReport();
   failOnMismatches(ref.get(), tally);
   return 0;
