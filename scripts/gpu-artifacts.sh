@@ -20,7 +20,9 @@
 #                                            NaN inputs (gpu-e2e.sh compares
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
-#                                            cases and their group sizes
+#                                            cases and their group sizes;
+#   OUT/gemm/gpu-cublaslt.*                  the same cases on the cuBLASLt
+#                                            path (epilogues as own kernels)
 #   OUT/cublaslt/{gpu,cpu}.*                 test/gpu/Inputs/cublaslt-consumers.mlir:
 #                                            cuBLASLt grouped GEMMs read by
 #                                            compiled kernels (for
@@ -74,6 +76,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
   rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"

@@ -25,15 +25,19 @@ moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
 status=0
 
 if [ -d "$ART/gemm" ]; then
-  # The generated grouped GEMM kernels alone (test/gpu/generated-grouped-gemm.test):
-  # skewed and empty groups, partial tiles, f32 output, 300 groups.
-  echo "=== generated grouped GEMMs vs CPU reference $(date +%T)"
-  if timeout 120 "$RUNNER" "$ART/gemm/gpu" --device gpu --inputs "$ART/gemm/in" --iters 1 \
-       --warmup 0 --check-against "$ART/gemm/cpu" >"$OUTDIR/gemm.log" 2>&1; then
-    grep -E "entry|PASS" "$OUTDIR/gemm.log" | head -30; echo "generated-gemm: PASS"
-  else
-    tail -40 "$OUTDIR/gemm.log"; echo "generated-gemm: FAIL"; status=1
-  fi
+  # The grouped GEMM cases alone (test/gpu/generated-grouped-gemm.test):
+  # skewed and empty groups, partial tiles, f32 output, 300 groups,
+  # epilogues; generated kernels (gpu) and the cuBLASLt path (gpu-cublaslt).
+  for variant in gpu gpu-cublaslt; do
+    [ -f "$ART/gemm/$variant.so" ] || continue
+    echo "=== grouped GEMMs ($variant) vs CPU reference $(date +%T)"
+    if timeout 120 "$RUNNER" "$ART/gemm/$variant" --device gpu --inputs "$ART/gemm/in" --iters 1 \
+         --warmup 0 --check-against "$ART/gemm/cpu" >"$OUTDIR/gemm-$variant.log" 2>&1; then
+      grep -E "entry|PASS|^check:" "$OUTDIR/gemm-$variant.log" | head -40; echo "gemm $variant: PASS"
+    else
+      tail -40 "$OUTDIR/gemm-$variant.log"; echo "gemm $variant: FAIL"; status=1
+    fi
+  done
 fi
 
 echo "=== GPU vs CPU reference, fewer tokens (see scripts/gpu-artifacts.sh) $(date +%T)"

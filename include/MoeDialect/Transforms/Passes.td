@@ -91,4 +91,30 @@ def MoeReadOnlyEntryArgumentsPass
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def MoeFusePass : Pass<"moe-fuse"> {
+  let summary = "Fuse moe ops into fewer kernels (each fusion behind its own option)";
+  let description = [{
+    `gate-up-epilogue`: a `moe.glu` on the one [R, 2F] result of a
+    `moe.grouped_matmul` (a concatenated gate|up weight [G, Kd, 2F], or
+    [G, 2F, Kd] for weight_layout nk) that nothing else reads becomes that
+    grouped matmul with an epilogue region computing act(gate) · up on the
+    f32 accumulators of columns j and F + j, written straight to h [R, F]:
+    the [R, 2F] product is never stored. The product is then not rounded
+    to its element type before the activation (the fused result is the
+    more exact one). A product that is also a residual of the backward
+    (moe-generate-vjp without recompute) has another reader and stays.
+    Part of `moe-lower-to-gpu` where the grouped GEMMs are generated
+    (gemm=generated): on the cuBLASLt path an epilogue costs an f32
+    product buffer, more traffic than the unfused bf16 one.
+  }];
+  let options = [
+    Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",
+           "Fold the gated activation of a gate|up grouped matmul into its "
+           "epilogue">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MOE_TRANSFORMS_PASSES_TD

@@ -58,12 +58,15 @@ struct CheckLoweredToLLVMPass
 
 /// Shared front half: expand moe.layer, bufferize, free temporaries.
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
-                                      bool splitReductions = false) {
+                                      bool splitReductions = false,
+                                      bool fuse = false) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(createInlinerPass());
   pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass());
   pm.addPass(createCanonicalizerPass());
+  if (fuse)
+    pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass());
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
   // own; as linalg it has.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -174,9 +177,12 @@ static bool usesGeneratedGemms(const moe::MoeLowerToGpuOptions &options) {
 
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
-  buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true);
-  pm.addPass(moe::createMoeNameKernelSourcesPass());
   bool generatedGemms = usesGeneratedGemms(options);
+  // Fusions into the grouped GEMMs' epilogues pay off in generated kernels;
+  // on the cuBLASLt path an epilogue needs an f32 product buffer.
+  buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true,
+                            /*fuse=*/generatedGemms);
+  pm.addPass(moe::createMoeNameKernelSourcesPass());
   if (generatedGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
     gemms.numCtas = options.gemmCtas;

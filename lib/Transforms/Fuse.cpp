@@ -1,0 +1,76 @@
+//===- Fuse.cpp - moe-fuse: fewer kernels for the same moe graph ----------===//
+//
+// Each fusion is a rewrite pattern behind its own pass option.
+//
+// gate-up-epilogue: glu(act, grouped_matmul(xs, w_gate|up)) with the [R, 2F]
+// product read by the glu alone becomes one grouped_matmul whose epilogue
+// region computes act(gate) · up (opmath::buildActivation, the formula the
+// glu itself lowers to) from the accumulators of columns j and F + j.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEFUSEPASS
+#include "MoeDialect/Transforms/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+
+struct GateUpEpilogue : OpRewritePattern<GluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GluOp glu,
+                                PatternRewriter &rewriter) const override {
+    if (!glu.hasPureTensorSemantics() || glu.getUp())
+      return rewriter.notifyMatchFailure(glu,
+                                         "not a glu on one [R, 2F] tensor");
+    auto product = glu.getGate().getDefiningOp<GroupedMatmulOp>();
+    if (!product || !product.hasPureTensorSemantics() ||
+        product.getEpilogueBlock() || product.getAScale())
+      return rewriter.notifyMatchFailure(
+          glu, "gate|up is not a bf16/f32 grouped matmul without an epilogue");
+    if (!glu.getGate().hasOneUse())
+      return rewriter.notifyMatchFailure(
+          glu, "the [R, 2F] product has readers besides the glu");
+
+    Location loc = rewriter.getFusedLoc({product.getLoc(), glu.getLoc()});
+    auto fused = GroupedMatmulOp::create(
+        rewriter, loc, glu.getH().getType(), product.getA(), product.getB(),
+        product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
+        product.getWeightLayoutAttr(), glu.getHInit());
+    Block *body = rewriter.createBlock(&fused.getEpilogue());
+    Type f32 = rewriter.getF32Type();
+    Value gate = body->addArgument(f32, loc);
+    Value up = body->addArgument(f32, loc);
+    Value activated =
+        opmath::buildActivation(rewriter, loc, glu.getActivation(), gate);
+    Value h = arith::MulFOp::create(rewriter, loc, activated, up);
+    YieldOp::create(rewriter, loc, h);
+    rewriter.replaceOp(glu, fused.getResults());
+    rewriter.eraseOp(product);
+    return success();
+  }
+};
+
+struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    if (gateUpEpilogue)
+      patterns.add<GateUpEpilogue>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
