@@ -4,7 +4,7 @@
 // host (Inputs.h: the same seeded values or --inputs files everywhere), an
 // Executor places the argument buffers where the calls run (the host buffers
 // themselves on the cpu; device copies on a GPU, GpuExecution.cpp), calls the
-// entry (zeroing its outputs before every call, unless CallOptions say not
+// entry (zeroing its outputs first, unless CallOptions say not
 // to) and brings the outputs back into the host buffers, where the report,
 // --dump and --check read them.
 //
@@ -31,7 +31,7 @@ namespace moe_runner {
 class BoundEntry {
 public:
   virtual ~BoundEntry() = default;
-  /// Zero the outputs (unless CallOptions::zeroOutputs is off), call `fn`
+  /// Zero the outputs (cpu; unless CallOptions::zeroOutputs is off), call `fn`
   /// once; `*ms` is the call's time (host clock on the cpu; events on the
   /// device's stream on a GPU). Errors the call recorded (GPU sticky errors)
   /// name the entry.
@@ -72,7 +72,10 @@ struct CallOptions {
   /// (gpu) Capture each bound entry's first call into a CUDA graph; every
   /// call (that one too) replays it.
   bool cudaGraph = false;
-  /// Zero the outputs before every call. Without it they start as fresh
+  /// Zero the outputs: on the cpu before every call, on a GPU once when the
+  /// entry's buffers are placed (a memset per call would show in GPU
+  /// timings and profiles; entries write all of their outputs). Without it
+  /// they start as fresh
   /// buffers that are not zeroed (then hold the previous call's outputs), so
   /// that a memory checker (valgrind on the cpu, compute-sanitizer initcheck
   /// on a GPU) reports an output byte the entry never writes.

@@ -2,14 +2,18 @@
 //
 // The GPU Executor: every argument gets a device buffer (stream-ordered
 // allocation on the runtime stream, moert_gpu_stream()); inputs are copied
-// from the host buffers once; before every call the outputs are zeroed on the
-// stream (not with --uninitialized-outputs); the entry is called with the
+// from the host buffers once and the outputs zeroed once (not with
+// --uninitialized-outputs): every compiled entry writes each element of its
+// outputs, so a call starts from the previous call's outputs instead of a
+// memset per output that would show in every timing and profile (and an
+// entry that read its own outputs would give different results from call to
+// call, which the checks see); the entry is called with the
 // device pointers; two timing events recorded on the runtime stream around
 // the call give its time (the compiled code and the moert_* calls it makes
 // all run on that stream, so the events bracket all of its GPU work). After
 // each call the stream is waited for and the library's sticky error checked,
 // so a failing call is reported by name. With --cuda-graph the first call is
-// captured into a CUDA graph (outputs zeroed outside it) and every call
+// captured into a CUDA graph and every call
 // replays the graph between the events. Everything goes through GpuDevice
 // (dlopen + dlsym): no CUDA is linked.
 //
@@ -50,6 +54,8 @@ public:
       if (a.isInput)
         MOERT_TRY(gpu_.copy(device_[i], host_->data(i), a.numBytes)
                       .withPrefix(format("input '%s' to the GPU", a.name.c_str())));
+      else if (options_.zeroOutputs)
+        MOERT_TRY(gpu_.zero(device_[i], a.numBytes));
     }
     MOERT_TRY(gpu_.createTimer(&start_));
     MOERT_TRY(gpu_.createTimer(&end_));
@@ -58,9 +64,6 @@ public:
 
   Status call(EntryFunction fn, double *ms) override {
     const EntrySpec &entry = host_->entry();
-    for (size_t i = 0; i < entry.args.size(); ++i)
-      if (options_.zeroOutputs && !entry.args[i].isInput)
-        MOERT_TRY(gpu_.zero(device_[i], entry.args[i].numBytes));
     std::string what = format("entry '%s' on gpu", entry.name.c_str());
     if (options_.cudaGraph && !graph_)
       MOERT_TRY(gpu_.captureGraph([&] { fn(device_.data()); },

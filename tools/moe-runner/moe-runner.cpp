@@ -73,7 +73,8 @@ OPTIONS
   --warmup N        Untimed calls before timing (default 1).
   --iters N         Timed calls (default 5); the median is reported. Outputs
                     are those of the last call; out buffers are zeroed before
-                    every call (see --uninitialized-outputs).
+                    every call on the cpu, once before the first on a gpu
+                    (see --uninitialized-outputs).
   --check-against PATH
                     Compare every output with a reference (see CHECKING).
                     PATH is another artifact (stem, .so or .json; normally the
@@ -100,8 +101,9 @@ OPTIONS
                     calls with CUDA events and print, per entry, a table in
                     order of first launch: name (kernel symbol, or
                     moert_entry_* with its shape), launches per call, time
-                    per call and its share of the summed time (memsets
-                    include the zeroing of the outputs before each call).
+                    per call and its share of the summed time. The outputs
+                    are zeroed once, before the first call: memsets in the
+                    table are the entry's own.
                     Events around every launch add host work: the entry's
                     own median is then not a benchmark number.
   --cuda-graph      (gpu) Capture each entry's call once into a CUDA graph
@@ -112,7 +114,7 @@ OPTIONS
                     host; compile with --gemm=generated) fails with the
                     call that waited.
   --uninitialized-outputs
-                    Do not zero the out buffers before each call: they start
+                    Do not zero the out buffers: they start
                     as fresh buffers that are not zeroed (on the cpu, those
                     under 1 MiB), and a later call starts from the previous
                     call's outputs. A memory checker then reports an output
@@ -151,7 +153,7 @@ GPU EXECUTION
 
 TIMING
   cpu: host clock around each call. gpu: two events recorded on the runtime
-  stream around each call (the outputs are zeroed before the first), so a
+  stream around each call (the outputs are zeroed once, at placement), so a
   sample is the GPU time of all the entry's work incl. any gaps the host
   leaves. The median and every sample are reported; TFLOP/s = the entry's
   "flops" (artifact metadata; shown only when > 0) / median time.

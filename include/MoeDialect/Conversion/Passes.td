@@ -85,6 +85,11 @@ def ConvertMoeToParallelLoopsPass
     arithmetic as the CPU reference (shared code), plus, where an op has a
     sequential step (permute's counting sort, loss reductions), chunked
     multi-phase loops: per-chunk partials in parallel, then a short combine.
+    Row-wise ops on rows with a static length (permute's row copies,
+    combine, glu) get a block-per-row schedule: an `scf.parallel` over rows
+    mapped to `block_x` holding one over the row's vectors mapped to
+    `thread_x` (`#gpu.loop_dim_map`), with 16-byte `vector.load` /
+    `vector.store` accesses.
     The results are the CPU reference's bit for bit for the integer outputs
     (indices, rows, group sizes) and within f32 reassociation for the
     reductions. Every other moe op gets its reference loops
@@ -114,7 +119,8 @@ def ConvertMoeToParallelLoopsPass
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

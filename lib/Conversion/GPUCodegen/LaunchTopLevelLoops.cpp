@@ -3,14 +3,19 @@
 // On the GPU target all buffers live in device memory, so every top-level
 // op of a host function that touches memory must run on the device. Parallel
 // loops become grids (one thread per iteration, collapsed to 1-D so any
-// number of iterations fits the x dimension); sequential code becomes a
-// single-thread kernel. Upstream gpu-kernel-outlining then makes kernels.
+// number of iterations fits the x dimension), except block-per-row loops
+// (an scf.parallel mapped to block_x holding one mapped to thread_x, as
+// upstream's gpu.loop_dim_map attributes say): a block per row, its threads
+// over the row. Sequential code becomes a single-thread kernel. Upstream
+// gpu-kernel-outlining then makes kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -107,7 +112,141 @@ struct LaunchLoopsPass
     return launch;
   }
 
+  /// The loop over a row's vectors inside `rows` when `rows` is a
+  /// block-per-row schedule (RowSchedules.h): a one-dimensional scf.parallel
+  /// mapped to block_x whose body holds one mapped to thread_x.
+  static scf::ParallelOp threadLoopOf(scf::ParallelOp rows) {
+    if (!isMappedTo(rows, gpu::Processor::BlockX))
+      return nullptr;
+    scf::ParallelOp threads;
+    for (Operation &op : rows.getBody()->without_terminator()) {
+      auto inner = dyn_cast<scf::ParallelOp>(op);
+      if (!inner)
+        continue;
+      if (threads || !isMappedTo(inner, gpu::Processor::ThreadX))
+        return nullptr;
+      threads = inner;
+    }
+    return threads;
+  }
+  static bool isMappedTo(scf::ParallelOp loop, gpu::Processor processor) {
+    auto mapping = loop->getAttrOfType<ArrayAttr>(gpu::getMappingAttrName());
+    if (!mapping || mapping.size() != 1 || loop.getNumLoops() != 1 ||
+        loop.getNumResults() != 0)
+      return false;
+    auto dim = dyn_cast<gpu::ParallelLoopDimMappingAttr>(mapping[0]);
+    return dim && dim.getProcessor() == processor;
+  }
+
+  /// Trip count of the one dimension of `loop` (steps are positive).
+  Value tripCount(OpBuilder &b, Location loc, scf::ParallelOp loop) {
+    Value span = b.createOrFold<arith::SubIOp>(loc, loop.getUpperBound()[0],
+                                               loop.getLowerBound()[0]);
+    span = b.createOrFold<arith::MaxSIOp>(loc, span, index(b, loc, 0));
+    return b.createOrFold<arith::CeilDivUIOp>(loc, span, loop.getStep()[0]);
+  }
+
+  /// How the threads of a row's block share its vectors.
+  enum class VectorsPerThread { One, AtMostOne, Strided };
+
+  /// The body of the thread loop `vectors` for thread `threadId` of
+  /// `threads`: iteration lb + tid·step, guarded when some threads have none
+  /// (AtMostOne), or every `threads`-th iteration from there (Strided).
+  void cloneThreadLoop(OpBuilder &b, scf::ParallelOp vectors,
+                       IRMapping &mapping, Value threadId, int64_t threads,
+                       VectorsPerThread share) {
+    Location loc = vectors.getLoc();
+    Value lb = mapping.lookupOrDefault(vectors.getLowerBound()[0]);
+    Value ub = mapping.lookupOrDefault(vectors.getUpperBound()[0]);
+    Value step = mapping.lookupOrDefault(vectors.getStep()[0]);
+    auto cloneBody = [&](OpBuilder &ib, Value iv) {
+      mapping.map(vectors.getInductionVars()[0], iv);
+      for (Operation &inner : vectors.getBody()->without_terminator())
+        ib.clone(inner, mapping);
+    };
+    Value first = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, threadId, step));
+    switch (share) {
+    case VectorsPerThread::One:
+      cloneBody(b, first);
+      return;
+    case VectorsPerThread::AtMostOne: {
+      Value inRange =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, first, ub);
+      auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+      OpBuilder ib = OpBuilder::atBlockBegin(guard.thenBlock());
+      cloneBody(ib, first);
+      return;
+    }
+    case VectorsPerThread::Strided: {
+      Value stride =
+          arith::MulIOp::create(b, loc, step, index(b, loc, threads));
+      auto loop = scf::ForOp::create(b, loc, first, ub, stride);
+      OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+      cloneBody(ib, loop.getInductionVar());
+      return;
+    }
+    }
+  }
+
+  /// A block per row: the grid is the row loop's trip count, the block
+  /// `threads` threads over the row's vectors. With a static vector count
+  /// of at most 1024, one thread per vector (rounded up to whole warps);
+  /// otherwise `blockSize` threads stride over the vectors.
+  LogicalResult launchRows(scf::ParallelOp rows, scf::ParallelOp vectors) {
+    OpBuilder b(rows);
+    Location loc = rows.getLoc();
+    Value numRows = tripCount(b, loc, rows);
+    std::optional<int64_t> staticRows = getConstantIntValue(numRows);
+    std::optional<int64_t> lb = getConstantIntValue(vectors.getLowerBound()[0]);
+    std::optional<int64_t> ub = getConstantIntValue(vectors.getUpperBound()[0]);
+    std::optional<int64_t> step = getConstantIntValue(vectors.getStep()[0]);
+    std::optional<int64_t> staticVectors;
+    if (lb && ub && step && *step > 0)
+      staticVectors = std::max<int64_t>(0, llvm::divideCeil(*ub - *lb, *step));
+    constexpr int64_t kWarp = 32, kMaxThreads = 1024;
+    bool oneVectorPerThread = staticVectors && *staticVectors <= kMaxThreads;
+    int64_t threads =
+        oneVectorPerThread
+            ? std::max<int64_t>(kWarp, llvm::alignTo(*staticVectors, kWarp))
+            : int64_t(blockSize);
+    Value blocks = arith::MaxUIOp::create(b, loc, numRows, index(b, loc, 1));
+    gpu::LaunchOp launch = createLaunch(b, loc, blocks, index(b, loc, threads));
+
+    b.setInsertionPointToStart(&launch.getBody().front());
+    Value blockId = launch.getBlockIds().x;
+    Value threadId = launch.getThreadIds().x;
+    if (!staticRows || *staticRows < 1) {
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            blockId, numRows);
+      auto guard = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(guard.thenBlock());
+    }
+    IRMapping mapping;
+    cloneDeviceReads(b, rows, mapping);
+    mapping.map(rows.getInductionVars()[0],
+                arith::AddIOp::create(
+                    b, loc, rows.getLowerBound()[0],
+                    arith::MulIOp::create(b, loc, blockId, rows.getStep()[0])));
+    for (Operation &op : rows.getBody()->without_terminator()) {
+      if (&op != vectors.getOperation()) {
+        b.clone(op, mapping);
+        continue;
+      }
+      VectorsPerThread share = !oneVectorPerThread ? VectorsPerThread::Strided
+                               : threads == *staticVectors
+                                   ? VectorsPerThread::One
+                                   : VectorsPerThread::AtMostOne;
+      cloneThreadLoop(b, vectors, mapping, threadId, threads, share);
+    }
+    dissolveAllocaScopes(launch);
+    rows.erase();
+    return success();
+  }
+
   LogicalResult launchParallel(scf::ParallelOp loop) {
+    if (scf::ParallelOp vectors = threadLoopOf(loop))
+      return launchRows(loop, vectors);
     if (loop.getNumResults() != 0)
       return loop.emitOpError(
           "with reductions cannot run on the GPU target yet");

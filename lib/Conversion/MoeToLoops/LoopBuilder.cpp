@@ -169,8 +169,7 @@ Value bf16BitsToF32(OpBuilder &b, Location loc, Value bits) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(), shifted);
 }
 
-Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx) {
-  Value v = memref::LoadOp::create(b, loc, memref, idx);
+Value elementToF32(OpBuilder &b, Location loc, Value v) {
   Type t = v.getType();
   if (t.isF32())
     return v;
@@ -183,17 +182,24 @@ Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx) {
   return arith::ExtFOp::create(b, loc, b.getF32Type(), v);
 }
 
+Value f32ToElement(OpBuilder &b, Location loc, Value v, Type t) {
+  if (t.isBF16())
+    return arith::BitcastOp::create(b, loc, t, f32ToBF16Bits(b, loc, v));
+  if (opmath::isFp8Type(t))
+    return arith::BitcastOp::create(b, loc, t, encodeFp8(b, loc, v, t));
+  if (!t.isF32())
+    return arith::TruncFOp::create(b, loc, t, v);
+  return v;
+}
+
+Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx) {
+  return elementToF32(b, loc, memref::LoadOp::create(b, loc, memref, idx));
+}
+
 void storeFromF32(OpBuilder &b, Location loc, Value v, Value memref,
                   ValueRange idx) {
   Type t = cast<MemRefType>(memref.getType()).getElementType();
-  Value stored = v;
-  if (t.isBF16())
-    stored = arith::BitcastOp::create(b, loc, t, f32ToBF16Bits(b, loc, v));
-  else if (opmath::isFp8Type(t))
-    stored = arith::BitcastOp::create(b, loc, t, encodeFp8(b, loc, v, t));
-  else if (!t.isF32())
-    stored = arith::TruncFOp::create(b, loc, t, v);
-  memref::StoreOp::create(b, loc, stored, memref, idx);
+  memref::StoreOp::create(b, loc, f32ToElement(b, loc, v, t), memref, idx);
 }
 
 void fillZero(OpBuilder &b, Location loc, Value memref) {

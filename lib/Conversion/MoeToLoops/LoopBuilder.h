@@ -63,6 +63,11 @@ Value inHalfOpenRange(OpBuilder &b, Location loc, Value v, Value lo, Value hi);
 Value select(OpBuilder &b, Location loc, Value cond, Value ifTrue,
              Value ifFalse);
 
+/// A bf16/f16/f32/FP8 scalar as f32 (exact).
+Value elementToF32(OpBuilder &b, Location loc, Value v);
+/// An f32 as a bf16/f16/f32/FP8 scalar of type `t`, rounding as
+/// storeFromF32 does.
+Value f32ToElement(OpBuilder &b, Location loc, Value v, Type t);
 /// Loads an element of a bf16/f16/f32/FP8 buffer as f32.
 Value loadAsF32(OpBuilder &b, Location loc, Value memref, ValueRange idx);
 /// Stores an f32 into a bf16/f16/f32/FP8 buffer, rounding to nearest even

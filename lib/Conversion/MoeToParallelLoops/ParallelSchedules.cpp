@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelSchedules.h"
+#include "RowSchedules.h"
 
 #include "../MoeToLoops/LoopBuilder.h"
 #include "../MoeToLoops/LoopEmitters.h"
@@ -18,6 +19,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -257,6 +260,69 @@ struct PermuteSchedule {
     return tokenOfRow;
   }
 
+  /// 5b. Row by row with vector access (RowSchedules.h): each token's row
+  ///     of x is read from memory once and stored to the rows of its routed
+  ///     pairs (copyTokenRows), then the rows no pair landed on (padding,
+  ///     rows past the groups) are zeroed (zeroUnroutedRows): every row is
+  ///     written once. False where x and permuted have no common vector
+  ///     width (writePermuted then).
+  bool writePermutedRows(Value tokenOfRow) {
+    int64_t width = rowVectorWidth({x, permuted});
+    int64_t cols = cast<MemRefType>(permuted.getType()).getDimSize(1);
+    if (width == 0 || cast<MemRefType>(x.getType()).getDimSize(1) != cols ||
+        getElementTypeOrSelf(x.getType()) !=
+            getElementTypeOrSelf(permuted.getType()))
+      return false;
+    copyTokenRows(cols, width);
+    zeroUnroutedRows(tokenOfRow, cols, width);
+    return true;
+  }
+
+  void copyTokenRows(int64_t cols, int64_t width) {
+    rowVectorFor(
+        b, loc, numTokens, cols, width,
+        [&](OpBuilder &nb, Location nloc, Value t, Value col) {
+          forRange(
+              nb, nloc, indexConst(nb, nloc, 0), topK,
+              [&](OpBuilder &kb, Location kloc, Value k) {
+                Value row = toI64(
+                    kb, kloc,
+                    memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
+                Value routed =
+                    inHalfOpenRange(kb, kloc, row, zero64, numRows64);
+                ifThen(kb, kloc, routed, [&](OpBuilder &ib, Location iloc) {
+                  // Loaded where it is stored: a vector of bf16 live across
+                  // blocks costs x86 conversions (the CPU runs these loops
+                  // too); on the GPU the K loads of one row hit L1.
+                  Value v = loadRowBits(ib, iloc, x, t, col, width);
+                  storeRowBits(ib, iloc, v, permuted, toIndex(ib, iloc, row),
+                               col);
+                });
+              });
+        });
+  }
+
+  void zeroUnroutedRows(Value tokenOfRow, int64_t cols, int64_t width) {
+    Type bits = b.getIntegerType(
+        getElementTypeOrSelf(permuted.getType()).getIntOrFloatBitWidth());
+    auto type = VectorType::get({width}, bits);
+    rowVectorFor(
+        b, loc, numRows, cols, width,
+        [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+          Value token =
+              memref::LoadOp::create(nb, nloc, tokenOfRow, ValueRange{r});
+          Value unrouted =
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, token,
+                                    i32Const(nb, nloc, 0));
+          ifThen(nb, nloc, unrouted, [&](OpBuilder &ib, Location iloc) {
+            Value zero = arith::ConstantOp::create(
+                ib, iloc, type,
+                DenseElementsAttr::get(type, ib.getZeroAttr(bits)));
+            storeRowBits(ib, iloc, zero, permuted, r, col);
+          });
+        });
+  }
+
   /// 5b. One pass over (row, column) writing the row's token's value or
   ///     zero: every row is written once and read from x contiguously.
   void writePermuted(Value tokenOfRow) {
@@ -292,8 +358,8 @@ struct PermuteSchedule {
 // 4. per (chunk, expert): rows[t, k] = offset + chunk prefix + rank within
 //    the chunk, (t, k) in row-major order: expert ascending, stable in
 //    (t, k), as the reference; pairs with an expert outside [0, E) get -1;
-// 5. each row's token (-1 for padding), then every (row, column) of
-//    permuted written once: the token's value, or zero.
+// 5. each row's token (-1 for padding), then every row of permuted written
+//    once: the token's row of x, or zero.
 void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
                     int64_t align, Value x, Value indices, Value permuted,
                     Value groupSizes, Value rows) {
@@ -304,7 +370,8 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
   schedule.sizesAndOffsets();
   schedule.rowsOfPairs();
   Value tokenOfRow = schedule.tokenOfEachRow();
-  schedule.writePermuted(tokenOfRow);
+  if (!schedule.writePermutedRows(tokenOfRow))
+    schedule.writePermuted(tokenOfRow);
   memref::DeallocOp::create(b, loc, tokenOfRow);
   memref::DeallocOp::create(b, loc, schedule.counts);
   memref::DeallocOp::create(b, loc, schedule.groupStart);
@@ -600,6 +667,14 @@ LogicalResult schedule(PermuteOp op, OpBuilder &b) {
               op.getRowsInit());
   return success();
 }
+LogicalResult schedule(CombineOp op, OpBuilder &b) {
+  return emitCombineRows(b, op.getLoc(), op.getY(), op.getRows(),
+                         op.getWeights(), op.getOutInit());
+}
+LogicalResult schedule(GluOp op, OpBuilder &b) {
+  return emitGluRows(b, op.getLoc(), op.getActivation(), op.getGate(),
+                     op.getUp(), op.getHInit());
+}
 LogicalResult schedule(CombineGradOp op, OpBuilder &b) {
   emitCombineGradGpu(b, op.getLoc(), op.getDout(), op.getY(), op.getRows(),
                   op.getWeights(), op.getDyInit(), op.getDweightsInit());
@@ -640,7 +715,8 @@ struct ParallelSchedule : OpConversionPattern<OpTy> {
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {
-  patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineGradOp>,
+  patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineOp>,
+               ParallelSchedule<GluOp>, ParallelSchedule<CombineGradOp>,
                ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>>(
       patterns.getContext(), benefit);
 }

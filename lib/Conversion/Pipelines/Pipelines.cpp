@@ -118,6 +118,9 @@ static void addFloatEmulation(OpPassManager &pm) {
 /// Host code to the LLVM dialect; functions take bare pointers (static
 /// shapes), which the entry ABI of moe-compile relies on.
 static void addHostToLLVM(OpPassManager &pm, bool hostMath) {
+  // The row schedules' vector loads and stores
+  // (moe-lower-to-cpu{gpu-schedules}).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   if (hostMath) {
     // libm for what LLVM has no intrinsic for (erf, tanh, log1p, ...).

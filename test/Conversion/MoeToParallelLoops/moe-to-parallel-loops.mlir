@@ -13,7 +13,8 @@
 //  3. one thread: padded sizes (i32 out) and group offsets;
 //  4. rows = -1 for pairs whose expert is outside [0, E);
 //  5. per (chunk, expert): rows of the routed pairs (< R, else -1);
-//  6. permuted = 0 over R × H;  7. copy of each pair's token row, T × K × H.
+//  6. the token of each row;  7. each token's row copied to its pairs' rows,
+//     then the rows no pair landed on zeroed.
 // CHECK-LABEL: func.func @permute(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<128x8xbf16>, %[[I:[^:]+]]: memref<128x2xi32>, %[[P:[^:]+]]: memref<268x8xbf16>, %[[S:[^:]+]]: memref<4xi32>, %[[R:[^:]+]]: memref<128x2xi32>)
 // CHECK-NOT:   moe.{{[a-z_]+}} %
@@ -66,14 +67,26 @@
 // CHECK:         memref.load %[[R]][%[[T7]], %[[K7]]]
 // CHECK:         scf.if
 // CHECK:           memref.store %{{.*}}, %[[TOK]][%{{.*}}] : memref<?xi32>
-// 7. Every element of the output once: the row's token's value, or zero.
-// CHECK:       scf.parallel (%[[R8:.*]], %[[H8:.*]]) = ({{.*}}) to (%c268, %c8)
-// CHECK:         %[[TOKEN:.*]] = memref.load %[[TOK]][%[[R8]]]
-// CHECK:         %[[V:.*]] = scf.if %{{.*}} -> (bf16) {
-// CHECK:           memref.load %[[X]][%{{.*}}, %[[H8]]]
-// CHECK:         } else {
-// CHECK:           arith.constant 0.000000e+00 : bf16
-// CHECK:         memref.store %[[V]], %[[P]][%[[R8]], %[[H8]]] : memref<268x8xbf16>
+// 7. Block per token (gpu.loop_dim_map block_x), a thread per 8 columns
+//    (thread_x): the token's row of x, 16 bytes per access, to the rows of
+//    its routed pairs; then block per row: zero where no pair landed.
+// CHECK:       scf.parallel (%[[T8:.*]]) = ({{.*}}) to (%[[C128]])
+// CHECK:         scf.parallel (%[[H8:.*]]) = ({{.*}}) to (%c8{{.*}}) step (%c8{{.*}})
+// CHECK:           scf.for %[[K8:.*]] = %{{.*}} to %c2
+// CHECK:             memref.load %[[R]][%[[T8]], %[[K8]]]
+// CHECK:             scf.if
+// CHECK:               vector.load %[[X]][%[[T8]], %[[H8]]] {alignment = 16 : i64} : memref<128x8xbf16>, vector<8xbf16>
+// CHECK:               vector.store %{{.*}}, %[[P]][%{{.*}}, %[[H8]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+// CHECK:       scf.parallel (%[[R9:.*]]) = ({{.*}}) to (%c268)
+// CHECK:         scf.parallel (%[[H9:.*]]) = ({{.*}}) to (%c8{{.*}}) step (%c8{{.*}})
+// CHECK:           %[[TOKEN:.*]] = memref.load %[[TOK]][%[[R9]]]
+// CHECK:           arith.cmpi slt, %[[TOKEN]]
+// CHECK:           scf.if
+// CHECK:             vector.store %{{.*}}, %[[P]][%[[R9]], %[[H9]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 // CHECK:       memref.dealloc %[[TOK]]
 // CHECK:       memref.dealloc %[[COUNTS]]
 // CHECK:       memref.dealloc %[[START]]
@@ -189,20 +202,50 @@ func.func @router(%x: memref<4x8xbf16>, %w: memref<8x4xf32>, %b: memref<4xf32>, 
 
 // -----
 
-// glu over (row, f) of the output, combine over (token, h).
+// glu and combine, block per row (block_x) and a thread per vector of the
+// row (thread_x): glu's F = 6 bf16 columns as 3 vectors of 2 (4-byte
+// accesses: the widest that divides the row), its up half at column F + f;
+// combine's H = 4 bf16 columns as one vector of 4, summed over k in f32.
 // CHECK-LABEL: func.func @glu_combine(
-// CHECK-SAME:    %[[G:[^:]+]]: memref<8x12xbf16>, %[[H:[^:]+]]: memref<8x6xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[OUT:[^:]+]]: memref<4x4xbf16>)
+// CHECK-SAME:    %[[G:[^:]+]]: memref<8x12xbf16>, %[[H:[^:]+]]: memref<8x6xbf16>, %[[Y:[^:]+]]: memref<8x4xbf16>, %[[ROWS:[^:]+]]: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[OUT:[^:]+]]: memref<4x4xbf16>)
 // CHECK-NOT:   moe.{{[a-z_]+}} %
-// CHECK:       scf.parallel (%[[R:.*]], %[[F:.*]]) = ({{.*}}) to (%c8{{.*}}, %c6{{.*}})
-// CHECK:         memref.load %[[G]]
-// CHECK:         memref.store %{{.*}}, %[[H]][%[[R]], %[[F]]] : memref<8x6xbf16>
-// CHECK:       scf.parallel (%[[T:.*]], %[[HH:.*]]) = ({{.*}}) to (%c4{{.*}}, %c4{{.*}})
-// CHECK:         memref.store %{{.*}}, %[[OUT]][%[[T]], %[[HH]]] : memref<4x4xbf16>
+// CHECK:       scf.parallel (%[[R:.*]]) = ({{.*}}) to (%c8{{.*}})
+// CHECK:         scf.parallel (%[[F:.*]]) = ({{.*}}) to (%c6{{.*}}) step (%c2{{.*}})
+// CHECK:           vector.load %[[G]][%[[R]], %[[F]]] {alignment = 4 : i64} : memref<8x12xbf16>, vector<2xbf16>
+// CHECK:           %[[UPCOL:.*]] = arith.addi %[[F]], %c6
+// CHECK:           vector.load %[[G]][%[[R]], %[[UPCOL]]] {alignment = 4 : i64} : memref<8x12xbf16>, vector<2xbf16>
+// CHECK:           math.exp
+// CHECK:           math.exp
+// CHECK:           vector.store %{{.*}}, %[[H]][%[[R]], %[[F]]] {alignment = 4 : i64} : memref<8x6xbf16>, vector<2xbf16>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+// CHECK:       scf.parallel (%[[T:.*]]) = ({{.*}}) to (%c4{{.*}})
+// CHECK:         scf.parallel (%[[HH:.*]]) = ({{.*}}) to (%c4{{.*}}) step (%c4{{.*}})
+// CHECK:           scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32)
+// CHECK:             memref.load %[[ROWS]][%[[T]], %[[K]]]
+// CHECK:             scf.if %{{.*}} -> (f32, f32, f32, f32)
+// CHECK:               vector.load %[[Y]][%{{.*}}, %[[HH]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
+// CHECK-COUNT-4:       arith.addf
+// CHECK:           vector.store %{{.*}}, %[[OUT]][%[[T]], %[[HH]]] {alignment = 8 : i64} : memref<4x4xbf16>, vector<4xbf16>
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 // CHECK-NOT:   gpu.launch
 func.func @glu_combine(%g: memref<8x12xbf16>, %h: memref<8x6xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>,
                        %w: memref<4x2xf32>, %out: memref<4x4xbf16>) {
   moe.glu silu %g outs(%h) : memref<8x12xbf16> -> memref<8x6xbf16>
   moe.combine %y, %rows, %w outs(%out) : memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<4x4xbf16>
+  return
+}
+
+// -----
+
+// Rows of a dynamic length keep the element-wise loops over (token, h).
+// CHECK-LABEL: func.func @combine_dynamic(
+// CHECK-NOT:   vector.load
+// CHECK:       scf.parallel (%[[T:.*]], %[[HH:.*]]) = ({{.*}}) to (%c4{{.*}}, %{{.*}})
+// CHECK:         memref.store %{{.*}}, %{{.*}}[%[[T]], %[[HH]]] : memref<4x?xbf16>
+// CHECK-NOT:   mapping
+func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>, %out: memref<4x?xbf16>) {
+  moe.combine %y, %rows, %w outs(%out) : memref<8x?xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<4x?xbf16>
   return
 }
 

@@ -75,6 +75,12 @@ def GpuLaunchTopLevelLoopsPass
       threads per block, one thread per iteration of the collapsed
       iteration space (the thread delinearizes its index; threads past the
       end do nothing);
+    * a block-per-row loop nest (a one-dimensional `scf.parallel` mapped to
+      `block_x` by upstream's `#gpu.loop_dim_map` attribute whose body holds
+      one mapped to `thread_x`) becomes a `gpu.launch` with a block per
+      iteration of the outer loop; the block has one thread per iteration of
+      the inner loop (rounded up to whole warps) when that count is static and
+      at most 1024, otherwise `block-size` threads that stride over it;
     * any other top-level op that reads or writes memory (`scf.for`,
       `scf.if`, `memref.load/store`, ...: sequential reference code) runs in
       a single-thread `gpu.launch`;

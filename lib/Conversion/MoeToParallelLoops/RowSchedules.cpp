@@ -1,0 +1,207 @@
+//===- RowSchedules.cpp - block-per-row schedules with vector access ------===//
+#include "RowSchedules.h"
+
+#include "../MoeToLoops/LoopBuilder.h"
+
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::moe::loops;
+
+namespace mlir::moe::gpu_schedules {
+
+int64_t rowVectorWidth(ArrayRef<Value> buffers) {
+  int64_t width = kRowAccessBytes;
+  for (Value buffer : buffers) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || type.getRank() != 2 || !type.getLayout().isIdentity() ||
+        type.isDynamicDim(1))
+      return 0;
+    unsigned bits = type.getElementTypeBitWidth();
+    if (bits % 8 != 0)
+      return 0;
+    width = std::min<int64_t>(width, kRowAccessBytes / (bits / 8));
+    while (width > 1 && type.getDimSize(1) % width != 0)
+      width /= 2;
+  }
+  return width;
+}
+
+/// Maps the single dimension of `loop` to `processor`.
+static void mapTo(scf::ParallelOp loop, gpu::Processor processor) {
+  MLIRContext *ctx = loop.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  auto mapping =
+      gpu::ParallelLoopDimMappingAttr::get(ctx, processor, identity, identity);
+  // One loop dimension, one processor: always a valid mapping.
+  (void)gpu::setMappingAttr(loop, mapping);
+}
+
+void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
+                  int64_t width, RowVectorBody body) {
+  Value c0 = indexConst(b, loc, 0);
+  auto rows = scf::ParallelOp::create(
+      b, loc, ValueRange{c0}, ValueRange{numRows},
+      ValueRange{indexConst(b, loc, 1)},
+      [&](OpBuilder &rb, Location rloc, ValueRange rowIvs) {
+        auto cols = scf::ParallelOp::create(
+            rb, rloc, ValueRange{indexConst(rb, rloc, 0)},
+            ValueRange{indexConst(rb, rloc, numCols)},
+            ValueRange{indexConst(rb, rloc, width)},
+            [&](OpBuilder &cb, Location cloc, ValueRange colIvs) {
+              body(cb, cloc, rowIvs[0], colIvs[0]);
+            });
+        mapTo(cols, gpu::Processor::ThreadX);
+      });
+  mapTo(rows, gpu::Processor::BlockX);
+}
+
+/// The vector type of `width` elements of `memref`, and the alignment of an
+/// access (its size: rows start at multiples of it, see rowVectorWidth).
+static std::pair<VectorType, llvm::MaybeAlign> accessOf(Value memref,
+                                                        int64_t width) {
+  Type elem = cast<MemRefType>(memref.getType()).getElementType();
+  auto type = VectorType::get({width}, elem);
+  return {type, llvm::MaybeAlign(width * elem.getIntOrFloatBitWidth() / 8)};
+}
+
+/// `type` with its elements as integers of their width: lanes are moved
+/// in and out of vectors as integers, so that no target needs arithmetic
+/// (or runtime helpers) on vectors of bf16 or FP8 to assemble them.
+static VectorType asIntegerLanes(VectorType type) {
+  Type elem = type.getElementType();
+  return VectorType::get(
+      type.getShape(),
+      IntegerType::get(type.getContext(), elem.getIntOrFloatBitWidth()));
+}
+
+Value loadRowBits(OpBuilder &b, Location loc, Value memref, Value row,
+                  Value col, int64_t width) {
+  auto [type, align] = accessOf(memref, width);
+  Value v = vector::LoadOp::create(b, loc, type, memref, ValueRange{row, col},
+                                   /*nontemporal=*/false, align);
+  return vector::BitCastOp::create(b, loc, asIntegerLanes(type), v);
+}
+
+void storeRowBits(OpBuilder &b, Location loc, Value bits, Value memref,
+                  Value row, Value col) {
+  int64_t width = cast<VectorType>(bits.getType()).getNumElements();
+  auto [type, align] = accessOf(memref, width);
+  Value v = vector::BitCastOp::create(b, loc, type, bits);
+  vector::StoreOp::create(b, loc, v, memref, ValueRange{row, col},
+                          /*nontemporal=*/false, align);
+}
+
+SmallVector<Value> loadRowVectorAsF32(OpBuilder &b, Location loc, Value memref,
+                                      Value row, Value col, int64_t width) {
+  Value bits = loadRowBits(b, loc, memref, row, col, width);
+  Type elem = cast<MemRefType>(memref.getType()).getElementType();
+  SmallVector<Value> lanes;
+  for (int64_t i = 0; i < width; ++i) {
+    Value lane = arith::BitcastOp::create(
+        b, loc, elem, vector::ExtractOp::create(b, loc, bits, i));
+    lanes.push_back(elementToF32(b, loc, lane));
+  }
+  return lanes;
+}
+
+void storeRowVectorFromF32(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
+                           Value memref, Value row, Value col) {
+  auto [type, align] = accessOf(memref, lanes.size());
+  VectorType intType = asIntegerLanes(type);
+  SmallVector<Value> elems;
+  for (Value lane : lanes)
+    elems.push_back(arith::BitcastOp::create(
+        b, loc, intType.getElementType(),
+        f32ToElement(b, loc, lane, type.getElementType())));
+  storeRowBits(b, loc, vector::FromElementsOp::create(b, loc, intType, elems),
+               memref, row, col);
+}
+
+LogicalResult emitCombineRows(OpBuilder &b, Location loc, Value y, Value rows,
+                              Value weights, Value out) {
+  int64_t width = rowVectorWidth({y, out});
+  int64_t hidden = cast<MemRefType>(out.getType()).getDimSize(1);
+  if (width == 0 || cast<MemRefType>(y.getType()).getDimSize(1) != hidden)
+    return failure();
+  Value numTokens = dimOf(b, loc, out, 0);
+  Value topK = dimOf(b, loc, rows, 1);
+  Value yRows64 = toI64(b, loc, dimOf(b, loc, y, 0));
+  Value zero64 = i64Const(b, loc, 0);
+  rowVectorFor(
+      b, loc, numTokens, hidden, width,
+      [&](OpBuilder &nb, Location nloc, Value t, Value col) {
+        SmallVector<Value> zeros(width, f32Const(nb, nloc, 0.0));
+        SmallVector<Type> laneTypes(width, nb.getF32Type());
+        auto overK = scf::ForOp::create(
+            nb, nloc, indexConst(nb, nloc, 0), topK, indexConst(nb, nloc, 1),
+            zeros, [&](OpBuilder &kb, Location kloc, Value k, ValueRange acc) {
+              Value row = toI64(
+                  kb, kloc,
+                  memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
+              Value valid = inHalfOpenRange(kb, kloc, row, zero64, yRows64);
+              // A dropped pair (row outside y) adds nothing, as in the
+              // reference.
+              auto ifValid = scf::IfOp::create(kb, kloc, laneTypes, valid,
+                                               /*withElseRegion=*/true);
+              {
+                OpBuilder::InsertionGuard guard(kb);
+                kb.setInsertionPointToStart(ifValid.thenBlock());
+                Value w = loadAsF32(kb, kloc, weights, ValueRange{t, k});
+                SmallVector<Value> v = loadRowVectorAsF32(
+                    kb, kloc, y, toIndex(kb, kloc, row), col, width);
+                SmallVector<Value> sums;
+                for (int64_t i = 0; i < width; ++i)
+                  sums.push_back(arith::AddFOp::create(
+                      kb, kloc, acc[i],
+                      arith::MulFOp::create(kb, kloc, w, v[i])));
+                scf::YieldOp::create(kb, kloc, sums);
+                kb.setInsertionPointToStart(ifValid.elseBlock());
+                scf::YieldOp::create(kb, kloc, acc);
+              }
+              scf::YieldOp::create(kb, kloc, ifValid.getResults());
+            });
+        SmallVector<Value> sums(overK.getResults());
+        storeRowVectorFromF32(nb, nloc, sums, out, t, col);
+      });
+  return success();
+}
+
+LogicalResult emitGluRows(OpBuilder &b, Location loc, Activation act,
+                          Value gate, Value up, Value h) {
+  SmallVector<Value> buffers{gate, h};
+  if (up)
+    buffers.push_back(up);
+  int64_t width = rowVectorWidth(buffers);
+  if (width == 0)
+    return failure();
+  int64_t cols = cast<MemRefType>(h.getType()).getDimSize(1); // F
+  rowVectorFor(
+      b, loc, dimOf(b, loc, h, 0), cols, width,
+      [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+        SmallVector<Value> g =
+            loadRowVectorAsF32(nb, nloc, gate, r, col, width);
+        SmallVector<Value> u =
+            up ? loadRowVectorAsF32(nb, nloc, up, r, col, width)
+               : loadRowVectorAsF32(
+                     nb, nloc, gate, r,
+                     arith::AddIOp::create(nb, nloc, col,
+                                           indexConst(nb, nloc, cols)),
+                     width);
+        SmallVector<Value> lanes;
+        for (int64_t i = 0; i < width; ++i)
+          lanes.push_back(arith::MulFOp::create(
+              nb, nloc, opmath::buildActivation(nb, nloc, act, g[i]), u[i]));
+        storeRowVectorFromF32(nb, nloc, lanes, h, r, col);
+      });
+  return success();
+}
+
+} // namespace mlir::moe::gpu_schedules
