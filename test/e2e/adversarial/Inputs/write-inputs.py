@@ -26,26 +26,17 @@ Sigmoid scores lie in (0, 1), so a +8 bias decides the selection whatever
 the logits; the weights come from the unbiased scores."""
 import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
 
 def write_f32(path, shape, values):
     """Writes `path` (DIR/X/NAME.npy) and its X_fwd twin DIR/X_fwd/NAME.npy."""
     entry_dir, name = os.path.split(path)
     for target in (path, os.path.join(entry_dir + "_fwd", name)):
-        write_one(target, shape, values)
-
-
-def write_one(path, shape, values):
-    dims = "(%s)" % ", ".join(str(d) for d in shape) if len(shape) > 1 else "(%d,)" % shape[0]
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % dims
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%df" % len(values), *values))
+        npy.write(target, "<f4", shape, values)
 
 
 out = sys.argv[1]
