@@ -26,11 +26,12 @@ import argparse
 import json
 import os
 import statistics
-import struct
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import npy  # noqa: E402
 from peers import SHAPES, group_sizes  # noqa: E402
 
 GEMMS = ("fc1", "fc2")
@@ -82,12 +83,7 @@ def write_entries(path):
 
 
 def write_i32(path, values):
-    header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }" % len(values)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%di" % len(values), *values))
+    npy.write(path, "<i4", [len(values)], values)
 
 
 def run_ours(runner, artifact, inputs, entries, iters, warmup, log):

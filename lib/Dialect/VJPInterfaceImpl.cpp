@@ -222,14 +222,27 @@ struct TopKAdjoint : Adjoint<TopKAdjoint, TopKOp> {
     Normalize norm = topk.getNormalize();
     if (norm == Normalize::Sum && k > 1) {
       // w = r / (Σr + ε): dr_j = g_j / Z − (Σ_i g_i r_i) / Z².
-      Value r = tmath::map(b, loc, {t, k}, f32, {idx}, {id2},
-                           [&](OpBuilder &nb, Location nl, ValueRange in) {
-                             Value row = linalg::IndexOp::create(nb, nl, 0);
-                             Value col = arith::IndexCastOp::create(
-                                 nb, nl, nb.getIndexType(), in[0]);
-                             return tensor::ExtractOp::create(
-                                 nb, nl, s, ValueRange{row, col});
-                           });
+      // r[t, j] = s[t, idx[t, j]]; an index outside [0, E) (a corrupt
+      // residual: the backward entry takes the indices as an input) selects
+      // no score, r = 0, as moe.permute drops such a pair; the gather never
+      // reads outside s.
+      Value r = tmath::map(
+          b, loc, {t, k}, f32, {idx}, {id2},
+          [&](OpBuilder &nb, Location nl, ValueRange in) -> Value {
+            Value row = linalg::IndexOp::create(nb, nl, 0);
+            Value col =
+                arith::IndexCastOp::create(nb, nl, nb.getIndexType(), in[0]);
+            Value inRange = arith::CmpIOp::create(
+                nb, nl, arith::CmpIPredicate::ult, col,
+                arith::ConstantIndexOp::create(nb, nl, e));
+            Value safeCol = arith::SelectOp::create(
+                nb, nl, inRange, col,
+                arith::ConstantIndexOp::create(nb, nl, 0));
+            Value score =
+                tensor::ExtractOp::create(nb, nl, s, ValueRange{row, safeCol});
+            return arith::SelectOp::create(nb, nl, inRange, score,
+                                           tmath::cst(nb, nl, 0.0));
+          });
       Value z = rowSum(b, loc, {r}, t, k,
                        [](OpBuilder &, Location, ValueRange in) { return in[0]; });
       Value dot = rowSum(b, loc, {g, r}, t, k,

@@ -13,7 +13,13 @@ so any case can be rerun by itself with --only I. Three kinds of case:
   json  the .json of a compiled artifact with a mutated field, array or text,
         run by moe-runner next to the unchanged .so;
   npy   the .npy inputs of an artifact (written by moe-runner --dump) with a
-        mutated header, dtype, shape or payload, run with --inputs.
+        mutated header, dtype, shape or payload, run with --inputs; half of
+        the cases on an entry with integer inputs (expert indices, rows,
+        group sizes: test/fuzz/Inputs/index-inputs.mlir, compiled with the
+        cpu loops and with --gpu-schedules) give one of those out-of-range,
+        negative or huge values instead, and with --valgrind-runner run
+        under valgrind, which sees out-of-bounds accesses of the compiled
+        code (not instrumented by the sanitizers).
 
 Every tool run gets one outcome:
   ok          exit status 0;
@@ -44,6 +50,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import npy  # noqa: E402
+
 OUTCOMES = ["ok", "diagnostic", "unlocated", "crash", "hang"]
 SEVERITY = {name: i for i, name in enumerate(OUTCOMES)}
 
@@ -51,7 +60,10 @@ CRASH_PATTERNS = re.compile(
     r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|"
     r"runtime error:|Assertion `.*' failed|PLEASE submit a bug report|"
     r"Stack dump:|LLVM ERROR:|UNREACHABLE executed|terminate called|"
-    r"Segmentation fault|Aborted")
+    r"Segmentation fault|Aborted|"
+    # valgrind memcheck (npy cases with --valgrind-runner)
+    r"==\d+== (Invalid (read|write|free)|Conditional jump|Use of uninitialised|"
+    r"Syscall param|Process terminating|Mismatched free)")
 LOCATED_ERROR = re.compile(r"^\S.*:\d+:\d+: error: ", re.M)
 ANY_ERROR = re.compile(r"error: ", re.M)
 RUNNER_ERROR = re.compile(r"^moe-runner: error: \S", re.M)
@@ -392,39 +404,26 @@ def mutate_json(rng, text):
 # --------------------------------------------------------------------------
 # npy mutations of an input file.
 
-def _npy_parts(data):
-    major = data[6]
-    if major == 1:
-        hlen = struct.unpack("<H", data[8:10])[0]
-        start = 10
-    else:
-        hlen = struct.unpack("<I", data[8:12])[0]
-        start = 12
-    return data[:start], data[start:start + hlen].decode("latin1"), data[start + hlen:]
-
-
-def _npy_make(header_dict, payload, version=1):
-    total = (10 if version == 1 else 12) + len(header_dict) + 1
-    header_dict += " " * ((64 - total % 64) % 64) + "\n"
-    head = b"\x93NUMPY" + bytes([version, 0])
-    head += struct.pack("<H" if version == 1 else "<I", len(header_dict))
-    return head + header_dict.encode("latin1") + payload
-
-
 NPY_DESCRS = ["<f2", "<f4", "<f8", "<i1", "|i1", "<i4", "<i8", "|u1", "|b1",
               ">f4", "<c8", "<u8", "<f16", "=f4", "<V4", "O", "", "<f4 "]
 
 
-def mutate_npy(rng, data):
-    """Returns (new bytes, mutation name)."""
-    prefix, header, payload = _npy_parts(data)
-    op = rng.choice(["descr", "shape", "fortran", "header_text", "header_len",
-                     "version", "magic", "truncate", "extend", "values",
-                     "values", "v2"])
+# Integer values an index input should never hold: negative, one past a
+# small dimension, and the extremes of i32.
+INTERESTING_INDEX_VALUES = [-1, -2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 1 << 16, (1 << 30),
+                            (1 << 31) - 1, -(1 << 31), -(1 << 31) + 1]
+
+
+def mutate_npy(rng, data, op=None):
+    """Returns (new bytes, mutation name); `op` picks the mutation."""
+    prefix, header, payload = npy.split(data)
+    op = op or rng.choice(["descr", "shape", "fortran", "header_text", "header_len",
+                           "version", "magic", "truncate", "extend", "values",
+                           "values", "v2"])
     if op == "descr":
         header = re.sub(r"'descr': '[^']*'", "'descr': '%s'" % rng.choice(NPY_DESCRS),
                         header)
-        return _npy_make(header.rstrip(), payload), op
+        return npy.frame(header.rstrip(), payload), op
     if op == "shape":
         dims = re.search(r"'shape': \(([^)]*)\)", header).group(1)
         ds = [d.strip() for d in dims.split(",") if d.strip()]
@@ -441,15 +440,15 @@ def mutate_npy(rng, data):
             ds = []
         shape = ", ".join(ds) + ("," if len(ds) == 1 else "")
         header = re.sub(r"'shape': \([^)]*\)", "'shape': (%s)" % shape, header)
-        return _npy_make(header.rstrip(), payload), "shape " + choice
+        return npy.frame(header.rstrip(), payload), "shape " + choice
     if op == "fortran":
-        return _npy_make(header.replace("False", "True").rstrip(), payload), op
+        return npy.frame(header.replace("False", "True").rstrip(), payload), op
     if op == "header_text":
         h = header.rstrip()
         i = rng.randrange(len(h))
         h = h[:i] + rng.choice(["", "'", "{", "}", "(", ",", ":", "\x00",
                                 "'bogus': 1, "]) + h[i + rng.randrange(2):]
-        return _npy_make(h, payload), op
+        return npy.frame(h, payload), op
     if op == "header_len":
         n = rng.choice([0, 1, len(header) - 1, len(header) + 1, 0xFFFF])
         return prefix[:8] + struct.pack("<H", n) + data[10:], op
@@ -463,9 +462,17 @@ def mutate_npy(rng, data):
     if op == "extend":
         return data + b"\x00" * rng.choice([1, 2, 4, 64]), op
     if op == "v2":
-        return _npy_make(header.rstrip(), payload, version=2), op
-    # A valid file with NaN, +-inf, huge and tiny values in the payload.
+        return npy.frame(header.rstrip(), payload, version=2), op
     descr = re.search(r"'descr': '([^']*)'", header).group(1)
+    if descr == "<i4" and payload:
+        # A valid file with out-of-range, negative or huge integers.
+        out = bytearray(payload)
+        count = len(out) // 4
+        for _ in range(rng.choice([1, 2, count])):
+            i = rng.randrange(count) * 4
+            out[i:i + 4] = struct.pack("<i", rng.choice(INTERESTING_INDEX_VALUES))
+        return prefix + header.encode("latin1") + bytes(out), "ints"
+    # A valid file with NaN, +-inf, huge and tiny values in the payload.
     if descr not in ("<f4", "<f8") or not payload:
         return data[:rng.randrange(len(data))], "truncate"
     size = 4 if descr == "<f4" else 8
@@ -497,15 +504,34 @@ def run_tool(argv, timeout, cwd, env):
     return classify(p.returncode, err, argv), err, time.monotonic() - start
 
 
+VALGRIND_ERROR_EXIT = 99
+
+
 def classify(rc, err, argv):
     if rc < 0 or CRASH_PATTERNS.search(err):
+        return "crash"
+    if os.path.basename(argv[0]) == "valgrind" and rc == VALGRIND_ERROR_EXIT:
         return "crash"
     if rc == 0:
         return "ok"
     tool = os.path.basename(argv[0])
-    if tool == "moe-runner":
+    if tool == "valgrind" or tool == "moe-runner":
         return "diagnostic" if RUNNER_ERROR.search(err) else "unlocated"
     return "diagnostic" if LOCATED_ERROR.search(err) else "unlocated"
+
+
+def only_function(text, name):
+    """moe-opt's printed module `text` without its top-level functions other
+    than @name."""
+    out, keep = [], True
+    for line in text.splitlines(keepends=True):
+        if line.startswith("  func.func @"):
+            keep = line.startswith("  func.func @%s(" % name)
+        if keep:
+            out.append(line)
+        if line.rstrip("\n") == "  }":
+            keep = True
+    return "".join(out)
 
 
 class Fuzzer:
@@ -530,8 +556,11 @@ class Fuzzer:
         return os.path.join(self.bin, name)
 
     # Artifacts whose .json and .npy inputs json and npy cases mutate: the
-    # small example's forward and backward, a router VJP and an entry with
-    # an integer input (its indices written here), plus --base-sources.
+    # small example's forward and backward, its backward alone (so that its
+    # integer residuals, indices, rows and group sizes, come from files and
+    # not from the forward), a router VJP, the entries with integer inputs
+    # (valid ones written here) as cpu loops and as the GPU schedules' loops,
+    # plus --base-sources.
     def prepare_bases(self):
         base_dir = os.path.join(self.work, "base")
         os.makedirs(base_dir, exist_ok=True)
@@ -542,14 +571,38 @@ class Fuzzer:
                         "-o", small_vjp], check=True, env=self.env)
         subprocess.run([self.tool("moe-opt"), src("test/runner/Inputs/router-vjp.mlir"),
                         "--moe-generate-vjp", "-o", router_vjp], check=True, env=self.env)
-        rows = _npy_make("{'descr': '<i4', 'fortran_order': False, 'shape': (3, 2), }",
-                         struct.pack("<6i", 2, 0, 3, 1, 1, 1))
-        sources = [("small-vjp", small_vjp, {}), ("router-vjp", router_vjp, {}),
-                   ("combine-inputs", src("test/fuzz/Inputs/combine-inputs.mlir"),
-                    {"combine/rows.npy": rows})]
+        rows = npy.pack("<i4", [3, 2], [2, 0, 3, 1, 5, 4])
+        experts = npy.pack("<i4", [3, 2], [2, 0, 3, 1, 1, 0])
+        sizes = npy.pack("<i4", [4], [2, 0, 3, 1])
+        index_inputs = {"combine/rows.npy": rows, "combine_grad/rows.npy": rows,
+                        "permute/indices.npy": experts, "aux_loss/indices.npy": experts,
+                        "grouped_matmul/sizes.npy": sizes,
+                        "grouped_weight_grad/sizes.npy": sizes}
+        index_source = src("test/fuzz/Inputs/index-inputs.mlir")
+        sources = [("small-vjp", small_vjp, {}, []), ("router-vjp", router_vjp, {}, []),
+                   ("index-inputs", index_source, index_inputs, []),
+                   ("index-inputs-gpu-schedules", index_source, index_inputs,
+                    ["--gpu-schedules"])]
         for rel in self.args.base_sources:
-            sources.append((os.path.splitext(os.path.basename(rel))[0], src(rel), {}))
-        for name, source, given in sources:
+            sources.append((os.path.splitext(os.path.basename(rel))[0], src(rel), {}, []))
+        self.add_bases(base_dir, sources)
+        # The backward alone, given the inputs the chained run above dumped.
+        with open(small_vjp) as f:
+            bwd_only = os.path.join(base_dir, "small-bwd-only.mlir")
+            with open(bwd_only, "w") as out:
+                out.write(only_function(f.read(), "moe_layer_bwd"))
+        dumped = os.path.join(base_dir, "small-vjp-dump", "moe_layer_bwd")
+        given = {}
+        for name in sorted(os.listdir(dumped)):
+            with open(os.path.join(dumped, name), "rb") as f:
+                given["moe_layer_bwd/" + name] = f.read()
+        self.add_bases(base_dir, [("small-bwd-only", bwd_only, given, []),
+                                  ("small-bwd-only-gpu-schedules", bwd_only, given,
+                                   ["--gpu-schedules"])])
+
+    def add_bases(self, base_dir, sources):
+        """Compiles and runs (name, source, given files, moe-compile flags)."""
+        for name, source, given, flags in sources:
             stem = os.path.join(base_dir, name)
             given_dir = stem + "-given"
             for rel, data in given.items():
@@ -557,7 +610,7 @@ class Fuzzer:
                 with open(os.path.join(given_dir, rel), "wb") as f:
                     f.write(data)
             subprocess.run([self.tool("moe-compile"), source, "--target=cpu", "--quiet",
-                            "-o", stem], check=True, env=self.env)
+                            "-o", stem] + flags, check=True, env=self.env)
             dump = stem + "-dump"
             subprocess.run([self.tool("moe-runner"), stem, "--device", "cpu", "--iters", "1",
                             "--warmup", "0", "--dump", dump]
@@ -568,8 +621,9 @@ class Fuzzer:
             entries = []
             for e in spec["entries"]:
                 inputs = [a["name"] for a in e["args"] if a["io"] == "in"]
+                ints = [a["name"] for a in e["args"] if a["io"] == "in" and a["dtype"] == "i32"]
                 if inputs:
-                    entries.append((e["name"], inputs))
+                    entries.append((e["name"], inputs, ints))
             self.bases.append((name, stem, dump, entries))
 
     def make_case(self, index):
@@ -649,7 +703,7 @@ class Fuzzer:
 
     def npy_case(self, rng, case_dir, runs):
         name, stem, dump, entries = rng.choice([b for b in self.bases if b[3]])
-        entry, inputs = rng.choice(entries)
+        entry, inputs, ints = rng.choice(entries)
         inputs_dir = os.path.join(case_dir, "inputs")
         os.makedirs(inputs_dir)
         for arg in inputs:
@@ -657,14 +711,20 @@ class Fuzzer:
             if os.path.exists(src):
                 shutil.copy(src, os.path.join(inputs_dir, arg + ".npy"))
         present = sorted(os.listdir(inputs_dir))
-        victim = rng.choice(present)
+        int_present = [n + ".npy" for n in ints if n + ".npy" in present]
+        index_values = bool(int_present) and rng.random() < 0.5
+        victim = rng.choice(int_present if index_values else present)
         path = os.path.join(inputs_dir, victim)
         with open(path, "rb") as f:
-            data, mutation = mutate_npy(rng, f.read())
+            data, mutation = mutate_npy(rng, f.read(), "values" if index_values else None)
         with open(path, "wb") as f:
             f.write(data)
-        self.run([self.tool("moe-runner"), stem, "--entry", entry, "--inputs", inputs_dir,
-                  "--device", "cpu", "--iters", "1", "--warmup", "0"], case_dir, runs)
+        runner = [self.tool("moe-runner")]
+        if index_values and self.args.valgrind_runner:
+            runner = ["valgrind", "-q", "--error-exitcode=%d" % VALGRIND_ERROR_EXIT,
+                      os.path.abspath(self.args.valgrind_runner)]
+        self.run(runner + [stem, "--entry", entry, "--inputs", inputs_dir,
+                           "--device", "cpu", "--iters", "1", "--warmup", "0"], case_dir, runs)
         return "%s/%s/%s [%s] moe-runner --inputs" % (name, entry, victim, mutation)
 
     def keep_failure(self, index, kind, what, worst, case_dir):
@@ -704,6 +764,10 @@ def main():
     ap.add_argument("--base-sources", nargs="*",
                     default=["test/e2e/router/topk-group-limited.mlir"],
                     help="more .mlir files whose artifacts json/npy cases mutate")
+    ap.add_argument("--valgrind-runner", metavar="PATH",
+                    help="a moe-runner without sanitizers (and without DWARF 5 debug "
+                         "information, which valgrind 3.19 cannot read) to run the npy "
+                         "cases with out-of-range integers under valgrind")
     ap.add_argument("--fail-on-unlocated", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per case")
     args = ap.parse_args()

@@ -48,7 +48,11 @@ Value negInf(OpBuilder &b, Location loc) {
 }
 
 /// Index in [lb, ub) of the largest `value(i)` among `available(i)`; ties
-/// to the lower index; -1 (as index) when none is available.
+/// to the lower index; -1 (as index) when none is available. A NaN ranks
+/// below every number (and -inf): it is the result only when every
+/// available value is NaN, and then the lowest such index. Without that
+/// rule a NaN in the first available place would win, since nothing
+/// compares greater than it, while a NaN anywhere else would never win.
 Value argmax(OpBuilder &b, Location loc, Value lb, Value ub,
              llvm::function_ref<Value(OpBuilder &, Location, Value)> value,
              llvm::function_ref<Value(OpBuilder &, Location, Value)> available) {
@@ -59,10 +63,16 @@ Value argmax(OpBuilder &b, Location loc, Value lb, Value ub,
         Value v = value(nb, nloc, i);
         Value none = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
                                            acc[1], idx(nb, nloc, 0));
+        Value greater = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OGT, v, acc[0]);
+        Value numberOverNan = arith::AndIOp::create(
+            nb, nloc,
+            arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO, acc[0],
+                                  acc[0]),
+            arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::ORD, v, v));
         Value better = arith::OrIOp::create(
             nb, nloc, none,
-            arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OGT, v,
-                                  acc[0]));
+            arith::OrIOp::create(nb, nloc, greater, numberOverNan));
         Value take =
             arith::AndIOp::create(nb, nloc, available(nb, nloc, i), better);
         scf::YieldOp::create(nb, nloc,

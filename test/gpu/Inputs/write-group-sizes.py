@@ -5,8 +5,10 @@ numpy. The sizes are fixed (see the .mlir's header); many_groups' come from a
 seeded generator (0..12 rows a group, 1800 in all at most)."""
 import os
 import random
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
 SKEWED = [0, 300, 0, 0, 5, 1, 0, 100]
 rng = random.Random(7)
@@ -30,16 +32,6 @@ SIZES = {
 SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 
 
-def write_i32(path, values):
-    header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }" % len(values)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%di" % len(values), *values))
-
-
 out = sys.argv[1]
 for entry, sizes in SIZES.items():
-    os.makedirs(os.path.join(out, entry), exist_ok=True)
-    write_i32(os.path.join(out, entry, "sizes.npy"), sizes)
+    npy.write(os.path.join(out, entry, "sizes.npy"), "<i4", [len(sizes)], sizes)

@@ -9,37 +9,18 @@
                           res0 and inputs x, w with f_bwd's; print "toy
                           gradients match"
 """
-import ast
 import math
 import os
-import struct
 import sys
 
-FORMATS = {"<f4": "f", "<f8": "d", "|b1": "?", "<i4": "i"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
-
-def write(path, descr, shape, values):
-    shape_text = "(" + "".join("%d, " % d for d in shape)
-    shape_text = shape_text[:-2] + ",)" if len(shape) == 1 else shape_text.rstrip(", ") + ")"
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_text)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    out = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1")
-    out += struct.pack("<%d%s" % (len(values), FORMATS[descr]), *values)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(out)
+write = npy.write
 
 
 def read(path):
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", path + ": bad magic"
-    (hlen,) = struct.unpack("<H", data[8:10])
-    d = ast.literal_eval(data[10:10 + hlen].decode("latin1"))
-    count = 1
-    for n in d["shape"]:
-        count *= n
-    fmt = FORMATS[d["descr"]]
-    return list(struct.unpack("<%d%s" % (count, fmt), data[10 + hlen:]))
+    return list(npy.read(path)[1])
 
 
 def make(out):

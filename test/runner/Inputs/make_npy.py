@@ -1,32 +1,21 @@
 #!/usr/bin/env python3
 """Writes the .npy test inputs of test/runner (committed as binary files).
 
-Run from anywhere: python3 make_npy.py. Needs no numpy: the .npy 1.0 header is
-written by hand (magic, version, little-endian header length, a Python dict
-literal padded with spaces to a multiple of 64 bytes and ending in a newline).
+Run from anywhere: python3 make_npy.py. Needs no numpy (scripts/npy.py).
 """
 import os
-import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-# descr -> struct format character
-FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q",
-           "|u1": "B", "|b1": "?", "|i1": "b", "<c8": None}
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
+import npy as npy_format  # noqa: E402
 
 
 def npy(path, descr, shape, values, raw=None, version=1, truncate=0):
-    shape_text = "(" + "".join("%d, " % d for d in shape)
-    shape_text = shape_text[:-2] + ",)" if len(shape) == 1 else shape_text.rstrip(", ") + ")"
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_text)
-    prefix = 10 if version == 1 else 12
-    header += " " * ((64 - (prefix + len(header) + 1) % 64) % 64) + "\n"
-    out = b"\x93NUMPY" + bytes([version, 0])
-    out += struct.pack("<H" if version == 1 else "<I", len(header)) + header.encode("latin1")
     if raw is not None:
-        out += raw
+        out = npy_format.frame(npy_format.header_text(descr, shape), raw, version)
     else:
-        out += struct.pack("<%d%s" % (len(values), FORMATS[descr]), *values)
+        out = npy_format.pack(descr, shape, values, version)
     if truncate:
         out = out[:-truncate]
     full = os.path.join(HERE, path)

@@ -7,30 +7,19 @@ import os
 import struct
 import sys
 
-FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q",
-           "|i1": "b", "|u1": "B", "|b1": "?"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
 for path in sys.argv[1:]:
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", "bad magic"
-    major = data[6]
-    if major == 1:
-        (hlen,) = struct.unpack("<H", data[8:10])
-        start = 10
-    else:
-        (hlen,) = struct.unpack("<I", data[8:12])
-        start = 12
-    header = data[start:start + hlen].decode("latin1")
+    prefix, header, body = npy.split(open(path, "rb").read())
     assert header.endswith("\n"), "header must end with a newline"
-    assert (start + hlen) % 64 == 0, "data must be 64-byte aligned"
+    assert (len(prefix) + len(header)) % 64 == 0, "data must be 64-byte aligned"
     d = ast.literal_eval(header)
-    count = 1
-    for n in d["shape"]:
-        count *= n
-    fmt = FORMATS[d["descr"]]
-    body = data[start + hlen:]
+    count = npy.count_of(d["shape"])
+    fmt = npy.FORMATS[d["descr"]]
     assert len(body) == count * struct.calcsize(fmt), "wrong data size"
-    values = struct.unpack("<%d%s" % (count, fmt), body)
+    values = npy.unpack(d["descr"], body, count)
     text = ", ".join(("%.9g" % v) if isinstance(v, float) else str(int(v)) for v in values)
     print("%s: descr=%s fortran_order=%s shape=%s header=%d values=[%s]" % (
-        os.path.basename(path), d["descr"], d["fortran_order"], d["shape"], start + hlen, text))
+        os.path.basename(path), d["descr"], d["fortran_order"], d["shape"],
+        len(prefix) + len(header), text))

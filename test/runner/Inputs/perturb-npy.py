@@ -3,15 +3,17 @@ elements: perturb-npy.py IN OUT CHANGE ..., each CHANGE one of
   INDEX=VALUE    element INDEX becomes VALUE (a float, nan, inf or -inf)
   INDEX*=FACTOR  element INDEX is multiplied by FACTOR
   *=VALUE        every element becomes VALUE."""
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402
+
 data = bytearray(open(sys.argv[1], "rb").read())
-assert data[:6] == b"\x93NUMPY", "not a .npy file"
-header_len = struct.unpack("<H", data[8:10])[0]
-header = data[10:10 + header_len].decode("latin1")
+prefix, header, _ = npy.split(bytes(data))
 assert "'<f4'" in header and "'fortran_order': False" in header, header
-start = 10 + header_len
+start = len(prefix) + len(header)
 count = (len(data) - start) // 4
 for change in sys.argv[3:]:
     target, value = change.split("=")

@@ -9,11 +9,12 @@ line, without numpy:
   i32, rank 2:    `<entry>/<name>: i32 in [lo, hi], rows 3 10 20: [0, 1] ...`
                   (ROWS: comma-separated rows to show, e.g. 3,10,20)
 Other files are skipped."""
-import ast
 import math
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
 root, rows_shown = sys.argv[1], [int(r) for r in sys.argv[2].split(",")]
 
@@ -31,18 +32,13 @@ for entry in sorted(os.listdir(root)):
         stem, ext = os.path.splitext(name)
         if ext != ".npy":
             continue
-        data = open(os.path.join(root, entry, name), "rb").read()
-        assert data[:8] == b"\x93NUMPY\x01\x00", "not a .npy 1.0 file: " + name
-        (hlen,) = struct.unpack("<H", data[8:10])
-        header = ast.literal_eval(data[10:10 + hlen].decode("latin1"))
+        with open(os.path.join(root, entry, name), "rb") as f:
+            header, payload = npy.parse(f.read())
         shape, descr = header["shape"], header["descr"]
         if descr not in ("<f4", "<i4"):
             continue
-        count = 1
-        for d in shape:
-            count *= d
-        values = struct.unpack("<%d%s" % (count, "f" if descr == "<f4" else "i"),
-                               data[10 + hlen:])
+        count = npy.count_of(shape)
+        values = npy.unpack(descr, payload, count)
         label = "%s/%s" % (entry, stem)
         if descr == "<i4":
             if len(shape) != 2:

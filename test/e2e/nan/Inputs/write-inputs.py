@@ -6,8 +6,10 @@ gate has a NaN at [0, 1], up one at [1, 2] (gate_up, the fused operand, is
 gate | up row by row), logits one at [0, 1]; the cotangents d_h and d_scores
 are finite. logits[1, 2] = 25 takes sqrtsoftplus's softplus(x) = x branch."""
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import npy  # noqa: E402
 
 NAN = float("nan")
 GATE = [[1.5, NAN, -0.5, 2.0], [-1.0, 0.25, 3.0, -2.5]]
@@ -17,14 +19,7 @@ COTANGENT = [[1.0, -0.5, 2.0, 0.25], [0.75, 1.0, -1.0, 0.5]]
 
 
 def write_f32(path, rows):
-    shape = "(%d, %d)" % (len(rows), len(rows[0]))
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    values = [v for row in rows for v in row]
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1"))
-        f.write(struct.pack("<%df" % len(values), *values))
+    npy.write(path, "<f4", [len(rows), len(rows[0])], [v for row in rows for v in row])
 
 
 out = sys.argv[1]

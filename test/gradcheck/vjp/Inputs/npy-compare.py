@@ -4,27 +4,20 @@ element by element without numpy. Prints one line,
   `A vs B: N values, K bit-identical, max rel diff D`
 and exits 1 when shapes or dtypes differ or some |a - b| > R·max(|a|, |b|)
 (default R = 0: bit-identical values)."""
-import ast
-import struct
+import os
 import sys
 
-FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts"))
+import npy  # noqa: E402
+
+FLOAT_DESCRS = ("<f2", "<f4", "<f8")
 
 
 def read(path):
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", "%s: bad magic" % path
-    if data[6] == 1:
-        (hlen,) = struct.unpack("<H", data[8:10])
-        start = 10
-    else:
-        (hlen,) = struct.unpack("<I", data[8:12])
-        start = 12
-    header = ast.literal_eval(data[start:start + hlen].decode("latin1"))
-    fmt = FORMATS[header["descr"]]
-    body = data[start + hlen:]
-    count = len(body) // struct.calcsize(fmt)
-    return header["descr"], tuple(header["shape"]), struct.unpack("<%d%s" % (count, fmt), body)
+    with open(path, "rb") as f:
+        header, body = npy.parse(f.read())
+    assert header["descr"] in FLOAT_DESCRS, "%s: not a float file" % path
+    return header["descr"], tuple(header["shape"]), npy.unpack(header["descr"], body)
 
 
 def main(argv):
