@@ -198,18 +198,12 @@ private:
   }
 };
 
-/// A buffer-form f32 contraction (Contraction.h) becomes
-///   moert_entry_matmul_f32(a, aT, b, bT, out, m, n, k)   (out += A·B),
-/// bf16 operands first widened into an f32 temporary (an elementwise linalg
-/// op: a kernel of its own). Buffers with a non-identity layout stay loops.
-void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
-                          const gpu_contraction::Contraction &c) {
-  Value out = op.getDpsInitOperand(0)->get();
-  for (Value v : {c.a->get(), c.b->get(), out})
-    if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
-      return;
-  rewriter.setInsertionPoint(op);
-  Location loc = op.getLoc();
+/// out += op(A) · op(B) through
+///   moert_entry_matmul_f32(a, aT, b, bT, out, m, n, k)
+/// at the rewriter's insertion point, bf16 operands first widened into an f32
+/// temporary (an elementwise linalg op: a kernel of its own, named to_f32).
+void callMatmulF32(RewriterBase &rewriter, Location loc, Value a,
+                   bool aTransposed, Value b, bool bTransposed, Value out) {
   MLIRContext *ctx = rewriter.getContext();
   Location widenLoc = NameLoc::get(StringAttr::get(ctx, "to_f32"), loc);
   SmallVector<Value> temporaries;
@@ -237,18 +231,53 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
     temporaries.push_back(wide);
     return wide;
   };
-  Value a = asF32(c.a->get()), b = asF32(c.b->get());
+  a = asF32(a);
+  b = asF32(b);
   runtime_abi::moert_entry_matmul_f32.call(
       rewriter, loc,
-      {pointerArgument(rewriter, loc, a),
-       i32Value(rewriter, loc, c.aTransposed),
-       pointerArgument(rewriter, loc, b),
-       i32Value(rewriter, loc, c.bTransposed),
+      {pointerArgument(rewriter, loc, a), i32Value(rewriter, loc, aTransposed),
+       pointerArgument(rewriter, loc, b), i32Value(rewriter, loc, bTransposed),
        pointerArgument(rewriter, loc, out), i64Dim(rewriter, loc, out, 0),
        i64Dim(rewriter, loc, out, 1),
-       i64Dim(rewriter, loc, a, c.aTransposed ? 0 : 1)});
+       i64Dim(rewriter, loc, a, aTransposed ? 0 : 1)});
   for (Value t : temporaries)
     memref::DeallocOp::create(rewriter, loc, t);
+}
+
+bool allIdentityLayouts(ValueRange buffers) {
+  return llvm::all_of(buffers, [](Value v) {
+    return cast<MemRefType>(v.getType()).getLayout().isIdentity();
+  });
+}
+
+/// A buffer-form f32 contraction (Contraction.h) becomes one
+/// callMatmulF32. Buffers with a non-identity layout stay loops.
+void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
+                          const gpu_contraction::Contraction &c) {
+  Value out = op.getDpsInitOperand(0)->get();
+  if (!allIdentityLayouts({c.a->get(), c.b->get(), out}))
+    return;
+  rewriter.setInsertionPoint(op);
+  callMatmulF32(rewriter, op.getLoc(), c.a->get(), c.aTransposed, c.b->get(),
+                c.bTransposed, out);
+  rewriter.eraseOp(op);
+}
+
+/// The router projection logits[T, E] = x[T, H] · w[H, E] (moe.gate on
+/// buffers) as one fp32 cuBLASLt GEMM (blocked, true fp32) instead of a
+/// kernel with one thread per logit: logits zeroed (the call accumulates),
+/// then callMatmulF32. Non-identity layouts keep the kernel.
+void gateToRuntime(RewriterBase &rewriter, GateOp op) {
+  Value logits = op.getLogitsInit();
+  if (!allIdentityLayouts({op.getX(), op.getWeight(), logits}))
+    return;
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
+  linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{logits});
+  callMatmulF32(rewriter, loc, op.getX(), /*aTransposed=*/false, op.getWeight(),
+                /*bTransposed=*/false, logits);
   rewriter.eraseOp(op);
 }
 
@@ -284,6 +313,14 @@ struct ConvertMoeToRuntimeCallsPass
       return signalPassFailure();
 
     contractionsToRuntime(getOperation());
+    SmallVector<GateOp> gates;
+    getOperation()->walk([&](GateOp op) {
+      if (op.hasPureBufferSemantics())
+        gates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (GateOp op : gates)
+      gateToRuntime(rewriter, op);
 
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);

@@ -204,3 +204,26 @@ func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<
   }
   return
 }
+
+// -----
+
+// moe.gate (the router projection) on buffers: logits zeroed (a fill: the
+// call accumulates), x widened to f32, then one call with m = T = 96,
+// n = E = 8, k = H = 40, neither operand transposed.
+// CHECK-LABEL: func.func @router_projection(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[W:[^:]+]]: memref<40x8xf32>, %[[L:[^:]+]]: memref<96x8xf32>)
+// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         linalg.fill ins(%[[Z]] : f32) outs(%[[L]] : memref<96x8xf32>)
+// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<96x40xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X]] : memref<96x40xbf16>) outs(%[[WIDE]] : memref<96x40xf32>)
+// CHECK:         call @moert_entry_matmul_f32(
+// CHECK:         memref.dealloc %[[WIDE]]
+// CHECK-NOT:     moe.gate
+// LOC-LABEL:   func.func @router_projection(
+// LOC:           arith.extf
+// LOC:         } loc(#[[WIDEN:[a-z0-9]+]])
+// LOC:         #[[WIDEN]] = loc("to_f32"
+func.func @router_projection(%x: memref<96x40xbf16>, %w: memref<40x8xf32>, %logits: memref<96x8xf32>) {
+  moe.gate %x, %w outs(%logits) : memref<96x40xbf16>, memref<40x8xf32> -> memref<96x8xf32>
+  return
+}
