@@ -381,12 +381,123 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
 // moe.combine_grad
 //===----------------------------------------------------------------------===//
 
+/// dy by rows of `width`-element vectors, given the number of pairs naming
+/// each row: a block per token reads the token's dout row once (a thread
+/// per vector) and stores weights[t, k] · dout[t] to each row only pair
+/// (t, k) names; a block per row writes the others: zero where no pair
+/// names the row, else the reference's sum over all pairs (t, k) in
+/// row-major order (a scan over every pair: slow, but only for such rows).
+/// Every element of dy is written once, each value as the element-wise
+/// schedule computes it.
+void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
+                          Value weights, Value dy, Value pairsPerRow,
+                          Value yRows64, int64_t width) {
+  Value numTokens = dimOf(b, loc, dout, 0);
+  Value topK = dimOf(b, loc, rows, 1);
+  Value numRows = dimOf(b, loc, dy, 0);
+  int64_t hidden = cast<MemRefType>(dy.getType()).getDimSize(1);
+  Value zero64 = i64Const(b, loc, 0);
+  auto countIs = [&](OpBuilder &cb, Location cloc, arith::CmpIPredicate pred,
+                     Value count, int32_t v) {
+    return arith::CmpIOp::create(cb, cloc, pred, count, i32Const(cb, cloc, v));
+  };
+  rowVectorFor(
+      b, loc, numTokens, hidden, width,
+      [&](OpBuilder &nb, Location nloc, Value t, Value col) {
+        SmallVector<Value> g =
+            loadRowVectorAsF32(nb, nloc, dout, t, col, width);
+        forRange(
+            nb, nloc, indexConst(nb, nloc, 0), topK,
+            [&](OpBuilder &kb, Location kloc, Value k) {
+              Value row = toI64(
+                  kb, kloc,
+                  memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
+              ifThen(
+                  kb, kloc, inHalfOpenRange(kb, kloc, row, zero64, yRows64),
+                  [&](OpBuilder &ib, Location iloc) {
+                    Value r = toIndex(ib, iloc, row);
+                    Value count = memref::LoadOp::create(ib, iloc, pairsPerRow,
+                                                         ValueRange{r});
+                    ifThen(
+                        ib, iloc,
+                        countIs(ib, iloc, arith::CmpIPredicate::eq, count, 1),
+                        [&](OpBuilder &sb, Location sloc) {
+                          Value w = loadAsF32(sb, sloc, weights, {t, k});
+                          SmallVector<Value> lanes;
+                          for (Value gi : g)
+                            lanes.push_back(mulF(sb, sloc, w, gi));
+                          storeRowVectorFromF32(sb, sloc, lanes, dy, r, col);
+                        });
+                  });
+            });
+      });
+  rowVectorFor(
+      b, loc, numRows, hidden, width,
+      [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+        Value count =
+            memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r});
+        ifThen(
+            nb, nloc, countIs(nb, nloc, arith::CmpIPredicate::ne, count, 1),
+            [&](OpBuilder &ib, Location iloc) {
+              SmallVector<Value> zeros(width, f32Const(ib, iloc, 0.0));
+              SmallVector<Type> laneTypes(width, ib.getF32Type());
+              // Zero rows skip the scan (its trip count is 0).
+              Value scanEnd = arith::SelectOp::create(
+                  ib, iloc,
+                  countIs(ib, iloc, arith::CmpIPredicate::eq, count, 0),
+                  indexConst(ib, iloc, 0), numTokens);
+              Value r64 = toI64(ib, iloc, r);
+              auto overT = scf::ForOp::create(
+                  ib, iloc, indexConst(ib, iloc, 0), scanEnd,
+                  indexConst(ib, iloc, 1), zeros,
+                  [&](OpBuilder &tb, Location tloc, Value t, ValueRange tAcc) {
+                    auto overK = scf::ForOp::create(
+                        tb, tloc, indexConst(tb, tloc, 0), topK,
+                        indexConst(tb, tloc, 1), tAcc,
+                        [&](OpBuilder &kb, Location kloc, Value k,
+                            ValueRange acc) {
+                          Value hit = arith::CmpIOp::create(
+                              kb, kloc, arith::CmpIPredicate::eq,
+                              toI64(kb, kloc,
+                                    memref::LoadOp::create(kb, kloc, rows,
+                                                           ValueRange{t, k})),
+                              r64);
+                          auto ifHit =
+                              scf::IfOp::create(kb, kloc, laneTypes, hit,
+                                                /*withElseRegion=*/true);
+                          {
+                            OpBuilder::InsertionGuard guard(kb);
+                            kb.setInsertionPointToStart(ifHit.thenBlock());
+                            Value w = loadAsF32(kb, kloc, weights, {t, k});
+                            SmallVector<Value> g = loadRowVectorAsF32(
+                                kb, kloc, dout, t, col, width);
+                            SmallVector<Value> sums;
+                            for (int64_t i = 0; i < width; ++i)
+                              sums.push_back(addF(kb, kloc, acc[i],
+                                                  mulF(kb, kloc, w, g[i])));
+                            scf::YieldOp::create(kb, kloc, sums);
+                            kb.setInsertionPointToStart(ifHit.elseBlock());
+                            scf::YieldOp::create(kb, kloc, acc);
+                          }
+                          scf::YieldOp::create(kb, kloc, ifHit.getResults());
+                        });
+                    scf::YieldOp::create(tb, tloc, overK.getResults());
+                  });
+              SmallVector<Value> sums(overT.getResults());
+              storeRowVectorFromF32(ib, iloc, sums, dy, r, col);
+            });
+      });
+}
+
 // dweights as the reference (one pair per thread). dy: the pairs naming
-// each row are counted (an integer atomic add) and one of them kept, then
-// every element of dy is written once: zero, the one pair's weighted
-// cotangent (rows made by moe.permute are distinct: the reference's sum of
-// one term), or for a row several pairs name the reference's sum over all
-// pairs (t, k) in row-major order.
+// each row are counted (an integer atomic add), then every element of dy is
+// written once: zero, the one pair's weighted cotangent (rows made by
+// moe.permute are distinct: the reference's sum of one term), or for a row
+// several pairs name the reference's sum over all pairs (t, k) in row-major
+// order. Where dout and dy have rows of a static length with the identity
+// layout, dy is written by rows of vectors (writeCombineGradRows);
+// otherwise element by element, the one pair found through a kept pair
+// index per row.
 void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                         Value rows, Value weights, Value dy, Value dweights) {
   emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
@@ -394,41 +505,57 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
   Value topK = dimOf(b, loc, dweights, 1);
   Value numRows = dimOf(b, loc, dy, 0);
   Value hidden = dimOf(b, loc, dy, 1);
-  Value yRows64 = arith::MinSIOp::create(b, loc,
-                                         toI64(b, loc, dimOf(b, loc, y, 0)),
-                                         toI64(b, loc, numRows));
+  Value yRows64 = arith::MinSIOp::create(
+      b, loc, toI64(b, loc, dimOf(b, loc, y, 0)), toI64(b, loc, numRows));
   Value zero64 = i64Const(b, loc, 0);
   Type i32 = b.getI32Type();
-  // Per row: how many pairs name it (an integer atomic count) and one of
-  // them (t·K + k; the last writer wins where several do).
+  int64_t width = rowVectorWidth({dout, dy});
+  if (width != 0 && cast<MemRefType>(dout.getType()).getDimSize(1) !=
+                        cast<MemRefType>(dy.getType()).getDimSize(1))
+    width = 0;
+  // Per row: how many pairs name it (an integer atomic count) and, for the
+  // element-wise schedule, one of them (t·K + k; the last writer wins where
+  // several do).
   Value pairsPerRow = allocBuffer(b, loc, {numRows}, i32);
-  Value pairOfRow = allocBuffer(b, loc, {numRows}, i32);
-  parallelFor(b, loc, {numRows}, [&](OpBuilder &nb, Location nloc,
-                                     ValueRange ivs) {
-    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0), pairsPerRow, ivs);
-    memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1), pairOfRow, ivs);
-  });
+  Value pairOfRow = width == 0 ? allocBuffer(b, loc, {numRows}, i32) : Value();
+  parallelFor(b, loc, {numRows},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0),
+                                        pairsPerRow, ivs);
+                if (pairOfRow)
+                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
+                                          pairOfRow, ivs);
+              });
   auto rowOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
     return toI64(nb, nloc,
                  memref::LoadOp::create(nb, nloc, rows, ValueRange{t, k}));
   };
-  parallelFor(b, loc, {numTokens, topK},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                Value t = ivs[0], k = ivs[1];
-                Value row = rowOf(nb, nloc, t, k);
-                ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
-                       [&](OpBuilder &ib, Location iloc) {
-                         Value r = toIndex(ib, iloc, row);
-                         memref::AtomicRMWOp::create(
-                             ib, iloc, arith::AtomicRMWKind::addi,
-                             i32Const(ib, iloc, 1), pairsPerRow, ValueRange{r});
-                         Value pair = arith::AddIOp::create(
-                             ib, iloc, arith::MulIOp::create(ib, iloc, t, topK), k);
-                         memref::StoreOp::create(
-                             ib, iloc, arith::IndexCastOp::create(ib, iloc, i32, pair),
-                             pairOfRow, ValueRange{r});
-                       });
-              });
+  parallelFor(
+      b, loc, {numTokens, topK},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value t = ivs[0], k = ivs[1];
+        Value row = rowOf(nb, nloc, t, k);
+        ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
+               [&](OpBuilder &ib, Location iloc) {
+                 Value r = toIndex(ib, iloc, row);
+                 memref::AtomicRMWOp::create(
+                     ib, iloc, arith::AtomicRMWKind::addi,
+                     i32Const(ib, iloc, 1), pairsPerRow, ValueRange{r});
+                 if (!pairOfRow)
+                   return;
+                 Value pair = arith::AddIOp::create(
+                     ib, iloc, arith::MulIOp::create(ib, iloc, t, topK), k);
+                 memref::StoreOp::create(
+                     ib, iloc, arith::IndexCastOp::create(ib, iloc, i32, pair),
+                     pairOfRow, ValueRange{r});
+               });
+      });
+  if (width != 0) {
+    writeCombineGradRows(b, loc, dout, rows, weights, dy, pairsPerRow, yRows64,
+                         width);
+    memref::DeallocOp::create(b, loc, pairsPerRow);
+    return;
+  }
   // Every element of dy once: 0 for a row no pair names, its pair's
   // weighted cotangent for a row one pair names (the reference's sum of one
   // term), and for a row several pairs name the reference's sum over all

@@ -252,10 +252,71 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // -----
 
 // combine_grad: dweights per (t, k); per row the count of the pairs naming
-// it and one of them; then every element of dy once: 0, the one pair's
-// weighted cotangent, or the reference's sum over all pairs.
+// it (no pair index: the token kernel knows its pairs). dy by rows of
+// vectors (H = 4 bf16 as one vector of 4): a block per token reads its dout
+// vector once and stores weights · dout to each row only its pair names; a
+// block per row writes every other row: zero (a scan of no pairs) or the
+// reference's sum over all pairs naming it, in (t, k) order.
 // CHECK-LABEL: func.func @combine_grad(
-// CHECK-SAME:    %{{[^:]+}}: memref<4x4xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x4xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
+// CHECK-SAME:    %[[DOUT:[^:]+]]: memref<4x4xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %[[ROWS:[^:]+]]: memref<4x2xi32>, %[[W:[^:]+]]: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x4xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
+// CHECK:       scf.parallel (%[[T:.*]], %[[K:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
+// CHECK:       %[[COUNT:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK-NOT:   memref.alloc
+// CHECK:       scf.parallel (%[[R0:.*]]) = ({{.*}}) to (%c8{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[COUNT]][%[[R0]]]
+// CHECK:         scf.reduce
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
+// CHECK:         scf.if
+// CHECK:           arith.index_cast
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNT]][%{{.*}}]
+// CHECK:         }
+// CHECK:       scf.parallel (%[[TT:.*]]) = ({{.*}}) to (%c4{{.*}})
+// CHECK:         scf.parallel (%[[HT:.*]]) = ({{.*}}) to (%c4{{.*}}) step (%c4{{.*}})
+// CHECK:           vector.load %[[DOUT]][%[[TT]], %[[HT]]] {alignment = 8 : i64} : memref<4x4xbf16>, vector<4xbf16>
+// CHECK:           scf.for %[[KK:[^ ]*]] = {{.*}} {
+// CHECK:             %[[ROW:.*]] = memref.load %[[ROWS]][%[[TT]], %[[KK]]]
+// CHECK:             scf.if
+// CHECK:               %[[RIDX:.*]] = arith.index_cast
+// CHECK:               %[[N:.*]] = memref.load %[[COUNT]][%[[RIDX]]]
+// CHECK:               %[[ONE:.*]] = arith.cmpi eq, %[[N]], %c1
+// CHECK:               scf.if %[[ONE]] {
+// CHECK:                 memref.load %[[W]][%[[TT]], %[[KK]]]
+// CHECK-COUNT-4:         arith.mulf
+// CHECK-NOT:             vector.load
+// CHECK:                 vector.store %{{.*}}, %[[DY]][%[[RIDX]], %[[HT]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+// CHECK:       scf.parallel (%[[R:.*]]) = ({{.*}}) to (%c8{{.*}})
+// CHECK:         scf.parallel (%[[HR:.*]]) = ({{.*}}) to (%c4{{.*}}) step (%c4{{.*}})
+// CHECK:           %[[M:.*]] = memref.load %[[COUNT]][%[[R]]]
+// CHECK:           %[[NOT1:.*]] = arith.cmpi ne, %[[M]], %c1
+// CHECK:           scf.if %[[NOT1]] {
+// CHECK:             %[[NONE:.*]] = arith.cmpi eq, %[[M]], %c0
+// CHECK:             %[[END:.*]] = arith.select %[[NONE]], %{{.*}}, %c4
+// CHECK:             scf.for %[[ST:[^ ]*]] = %{{.*}} to %[[END]] {{.*}} -> (f32, f32, f32, f32)
+// CHECK:               scf.for %[[SK:[^ ]*]] = {{.*}} -> (f32, f32, f32, f32)
+// CHECK:                 memref.load %[[ROWS]][%[[ST]], %[[SK]]]
+// CHECK:                 scf.if %{{.*}} -> (f32, f32, f32, f32)
+// CHECK:                   vector.load %[[DOUT]][%[[ST]], %[[HR]]] {alignment = 8 : i64} : memref<4x4xbf16>, vector<4xbf16>
+// CHECK:             vector.store %{{.*}}, %[[DY]][%[[R]], %[[HR]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
+// CHECK:       memref.dealloc %[[COUNT]]
+func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
+                        %dy: memref<8x4xbf16>, %dw: memref<4x2xf32>) {
+  moe.combine_grad %dout, %y, %rows, %w outs(%dy, %dw) : memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<8x4xbf16>, memref<4x2xf32>
+  return
+}
+
+// -----
+
+// Rows of a dynamic length: per row the count and one pair naming it, then
+// every element of dy once: 0, the one pair's weighted cotangent, or the
+// reference's sum over all pairs.
+// CHECK-LABEL: func.func @combine_grad_dynamic(
+// CHECK-SAME:    %{{[^:]+}}: memref<4x?xbf16>, %{{[^:]+}}: memref<8x?xbf16>, %{{[^:]+}}: memref<4x2xi32>, %{{[^:]+}}: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x?xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
+// CHECK-NOT:   vector.load
 // CHECK:       scf.parallel (%[[T:.*]], %[[K:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
 // CHECK:         memref.store %{{.*}}, %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
 // CHECK:       %[[COUNT:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
@@ -267,7 +328,7 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // CHECK:         scf.if
 // CHECK:           memref.atomic_rmw addi %{{.*}}, %[[COUNT]][%{{.*}}]
 // CHECK:           memref.store %{{.*}}, %[[PAIR]][%{{.*}}]
-// CHECK:       scf.parallel (%[[R:.*]], %[[H:.*]]) = ({{.*}}) to (%c8{{.*}}, %c4{{.*}})
+// CHECK:       scf.parallel (%[[R:.*]], %[[H:.*]]) = ({{.*}}) to (%c8{{.*}}, %{{.*}})
 // CHECK:         memref.load %[[COUNT]][%[[R]]]
 // CHECK:         scf.if %{{.*}} -> (f32) {
 // CHECK:         } else {
@@ -276,12 +337,13 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // CHECK:             arith.mulf
 // CHECK:           } else {
 // CHECK:             scf.for
-// CHECK:         memref.store %{{.*}}, %[[DY]][%[[R]], %[[H]]] : memref<8x4xbf16>
+// CHECK:         memref.store %{{.*}}, %[[DY]][%[[R]], %[[H]]] : memref<8x?xbf16>
+// CHECK-NOT:   mapping
 // CHECK:       memref.dealloc %[[PAIR]]
 // CHECK:       memref.dealloc %[[COUNT]]
-func.func @combine_grad(%dout: memref<4x4xbf16>, %y: memref<8x4xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
-                        %dy: memref<8x4xbf16>, %dw: memref<4x2xf32>) {
-  moe.combine_grad %dout, %y, %rows, %w outs(%dy, %dw) : memref<4x4xbf16>, memref<8x4xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<8x4xbf16>, memref<4x2xf32>
+func.func @combine_grad_dynamic(%dout: memref<4x?xbf16>, %y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: memref<4x2xf32>,
+                                %dy: memref<8x?xbf16>, %dw: memref<4x2xf32>) {
+  moe.combine_grad %dout, %y, %rows, %w outs(%dy, %dw) : memref<4x?xbf16>, memref<8x?xbf16>, memref<4x2xi32>, memref<4x2xf32> -> memref<8x?xbf16>, memref<4x2xf32>
   return
 }
 
