@@ -124,6 +124,25 @@ def torch_time(torch, fn, reps, warmup):
     return ms
 
 
+def time_layer(torch, args, row, layer, cfg, gmm, x, wr, bias, ws, dout):
+    """Times `layer` forward (no grad) and forward+backward (the gradients
+    of x, the router weight and every expert weight) into row's
+    fwd_/fwdbwd_ samples and medians."""
+    wlist = list(ws.values())
+
+    def fwd():
+        with torch.no_grad():
+            return layer(cfg, gmm, x, wr, bias, **ws)
+
+    def fwdbwd():
+        o, a = layer(cfg, gmm, x, wr, bias, **ws)
+        return torch.autograd.grad([o, a], [x, wr] + wlist, [dout, torch.ones_like(a)])
+    row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
+    row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
+    row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
+    row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
+
+
 def make_torch_gmm(torch, mode):
     """Grouped matmul a[R,k] x b[G,k,n] with end offsets, differentiable.
     mode: 'builtin' (torch._grouped_mm and its autograd), 'function'
@@ -436,19 +455,7 @@ def time_torch_formulation(torch, args, cfg, gmm, f, ws, dout, inp, first_out, r
             raise RuntimeError(f"disagrees with {g} on the same inputs: rel L2 {err:.2e} > "
                                f"{AGREE_REL_L2}")
     out = aux = None  # noqa: F841
-    wlist = list(ws.values())
-
-    def fwd():
-        with torch.no_grad():
-            return layer(cfg, gmm, x, wr, bias, **ws)
-
-    def fwdbwd():
-        o, a = layer(cfg, gmm, x, wr, bias, **ws)
-        return torch.autograd.grad([o, a], [x, wr] + wlist, [dout, torch.ones_like(a)])
-    row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
-    row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
-    row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
-    row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
+    time_layer(torch, args, row, layer, cfg, gmm, x, wr, bias, ws, dout)
     row["peak_mem_gib"] = torch.cuda.max_memory_allocated() / 2 ** 30
     return row
 
@@ -527,7 +534,6 @@ def run_torch_compiled_one(args):
     eager = torch_layer_of(torch, f)
     compiled = torch.compile(eager)
     ws = torch_expert_weights(torch, cfg, f)
-    wlist = list(ws.values())
     dout = torch.randn(cfg["T"], cfg["H"], device="cuda", dtype=torch.bfloat16,
                        generator=torch.Generator(device="cuda").manual_seed(12))
     res = {}
@@ -554,18 +560,7 @@ def run_torch_compiled_one(args):
             got = want = None  # noqa: F841
             if err > AGREE_REL_L2:
                 raise RuntimeError(f"compiled {f} disagrees with eager {f}: rel L2 {err:.2e}")
-
-            def fwd():
-                with torch.no_grad():
-                    return compiled(cfg, gmm, x, wr, bias, **ws)
-
-            def fwdbwd():
-                o, a = compiled(cfg, gmm, x, wr, bias, **ws)
-                return torch.autograd.grad([o, a], [x, wr] + wlist, [dout, torch.ones_like(a)])
-            row["fwd_samples_ms"] = torch_time(torch, fwd, args.reps, args.warmup)
-            row["fwd_ms"] = statistics.median(row["fwd_samples_ms"])
-            row["fwdbwd_samples_ms"] = torch_time(torch, fwdbwd, args.reps, args.warmup)
-            row["fwdbwd_ms"] = statistics.median(row["fwdbwd_samples_ms"])
+            time_layer(torch, args, row, compiled, cfg, gmm, x, wr, bias, ws, dout)
         except Exception as e:  # noqa: BLE001
             row["skipped"] = ("out of memory: " if is_oom(e) else "") + short(e)
         res[r] = row
