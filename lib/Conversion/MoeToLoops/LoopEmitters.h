@@ -83,21 +83,16 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
 
 //===-- Grouped matmuls (MatmulLoops.cpp) ---------------------------------===//
 
-/// The epilogue of a grouped matmul: `op` null when it has none.
-struct MatmulEpilogue {
-  GroupedMatmulOp op;
-  unsigned accumulatorsPerOutput = 1;
-  Value rowScale; ///< [R] f32, or null
-};
-
 /// `aScale`/`bScale` are null unless a and b are FP8; then they are rank-0
-/// (tensor-wise) or block scales (see moe.grouped_matmul).
+/// (tensor-wise) or block scales (see moe.grouped_matmul). `withEpilogue` is
+/// the op itself when it has an epilogue region (its region and row_scale
+/// are read from it), else null.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c, const MatmulEpilogue &epilogue = {});
+                       Value c, GroupedMatmulOp withEpilogue = {});
 /// Row r of c from a row of f32 accumulators `rowAcc` ([N] of the product)
 /// through the epilogue.
-void emitEpilogueRow(OpBuilder &b, Location loc, const MatmulEpilogue &epilogue,
+void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
                      Value rowAcc, Value r, Value c);
 void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                            Value a, Value dc, Value sizes, Value db);

@@ -103,7 +103,7 @@ Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
 // Rows past Σ sizes are zero.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c, const MatmulEpilogue &epilogue) {
+                       Value c, GroupedMatmulOp withEpilogue) {
   bool kn = layout == WeightLayout::KN;
   Value numRows = dimOf(b, loc, c, 0);
   Value numRows64 = toI64(b, loc, numRows);
@@ -152,13 +152,13 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   // With an epilogue, a row's accumulators wait in `rowAcc` until the
   // epilogue maps them to c's row.
   Value rowAcc;
-  if (kn || epilogue.op)
+  if (kn || withEpilogue)
     rowAcc = memref::AllocOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
         ValueRange{width});
   auto finishRow = [&](OpBuilder &rb, Location rloc, Value r) {
-    if (epilogue.op)
-      emitEpilogueRow(rb, rloc, epilogue, rowAcc, r, c);
+    if (withEpilogue)
+      emitEpilogueRow(rb, rloc, withEpilogue, rowAcc, r, c);
   };
   auto emitRow = [&](OpBuilder &rb, Location rloc, Value g, Value r) {
     Value c0r = indexConst(rb, rloc, 0);
@@ -171,7 +171,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                                                  loadB(kb, kloc, g, kd, n));
               return arith::AddFOp::create(kb, kloc, sum, prod);
             });
-        if (epilogue.op)
+        if (withEpilogue)
           memref::StoreOp::create(nb, nloc, acc, rowAcc, ValueRange{n});
         else
           storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
@@ -195,7 +195,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                                          rowAcc, ValueRange{n});
                });
     });
-    if (epilogue.op) {
+    if (withEpilogue) {
       finishRow(rb, rloc, r);
       return;
     }
@@ -214,7 +214,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
       });
   Value first =
       toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
-  if (epilogue.op) {
+  if (withEpilogue) {
     // Rows past the groups: the epilogue of zero accumulators.
     Value zero = f32Const(b, loc, 0.0);
     forRange(b, loc, indexConst(b, loc, 0), width,
@@ -233,7 +233,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
 
 // c[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
 // (row_scale[r])), rounded to c's element type.
-void emitEpilogueRow(OpBuilder &b, Location loc, const MatmulEpilogue &epilogue,
+void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
                      Value rowAcc, Value r, Value c) {
   Value width = dimOf(b, loc, c, 1);
   forRange(
@@ -241,15 +241,14 @@ void emitEpilogueRow(OpBuilder &b, Location loc, const MatmulEpilogue &epilogue,
       [&](OpBuilder &nb, Location nloc, Value j) {
         SmallVector<Value, 3> args;
         args.push_back(memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{j}));
-        if (epilogue.accumulatorsPerOutput == 2) {
+        if (withEpilogue.getAccumulatorsPerOutput() == 2) {
           Value up = arith::AddIOp::create(nb, nloc, j, width);
           args.push_back(
               memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{up}));
         }
-        if (epilogue.rowScale)
-          args.push_back(loadAsF32(nb, nloc, epilogue.rowScale, ValueRange{r}));
-        GroupedMatmulOp op = epilogue.op;
-        Value value = op.cloneEpilogueAt(nb, args);
+        if (Value rowScale = withEpilogue.getRowScale())
+          args.push_back(loadAsF32(nb, nloc, rowScale, ValueRange{r}));
+        Value value = withEpilogue.cloneEpilogueAt(nb, args);
         storeFromF32(nb, nloc, value, c, ValueRange{r, j});
       });
 }

@@ -115,8 +115,7 @@ LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
   emitGroupedMatmul(b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
                     op.getGroupSizes(), op.getAScale(), op.getBScale(),
                     op.getCInit(),
-                    {op.getEpilogueBlock() ? op : GroupedMatmulOp(),
-                     op.getAccumulatorsPerOutput(), op.getRowScale()});
+                    op.getEpilogueBlock() ? op : GroupedMatmulOp());
   return success();
 }
 
