@@ -36,6 +36,8 @@ func.func @combine_grad(%dout: tensor<64x1024xbf16>, %y: tensor<256x1024xbf16>, 
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_4_combine_grad::@combine_grad_4_combine_grad blocks in (%[[C256]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
 // CHECK-NOT:   gpu.launch_func
 
+// dweights: one thread per pair, both rows read 16 bytes at a time.
+// PTX:     gpu.binary @combine_grad_0_combine_grad {{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32
 // PTX:     gpu.binary @combine_grad_2_combine_grad {{.*}}atom.global.add
 // PTX:     gpu.binary @combine_grad_3_combine_grad {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // PTX:     gpu.binary @combine_grad_4_combine_grad {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
