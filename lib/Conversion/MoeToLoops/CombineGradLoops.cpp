@@ -40,7 +40,7 @@ Value allocI64(OpBuilder &b, Location loc, Value size) {
 } // namespace
 
 void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
-                           Value rows, Value dweights) {
+                           Value rows, Value dweights, RowDotProduct dot) {
   Value numTokens = dimOf(b, loc, dweights, 0);
   Value topK = dimOf(b, loc, dweights, 1);
   Value hidden = dimOf(b, loc, dout, 1);
@@ -59,6 +59,8 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
         kb, kloc, kb.getF32Type(), valid,
         [&](OpBuilder &ib, Location iloc) -> Value {
           Value r = toIndex(ib, iloc, row);
+          if (dot)
+            return dot(ib, iloc, t, r);
           return forReduce(
               ib, iloc, indexConst(ib, iloc, 0), hidden, zeroF,
               [&](OpBuilder &hb, Location hloc, Value h, Value acc) -> Value {

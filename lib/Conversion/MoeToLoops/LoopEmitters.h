@@ -77,9 +77,14 @@ void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
 /// y) are skipped and get dweights 0, as in emitCombine.
 void emitCombineGrad(OpBuilder &b, Location loc, Value dout, Value y,
                      Value rows, Value weights, Value dy, Value dweights);
-/// The dweights half of emitCombineGrad, one parallel iteration per pair.
+/// dot(t, r) = Σ_h dout[t, h] · y[r, h] in f32, h ascending.
+using RowDotProduct =
+    llvm::function_ref<Value(OpBuilder &, Location, Value t, Value r)>;
+/// The dweights half of emitCombineGrad, one parallel iteration per pair;
+/// `dot` (default: element by element) computes a valid pair's sum.
 void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
-                           Value rows, Value dweights);
+                           Value rows, Value dweights,
+                           RowDotProduct dot = nullptr);
 
 //===-- Grouped matmuls (MatmulLoops.cpp) ---------------------------------===//
 

@@ -490,49 +490,32 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
 }
 
 // dweights[t, k] = Σ_h dout[t, h] · y[row, h] as the reference computes it
-// (one pair per thread, h ascending, one addition at a time, 0 for a row
-// outside y), but both rows read by vectors of `width` elements (16 bytes)
+// (emitCombineWeightGrad: one pair per thread, h ascending, one addition at
+// a time), but both rows read by vectors of `width` elements (16 bytes)
 // instead of element by element: the same sums, bit for bit.
 void emitCombineWeightGradVectors(OpBuilder &b, Location loc, Value dout,
                                   Value y, Value rows, Value dweights,
                                   int64_t width) {
-  Value numTokens = dimOf(b, loc, dweights, 0);
-  Value topK = dimOf(b, loc, dweights, 1);
   int64_t vectors = cast<MemRefType>(dout.getType()).getDimSize(1) / width;
-  Value yRows64 = toI64(b, loc, dimOf(b, loc, y, 0));
-  Value zero64 = i64Const(b, loc, 0);
-  Value zeroF = f32Const(b, loc, 0.0);
-  parallelFor(
-      b, loc, {numTokens, topK},
-      [&](OpBuilder &kb, Location kloc, ValueRange ivs) {
-        Value t = ivs[0], k = ivs[1];
-        Value row = toI64(
-            kb, kloc, memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
-        Value valid = inHalfOpenRange(kb, kloc, row, zero64, yRows64);
-        Value dw = ifElse(
-            kb, kloc, kb.getF32Type(), valid,
-            [&](OpBuilder &ib, Location iloc) -> Value {
-              Value r = toIndex(ib, iloc, row);
-              return forReduce(
-                  ib, iloc, indexConst(ib, iloc, 0),
-                  indexConst(ib, iloc, vectors), zeroF,
-                  [&](OpBuilder &hb, Location hloc, Value v,
-                      Value acc) -> Value {
-                    Value col = arith::MulIOp::create(
-                        hb, hloc, v, indexConst(hb, hloc, width));
-                    SmallVector<Value> g =
-                        loadRowVectorAsF32(hb, hloc, dout, t, col, width);
-                    SmallVector<Value> yv =
-                        loadRowVectorAsF32(hb, hloc, y, r, col, width);
-                    for (int64_t i = 0; i < width; ++i)
-                      acc = arith::AddFOp::create(
-                          hb, hloc, acc,
-                          arith::MulFOp::create(hb, hloc, g[i], yv[i]));
-                    return acc;
-                  });
-            },
-            [&](OpBuilder &, Location) { return zeroF; });
-        memref::StoreOp::create(kb, kloc, dw, dweights, ValueRange{t, k});
+  emitCombineWeightGrad(
+      b, loc, dout, y, rows, dweights,
+      [&](OpBuilder &ib, Location iloc, Value t, Value r) -> Value {
+        return forReduce(
+            ib, iloc, indexConst(ib, iloc, 0), indexConst(ib, iloc, vectors),
+            f32Const(ib, iloc, 0.0),
+            [&](OpBuilder &hb, Location hloc, Value v, Value acc) -> Value {
+              Value col = arith::MulIOp::create(hb, hloc, v,
+                                                indexConst(hb, hloc, width));
+              SmallVector<Value> g =
+                  loadRowVectorAsF32(hb, hloc, dout, t, col, width);
+              SmallVector<Value> yv =
+                  loadRowVectorAsF32(hb, hloc, y, r, col, width);
+              for (int64_t i = 0; i < width; ++i)
+                acc = arith::AddFOp::create(
+                    hb, hloc, acc,
+                    arith::MulFOp::create(hb, hloc, g[i], yv[i]));
+              return acc;
+            });
       });
 }
 
