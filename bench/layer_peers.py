@@ -323,12 +323,11 @@ def rel_l2(a, b):
 AGREE_REL_L2 = 2e-2
 
 
-def torch_selfcheck_formulations(torch, cfg, gmm):
-    """Every eager formulation on one small layer with the shape's router
-    (T=128, H=64, F=32, same E, K, groups), same inputs and weights: out,
-    aux and the gradients of x, the router weight and the expert weights
-    (compared in the fused layout) against the fp32 per-token reference.
-    Returns {formulation: worst rel L2}."""
+def small_check_layer(torch, cfg):
+    """The self-checks' small layer with the shape's router (T=128, H=64,
+    F=32, same E, K, groups) and its seeded inputs: (config, x, router
+    weight, bias, [E,H,2F] gate|up weight, [E,F,H] down weight, dout, which
+    experts get tokens)."""
     g = torch.Generator(device="cuda").manual_seed(7)
     small = dict(cfg, T=128, H=64, F=32)
     if small["seq_length"]:
@@ -345,6 +344,17 @@ def torch_selfcheck_formulations(torch, cfg, gmm):
     dout = rn(T, H).bfloat16()
     _, _, idx = torch_router(torch, small, x.detach().float() @ wr.detach(), bias)
     used = torch.bincount(idx.reshape(-1), minlength=E) > 0
+    return small, x, wr, bias, wgu, wd, dout, used
+
+
+def torch_selfcheck_formulations(torch, cfg, gmm):
+    """Every eager formulation on one small layer with the shape's router
+    (T=128, H=64, F=32, same E, K, groups), same inputs and weights: out,
+    aux and the gradients of x, the router weight and the expert weights
+    (compared in the fused layout) against the fp32 per-token reference.
+    Returns {formulation: worst rel L2}."""
+    small, x, wr, bias, wgu, wd, dout, used = small_check_layer(torch, cfg)
+    F = small["F"]
 
     def grads(out, aux, ws):
         return torch.autograd.grad([out, aux], [x, wr] + ws, [dout.to(out.dtype),
@@ -390,20 +400,7 @@ def torch_reference(torch, cfg, x, wr, bias, wgu, wd):
 def torch_selfcheck(torch, cfg, gmm):
     """A small layer with the shape's router (same E, K, groups): forward and
     gradients of the sorted/grouped path against the per-token reference."""
-    g = torch.Generator(device="cuda").manual_seed(7)
-    small = dict(cfg, T=128, H=64, F=32)
-    if small["seq_length"]:
-        small["seq_length"] = 64
-    T, H, F, E = 128, 64, 32, cfg["E"]
-
-    def rn(*s, scale=1.0):
-        return (torch.randn(*s, device="cuda", generator=g) * scale)
-    x = rn(T, H).bfloat16().requires_grad_()
-    wr = rn(H, E, scale=H ** -0.5).requires_grad_()
-    bias = rn(E, scale=0.01) if cfg["has_bias"] else None
-    wgu = rn(E, H, 2 * F, scale=H ** -0.5).bfloat16().requires_grad_()
-    wd = rn(E, F, H, scale=F ** -0.5).bfloat16().requires_grad_()
-    dout = rn(T, H).bfloat16()
+    small, x, wr, bias, wgu, wd, dout, used = small_check_layer(torch, cfg)
     errs = []
     res = []
     for fn in (lambda: torch_layer(torch, small, gmm, x, wr, bias, wgu, wd),
@@ -415,8 +412,6 @@ def torch_selfcheck(torch, cfg, gmm):
     # Weight gradients of experts that got no token are compared only where
     # they are defined by the peer (a grouped GEMM may skip empty groups and
     # leave whatever was in memory; that costs nothing in the timings).
-    _, _, idx = torch_router(torch, small, x.detach().float() @ wr.detach(), bias)
-    used = torch.bincount(idx.reshape(-1), minlength=E) > 0
     for i, (a, b) in enumerate(zip(*res)):
         if i >= 4:  # d_wgu, d_wd
             a, b = a[used], b[used]
