@@ -830,10 +830,12 @@ constexpr int64_t kChunkLanes = 64;
 // 2. a thread per (chunk, lane): srcOfRow[dst + i] = src + i for the rows i
 //    = lane, lane + kChunkLanes, ... of the chunk that fall inside output;
 // 3. a block per output row (rowVectorFor, or a thread per element where no
-//    vector width fits): the row of x it takes, or zero for rows past the
-//    total and rows whose source is past the rows of x. Every output row is
-//    written once; srcOfRow is read only for rows below the total, all of
-//    which phase 2 wrote (the chunks' destination ranges tile them).
+//    vector width fits) copying the row of x it takes;
+// 4. the same blocks zeroing the rows past the total and the rows whose
+//    source is past the rows of x.
+// Every output row is written once; srcOfRow is read only for rows below
+// the total, all of which phase 2 wrote (the chunks' destination ranges tile
+// them).
 void emitSortChunksGpu(OpBuilder &b, Location loc, bool inverse, Value x,
                        Value counts, Value output, Value sizes) {
   Type i64 = b.getI64Type();
@@ -906,50 +908,70 @@ void emitSortChunksGpu(OpBuilder &b, Location loc, bool inverse, Value x,
                                  i64Const(nb, nloc, 0));
   };
 
+  // The copies and the zero rows are two passes with a one-sided branch
+  // each: stores of a value chosen by a branch would be merged into one
+  // store of a phi, and x86 keeps a bf16 phi in f32 registers, rounding back
+  // through a runtime helper.
+  auto copyOrZero = [&](OpBuilder &nb, Location nloc, Value s, bool copying,
+                        function_ref<void(OpBuilder &, Location, Value)> copy,
+                        function_ref<void(OpBuilder &, Location)> zero) {
+    Value isSource = isRow(nb, nloc, s);
+    if (!copying)
+      isSource = arith::XOrIOp::create(
+          nb, nloc, isSource,
+          arith::ConstantOp::create(nb, nloc, nb.getBoolAttr(true)));
+    ifThen(nb, nloc, isSource, [&](OpBuilder &ib, Location iloc) {
+      if (copying)
+        copy(ib, iloc, toIndex(ib, iloc, s));
+      else
+        zero(ib, iloc);
+    });
+  };
+
   int64_t width = rowVectorWidth({x, output});
   int64_t cols = cast<MemRefType>(output.getType()).getDimSize(1);
   Type elem = getElementTypeOrSelf(output.getType());
+  Type elemBits = b.getIntegerType(elem.getIntOrFloatBitWidth());
   if (width > 0 && cast<MemRefType>(x.getType()).getDimSize(1) == cols) {
-    auto bitsType = VectorType::get(
-        {width}, b.getIntegerType(elem.getIntOrFloatBitWidth()));
-    rowVectorFor(
-        b, loc, outRows, cols, width,
-        [&](OpBuilder &nb, Location nloc, Value r, Value col) {
-          Value s = sourceRow(nb, nloc, r);
-          Value bits = ifElse(
-              nb, nloc, bitsType, isRow(nb, nloc, s),
-              [&](OpBuilder &ib, Location iloc) {
-                return loadRowBits(ib, iloc, x, toIndex(ib, iloc, s), col,
-                                   width);
-              },
-              [&](OpBuilder &ib, Location iloc) -> Value {
-                return arith::ConstantOp::create(
-                    ib, iloc, bitsType,
-                    DenseElementsAttr::get(
-                        bitsType, ib.getZeroAttr(bitsType.getElementType())));
-              });
-          storeRowBits(nb, nloc, bits, output, r, col);
-        });
+    auto bitsType = VectorType::get({width}, elemBits);
+    for (bool copying : {true, false})
+      rowVectorFor(
+          b, loc, outRows, cols, width,
+          [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+            copyOrZero(
+                nb, nloc, sourceRow(nb, nloc, r), copying,
+                [&](OpBuilder &ib, Location iloc, Value src) {
+                  storeRowBits(ib, iloc,
+                               loadRowBits(ib, iloc, x, src, col, width),
+                               output, r, col);
+                },
+                [&](OpBuilder &ib, Location iloc) {
+                  Value zero = arith::ConstantOp::create(
+                      ib, iloc, bitsType,
+                      DenseElementsAttr::get(bitsType,
+                                             ib.getZeroAttr(elemBits)));
+                  storeRowBits(ib, iloc, zero, output, r, col);
+                });
+          });
   } else {
-    parallelFor(
-        b, loc, {outRows, dimOf(b, loc, output, 1)},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          Value s = sourceRow(nb, nloc, ivs[0]);
-          Value v = ifElse(
-              nb, nloc, elem, isRow(nb, nloc, s),
-              [&](OpBuilder &ib, Location iloc) -> Value {
-                return memref::LoadOp::create(
-                    ib, iloc, x, ValueRange{toIndex(ib, iloc, s), ivs[1]});
-              },
-              [&](OpBuilder &ib, Location iloc) -> Value {
-                Value zeroBits = arith::ConstantOp::create(
-                    ib, iloc,
-                    ib.getIntegerAttr(
-                        ib.getIntegerType(elem.getIntOrFloatBitWidth()), 0));
-                return arith::BitcastOp::create(ib, iloc, elem, zeroBits);
-              });
-          memref::StoreOp::create(nb, nloc, v, output, ivs);
-        });
+    for (bool copying : {true, false})
+      parallelFor(b, loc, {outRows, dimOf(b, loc, output, 1)},
+                  [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                    copyOrZero(
+                        nb, nloc, sourceRow(nb, nloc, ivs[0]), copying,
+                        [&](OpBuilder &ib, Location iloc, Value src) {
+                          Value v = memref::LoadOp::create(
+                              ib, iloc, x, ValueRange{src, ivs[1]});
+                          memref::StoreOp::create(ib, iloc, v, output, ivs);
+                        },
+                        [&](OpBuilder &ib, Location iloc) {
+                          Value zero = arith::BitcastOp::create(
+                              ib, iloc, elem,
+                              arith::ConstantOp::create(
+                                  ib, iloc, ib.getIntegerAttr(elemBits, 0)));
+                          memref::StoreOp::create(ib, iloc, zero, output, ivs);
+                        });
+                  });
   }
   for (Value buffer : {srcStart, dstStart, total, srcOfRow})
     memref::DeallocOp::create(b, loc, buffer);
