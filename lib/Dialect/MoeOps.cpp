@@ -527,10 +527,22 @@ template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, Symbol
                         op.getGridAxes().value_or(ArrayRef<int64_t>{}));
 }
 
-/// The global variant over a grid has no parallel schedule: its reference
-/// pattern reports that it cannot be lowered.
+/// The global variant over more than one rank (or a grid axis of unknown
+/// size) has no parallel schedule: its reference pattern reports that it
+/// cannot be lowered. Over one rank it is the batch loss and has its
+/// schedule.
 bool AuxLossOp::hasParallelSchedule() {
-  return !(getVariant() == AuxLossVariant::Global && getGridAttr());
+  if (getVariant() != AuxLossVariant::Global || !getGridAttr())
+    return true;
+  auto grid =
+      SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(*this, getGridAttr());
+  if (!grid)
+    return false;
+  ArrayRef<int64_t> shape = grid.getShape();
+  return llvm::all_of(
+      getGridAxes().value_or(ArrayRef<int64_t>{}), [&](int64_t axis) {
+        return axis >= 0 && axis < (int64_t)shape.size() && shape[axis] == 1;
+      });
 }
 
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {

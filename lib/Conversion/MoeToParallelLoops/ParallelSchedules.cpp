@@ -1012,8 +1012,8 @@ LogicalResult schedule(ZLossOp op, OpBuilder &b) {
 }
 LogicalResult schedule(AuxLossOp op, OpBuilder &b) {
   // The global variant over more than one rank is left to the reference
-  // pattern, which reports it.
-  if (op.getVariant() == AuxLossVariant::Global && op.getGridAttr())
+  // pattern, which reports it; over one rank it is the batch loss.
+  if (!op.hasParallelSchedule())
     return failure();
   AuxLossConfig config{op.getVariant(), op.getScoreFunction(),
                        op.getCoeff().convertToDouble(),
