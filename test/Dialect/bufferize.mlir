@@ -128,6 +128,28 @@ func.func @exchange(%x: tensor<8x4xbf16>, %send: tensor<4xi32>) -> (tensor<16x4x
 
 // -----
 
+// sort_chunks and all_reduce write into their destinations' buffers; the
+// reordered rows feed the sum's operand unchanged.
+// CHECK-LABEL: func.func @chunks_and_sum
+// CHECK-SAME: (%[[X:.*]]: memref<8x4xbf16>, %[[C:.*]]: memref<6xi32>, %[[L:.*]]: memref<f32>)
+// CHECK:      %[[Y:.*]] = memref.alloc() {{.*}} : memref<8x4xbf16>
+// CHECK-NEXT: %[[S:.*]] = memref.alloc() {{.*}} : memref<3xi32>
+// CHECK-NEXT: moe.sort_chunks inverse %[[X]], %[[C]] outs(%[[Y]], %[[S]]) : memref<8x4xbf16>, memref<6xi32> -> memref<8x4xbf16>, memref<3xi32>
+// CHECK-NEXT: %[[T:.*]] = memref.alloc() {{.*}} : memref<f32>
+// CHECK-NEXT: moe.all_reduce %[[L]] on @ep_sum axes [0] outs(%[[T]]) : memref<f32> -> memref<f32>
+// CHECK: return %[[Y]], %[[S]], %[[T]]
+shard.grid @ep_sum(shape = 4)
+func.func @chunks_and_sum(%x: tensor<8x4xbf16>, %c: tensor<6xi32>, %l: tensor<f32>) -> (tensor<8x4xbf16>, tensor<3xi32>, tensor<f32>) {
+  %y0 = tensor.empty() : tensor<8x4xbf16>
+  %s0 = tensor.empty() : tensor<3xi32>
+  %y, %s = moe.sort_chunks inverse %x, %c outs(%y0, %s0) : tensor<8x4xbf16>, tensor<6xi32> -> tensor<8x4xbf16>, tensor<3xi32>
+  %t0 = tensor.empty() : tensor<f32>
+  %t = moe.all_reduce %l on @ep_sum axes [0] outs(%t0) : tensor<f32> -> tensor<f32>
+  return %y, %s, %t : tensor<8x4xbf16>, tensor<3xi32>, tensor<f32>
+}
+
+// -----
+
 func.func @layer_first(%x: tensor<4x4xbf16>, %wr: tensor<4x4xf32>, %wg: tensor<4x4x4xbf16>,
                        %wu: tensor<4x4x4xbf16>, %wd: tensor<4x4x4xbf16>) -> tensor<4x4xbf16> {
   // expected-error @+2 {{'moe.layer' op has no buffer form: run moe-expand-layer before bufferization}}
