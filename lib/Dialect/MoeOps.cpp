@@ -798,6 +798,9 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
     return err("result 'c' must be a tensor of bf16, f16 or f32, got " +
                str(typeOf(op.getCInit())));
   int64_t n = b->getDimSize(kn ? 2 : 1);
+  if (op.getAccumulate() && op.getEpilogueBlock())
+    return err("'accumulate' adds the product to c's destination and cannot "
+               "be combined with an epilogue region");
   if (!op.getEpilogueBlock()) {
     if (op.getRowScale())
       return err("'row_scale' is read by the epilogue, but the op has no "
@@ -1498,7 +1501,7 @@ void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
                       : dimOf(b, loc, weights, kn ? 2 : 1);
       });
   build(b, state, a, weights, groupSizes, aScale, bScale, /*row_scale=*/Value(),
-        weightLayout, inits);
+        weightLayout, /*accumulate=*/UnitAttr(), inits);
 }
 
 void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,

@@ -494,6 +494,10 @@ struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
       return op->emitOpError("with an epilogue region has no adjoint: run "
                              "moe-generate-vjp on the unfused graph, then "
                              "fuse forward and backward");
+    if (mm.getAccumulate())
+      return op->emitOpError("with 'accumulate' has no adjoint: run "
+                             "moe-generate-vjp on the unfused graph, then "
+                             "fuse forward and backward");
     Value a = ctx.forward(mm.getA()), w = ctx.forward(mm.getB()),
           sizes = ctx.forward(mm.getGroupSizes());
     Type wElem = elemOf(w), aElem = elemOf(a);

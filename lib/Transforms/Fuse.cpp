@@ -7,11 +7,18 @@
 // region computes act(gate) · up (opmath::buildActivation, the formula the
 // glu itself lowers to) from the accumulators of columns j and F + j.
 //
+// accumulate-matmuls: arith.addf of two grouped matmul products of the same
+// rows (same group sizes, same c type; each product read by the add alone),
+// e.g. the two halves of a gated FFN's input gradient, becomes the second
+// grouped matmul accumulating into the first one's result: no sum kernel,
+// and the sum is rounded once.
+//
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 #include "MoeDialect/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -46,7 +53,8 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, glu.getH().getType(), product.getA(), product.getB(),
         product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
-        product.getWeightLayoutAttr(), glu.getHInit());
+        product.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
+        glu.getHInit());
     Block *body = rewriter.createBlock(&fused.getEpilogue());
     Type f32 = rewriter.getF32Type();
     Value gate = body->addArgument(f32, loc);
@@ -61,6 +69,44 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
   }
 };
 
+struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// `v` as the result of a plain grouped matmul (no epilogue, no FP8 scales,
+  /// not accumulating already) on tensors that only the add reads.
+  static GroupedMatmulOp plainProduct(Value v) {
+    auto mm = v.getDefiningOp<GroupedMatmulOp>();
+    if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
+        mm.getAScale() || mm.getAccumulate() || !v.hasOneUse())
+      return GroupedMatmulOp();
+    return mm;
+  }
+
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    GroupedMatmulOp first = plainProduct(add.getLhs());
+    GroupedMatmulOp second = plainProduct(add.getRhs());
+    if (!first || !second || first == second)
+      return rewriter.notifyMatchFailure(
+          add, "not a sum of two plain grouped matmul products");
+    if (first.getGroupSizes() != second.getGroupSizes() ||
+        first.getC().getType() != add.getType() ||
+        second.getC().getType() != add.getType())
+      return rewriter.notifyMatchFailure(
+          add, "the products cover different row groups or types");
+    // The second product runs where the add was, accumulating into the
+    // first, which dominates the add.
+    Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});
+    auto fused = GroupedMatmulOp::create(
+        rewriter, loc, add.getType(), second.getA(), second.getB(),
+        second.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
+        second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
+    rewriter.replaceOp(add, fused.getResults());
+    rewriter.eraseOp(second);
+    return success();
+  }
+};
+
 struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
   using Base::Base;
 
@@ -68,6 +114,8 @@ struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
     RewritePatternSet patterns(&getContext());
     if (gateUpEpilogue)
       patterns.add<GateUpEpilogue>(&getContext());
+    if (accumulateMatmuls)
+      patterns.add<AccumulateMatmuls>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -110,3 +110,14 @@ func.func @yield_outside_epilogue(%v: f32) {
   // expected-error @+1 {{'moe.yield' op expects parent op 'moe.grouped_matmul'}}
   moe.yield %v : f32
 }
+
+// -----
+
+func.func @accumulate_with_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %c0: tensor<16x48xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op 'accumulate' adds the product to c's destination and cannot be combined with an epilogue region}}
+  %h = moe.grouped_matmul %xs, %w, %s outs(%c0) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } {accumulate} : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}

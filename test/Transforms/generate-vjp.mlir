@@ -419,3 +419,12 @@ func.func @fp8_matmul(%a: tensor<16x256xf8E4M3FN>, %b: tensor<2x256x128xf8E4M3FN
   %c = moe.grouped_matmul %a, %b, %n scales(%as, %bs) outs(%init25) : tensor<16x256xf8E4M3FN>, tensor<2x256x128xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<16x128xbf16>
   return %c : tensor<16x128xbf16>
 }
+
+// -----
+
+// A fused (accumulating) matmul is differentiated before fusion, not after.
+func.func @accumulate_matmul(%a: tensor<16x32xbf16>, %b: tensor<2x32x48xbf16>, %n: tensor<2xi32>, %c0: tensor<16x48xbf16>) -> tensor<16x48xbf16> {
+  // expected-error @+1 {{'moe.grouped_matmul' op with 'accumulate' has no adjoint: run moe-generate-vjp on the unfused graph, then fuse forward and backward}}
+  %c = moe.grouped_matmul %a, %b, %n outs(%c0) {accumulate} : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return %c : tensor<16x48xbf16>
+}

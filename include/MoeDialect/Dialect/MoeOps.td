@@ -397,6 +397,13 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     Generated GPU kernels apply it to the accumulator registers; elsewhere
     the product goes through an f32 buffer first.
 
+    Accumulate (a fusion hook, unit attribute `accumulate`): `c` is its
+    destination plus the product, `c[r] = c_init[r] + a[r] · b[g]`, added in
+    f32 and rounded once; the destination is read, and rows past
+    Σ group_sizes keep its values. It replaces the sum of two products of
+    the same rows (the two halves of a gated FFN's input gradient) without a
+    separate add. It excludes the epilogue.
+
     ```mlir
     %h = moe.grouped_matmul %xs, %w, %sizes outs(%init)
         : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>
@@ -415,8 +422,10 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     Moe_Shaped:$a, Moe_Shaped:$b, Moe_Shaped:$group_sizes,
     Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale,
     Optional<Moe_Shaped>:$row_scale),
-    Moe_WeightLayoutAttrs, (ins Variadic<Moe_Shaped>:$outs));
+    Moe_WeightLayoutAttrs, (ins UnitAttr:$accumulate),
+    (ins Variadic<Moe_Shaped>:$outs));
   let regions = (region AnyRegion:$epilogue);
+  let initReadCondition = "return getAccumulate();";
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
     (`row_scale` `(` $row_scale^ `:` type($row_scale) `)`)?

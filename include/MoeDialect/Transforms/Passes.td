@@ -106,11 +106,22 @@ def MoeFusePass : Pass<"moe-fuse"> {
     Part of `moe-lower-to-gpu` where the grouped GEMMs are generated
     (gemm=generated): on the cuBLASLt path an epilogue costs an f32
     product buffer, more traffic than the unfused bf16 one.
+
+    `accumulate-matmuls`: `arith.addf` of two `moe.grouped_matmul` products
+    over the same group sizes, each read by the add alone (the gate and up
+    halves of a gated FFN's input gradient, dxs = dgate · W_gateᵀ +
+    dup · W_upᵀ), becomes the second matmul with `accumulate` into the
+    first's result: the sum kernel and one [R, N] round trip through memory
+    go away, and the sum is rounded once instead of three times.
   }];
   let options = [
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",
            "Fold the gated activation of a gate|up grouped matmul into its "
            "epilogue">,
+    Option<"accumulateMatmuls", "accumulate-matmuls", "bool",
+           /*default=*/"true",
+           "Fold the sum of two grouped matmul products of the same rows "
+           "into the second one (accumulate)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

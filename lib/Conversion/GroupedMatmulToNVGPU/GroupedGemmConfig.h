@@ -38,6 +38,9 @@ struct GroupedGemmConfig {
   /// halves of B ([.., 2N] columns, gate then up); B's tile then holds BN/2
   /// columns of each half and c's tile is BN/2 wide.
   int64_t accumulatorsPerOutput = 1;
+  /// Whether the epilogue adds c's current value to the product (a grouped
+  /// matmul's `accumulate`): c is read as well as written.
+  bool accumulate = false;
 
   // Tile: blockM rows x blockN columns of c, K in blockK steps.
   int64_t blockM = 128;

@@ -781,9 +781,17 @@ private:
       auto f32x4 = VectorType::get({vectorWidth}, b.getF32Type());
       Value values = vector::LoadOp::create(b, loc, f32x4, staging,
                                             ValueRange{row, column});
+      auto outType = VectorType::get(
+          {vectorWidth}, config.f32Out ? b.getF32Type() : b.getBF16Type());
+      if (config.accumulate) {
+        Value old = vector::LoadOp::create(b, loc, outType, operands.c,
+                                           ValueRange{globalRow, globalColumn});
+        if (!config.f32Out)
+          old = arith::ExtFOp::create(b, loc, f32x4, old);
+        values = arith::AddFOp::create(b, loc, old, values);
+      }
       if (!config.f32Out)
-        values = arith::TruncFOp::create(
-            b, loc, VectorType::get({vectorWidth}, b.getBF16Type()), values);
+        values = arith::TruncFOp::create(b, loc, outType, values);
       vector::StoreOp::create(b, loc, values, operands.c,
                               ValueRange{globalRow, globalColumn});
     });

@@ -82,6 +82,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas) {
                    /*bKMajor=*/op.getWeightLayout() == WeightLayout::NK,
                    c.getElementType().isF32(), numCtas);
   config.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
+  config.accumulate = op.getAccumulate();
   return config;
 }
 

@@ -125,7 +125,8 @@ void emitCombineWeightGrad(OpBuilder &b, Location loc, Value dout, Value y,
 /// are read from it), else null.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c, GroupedMatmulOp withEpilogue = {});
+                       Value c, GroupedMatmulOp withEpilogue = {},
+                       bool accumulate = false);
 /// Row r of c from a row of f32 accumulators `rowAcc` ([N] of the product)
 /// through the epilogue.
 void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,

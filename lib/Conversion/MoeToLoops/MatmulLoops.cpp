@@ -100,10 +100,11 @@ Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
 //                (· b_scale, or b_scale[g, kd/128, n/128] (kn) /
 //                   b_scale[g, n/128, kd/128] (nk) for FP8);
 // the FP8 operands are dequantized element by element before the product.
-// Rows past Σ sizes are zero.
+// Rows past Σ sizes are zero. With `accumulate` c's own value is added to
+// each row's sum before the one rounding, and rows past Σ sizes keep theirs.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                        Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c, GroupedMatmulOp withEpilogue) {
+                       Value c, GroupedMatmulOp withEpilogue, bool accumulate) {
   bool kn = layout == WeightLayout::KN;
   Value numRows = dimOf(b, loc, c, 0);
   Value numRows64 = toI64(b, loc, numRows);
@@ -151,6 +152,14 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   // in the same order as the [G, N, Kd] loop nest below.
   // With an epilogue, a row's accumulators wait in `rowAcc` until the
   // epilogue maps them to c's row.
+  // c[r, n] = acc, or with `accumulate` c's value plus acc (one rounding).
+  auto storeRow = [&](OpBuilder &sb, Location sloc, Value acc, Value r,
+                      Value n) {
+    if (accumulate)
+      acc = arith::AddFOp::create(
+          sb, sloc, loadAsF32(sb, sloc, c, ValueRange{r, n}), acc);
+    storeFromF32(sb, sloc, acc, c, ValueRange{r, n});
+  };
   Value rowAcc;
   if (kn || withEpilogue)
     rowAcc = memref::AllocOp::create(
@@ -174,7 +183,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
         if (withEpilogue)
           memref::StoreOp::create(nb, nloc, acc, rowAcc, ValueRange{n});
         else
-          storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+          storeRow(nb, nloc, acc, r, n);
       });
       finishRow(rb, rloc, r);
       return;
@@ -201,7 +210,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
     }
     forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
       Value acc = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
-      storeFromF32(nb, nloc, acc, c, ValueRange{r, n});
+      storeRow(nb, nloc, acc, r, n);
     });
   };
 
@@ -224,7 +233,7 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
     forRange(
         b, loc, first, numRows,
         [&](OpBuilder &rb, Location rloc, Value r) { finishRow(rb, rloc, r); });
-  } else {
+  } else if (!accumulate) {
     zeroRows(b, loc, c, first, numRows);
   }
   if (rowAcc)

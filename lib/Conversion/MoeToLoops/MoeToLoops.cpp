@@ -112,10 +112,10 @@ LogicalResult lower(PermuteOp op, OpBuilder &b) {
 }
 
 LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
-  emitGroupedMatmul(b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
-                    op.getGroupSizes(), op.getAScale(), op.getBScale(),
-                    op.getCInit(),
-                    op.getEpilogueBlock() ? op : GroupedMatmulOp());
+  emitGroupedMatmul(
+      b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
+      op.getGroupSizes(), op.getAScale(), op.getBScale(), op.getCInit(),
+      op.getEpilogueBlock() ? op : GroupedMatmulOp(), op.getAccumulate());
   return success();
 }
 

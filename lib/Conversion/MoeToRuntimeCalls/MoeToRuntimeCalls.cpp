@@ -148,11 +148,11 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
   }
 
 private:
-  /// A grouped matmul with an epilogue computes its product into an f32
-  /// buffer [R, N] first (null: no epilogue, the product is c).
+  /// A grouped matmul with an epilogue or `accumulate` computes its product
+  /// into an f32 buffer [R, N] first (null: neither, the product is c).
   static Value productBuffer(OpBuilder &b, Operation *op) {
     auto matmul = dyn_cast<GroupedMatmulOp>(op);
-    if (!matmul || !matmul.getEpilogueBlock())
+    if (!matmul || (!matmul.getEpilogueBlock() && !matmul.getAccumulate()))
       return Value();
     auto c = cast<MemRefType>(matmul.getCInit().getType());
     int64_t n = c.getDimSize(1) * matmul.getAccumulatorsPerOutput();
@@ -161,7 +161,8 @@ private:
   }
 
   /// c[r, j] = epilogue(product[r, j], (product[r, N_c + j]),
-  /// (row_scale[r])) as a parallel loop over c: a kernel of its own.
+  /// (row_scale[r])), or c[r, j] + product[r, j] with `accumulate`, as a
+  /// parallel loop over c: a kernel of its own.
   static void applyEpilogue(OpBuilder &b, Operation *op, Value product) {
     auto matmul = cast<GroupedMatmulOp>(op);
     Value c = matmul.getCInit();
@@ -179,8 +180,17 @@ private:
         ValueRange{index(1), index(1)},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
           Value r = ivs[0], j = ivs[1];
-          SmallVector<Value, 3> args{
-              memref::LoadOp::create(nb, nloc, product, ValueRange{r, j})};
+          Value sum =
+              memref::LoadOp::create(nb, nloc, product, ValueRange{r, j});
+          if (matmul.getAccumulate()) {
+            Value old = memref::LoadOp::create(nb, nloc, c, ValueRange{r, j});
+            if (!cType.getElementType().isF32())
+              old = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), old);
+            storeRounded(nb, nloc, arith::AddFOp::create(nb, nloc, old, sum), c,
+                         ValueRange{r, j});
+            return;
+          }
+          SmallVector<Value, 3> args{sum};
           if (matmul.getAccumulatorsPerOutput() == 2) {
             Value up = arith::AddIOp::create(nb, nloc, j, width);
             args.push_back(
@@ -189,12 +199,18 @@ private:
           if (Value rowScale = matmul.getRowScale())
             args.push_back(
                 memref::LoadOp::create(nb, nloc, rowScale, ValueRange{r}));
-          Value value = matmul.cloneEpilogueAt(nb, args);
-          if (!cType.getElementType().isF32())
-            value = arith::TruncFOp::create(nb, nloc, cType.getElementType(),
-                                            value);
-          memref::StoreOp::create(nb, nloc, value, c, ValueRange{r, j});
+          storeRounded(nb, nloc, matmul.cloneEpilogueAt(nb, args), c,
+                       ValueRange{r, j});
         });
+  }
+
+  /// Stores the f32 `value` into c, rounded to c's element type.
+  static void storeRounded(OpBuilder &b, Location loc, Value value, Value c,
+                           ValueRange indices) {
+    Type elem = cast<MemRefType>(c.getType()).getElementType();
+    if (!elem.isF32())
+      value = arith::TruncFOp::create(b, loc, elem, value);
+    memref::StoreOp::create(b, loc, value, c, indices);
   }
 };
 

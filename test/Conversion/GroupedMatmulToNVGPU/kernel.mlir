@@ -252,6 +252,22 @@ func.func @gated_halves_nk_row_scale(%a: memref<1024x256xbf16>, %b: memref<2x384
 
 // -----
 
+// accumulate: the epilogue reads c's four values where it stores, adds the
+// staged f32 product and rounds once.
+// EPI-LABEL: func.func @accumulate_nk
+// EPI:       gpu.launch
+// EPI:         %[[OLD:.*]] = vector.load %[[C:.*]][%[[R:.*]], %[[COL:.*]]] : memref<256x128xbf16>, vector<4xbf16>
+// EPI-NEXT:    %[[WIDE:.*]] = arith.extf %[[OLD]] : vector<4xbf16> to vector<4xf32>
+// EPI-NEXT:    %[[SUM:.*]] = arith.addf %[[WIDE]], %{{.*}} : vector<4xf32>
+// EPI-NEXT:    %[[T:.*]] = arith.truncf %[[SUM]] : vector<4xf32> to vector<4xbf16>
+// EPI-NEXT:    vector.store %[[T]], %[[C]][%[[R]], %[[COL]]] : memref<256x128xbf16>, vector<4xbf16>
+func.func @accumulate_nk(%a: memref<256x64xbf16>, %b: memref<4x128x64xbf16>, %n: memref<4xi32>, %c: memref<256x128xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {accumulate, weight_layout = #moe<weight_layout nk>} : memref<256x64xbf16>, memref<4x128x64xbf16>, memref<4xi32> -> memref<256x128xbf16>
+  return
+}
+
+// -----
+
 // What the kernel does not cover stays a moe op (the runtime call of
 // convert-moe-to-runtime-calls); invalid.mlir has the errors require-all
 // makes of them.

@@ -205,3 +205,25 @@ func.func @gmm_gated_epilogue(%a: memref<16x32xbf16>, %b: memref<4x32x96xbf16>, 
   } : memref<16x32xbf16>, memref<4x32x96xbf16>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
+
+// -----
+
+// `accumulate`: the runtime computes the f32 product into a temporary, then
+// one parallel loop over c adds c's value and the product, rounds once to
+// bf16 and stores; the temporary is freed.
+// FOLD-LABEL: func.func @gmm_accumulate(
+// FOLD-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x32x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// FOLD:         %[[P:.*]] = memref.alloc() : memref<16x48xf32>
+// FOLD:         call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i64, %c32_i64, %c48_i64, %c0_i32, %{{.*}}, %c1_i32, %c16_i64)
+// FOLD:         scf.parallel (%[[R:.*]], %[[J:.*]]) = (%c0, %c0) to (%c16, %c48) step (%c1, %c1) {
+// FOLD-DAG:       %[[PV:.*]] = memref.load %[[P]][%[[R]], %[[J]]] : memref<16x48xf32>
+// FOLD-DAG:       %[[OLD:.*]] = memref.load %[[C]][%[[R]], %[[J]]] : memref<16x48xbf16>
+// FOLD:           %[[W:.*]] = arith.extf %[[OLD]] : bf16 to f32
+// FOLD:           %[[SUM:.*]] = arith.addf %[[W]], %[[PV]] : f32
+// FOLD:           %[[T:.*]] = arith.truncf %[[SUM]] : f32 to bf16
+// FOLD:           memref.store %[[T]], %[[C]][%[[R]], %[[J]]] : memref<16x48xbf16>
+// FOLD:         memref.dealloc %[[P]] : memref<16x48xf32>
+func.func @gmm_accumulate(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {accumulate} : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}

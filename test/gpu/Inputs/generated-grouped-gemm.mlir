@@ -36,6 +36,10 @@
 //   row_scaled:     one accumulator a column times row_scale[r] (the router
 //                   weight of a permuted row), the skewed sizes: the rows
 //                   past the last group are the epilogue of zero
+// Accumulate (the fusion hook of moe-fuse's accumulate-matmuls):
+//   accumulated_sum: a1 · b1 + a2 · b2 as the second matmul accumulating
+//                   into the first (nk, the skewed sizes: the rows past the
+//                   last group stay the first product's zeros)
 // A layer (test/e2e/fusion/Inputs/gate-up-layer.mlir, copied): with
 // gemm=generated, moe-lower-to-gpu's moe-fuse gives its gate|up matmul the
 // SiLU(gate) · up epilogue; the CPU reference runs it unfused.
@@ -141,6 +145,12 @@ func.func @row_scaled(%a: tensor<512x64xbf16>, %b: tensor<8x64x256xbf16>, %sizes
     moe.yield %v : f32
   } : tensor<512x64xbf16>, tensor<8x64x256xbf16>, tensor<8xi32> -> tensor<512x256xbf16>
   return %c : tensor<512x256xbf16>
+}
+func.func @accumulated_sum(%a1: tensor<512x128xbf16>, %b1: tensor<8x192x128xbf16>, %a2: tensor<512x128xbf16>, %b2: tensor<8x192x128xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
+  %e = tensor.empty() : tensor<512x192xbf16>
+  %p = moe.grouped_matmul %a1, %b1, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  %c = moe.grouped_matmul %a2, %b2, %sizes outs(%p) {accumulate, weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  return %c : tensor<512x192xbf16>
 }
 func.func @gate_up_layer(%x: tensor<256x128xbf16>, %router: tensor<128x8xf32>,
                          %w_gate_up: tensor<8x128x384xbf16>,

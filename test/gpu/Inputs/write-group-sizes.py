@@ -28,6 +28,7 @@ SIZES = {
     "gated_silu": SKEWED,
     "gated_nk_scaled": [700, 324],
     "row_scaled": SKEWED,
+    "accumulated_sum": SKEWED,
 }
 SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 

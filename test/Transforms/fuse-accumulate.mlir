@@ -1,0 +1,74 @@
+// moe-fuse accumulate-matmuls: the sum of two grouped matmul products over
+// the same group sizes (each read by the add alone) becomes the second
+// matmul accumulating into the first; products with other readers, other
+// group sizes, an epilogue, and the option turned off stay as they are.
+// RUN: moe-opt %s -split-input-file --moe-fuse | FileCheck %s
+// RUN: moe-opt %s -split-input-file --moe-fuse=accumulate-matmuls=false | FileCheck %s --check-prefix=OFF
+
+// The input gradient of a gated FFN: dgate · W_gateᵀ + dup · W_upᵀ (nk).
+// CHECK-LABEL: func.func @input_gradient(
+// CHECK-SAME:    %[[DG:[^:]+]]: tensor<16x48xbf16>, %[[DU:[^:]+]]: tensor<16x48xbf16>, %[[WG:[^:]+]]: tensor<2x32x48xbf16>, %[[WU:[^:]+]]: tensor<2x32x48xbf16>, %[[S:[^:]+]]: tensor<2xi32>)
+// CHECK:         %[[P:.*]] = moe.grouped_matmul %[[DG]], %[[WG]], %[[S]] outs(%{{.*}}) {weight_layout = #moe<weight_layout nk>}
+// CHECK:         %[[SUM:.*]] = moe.grouped_matmul %[[DU]], %[[WU]], %[[S]] outs(%[[P]]) {accumulate, weight_layout = #moe<weight_layout nk>}
+// CHECK-NOT:     arith.addf
+// CHECK:         return %[[SUM]]
+// OFF-LABEL:   func.func @input_gradient(
+// OFF-COUNT-2:   moe.grouped_matmul
+// OFF:           arith.addf
+func.func @input_gradient(%dg: tensor<16x48xbf16>, %du: tensor<16x48xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) -> tensor<16x32xbf16> {
+  %e0 = tensor.empty() : tensor<16x32xbf16>
+  %p = moe.grouped_matmul %dg, %wg, %s outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<16x48xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x32xbf16>
+  %e1 = tensor.empty() : tensor<16x32xbf16>
+  %q = moe.grouped_matmul %du, %wu, %s outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<16x48xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x32xbf16>
+  %sum = arith.addf %p, %q : tensor<16x32xbf16>
+  return %sum : tensor<16x32xbf16>
+}
+
+// -----
+
+// The first product is also returned: not fused.
+// CHECK-LABEL: func.func @product_has_other_reader(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @product_has_other_reader(%a: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) -> (tensor<16x48xbf16>, tensor<16x48xbf16>) {
+  %e0 = tensor.empty() : tensor<16x48xbf16>
+  %p = moe.grouped_matmul %a, %wg, %s outs(%e0) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %e1 = tensor.empty() : tensor<16x48xbf16>
+  %q = moe.grouped_matmul %a, %wu, %s outs(%e1) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %sum = arith.addf %p, %q : tensor<16x48xbf16>
+  return %sum, %p : tensor<16x48xbf16>, tensor<16x48xbf16>
+}
+
+// -----
+
+// Different group sizes: the rows of the two products are grouped
+// differently, not fused.
+// CHECK-LABEL: func.func @different_group_sizes(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @different_group_sizes(%a: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %t: tensor<2xi32>) -> tensor<16x48xbf16> {
+  %e0 = tensor.empty() : tensor<16x48xbf16>
+  %p = moe.grouped_matmul %a, %wg, %s outs(%e0) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %e1 = tensor.empty() : tensor<16x48xbf16>
+  %q = moe.grouped_matmul %a, %wu, %t outs(%e1) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %sum = arith.addf %p, %q : tensor<16x48xbf16>
+  return %sum : tensor<16x48xbf16>
+}
+
+// -----
+
+// A product with an epilogue: not fused (accumulate excludes it).
+// CHECK-LABEL: func.func @epilogue_product(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @epilogue_product(%a: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) -> tensor<16x48xbf16> {
+  %e0 = tensor.empty() : tensor<16x48xbf16>
+  %p = moe.grouped_matmul %a, %wg, %s outs(%e0) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %e1 = tensor.empty() : tensor<16x48xbf16>
+  %q = moe.grouped_matmul %a, %wu, %s outs(%e1) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  %sum = arith.addf %p, %q : tensor<16x48xbf16>
+  return %sum : tensor<16x48xbf16>
+}
