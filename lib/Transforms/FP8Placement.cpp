@@ -174,8 +174,8 @@ FailureOr<Layer> FunctionPlacer::layerOfWeightGrad(GroupedWeightGradOp op) {
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (isa<func::ReturnOp>(user)) {
-        auto name = func.getResultAttrOfType<StringAttr>(
-            use.getOperandNumber(), kNameAttr);
+        auto name = func.getResultAttrOfType<StringAttr>(use.getOperandNumber(),
+                                                         kNameAttr);
         if (name)
           if (auto layer = layerOfName(name.getValue()))
             return *layer;
@@ -201,8 +201,8 @@ std::string FunctionPlacer::uniqueTag(const Twine &tag) {
 Value FunctionPlacer::addAmaxHistory(StringRef tag, Location loc) {
   MLIRContext *ctx = func.getContext();
   std::string name = uniqueTag("amax_" + tag);
-  auto type = RankedTensorType::get({config.historyLength},
-                                    Float32Type::get(ctx));
+  auto type =
+      RankedTensorType::get({config.historyLength}, Float32Type::get(ctx));
   unsigned index = func.getNumArguments();
   NamedAttrList attrs;
   attrs.set(kNameAttr, StringAttr::get(ctx, name));
@@ -232,9 +232,8 @@ Quantized FunctionPlacer::quantize(OpBuilder &b, Location loc, Value value,
     outs.push_back(addAmaxHistory(tag, loc));
   auto op = QuantizeOp::create(b, loc, r, value, outs);
   if (r == QuantRecipe::Delayed)
-    newHistories.push_back(
-        {op.getNewAmaxHistory(),
-         "new_" + argumentName(func, outs.back()).str()});
+    newHistories.push_back({op.getNewAmaxHistory(),
+                            "new_" + argumentName(func, outs.back()).str()});
   Quantized q{op->getResult(0), op->getResult(1)};
   cache[key] = q;
   return q;
@@ -254,29 +253,29 @@ Value FunctionPlacer::transpose(OpBuilder &b, Location loc, Value value,
   SmallVector<int64_t> shape;
   for (int64_t d : perm)
     shape.push_back(type.getDimSize(d));
-  Value init =
-      tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   return linalg::TransposeOp::create(b, loc, value, init, perm)->getResult(0);
 }
 
-FailureOr<Quantized>
-FunctionPlacer::quantizeAboveRowMovement(Operation *user, Value value,
-                                         Type fp8, StringRef tag) {
+FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
+                                                              Value value,
+                                                              Type fp8,
+                                                              StringRef tag) {
   QuantRecipe r = config.rowRecipe();
   Operation *mover = value.getDefiningOp();
-  bool isPermute = isa_and_nonnull<PermuteOp>(mover) &&
-                   value == mover->getResult(0);
-  bool isAllToAll = isa_and_nonnull<AllToAllOp>(mover) &&
-                    value == mover->getResult(0);
+  bool isPermute =
+      isa_and_nonnull<PermuteOp>(mover) && value == mover->getResult(0);
+  bool isAllToAll =
+      isa_and_nonnull<AllToAllOp>(mover) && value == mover->getResult(0);
   if (!isPermute && !isAllToAll) {
     OpBuilder b(user);
     return quantize(b, user->getLoc(), value, r, fp8, tag);
   }
   if (config.recipe == Recipe::MXFP8)
     return mover->emitOpError(
-               "quantize-before-all-to-all: the e8m0 scales of recipe mxfp8 "
-               "cannot move through this op (it moves bf16/f16/f32 or FP8 "
-               "rows); place without the option");
+        "quantize-before-all-to-all: the e8m0 scales of recipe mxfp8 "
+        "cannot move through this op (it moves bf16/f16/f32 or FP8 "
+        "rows); place without the option");
   bool rowScales = config.recipe == Recipe::Blockwise;
   if (isAllToAll && !rowScales)
     return mover->emitOpError("quantize-before-all-to-all: recipe ")
@@ -290,8 +289,7 @@ FunctionPlacer::quantizeAboveRowMovement(Operation *user, Value value,
 
   Value input = isPermute ? cast<PermuteOp>(mover).getX()
                           : cast<AllToAllOp>(mover).getInput();
-  FailureOr<Quantized> above =
-      quantizeAboveRowMovement(mover, input, fp8, tag);
+  FailureOr<Quantized> above = quantizeAboveRowMovement(mover, input, fp8, tag);
   if (failed(above))
     return failure();
   OpBuilder b(mover);
@@ -310,14 +308,14 @@ FunctionPlacer::quantizeAboveRowMovement(Operation *user, Value value,
                                 {outType.getDimSize(0), rowsType.getDimSize(1)},
                                 rowsType.getElementType()),
         tensor::EmptyOp::create(
-            b, loc, cast<RankedTensorType>(exchange.getRecvSizes().getType())
-                        .getShape(),
+            b, loc,
+            cast<RankedTensorType>(exchange.getRecvSizes().getType())
+                .getShape(),
             b.getI32Type())};
-    return AllToAllOp::create(b, loc,
-                              TypeRange{outs[0].getType(), outs[1].getType()},
-                              rows, exchange.getSendSizes(),
-                              exchange.getGridAttr(),
-                              exchange.getGridAxisAttr(), outs)
+    return AllToAllOp::create(
+               b, loc, TypeRange{outs[0].getType(), outs[1].getType()}, rows,
+               exchange.getSendSizes(), exchange.getGridAttr(),
+               exchange.getGridAxisAttr(), outs)
         ->getResult(0);
   };
   Quantized moved{moveRows(above->data),
@@ -395,8 +393,9 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
     QuantRecipe r = config.rowRecipe();
     Type elem = aType.getElementType();
     a = dequantize(b, loc, *qa, r, elem);
-    weights = dequantize(b, loc, quantize(b, loc, w, r, config.forwardType, tagB),
-                         r, bType.getElementType());
+    weights =
+        dequantize(b, loc, quantize(b, loc, w, r, config.forwardType, tagB), r,
+                   bType.getElementType());
   } else {
     Quantized qb = quantize(b, loc, op.getB(), config.weightRecipe(),
                             config.forwardType, tagB);
@@ -407,8 +406,8 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
   }
   auto placed = GroupedMatmulOp::create(
       b, loc, op->getResultTypes(), a, weights, op.getGroupSizes(), aScale,
-      bScale, op.getRowScale(),
-      WeightLayoutAttr::get(b.getContext(), layout), op.getOuts());
+      bScale, op.getRowScale(), WeightLayoutAttr::get(b.getContext(), layout),
+      op.getOuts());
   placed->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   placed.getEpilogue().takeBody(op.getEpilogue());
   op->replaceAllUsesWith(placed);
@@ -429,8 +428,8 @@ LogicalResult FunctionPlacer::placeWeightGrad(GroupedWeightGradOp op,
   OpBuilder b(op);
   Location loc = op.getLoc();
   std::string prefix = (layerName(layer) + "_wgrad_").str();
-  Value a = fakeQuantizeColumns(b, loc, op.getA(), config.forwardType,
-                                prefix + "x");
+  Value a =
+      fakeQuantizeColumns(b, loc, op.getA(), config.forwardType, prefix + "x");
   Value dc =
       fakeQuantizeColumns(b, loc, op.getDc(), config.gradType, prefix + "dy");
   auto placed = GroupedWeightGradOp::create(
@@ -481,9 +480,8 @@ LogicalResult FunctionPlacer::run() {
   for (Operation *mover : llvm::reverse(movedRowOps)) {
     if (!mover->getResult(0).use_empty())
       continue;
-    auto key = std::make_tuple(mover->getResult(0),
-                               unsigned(config.rowRecipe()),
-                               config.forwardType);
+    auto key = std::make_tuple(
+        mover->getResult(0), unsigned(config.rowRecipe()), config.forwardType);
     Value fp8Rows = cache.lookup(key).data;
     Operation *replacement = fp8Rows ? fp8Rows.getDefiningOp() : nullptr;
     if (!replacement)
@@ -509,8 +507,7 @@ LogicalResult FunctionPlacer::run() {
   return success();
 }
 
-struct MoeFP8Placement
-    : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
+struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
   using Base::Base;
 
   LogicalResult parseConfig(Config &config) {
@@ -524,8 +521,9 @@ struct MoeFP8Placement
                        .Default(std::nullopt);
     if (!recipes)
       return module.emitError("moe-fp8-placement: unknown recipe '")
-             << recipe << "' (expected tensorwise, delayed, blockwise or "
-                          "mxfp8)";
+             << recipe
+             << "' (expected tensorwise, delayed, blockwise or "
+                "mxfp8)";
     config.recipe = *recipes;
     config.forwardType = Float8E4M3FNType::get(ctx);
     if (gradFormat == "e5m2")
@@ -548,8 +546,9 @@ struct MoeFP8Placement
                       .Default(std::nullopt);
       if (!kind)
         return module.emitError("moe-fp8-placement: unknown GEMM '")
-               << name << "' in gemms (expected fc1, fc2, forward, dgrad, "
-                          "wgrad)";
+               << name
+               << "' in gemms (expected fc1, fc2, forward, dgrad, "
+                  "wgrad)";
       config.kinds[int(*kind)] = anyKind = true;
     }
     if (!anyLayer)
