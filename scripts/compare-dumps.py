@@ -11,7 +11,11 @@ when e exceeds the tolerance of NAME (the --tol given for that name, or
 the prefix-matching one, else --default-tol). Only arrays whose names are
 in both dumps and whose shapes agree are compared: an FP8 layer has extra
 outputs (new amax histories) and inputs that a bf16 layer lacks. Inputs
-(identical by construction) are compared too and must be 0. Exit status 1
+(identical by construction) are compared too and must be 0. An array NAME
+of RUN_DIR with a NAME_scale beside it (an FP8 residual of
+moe-fp8-placement) is dequantized first: times a 0-d scale, or, for
+[M, N] data with [M, S] scales, each element times the scale of its 1×B
+block (B = 32 or 128, whichever gives S blocks). Exit status 1
 when anything fails. No numpy: reads float32/float64/int32 .npy (v1-v3).
 """
 import argparse
@@ -43,6 +47,16 @@ def read_npy(path):
     count = math.prod(header["shape"])
     return tuple(header["shape"]), struct.unpack("<%d%s" % (count, code),
                                                  body[:count * struct.calcsize(code)])
+
+
+def dequantize(values, shape, scale, scale_shape):
+    if scale_shape == ():
+        return [v * scale[0] for v in values]
+    rows, cols = shape
+    blocks = scale_shape[1]
+    width = next(b for b in (32, 128) if -(-cols // b) == blocks)
+    return [values[i] * scale[(i // cols) * blocks + (i % cols) // width]
+            for i in range(len(values))]
 
 
 def tolerance(name, tols, default):
@@ -87,6 +101,11 @@ def main():
             xshape, run = read_npy(run_path)
             if ref is None or run is None or rshape != xshape:
                 continue
+            scale_path = os.path.join(run_dir, name + "_scale.npy")
+            if os.path.exists(scale_path) and not os.path.exists(
+                    os.path.join(ref_dir, name + "_scale.npy")):
+                sshape, scale = read_npy(scale_path)
+                run = dequantize(run, xshape, scale, sshape)
             if any(isinstance(v, (bool, int)) and not isinstance(v, float)
                    for v in ref[:1]):
                 diff = sum(1 for a, b in zip(ref, run) if a != b)

@@ -94,6 +94,24 @@ public:
 
   LogicalResult run();
 
+  /// A residual of `@f_fwd` now returned as FP8 data and its scale.
+  struct FP8Residual {
+    std::string name;
+    Type dataType, scaleType;
+  };
+  /// Saves residuals in FP8 (call before run() on an `@f_fwd`): every
+  /// residual result that a placed forward GEMM quantizes is returned
+  /// quantized, followed by its scale (`<name>_scale`).
+  void saveFP8Residuals() { fp8Residuals.emplace(); }
+  ArrayRef<FP8Residual> getFP8Residuals() const { return *fp8Residuals; }
+  /// Declares `q` the quantization of `value` (an FP8 residual of
+  /// `@f_bwd`, dequantized): GEMMs that would quantize `value` the same way
+  /// use `q` instead.
+  void seed(Value value, Quantized q) {
+    cache[std::make_tuple(value, unsigned(config.rowRecipe()),
+                          config.forwardType)] = q;
+  }
+
 private:
   FailureOr<Layer> layerOfWeight(Operation *gemm, Value weight);
   FailureOr<Layer> layerOfWeightGrad(GroupedWeightGradOp op);
@@ -117,16 +135,21 @@ private:
   Value transpose(OpBuilder &b, Location loc, Value value,
                   ArrayRef<int64_t> perm);
   Value addAmaxHistory(StringRef tag, Location loc);
+  void returnResidualsInFP8();
   std::string uniqueTag(const Twine &tag);
 
   func::FuncOp func;
   const Config &config;
   bool isBackward;
   llvm::DenseMap<std::tuple<Value, unsigned, Type>, Quantized> cache;
+  /// Dequantizations by FP8 data and element type (a wgrad operand that
+  /// another wgrad dequantized already).
+  llvm::DenseMap<std::pair<Value, Type>, Value> dequantizations;
   llvm::StringSet<> tags;
   SmallVector<Operation *> movedRowOps;
   /// Histories that recipe delayed rolls: returned as new results.
   SmallVector<std::pair<Value, std::string>> newHistories;
+  std::optional<SmallVector<FP8Residual>> fp8Residuals;
 };
 
 /// The `moe.name` of `value` when it is an argument of `func`.
@@ -241,10 +264,15 @@ Quantized FunctionPlacer::quantize(OpBuilder &b, Location loc, Value value,
 
 Value FunctionPlacer::dequantize(OpBuilder &b, Location loc, Quantized q,
                                  QuantRecipe r, Type elem) {
+  Value &dequantized = dequantizations[{q.data, elem}];
+  if (dequantized)
+    return dequantized;
   auto type = cast<RankedTensorType>(q.data.getType());
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), elem);
-  return DequantizeOp::create(b, loc, r, q.data, q.scale, ValueRange{init})
-      ->getResult(0);
+  dequantized =
+      DequantizeOp::create(b, loc, r, q.data, q.scale, ValueRange{init})
+          ->getResult(0);
+  return dequantized;
 }
 
 Value FunctionPlacer::transpose(OpBuilder &b, Location loc, Value value,
@@ -360,11 +388,14 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
               "weight blocks)";
 
   Location loc = op.getLoc();
-  std::string tagA =
-      (layerName(layer) + "_" + kindName(kind) + "_" +
-       (kind == Kind::Forward ? StringRef("x") : StringRef("dy")))
-          .str();
   StringRef weightName = argumentName(func, op.getB());
+  // The forward's x is shared by fc1's GEMMs; a dgrad's gradient is its own
+  // (named after the weight).
+  std::string tagA = (layerName(layer) + "_" + kindName(kind) +
+                      (kind == Kind::Forward ? "_x"
+                       : weightName.empty()  ? "_dy"
+                                             : "_dy_" + weightName.str()))
+                         .str();
   std::string tagB = (layerName(layer) + "_" + kindName(kind) + "_" +
                       (weightName.empty() ? StringRef("w") : weightName))
                          .str();
@@ -441,6 +472,35 @@ LogicalResult FunctionPlacer::placeWeightGrad(GroupedWeightGradOp op,
   return success();
 }
 
+void FunctionPlacer::returnResidualsInFP8() {
+  MLIRContext *ctx = func.getContext();
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (unsigned i = 0; i < ret.getNumOperands(); ++i) {
+    auto role = func.getResultAttrOfType<StringAttr>(i, kRoleAttr);
+    auto name = func.getResultAttrOfType<StringAttr>(i, kNameAttr);
+    if (!role || role.getValue() != "residual" || !name)
+      continue;
+    auto key = std::make_tuple(ret.getOperand(i), unsigned(config.rowRecipe()),
+                               config.forwardType);
+    auto it = cache.find(key);
+    if (it == cache.end())
+      continue;
+    Quantized q = it->second;
+    std::string scaleName = name.getValue().str() + "_scale";
+    ret->setOperand(i, q.data);
+    NamedAttrList attrs;
+    attrs.set(kNameAttr, StringAttr::get(ctx, scaleName));
+    attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
+    (void)func.insertResult(i + 1, q.scale.getType(), attrs.getDictionary(ctx));
+    ret->insertOperands(i + 1, q.scale);
+    fp8Residuals->push_back(
+        {name.getValue().str(), q.data.getType(), q.scale.getType()});
+    ++i;
+  }
+  func.setType(
+      FunctionType::get(ctx, func.getArgumentTypes(), ret.getOperandTypes()));
+}
+
 LogicalResult FunctionPlacer::run() {
   SmallVector<Operation *> gemms;
   func.walk([&](Operation *op) {
@@ -474,6 +534,9 @@ LogicalResult FunctionPlacer::run() {
         failed(placeWeightGrad(wg, *layer)))
       return failure();
   }
+
+  if (fp8Residuals)
+    returnResidualsInFP8();
 
   // A row movement whose bf16 rows no longer have a reader is replaced by
   // the FP8 one (for its other results: group sizes, rows, receive counts).
@@ -563,15 +626,96 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
     return success();
   }
 
+  /// Takes the FP8 residuals of `@f_fwd` in `@f_bwd`: each such argument
+  /// gets its FP8 type and a scale argument after it, and is dequantized at
+  /// the top of the function for its readers. Returns the dequantized
+  /// values with their quantization (to seed the placement of `@f_bwd`).
+  FailureOr<SmallVector<std::pair<Value, Quantized>>>
+  takeFP8Residuals(func::FuncOp bwd,
+                   ArrayRef<FunctionPlacer::FP8Residual> residuals,
+                   const Config &config) {
+    MLIRContext *ctx = &getContext();
+    SmallVector<std::pair<Value, Quantized>> seeds;
+    Block &body = bwd.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&body);
+    for (const FunctionPlacer::FP8Residual &residual : residuals) {
+      std::optional<unsigned> index;
+      for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
+        if (auto name = bwd.getArgAttrOfType<StringAttr>(i, kNameAttr);
+            name && name.getValue() == residual.name)
+          index = i;
+      if (!index)
+        return bwd.emitOpError("moe-fp8-placement: the FP8 residual ")
+               << residual.name << " of the forward is not an argument here";
+      BlockArgument data = bwd.getArgument(*index);
+      auto bf16Type = cast<RankedTensorType>(data.getType());
+      data.setType(residual.dataType);
+      NamedAttrList attrs;
+      attrs.set(kNameAttr, StringAttr::get(ctx, residual.name + "_scale"));
+      attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
+      (void)bwd.insertArgument(*index + 1, residual.scaleType,
+                               attrs.getDictionary(ctx), data.getLoc());
+      BlockArgument scale = bwd.getArgument(*index + 1);
+      Value init = tensor::EmptyOp::create(
+          b, data.getLoc(), bf16Type.getShape(), bf16Type.getElementType());
+      auto dequantized = DequantizeOp::create(
+          b, data.getLoc(), config.rowRecipe(), data, scale, ValueRange{init});
+      data.replaceAllUsesExcept(dequantized->getResult(0), dequantized);
+      seeds.push_back({dequantized->getResult(0), Quantized{data, scale}});
+    }
+    bwd.setType(
+        FunctionType::get(ctx, body.getArgumentTypes(), bwd.getResultTypes()));
+    return seeds;
+  }
+
   void runOnOperation() override {
     Config config;
     if (failed(parseConfig(config)))
       return signalPassFailure();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
+    ModuleOp module = getOperation();
+    auto backwardOf = [&](func::FuncOp func) -> func::FuncOp {
+      StringRef name = func.getSymName();
+      if (!name.ends_with("_fwd"))
+        return nullptr;
+      auto bwd =
+          module.lookupSymbol<func::FuncOp>((name.drop_back(4) + "_bwd").str());
+      return bwd && !bwd.isExternal() ? bwd : nullptr;
+    };
+    llvm::DenseSet<Operation *> pairedBackward;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func::FuncOp bwd = backwardOf(func))
+        pairedBackward.insert(bwd);
+
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      if (func.isExternal() || pairedBackward.contains(func))
         continue;
-      if (failed(FunctionPlacer(func, config).run()))
+      FunctionPlacer placer(func, config);
+      func::FuncOp bwd = backwardOf(func);
+      if (bwd && fp8Residuals)
+        placer.saveFP8Residuals();
+      if (failed(placer.run()))
         return signalPassFailure();
+      if (!bwd)
+        continue;
+      FunctionPlacer bwdPlacer(bwd, config);
+      SmallVector<Operation *> dequantizations;
+      if (fp8Residuals) {
+        auto seeds = takeFP8Residuals(bwd, placer.getFP8Residuals(), config);
+        if (failed(seeds))
+          return signalPassFailure();
+        for (auto &[value, q] : *seeds) {
+          bwdPlacer.seed(value, q);
+          dequantizations.push_back(value.getDefiningOp());
+        }
+      }
+      if (failed(bwdPlacer.run()))
+        return signalPassFailure();
+      // A residual whose readers all took its FP8 form needs no
+      // dequantization.
+      for (Operation *op : dequantizations)
+        if (op->use_empty())
+          op->erase();
     }
   }
 };

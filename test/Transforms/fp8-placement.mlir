@@ -5,6 +5,7 @@
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement=recipe=mxfp8 | FileCheck %s --check-prefix=MX
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise gemms=fc2,wgrad" | FileCheck %s --check-prefix=SEL
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-all-to-all" | FileCheck %s --check-prefix=A2A
+// RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=tensorwise fp8-residuals=false" | FileCheck %s --check-prefix=NORES
 
 // A layer with H = 128, F = 256 (multiples of 128: every recipe applies),
 // differentiated first: placement runs on @moe_layer, @moe_layer_fwd and
@@ -36,9 +37,16 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // TW:       %[[QD:.*]], %[[SD:.*]] = moe.quantize tensorwise %arg4
 // TW:       %[[Y:.*]] = moe.grouped_matmul %[[QH]], %[[QD]], %[[SIZES]] scales(%[[SH]], %[[SD]])
 // TW:       moe.combine %[[Y]], {{.*}} : tensor<128x128xbf16>, tensor<64x2xi32>, tensor<64x2xf32>
+// The dispatched tokens, a residual that fc1 quantizes, are saved in FP8
+// with their scale; @moe_layer_bwd takes both and fc1's wgrad reads them.
 // TW-LABEL: func.func @moe_layer_fwd(
+// TW-SAME:  tensor<128x128xf8E4M3FN> {moe.name = "res9", moe.role = "residual"}, tensor<f32> {moe.name = "res9_scale", moe.role = "residual"}
+// TW:       %[[XS:.*]], %{{.*}}, %{{.*}} = moe.permute
+// TW:       %[[QX:.*]], %[[SX:.*]] = moe.quantize tensorwise %[[XS]]
 // TW-COUNT-3: moe.grouped_matmul {{.*}} scales(
+// TW:       return {{.*}}, %[[QX]], %[[SX]] :
 // TW-LABEL: func.func @moe_layer_bwd(
+// TW-SAME:  %[[RES9:arg10]]: tensor<128x128xf8E4M3FN> {moe.name = "res9", moe.role = "residual"}, %[[RES9S:arg11]]: tensor<f32> {moe.name = "res9_scale", moe.role = "residual"}
 // dgrad of fc2: the gradient in e5m2, the weight in e4m3, weight_layout nk.
 // TW:       %[[DY:.*]], %{{.*}} = moe.combine_grad
 // TW:       %[[QDY:.*]], %[[SDY:.*]] = moe.quantize tensorwise %[[DY]] {{.*}} -> tensor<128x128xf8E5M2>, tensor<f32>
@@ -49,9 +57,20 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // TW:       %[[A32:.*]] = moe.dequantize tensorwise %[[QA]], %[[SA]] {{.*}} -> tensor<128x256xf32>
 // TW:       %[[DY32:.*]] = moe.dequantize tensorwise %[[QDY]], %[[SDY]] {{.*}} -> tensor<128x128xf32>
 // TW:       moe.grouped_weight_grad %[[A32]], %[[DY32]], {{.*}} : tensor<128x256xf32>, tensor<128x128xf32>, tensor<4xi32> -> tensor<4x256x128xbf16>
-// TW-COUNT-2: moe.grouped_matmul {{.*}} scales(
+// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       %[[X32:.*]] = moe.dequantize tensorwise %[[RES9]], %[[RES9S]] {{.*}} -> tensor<128x128xf32>
+// TW:       moe.grouped_weight_grad %[[X32]],
+// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       moe.grouped_weight_grad %[[X32]],
 // TW-NOT:   moe.grouped_weight_grad {{.*}}bf16>, tensor<
 // TW:       return
+
+// NORES-LABEL: func.func @moe_layer_fwd(
+// NORES-NOT:   _scale
+// NORES-SAME:  tensor<128x128xbf16> {moe.name = "res9", moe.role = "residual"})
+// NORES-LABEL: func.func @moe_layer_bwd(
+// NORES-SAME:  %arg10: tensor<128x128xbf16> {moe.name = "res9", moe.role = "residual"}
+// NORES:       moe.quantize tensorwise %arg10
 
 // GE4-LABEL: func.func @moe_layer_bwd(
 // GE4-NOT:   f8E5M2
@@ -60,7 +79,8 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 
 // delayed: one history argument per quantized tensor, rolled history
 // returned; the forward's activation history is shared by gate and up, and
-// a wgrad reuses its dgrad's quantized gradient (and history).
+// a wgrad reuses its dgrad's quantized gradient (and history); fc1's wgrad
+// reads the FP8 residual of the forward (no history of its own).
 // DL-LABEL: func.func @moe_layer(
 // DL-SAME:  %arg5: tensor<4xf32> {moe.name = "amax_fc1_fwd_x", moe.role = "input"}
 // DL-SAME:  %arg6: tensor<4xf32> {moe.name = "amax_fc1_fwd_w_gate", moe.role = "input"}
@@ -71,11 +91,16 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // DL:       %{{.*}}, %{{.*}}, %[[NH:.*]] = moe.quantize delayed %{{.*}} outs(%{{.*}}, %{{.*}}, %arg5) : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<f32>, tensor<4xf32>
 // DL:       return {{.*}}, %[[NH]],
 // DL-LABEL: func.func @moe_layer_bwd(
-// DL-SAME:  {moe.name = "amax_fc2_dgrad_dy", moe.role = "input"}
+// DL-SAME:  {moe.name = "amax_fc2_dgrad_dy_w_down", moe.role = "input"}
 // DL-SAME:  {moe.name = "amax_fc2_dgrad_w_down", moe.role = "input"}
 // DL-SAME:  {moe.name = "amax_fc2_wgrad_x", moe.role = "input"}
 // DL-NOT:   amax_fc2_wgrad_dy
-// DL-SAME:  {moe.name = "amax_fc1_wgrad_x", moe.role = "input"}
+// DL-NOT:   amax_fc1_wgrad_x
+// DL-SAME:  {moe.name = "amax_fc1_dgrad_dy_w_up", moe.role = "input"}
+// DL-SAME:  {moe.name = "amax_fc1_dgrad_w_up", moe.role = "input"}
+// DL-SAME:  {moe.name = "amax_fc1_dgrad_dy_w_gate", moe.role = "input"}
+// DL-SAME:  {moe.name = "amax_fc1_dgrad_w_gate", moe.role = "input"}
+// DL-SAME:  {moe.name = "new_amax_fc2_dgrad_dy_w_down", moe.role = "output"}
 
 // blockwise: 1×128 activation blocks, 128×128 weight blocks; wgrad in
 // 128×1 blocks along the rows (transposed 1×128).
@@ -117,8 +142,8 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 
 // quantize-before-all-to-all on a layer without an exchange: fc1's
 // activation is quantized before moe.permute, and the FP8 rows and their
-// 1×128 scales are permuted; the bf16 permute is gone in @moe_layer (its
-// rows are a residual of @moe_layer_fwd, which keeps it).
+// 1×128 scales are permuted; the bf16 permute is gone, in @moe_layer_fwd
+// too, where the FP8 rows and scales are the residual.
 // A2A-LABEL: func.func @moe_layer(
 // A2A:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %arg0 {{.*}} : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
 // A2A:       %[[QP:.*]], %[[SIZES:.*]], %[[ROWS:.*]] = moe.permute %[[Q]], {{.*}} -> tensor<128x128xf8E4M3FN>, tensor<4xi32>, tensor<64x2xi32>
@@ -127,8 +152,10 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // A2A:       moe.grouped_matmul %[[QP]], %{{.*}}, %[[SIZES]] scales(%[[SP]], %{{.*}})
 // A2A:       moe.combine %{{.*}}, %[[ROWS]]
 // A2A-LABEL: func.func @moe_layer_fwd(
-// A2A:       moe.permute %{{.*}} : tensor<64x128xf8E4M3FN>
-// A2A:       moe.permute %arg0, {{.*}} : tensor<64x128xbf16>
+// A2A:       %[[QP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x128xf8E4M3FN>
+// A2A:       %[[SP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x1xf32>
+// A2A-NOT:   moe.permute
+// A2A:       return {{.*}}, %[[QP]], %[[SP]] :
 
 // -----
 

@@ -172,6 +172,16 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     both) and `forward`, `dgrad`, `wgrad` (none named: all three); a GEMM is
     placed when its layer and its kind are both selected.
 
+    `fp8-residuals` (default on): a residual of `@f_fwd` that a placed
+    forward GEMM quantizes (the dispatched tokens, fc1's input; the glu
+    output when it is saved) is returned as that FP8 tensor, followed by
+    its scale (`<name>_scale`, role residual), instead of in bf16; `@f_bwd`
+    takes both and dequantizes where a reader needs the values. A wgrad of
+    recipe tensorwise or delayed reads the saved FP8 tensor and scale
+    directly (its quantization is orientation-free); blockwise and mxfp8
+    re-quantize the dequantized residual in 128×1 / 32×1 blocks for wgrad,
+    as DeepSeek-V3 does with its cached 1×128 activations.
+
     `quantize-before-all-to-all`: the quantize of a forward GEMM's `a` is
     moved above the `moe.all_to_all` / `moe.permute` that produced it, so
     the rows move as FP8; the row scales (blockwise) move through the same
@@ -189,6 +199,9 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     Option<"quantizeBeforeAllToAll", "quantize-before-all-to-all", "bool",
            /*default=*/"false",
            "Quantize above moe.all_to_all / moe.permute so FP8 rows travel">,
+    Option<"fp8Residuals", "fp8-residuals", "bool", /*default=*/"true",
+           "Save the forward residuals that a placed GEMM quantizes in FP8, "
+           "with their scales">,
     Option<"amaxHistoryLength", "amax-history-length", "int64_t",
            /*default=*/"16", "Length of the amax history of recipe delayed">,
   ];
