@@ -128,4 +128,96 @@ def MoeFusePass : Pass<"moe-fuse"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
+  let summary = "Quantize the expert GEMMs to FP8 (forward, dgrad, wgrad)";
+  let description = [{
+    Places `moe.quantize` (and, where needed, `moe.dequantize`) around the
+    expert GEMMs of every function with a body, so they run on FP8 operands
+    with explicit scales. The router, the losses, the activation and the
+    combine weighting are not touched: they stay f32/bf16.
+
+    Order with the VJP: run `moe-generate-vjp` FIRST, then this pass. It
+    then places FP8 in `@f`, `@f_fwd` and `@f_bwd` alike: a
+    `moe.grouped_matmul` in a function named `*_bwd` is a dgrad GEMM (its
+    `a` is a gradient), elsewhere a forward GEMM; every
+    `moe.grouped_weight_grad` is a wgrad GEMM. (`moe-generate-vjp` refuses
+    an FP8 `moe.grouped_matmul`: an FP8 GEMM has no adjoint, by design the
+    backward GEMMs are quantized on their own operands, with their own
+    scales and formats.)
+
+    fc1 and fc2: a GEMM's layer is read from its weight, `b` (forward,
+    dgrad), a function argument named `w_down` (fc2) or `w_gate`, `w_up`
+    (fc1) by `moe.name`; for a wgrad, from the `moe.name` of the gradient it
+    returns (`d_w_down`, ...). Without names, a forward GEMM whose result
+    feeds a `moe.glu` is fc1 and one whose `a` is a `moe.glu` result is fc2.
+
+    Recipes (`recipe`):
+    - `tensorwise`: one scale per tensor from its current amax
+      (`moe.quantize tensorwise`), FP8 `moe.grouped_matmul` with 0-d scales.
+    - `delayed`: one scale per tensor from an amax history: each quantized
+      tensor gets a function argument `amax_<gemm>_<operand>` `[L]` f32
+      (`amax-history-length`) and a result `new_amax_<gemm>_<operand>`, the
+      rolled history, to be fed back on the next call.
+    - `blockwise` (DeepSeek-V3): activations and gradients in 1×128 blocks
+      along the contraction dimension (`block_1x128`), weights in 128×128
+      blocks (`block_128x128`); the contraction dimension must be a
+      multiple of 128. Wgrad contracts over the rows: its operands are
+      quantized in 128×1 blocks (transposed, `block_1x128`), and the row
+      count must be a multiple of 128.
+    - `mxfp8`: 1×32 blocks along the contraction dimension with e8m0 scales
+      (`mx_1x32`; a kn weight is transposed to nk first). `moe.grouped_matmul`
+      takes no MX scales: the operands are dequantized to the layer's type
+      and multiplied there, which is exact (a power-of-two scale times an
+      FP8 value is a bf16 value) — it lowers on the CPU; the GPU target
+      reports MX scaling as unsupported on sm_90.
+
+    Wgrad (`moe.grouped_weight_grad` has no FP8 form): both operands are
+    quantized with the recipe and dequantized to f32, so the weight gradient
+    is computed on exactly the FP8 values, accumulated in f32.
+
+    Formats: forward operands (activations, weights) are e4m3;
+    gradients (dgrad's `a`, wgrad's `dc`) are `grad-format`, e5m2 by
+    default (e4m3 on request).
+
+    `gemms` selects which GEMMs: any of `fc1`, `fc2` (layers; none named:
+    both) and `forward`, `dgrad`, `wgrad` (none named: all three); a GEMM is
+    placed when its layer and its kind are both selected.
+
+    `fp8-residuals` (default on): a residual of `@f_fwd` that a placed
+    forward GEMM quantizes (the dispatched tokens, fc1's input; the glu
+    output when it is saved) is returned as that FP8 tensor, followed by
+    its scale (`<name>_scale`, role residual), instead of in bf16; `@f_bwd`
+    takes both and dequantizes where a reader needs the values. A wgrad of
+    recipe tensorwise or delayed reads the saved FP8 tensor and scale
+    directly (its quantization is orientation-free); blockwise and mxfp8
+    re-quantize the dequantized residual in 128×1 / 32×1 blocks for wgrad,
+    as DeepSeek-V3 does with its cached 1×128 activations.
+
+    `quantize-before-all-to-all`: the quantize of a forward GEMM's `a` is
+    moved above the `moe.all_to_all` / `moe.permute` that produced it, so
+    the rows move as FP8; the row scales (blockwise) move through the same
+    op. A tensor-wise scale can move through `moe.permute` (one rank) but
+    not through `moe.all_to_all` (each rank has its own scale), and MX
+    scales (e8m0) cannot move through either: both are errors.
+  }];
+  let options = [
+    Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
+           "tensorwise, delayed, blockwise or mxfp8">,
+    Option<"gradFormat", "grad-format", "std::string", /*default=*/"\"e5m2\"",
+           "FP8 format of gradients: e5m2 or e4m3">,
+    ListOption<"gemms", "gemms", "std::string",
+               "GEMMs to place: fc1, fc2 and forward, dgrad, wgrad (default: all)">,
+    Option<"quantizeBeforeAllToAll", "quantize-before-all-to-all", "bool",
+           /*default=*/"false",
+           "Quantize above moe.all_to_all / moe.permute so FP8 rows travel">,
+    Option<"fp8Residuals", "fp8-residuals", "bool", /*default=*/"true",
+           "Save the forward residuals that a placed GEMM quantizes in FP8, "
+           "with their scales">,
+    Option<"amaxHistoryLength", "amax-history-length", "int64_t",
+           /*default=*/"16", "Length of the amax history of recipe delayed">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MOE_TRANSFORMS_PASSES_TD

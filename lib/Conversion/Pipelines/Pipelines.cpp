@@ -3,6 +3,7 @@
 
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 #include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -53,6 +54,45 @@ struct CheckLoweredToLLVMPass
     if (result.wasInterrupted())
       signalPassFailure();
   }
+};
+
+/// The first step of moe-lower-to-gpu: FP8 recipes the target chip cannot
+/// run are reported here, at the op, before anything is lowered. MX block
+/// scaling (moe.quantize / moe.dequantize mx_1x32, e8m0 scales) is a
+/// Blackwell feature (sm_100 and newer): Hopper has no MX instructions.
+struct CheckFP8OnTargetPass
+    : PassWrapper<CheckFP8OnTargetPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckFP8OnTargetPass)
+  explicit CheckFP8OnTargetPass(std::string chip) : chip(std::move(chip)) {}
+  StringRef getArgument() const final { return "moe-check-fp8-on-target"; }
+  StringRef getDescription() const final {
+    return "Fail on FP8 recipes the target chip does not support";
+  }
+  void runOnOperation() override {
+    unsigned version = 0;
+    StringRef digits = StringRef(chip).drop_front(3).take_while(
+        [](char c) { return c >= '0' && c <= '9'; });
+    if (!StringRef(chip).starts_with("sm_") ||
+        digits.getAsInteger(10, version) || version >= 100)
+      return;
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      std::optional<moe::QuantRecipe> recipe;
+      if (auto q = dyn_cast<moe::QuantizeOp>(op))
+        recipe = q.getRecipe();
+      else if (auto dq = dyn_cast<moe::DequantizeOp>(op))
+        recipe = dq.getRecipe();
+      if (recipe != moe::QuantRecipe::MX1x32)
+        return WalkResult::advance();
+      op->emitOpError("recipe mx_1x32 (MXFP8) is unsupported on target ")
+          << chip
+          << ": MX block scaling needs sm_100 or newer (use recipe "
+             "blockwise on Hopper)";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+  std::string chip;
 };
 } // namespace
 
@@ -181,6 +221,7 @@ static bool usesGeneratedGemms(const moe::MoeLowerToGpuOptions &options) {
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
   bool generatedGemms = usesGeneratedGemms(options);
+  pm.addPass(std::make_unique<CheckFP8OnTargetPass>(options.chip.getValue()));
   // Fusions into the grouped GEMMs' epilogues pay off in generated kernels;
   // on the cuBLASLt path an epilogue needs an f32 product buffer.
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true,
