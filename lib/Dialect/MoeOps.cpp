@@ -992,7 +992,8 @@ template <typename OpT> static LogicalResult verifyAllToAllSymbols(OpT op, Symbo
   int64_t ranks = grid->getShape()[int64_t(op.getGridAxis())];
   // verify() has checked the rank unless it failed; do not rely on it.
   RankedTensorType send = typeOf(op.getSendSizes());
-  int64_t chunks = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
+  int64_t chunks =
+      send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
   if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(chunks) &&
       (ranks < 1 || chunks % ranks != 0 || chunks == 0))
     return op.emitOpError("'send_sizes' has ")
@@ -1032,8 +1033,8 @@ template <typename OpT> static LogicalResult verifySortChunks(OpT op) {
                "), got " + str(typeOf(op.getSizesInit())));
   int64_t n = counts->getDimSize(0), m = sizes.getDimSize(0);
   if (m == 0)
-    return err("result 'sizes' must have at least one entry (" +
-               sizesMeaning + ")");
+    return err("result 'sizes' must have at least one entry (" + sizesMeaning +
+               ")");
   if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(m) && n % m != 0)
     return err("'counts' has N = " + Twine(n) +
                " entries, not divisible by the " + Twine(m) +
@@ -1534,8 +1535,7 @@ void SortChunksOp::build(OpBuilder &b, OperationState &state, Value x,
   Location loc = state.location;
   auto xType = cast<RankedTensorType>(x.getType());
   SmallVector<Value> inits = createEmptyDestinations(
-      b, loc,
-      TypeRange{xType, tensorOf({numSizes}, i32(b.getContext()))},
+      b, loc, TypeRange{xType, tensorOf({numSizes}, i32(b.getContext()))},
       [&](unsigned, unsigned d) { return dimOf(b, loc, x, d); });
   build(b, state, x, counts, inverse, inits);
 }
