@@ -236,7 +236,8 @@ private:
       FailureOr<Placed> p = get(ret, old, "result " + std::to_string(i),
                                 {Placement::Replicated, Placement::Tokens,
                                  Placement::Experts, Placement::Counts});
-      if (failed(p))
+      if (failed(p) ||
+          failed(checkSummableCounts(ret, *p, "result " + std::to_string(i))))
         return failure();
       results.push_back(p->value);
       if (p->placement == Placement::Tokens ||
@@ -302,6 +303,22 @@ private:
     for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
       result.setType(type);
     return clone;
+  }
+
+  /// Per-expert counts of this rank's tokens sum over the ranks to the
+  /// one-rank counts only without padding: each rank rounds its own groups
+  /// up to the permute's align.
+  LogicalResult checkSummableCounts(Operation *user, const Placed &counts,
+                                    const Twine &what) {
+    if (counts.placement != Placement::Counts)
+      return success();
+    int64_t align =
+        static_cast<int64_t>(cast<PermuteOp>(counts.permute).getAlign());
+    if (align == 1)
+      return success();
+    return user->emitOpError("moe-expert-parallel: ")
+           << what << " are group sizes padded to align = " << align
+           << ", whose sum over the ranks is not the one-rank value";
   }
 
   /// The element-wise sum of `value` over the ranks of the axis.
@@ -575,7 +592,7 @@ private:
   LogicalResult visit(ExpertBiasUpdateOp op) {
     FailureOr<Placed> counts = get(op, op.getCounts(), "counts",
                                    {Placement::Counts, Placement::Replicated});
-    if (failed(counts) ||
+    if (failed(counts) || failed(checkSummableCounts(op, *counts, "counts")) ||
         failed(get(op, op.getBias(), "bias", {Placement::Replicated})))
       return failure();
     // The update needs every rank's tokens: the counts summed over ranks.

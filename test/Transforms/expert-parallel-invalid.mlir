@@ -129,3 +129,18 @@ func.func @permute_experts(%x: tensor<8x4xf32>, %indices: tensor<8x2xi32>) -> te
       : tensor<8x4xf32>, tensor<8x2xi32> -> tensor<16x4xf32>, tensor<5xi32>, tensor<8x2xi32>
   return %sizes : tensor<5xi32>
 }
+
+// -----
+
+shard.grid @ep(shape = 2)
+// Each rank pads its own groups to a multiple of 4: the padded sizes of the
+// ranks do not add up to the one-rank padded sizes.
+func.func @padded_counts(%x: tensor<8x4xf32>, %indices: tensor<8x2xi32>) -> tensor<4xi32> {
+  %i0 = tensor.empty() : tensor<28x4xf32>
+  %i1 = tensor.empty() : tensor<4xi32>
+  %i2 = tensor.empty() : tensor<8x2xi32>
+  %xs, %sizes, %rows = moe.permute %x, %indices experts 4 align 4 outs(%i0, %i1, %i2)
+      : tensor<8x4xf32>, tensor<8x2xi32> -> tensor<28x4xf32>, tensor<4xi32>, tensor<8x2xi32>
+  // expected-error @+1 {{'func.return' op moe-expert-parallel: result 0 are group sizes padded to align = 4, whose sum over the ranks is not the one-rank value}}
+  return %sizes : tensor<4xi32>
+}

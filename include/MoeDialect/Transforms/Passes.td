@@ -113,7 +113,9 @@ def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
       results are replicated;
     - `moe.expert_bias_update` gets the counts summed over the ranks
       (`moe.all_reduce`); returned group sizes are this rank's counts
-      (`moe.partial_sum`).
+      (`moe.partial_sum`). Group sizes padded by the permute's align > 1
+      do not sum over the ranks to the one-rank sizes: either use is then
+      an error.
 
     Results are annotated like arguments (`moe.split_dim`, `moe.partial_sum`,
     or nothing: replicated). Without a `shard.grid @grid` in the module the
