@@ -18,6 +18,7 @@
 #include "MoeDialect/Dialect/UpstreamVJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
+#include "MoeDialect/Transforms/ShardingAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -227,19 +228,27 @@ LogicalResult prepareForward(func::FuncOp f) {
 // The backward @f_bwd
 //===----------------------------------------------------------------------===//
 
+/// An argument or result of @f_bwd derived from a result or argument of @f
+/// (a cotangent d_<result>, a gradient d_<argument>): its name and the
+/// index of the result or argument.
+struct Derived {
+  std::string name;
+  unsigned index;
+};
+
 /// Adds one cotangent argument to @f_bwd per float result of @f, seeding
-/// `cots`; returns their names, d_<result>.
-SmallVector<std::string> addCotangentArguments(func::FuncOp f, Block &bwdBody,
-                                               Cotangents &cots) {
+/// `cots`; returns their names, d_<result>, and results.
+SmallVector<Derived> addCotangentArguments(func::FuncOp f, Block &bwdBody,
+                                           Cotangents &cots) {
   auto ret = cast<func::ReturnOp>(f.getBody().front().getTerminator());
-  SmallVector<std::string> names;
+  SmallVector<Derived> names;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     if (!isFloatTensor(value))
       continue;
     BlockArgument dres = bwdBody.addArgument(value.getType(), value.getLoc());
     cots.add(value, dres, value.getLoc());
     auto name = f.getResultAttrOfType<StringAttr>(i, kNameAttr);
-    names.push_back("d_" + name.str());
+    names.push_back({"d_" + name.str(), static_cast<unsigned>(i)});
   }
   return names;
 }
@@ -268,18 +277,19 @@ LogicalResult applyAdjoint(Operation &op, BackwardBuilder &bb,
 }
 
 /// Returns from @f_bwd the gradients of the arguments of @f that a cotangent
-/// reaches and fixes @f_bwd's type; returns their names, d_<argument>.
-SmallVector<std::string> returnGradients(func::FuncOp f, func::FuncOp bwd,
-                                         OpBuilder &b, const Cotangents &cots) {
+/// reaches and fixes @f_bwd's type; returns their names, d_<argument>, and
+/// arguments.
+SmallVector<Derived> returnGradients(func::FuncOp f, func::FuncOp bwd,
+                                     OpBuilder &b, const Cotangents &cots) {
   SmallVector<Value> grads;
-  SmallVector<std::string> names;
+  SmallVector<Derived> names;
   for (BlockArgument arg : f.getArguments()) {
     Value g = cots.lookup(arg);
     if (!g)
       continue;
     grads.push_back(g);
     auto name = f.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kNameAttr);
-    names.push_back("d_" + name.str());
+    names.push_back({"d_" + name.str(), arg.getArgNumber()});
   }
   func::ReturnOp::create(b, f.getLoc(), grads);
   bwd.setFunctionType(FunctionType::get(
@@ -325,6 +335,50 @@ DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
                            StringAttr::get(ctx, role))});
 }
 
+/// `attrs` with `key` set to `value`.
+DictionaryAttr withAttr(DictionaryAttr attrs, StringRef key, Attribute value) {
+  NamedAttrList list(attrs);
+  list.set(key, value);
+  return list.getDictionary(attrs.getContext());
+}
+
+/// Whether @f is a per-rank function (moe-expert-parallel's): an argument or
+/// result says how it is spread over the ranks.
+bool isSharded(func::FuncOp f) {
+  auto annotated = [](DictionaryAttr attrs) {
+    return attrs && (attrs.get(kSplitDimAttr) || attrs.get(kPartialSumAttr));
+  };
+  for (unsigned i = 0, e = f.getNumArguments(); i < e; ++i)
+    if (annotated(f.getArgAttrDict(i)))
+      return true;
+  for (unsigned i = 0, e = f.getNumResults(); i < e; ++i)
+    if (annotated(f.getResultAttrDict(i)))
+      return true;
+  return false;
+}
+
+/// `attrs` with the sharding annotation of `source` (an argument or result
+/// of @f), if it has one: a primal argument keeps its own, the cotangent
+/// of a result has the result's.
+DictionaryAttr withShardingOf(DictionaryAttr attrs, DictionaryAttr source) {
+  if (!source)
+    return attrs;
+  for (StringRef key : {kSplitDimAttr, kPartialSumAttr})
+    if (Attribute value = source.get(key))
+      attrs = withAttr(attrs, key, value);
+  return attrs;
+}
+
+/// `attrs` of the gradient of an argument of a per-rank @f: split on the
+/// argument's dim where the argument is split, else this rank's partial sum
+/// (a replicated argument's gradient: the caller sums it over the ranks).
+DictionaryAttr withGradientSharding(DictionaryAttr attrs,
+                                    DictionaryAttr argAttrs) {
+  if (Attribute dim = argAttrs ? argAttrs.get(kSplitDimAttr) : nullptr)
+    return withAttr(attrs, kSplitDimAttr, dim);
+  return withAttr(attrs, kPartialSumAttr, UnitAttr::get(attrs.getContext()));
+}
+
 /// Names the forward values @f_bwd takes: an argument of @f keeps its
 /// moe.name/moe.role (annotateEntryNames set both); a residual is res<i>
 /// (among residuals), made distinct from every name of @f, which @f_fwd keeps,
@@ -342,9 +396,11 @@ void nameSavedValues(func::FuncOp f, const BackwardBuilder &bb,
   for (Value v : bb.getSaved()) {
     if (bb.isPrimalArgument(v)) {
       unsigned i = cast<BlockArgument>(v).getArgNumber();
-      bwdArgAttrs.push_back(nameAndRole(
-          ctx, f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue(),
-          f.getArgAttrOfType<StringAttr>(i, kRoleAttr).getValue()));
+      bwdArgAttrs.push_back(withShardingOf(
+          nameAndRole(ctx,
+                      f.getArgAttrOfType<StringAttr>(i, kNameAttr).getValue(),
+                      f.getArgAttrOfType<StringAttr>(i, kRoleAttr).getValue()),
+          f.getArgAttrDict(i)));
       continue;
     }
     std::string name = "res" + std::to_string(numResiduals++);
@@ -381,21 +437,30 @@ LogicalResult checkDistinctNames(func::FuncOp f, func::FuncOp bwd,
 
 /// Sets moe.name/moe.role on @f_fwd's results (@f's, then the residuals) and
 /// on @f_bwd's arguments (saved values, then cotangents) and results
-/// (gradients).
+/// (gradients). For a per-rank @f, the arguments of @f keep their sharding
+/// annotations, a cotangent has its result's, a gradient its argument's
+/// split or moe.partial_sum; residuals are rank-local and carry none.
 LogicalResult nameEntries(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd,
                           const BackwardBuilder &bb,
-                          ArrayRef<std::string> cotangentNames,
-                          ArrayRef<std::string> gradientNames) {
+                          ArrayRef<Derived> cotangents,
+                          ArrayRef<Derived> gradients) {
   MLIRContext *ctx = f.getContext();
   SmallVector<DictionaryAttr> fwdResultAttrs;
   f.getAllResultAttrs(fwdResultAttrs);
   SmallVector<DictionaryAttr> bwdArgAttrs;
   nameSavedValues(f, bb, bwdArgAttrs, fwdResultAttrs);
-  for (const std::string &name : cotangentNames)
-    bwdArgAttrs.push_back(nameAndRole(ctx, name, "cotangent"));
+  bool sharded = isSharded(f);
+  for (const Derived &cotangent : cotangents)
+    bwdArgAttrs.push_back(
+        withShardingOf(nameAndRole(ctx, cotangent.name, "cotangent"),
+                       f.getResultAttrDict(cotangent.index)));
   SmallVector<DictionaryAttr> bwdResultAttrs;
-  for (const std::string &name : gradientNames)
-    bwdResultAttrs.push_back(nameAndRole(ctx, name, "gradient"));
+  for (const Derived &gradient : gradients) {
+    DictionaryAttr attrs = nameAndRole(ctx, gradient.name, "gradient");
+    bwdResultAttrs.push_back(
+        sharded ? withGradientSharding(attrs, f.getArgAttrDict(gradient.index))
+                : attrs);
+  }
   if (failed(checkDistinctNames(f, bwd, bwdArgAttrs, bwdResultAttrs)))
     return failure();
   fwd.setAllResultAttrs(fwdResultAttrs);
@@ -426,16 +491,15 @@ LogicalResult differentiate(func::FuncOp f, const RecomputePolicy &policy) {
   Block &primalBody = f.getBody().front();
   BackwardBuilder bb(bwd, primalBody, policy);
   Cotangents cots(bb.getBuilder());
-  SmallVector<std::string> cotangentNames =
-      addCotangentArguments(f, *bwdBody, cots);
+  SmallVector<Derived> cotangents = addCotangentArguments(f, *bwdBody, cots);
   for (Operation &op : llvm::reverse(primalBody.without_terminator()))
     if (failed(applyAdjoint(op, bb, cots)))
       return failure();
-  SmallVector<std::string> gradientNames =
+  SmallVector<Derived> gradients =
       returnGradients(f, bwd, bb.getBuilder(), cots);
 
   func::FuncOp fwd = createForwardWithResiduals(f, bwd, bb);
-  return nameEntries(f, fwd, bwd, bb, cotangentNames, gradientNames);
+  return nameEntries(f, fwd, bwd, bb, cotangents, gradients);
 }
 
 struct MoeGenerateVJPPass

@@ -49,6 +49,14 @@ def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
     gradient `d_<arg>`) for the artifact metadata; a name that would repeat
     within `@f_bwd` is an error.
 
+    Per-rank functions (`moe-expert-parallel`'s, whose arguments or results
+    carry `moe.split_dim` / `moe.partial_sum`): `@f_fwd` and the arguments
+    of `@f` that `@f_bwd` takes keep their annotations, a cotangent
+    `d_<result>` has its result's, the gradient `d_<arg>` of a split
+    argument is split on the same dim and that of any other argument is
+    this rank's `moe.partial_sum` (the caller sums it over the ranks, as
+    data-parallel training does); residuals are rank-local and carry none.
+
     Residual policy (`recompute`): forward values the backward needs are
     saved as residuals, except the results of the op kinds listed, which are
     recomputed in the backward from their own (saved or recomputed)
@@ -72,6 +80,64 @@ def MoeGenerateVJPPass : Pass<"moe-generate-vjp", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
+  let summary = "Partition MoE forward functions over the ranks of a shard.grid axis (expert parallelism)";
+  let description = [{
+    Rewrites every public function with a body (its `moe.layer`s expanded
+    first, as `moe-expand-layer` does) into the per-rank SPMD function of
+    expert parallelism over axis `axis` of the `shard.grid` `@grid` (P ranks;
+    tokens are sharded over the same ranks, as EP = DP training does):
+
+    - tokens: x and every per-token value (logits, scores, top-k weights and
+      indices, the permute's rows, the output) have T/P rows; the arguments
+      that feed them get `moe.split_dim = 0`;
+    - experts: the expert weights (the `b` of `moe.grouped_matmul`) are
+      `[E/P, ...]`, `moe.split_dim = 0`; rank r holds experts
+      r·E/P .. (r+1)·E/P − 1;
+    - the router weight, the expert bias and constants stay replicated (no
+      annotation);
+    - dispatch: after `moe.permute` (E global groups) a `moe.all_to_all`
+      sends each rank its experts' rows (send_sizes = the group sizes, E/P
+      chunks per destination) and `moe.sort_chunks` orders what arrived
+      local-expert-major; the grouped matmuls and `moe.glu` run on those
+      rows with the E/P local group sizes and weights; before `moe.combine`
+      `moe.sort_chunks inverse` and a `moe.all_to_all` with the received
+      sizes bring the rows back in the permute's order;
+    - losses: `moe.aux_loss batch` becomes `global` on the grid axis (this
+      rank's share) and `sequence` whose seq_length divides T/P takes
+      coeff/P (seq_length = T: `global`); `moe.z_loss` takes coeff/P; each
+      loss is then summed over the ranks by `moe.all_reduce`, so the loss
+      results are replicated;
+    - `moe.expert_bias_update` gets the counts summed over the ranks
+      (`moe.all_reduce`); returned group sizes are this rank's counts
+      (`moe.partial_sum`). Group sizes padded by the permute's align > 1
+      do not sum over the ranks to the one-rank sizes: either use is then
+      an error.
+
+    Results are annotated like arguments (`moe.split_dim`, `moe.partial_sum`,
+    or nothing: replicated). Without a `shard.grid @grid` in the module the
+    pass creates `shard.grid @grid(shape = ranks)`; with one, the grid must
+    be 1-D with a static size equal to `ranks` (or `ranks` left 0). Every op
+    is rewritten by its kind's semantics; an op kind the pass does not know
+    is an error naming it. `moe-generate-vjp` of the result gives the
+    per-rank backward (gradients of replicated arguments are this rank's
+    partial sums, `moe.partial_sum`: the caller reduces them, as
+    data-parallel training does).
+  }];
+  let options = [
+    Option<"grid", "grid", "std::string", /*default=*/"\"ep\"",
+           "Symbol name of the shard.grid (created when absent)">,
+    Option<"axis", "axis", "int64_t", /*default=*/"0",
+           "The grid axis the experts and tokens are split over">,
+    Option<"ranks", "ranks", "int64_t", /*default=*/"0",
+           "P, the ranks on the axis: the size of a created grid; with an "
+           "existing grid it must equal the axis size, or be 0">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::shard::ShardDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Transforms/EntryNames.h"
+#include "MoeDialect/Transforms/ShardingAttrs.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,10 +47,10 @@ void keepCalledEntriesAsCallees(ModuleOp module,
       continue;
     auto copy = func.clone();
     copy.setPrivate();
-    for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i) {
-      copy.removeArgAttr(i, moe::kNameAttr);
-      copy.removeArgAttr(i, moe::kRoleAttr);
-    }
+    for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i)
+      for (StringRef key : {moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr,
+                            moe::kPartialSumAttr})
+        copy.removeArgAttr(i, key);
     for (unsigned i = 0, e = copy.getNumResults(); i < e; ++i) {
       copy.removeResultAttr(i,
                             StringAttr::get(copy.getContext(), moe::kNameAttr));
@@ -64,14 +65,16 @@ void keepCalledEntriesAsCallees(ModuleOp module,
 }
 
 /// Tensor arguments read-only, arguments without elements memref<0xT>
-/// (the body gets an empty tensor of the original type instead); names and
-/// roles, which the metadata records before this step, dropped.
+/// (the body gets an empty tensor of the original type instead); names,
+/// roles and sharding annotations, which the metadata records before this
+/// step, dropped.
 void prepareArguments(func::FuncOp func) {
   MLIRContext *ctx = func.getContext();
   Block &body = func.getBody().front();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    func.removeArgAttr(i, moe::kNameAttr);
-    func.removeArgAttr(i, moe::kRoleAttr);
+    for (StringRef key : {moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr,
+                          moe::kPartialSumAttr})
+      func.removeArgAttr(i, key);
     BlockArgument arg = func.getArgument(i);
     if (isEmptyTensor(arg.getType())) {
       OpBuilder b = OpBuilder::atBlockBegin(&body);
