@@ -108,7 +108,8 @@ void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MoeDialect *) {
     attach<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp, ExpertBiasUpdateOp,
            PermuteOp, GroupedMatmulOp, GroupedWeightGradOp, GluOp, AllToAllOp,
-           CombineOp, CombineGradOp, QuantizeOp, DequantizeOp>(ctx);
+           SortChunksOp, AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
+           DequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);
   });
 }

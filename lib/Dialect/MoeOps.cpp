@@ -963,7 +963,7 @@ template <typename OpT> static LogicalResult verifyAllToAll(OpT op) {
   if (failed(input))
     return failure();
   auto send = expectTensor(err, "send_sizes", typeOf(op.getSendSizes()), 1,
-                           "[P]", Elem::I32);
+                           "[P·C]", Elem::I32);
   if (failed(send))
     return failure();
   if (int64_t(op.getGridAxis()) < 0)
@@ -978,7 +978,7 @@ template <typename OpT> static LogicalResult verifyAllToAll(OpT op) {
     return failure();
   return expectResult(err, "recv_sizes", typeOf(op.getRecvSizesInit()),
                       send->getShape(), send->getElementType(),
-                      "one count per rank, like 'send_sizes'");
+                      "one count per chunk, like 'send_sizes'");
 }
 
 LogicalResult AllToAllOp::verify() {
@@ -992,16 +992,83 @@ template <typename OpT> static LogicalResult verifyAllToAllSymbols(OpT op, Symbo
   int64_t ranks = grid->getShape()[int64_t(op.getGridAxis())];
   // verify() has checked the rank unless it failed; do not rely on it.
   RankedTensorType send = typeOf(op.getSendSizes());
-  int64_t p = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
-  if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(p) && ranks != p)
+  int64_t chunks = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(chunks) &&
+      (ranks < 1 || chunks % ranks != 0 || chunks == 0))
     return op.emitOpError("'send_sizes' has ")
-           << p << " entries but axis " << int64_t(op.getGridAxis()) << " of grid @"
-           << op.getGrid() << " has " << ranks << " ranks";
+           << chunks << " entries, not a positive multiple of the " << ranks
+           << " ranks of axis " << int64_t(op.getGridAxis()) << " of grid @"
+           << op.getGrid() << " (C chunks per rank)";
   return success();
 }
 
 LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyAllToAllSymbols(*this, symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// moe.sort_chunks
+//===----------------------------------------------------------------------===//
+
+template <typename OpT> static LogicalResult verifySortChunks(OpT op) {
+  OpErrorSink err{op};
+  auto x = expectTensor(err, "x", typeOf(op.getX()), 2, "[R, H]",
+                        Elem::ActivationOrFp8);
+  if (failed(x))
+    return failure();
+  auto counts = expectTensor(err, "counts", typeOf(op.getCounts()), 1,
+                             "[N] (N = P·C)", Elem::I32);
+  if (failed(counts))
+    return failure();
+  if (failed(expectResult(err, "output", typeOf(op.getOutputInit()),
+                          x->getShape(), x->getElementType(),
+                          "the shape and element type of 'x'")))
+    return failure();
+  StringRef sizesMeaning =
+      op.getInverse() ? "P: rows per rank" : "C: rows per local chunk";
+  auto sizes = dyn_cast<RankedTensorType>(typeOf(op.getSizesInit()));
+  if (!sizes || sizes.getRank() != 1 || !sizes.getElementType().isInteger(32))
+    return err("result 'sizes' must be a 1-D tensor of i32 (" + sizesMeaning +
+               "), got " + str(typeOf(op.getSizesInit())));
+  int64_t n = counts->getDimSize(0), m = sizes.getDimSize(0);
+  if (m == 0)
+    return err("result 'sizes' must have at least one entry (" +
+               sizesMeaning + ")");
+  if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(m) && n % m != 0)
+    return err("'counts' has N = " + Twine(n) +
+               " entries, not divisible by the " + Twine(m) +
+               " entries of result 'sizes' (" + sizesMeaning + ")");
+  return success();
+}
+
+LogicalResult SortChunksOp::verify() { return verifySortChunks(*this); }
+
+//===----------------------------------------------------------------------===//
+// moe.all_reduce
+//===----------------------------------------------------------------------===//
+
+template <typename OpT> static LogicalResult verifyAllReduce(OpT op) {
+  OpErrorSink err{op};
+  RankedTensorType input = typeOf(op.getInput());
+  Type elem = input.getElementType();
+  if (!(elem.isF32() || elem.isF64() || elem.isInteger(32) ||
+        elem.isInteger(64)))
+    return err("'input' must have f32, f64, i32 or i64 elements, got " +
+               str(elem));
+  if (failed(expectResult(err, "output", typeOf(op.getOutputInit()),
+                          input.getShape(), elem,
+                          "the shape and element type of 'input'")))
+    return failure();
+  if (op.getGridAxes().empty())
+    return err("needs at least one grid axis to sum over");
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() { return verifyAllReduce(*this); }
+
+LogicalResult
+AllReduceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyGridAxes(*this, symbolTable, getGridAttr(), getGridAxes());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1460,6 +1527,26 @@ void AllToAllOp::build(OpBuilder &b, OperationState &state,
         return dimOf(b, loc, result == 0 ? input : sendSizes, d);
       });
   build(b, state, input, sendSizes, grid, gridAxis, inits);
+}
+
+void SortChunksOp::build(OpBuilder &b, OperationState &state, Value x,
+                         Value counts, int64_t numSizes, bool inverse) {
+  Location loc = state.location;
+  auto xType = cast<RankedTensorType>(x.getType());
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, loc,
+      TypeRange{xType, tensorOf({numSizes}, i32(b.getContext()))},
+      [&](unsigned, unsigned d) { return dimOf(b, loc, x, d); });
+  build(b, state, x, counts, inverse, inits);
+}
+
+void AllReduceOp::build(OpBuilder &b, OperationState &state, Value input,
+                        FlatSymbolRefAttr grid, ArrayRef<int64_t> gridAxes) {
+  Location loc = state.location;
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, loc, input.getType(),
+      [&](unsigned, unsigned d) { return dimOf(b, loc, input, d); });
+  build(b, state, input, grid, b.getDenseI64ArrayAttr(gridAxes), inits);
 }
 
 void CombineOp::build(OpBuilder &b, OperationState &state, Value y, Value rows,

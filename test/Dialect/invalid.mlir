@@ -1462,7 +1462,7 @@ shard.grid @ep(shape = 4)
 func.func @all_to_all_send_sizes_rank(%x: tensor<8x4xf32>, %s: tensor<i32>) {
   %init162 = tensor.empty() : tensor<8x4xf32>
   %init163 = tensor.empty() : tensor<i32>
-  // expected-error @+1 {{'moe.all_to_all' op 'send_sizes' must be a rank-1 tensor [P], got rank 0 (tensor<i32>)}}
+  // expected-error @+1 {{'moe.all_to_all' op 'send_sizes' must be a rank-1 tensor [P·C], got rank 0 (tensor<i32>)}}
   %0:2 = moe.all_to_all %x, %s on @ep axis 0 outs(%init162, %init163) : tensor<8x4xf32>, tensor<i32> -> tensor<8x4xf32>, tensor<i32>
   return
 }
@@ -1528,7 +1528,7 @@ shard.grid @ep(shape = 4)
 func.func @all_to_all_recv_sizes(%x: tensor<8x4xf32>, %s: tensor<4xi32>) {
   %init174 = tensor.empty() : tensor<8x4xf32>
   %init175 = tensor.empty() : tensor<2xi32>
-  // expected-error @+1 {{'moe.all_to_all' op result 'recv_sizes' must be [4] of i32 (one count per rank, like 'send_sizes'), got tensor<2xi32>}}
+  // expected-error @+1 {{'moe.all_to_all' op result 'recv_sizes' must be [4] of i32 (one count per chunk, like 'send_sizes'), got tensor<2xi32>}}
   %0:2 = moe.all_to_all %x, %s on @ep axis 0 outs(%init174, %init175) : tensor<8x4xf32>, tensor<4xi32> -> tensor<8x4xf32>, tensor<2xi32>
   return
 }
@@ -1567,11 +1567,189 @@ func.func @all_to_all_axis_out_of_range(%x: tensor<8x4xf32>, %s: tensor<4xi32>) 
 // -----
 
 shard.grid @ep(shape = 2x4)
-func.func @all_to_all_send_sizes_vs_axis(%x: tensor<8x4xf32>, %s: tensor<4xi32>) {
+func.func @all_to_all_send_sizes_vs_axis(%x: tensor<8x4xf32>, %s: tensor<6xi32>) {
   %init182 = tensor.empty() : tensor<8x4xf32>
-  %init183 = tensor.empty() : tensor<4xi32>
-  // expected-error @+1 {{'moe.all_to_all' op 'send_sizes' has 4 entries but axis 0 of grid @ep has 2 ranks}}
-  %0:2 = moe.all_to_all %x, %s on @ep axis 0 outs(%init182, %init183) : tensor<8x4xf32>, tensor<4xi32> -> tensor<8x4xf32>, tensor<4xi32>
+  %init183 = tensor.empty() : tensor<6xi32>
+  // expected-error @+1 {{'moe.all_to_all' op 'send_sizes' has 6 entries, not a positive multiple of the 4 ranks of axis 1 of grid @ep (C chunks per rank)}}
+  %0:2 = moe.all_to_all %x, %s on @ep axis 1 outs(%init182, %init183) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xf32>, tensor<6xi32>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 4)
+func.func @all_to_all_no_chunks(%x: tensor<8x4xf32>, %s: tensor<0xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %r0 = tensor.empty() : tensor<0xi32>
+  // expected-error @+1 {{'moe.all_to_all' op 'send_sizes' has 0 entries, not a positive multiple of the 4 ranks of axis 0 of grid @ep (C chunks per rank)}}
+  %0:2 = moe.all_to_all %x, %s on @ep axis 0 outs(%y0, %r0) : tensor<8x4xf32>, tensor<0xi32> -> tensor<8x4xf32>, tensor<0xi32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// moe.sort_chunks
+//===----------------------------------------------------------------------===//
+
+func.func @sort_chunks_x_rank(%x: tensor<8xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8xf32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op 'x' must be a rank-2 tensor [R, H], got rank 1 (tensor<8xf32>)}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8xf32>, tensor<6xi32> -> tensor<8xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_x_element(%x: tensor<8x4xi32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xi32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op 'x' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got i32}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xi32>, tensor<6xi32> -> tensor<8x4xi32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_counts_rank(%x: tensor<8x4xf32>, %c: tensor<2x3xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op 'counts' must be a rank-1 tensor [N] (N = P·C), got rank 2 (tensor<2x3xi32>)}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<2x3xi32> -> tensor<8x4xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_counts_i64(%x: tensor<8x4xf32>, %c: tensor<6xi64>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op 'counts' must have i32 elements, got i64}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi64> -> tensor<8x4xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_output_shape(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<9x4xf32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op result 'output' must be [8, 4] of f32 (the shape and element type of 'x'), got tensor<9x4xf32>}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<9x4xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_output_element(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xbf16>
+  %s0 = tensor.empty() : tensor<3xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op result 'output' must be [8, 4] of f32 (the shape and element type of 'x'), got tensor<8x4xbf16>}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xbf16>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_sizes_i64(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<3xi64>
+  // expected-error @+1 {{'moe.sort_chunks' op result 'sizes' must be a 1-D tensor of i32 (C: rows per local chunk), got tensor<3xi64>}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xf32>, tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_sizes_rank(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<i32>
+  // expected-error @+1 {{'moe.sort_chunks' op result 'sizes' must be a 1-D tensor of i32 (P: rows per rank), got tensor<i32>}}
+  %0:2 = moe.sort_chunks inverse %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xf32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_sizes_empty(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<0xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op result 'sizes' must have at least one entry (C: rows per local chunk)}}
+  %0:2 = moe.sort_chunks %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xf32>, tensor<0xi32>
+  return
+}
+
+// -----
+
+func.func @sort_chunks_not_divisible(%x: tensor<8x4xf32>, %c: tensor<6xi32>) {
+  %y0 = tensor.empty() : tensor<8x4xf32>
+  %s0 = tensor.empty() : tensor<4xi32>
+  // expected-error @+1 {{'moe.sort_chunks' op 'counts' has N = 6 entries, not divisible by the 4 entries of result 'sizes' (P: rows per rank)}}
+  %0:2 = moe.sort_chunks inverse %x, %c outs(%y0, %s0) : tensor<8x4xf32>, tensor<6xi32> -> tensor<8x4xf32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// moe.all_reduce
+//===----------------------------------------------------------------------===//
+
+shard.grid @ep(shape = 4)
+func.func @all_reduce_element(%x: tensor<4xbf16>) {
+  %y0 = tensor.empty() : tensor<4xbf16>
+  // expected-error @+1 {{'moe.all_reduce' op 'input' must have f32, f64, i32 or i64 elements, got bf16}}
+  %0 = moe.all_reduce %x on @ep axes [0] outs(%y0) : tensor<4xbf16> -> tensor<4xbf16>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 4)
+func.func @all_reduce_output(%x: tensor<4xf32>) {
+  %y0 = tensor.empty() : tensor<4xf64>
+  // expected-error @+1 {{'moe.all_reduce' op result 'output' must be [4] of f32 (the shape and element type of 'input'), got tensor<4xf64>}}
+  %0 = moe.all_reduce %x on @ep axes [0] outs(%y0) : tensor<4xf32> -> tensor<4xf64>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 4)
+func.func @all_reduce_no_axes(%x: tensor<f32>) {
+  %y0 = tensor.empty() : tensor<f32>
+  // expected-error @+1 {{'moe.all_reduce' op needs at least one grid axis to sum over}}
+  %0 = moe.all_reduce %x on @ep axes [] outs(%y0) : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @all_reduce_missing_grid(%x: tensor<f32>) {
+  %y0 = tensor.empty() : tensor<f32>
+  // expected-error @+1 {{'moe.all_reduce' op grid @nowhere does not name a shard.grid}}
+  %0 = moe.all_reduce %x on @nowhere axes [0] outs(%y0) : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 4)
+func.func @all_reduce_axis_range(%x: tensor<f32>) {
+  %y0 = tensor.empty() : tensor<f32>
+  // expected-error @+1 {{'moe.all_reduce' op grid axis 1 is out of range for grid @ep of rank 1}}
+  %0 = moe.all_reduce %x on @ep axes [1] outs(%y0) : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 2x2)
+func.func @all_reduce_axis_twice(%x: tensor<f32>) {
+  %y0 = tensor.empty() : tensor<f32>
+  // expected-error @+1 {{'moe.all_reduce' op grid axis 1 is listed twice}}
+  %0 = moe.all_reduce %x on @ep axes [1, 1] outs(%y0) : tensor<f32> -> tensor<f32>
   return
 }
 

@@ -555,6 +555,85 @@ func.func @all_to_all_fp8_axis1(%x: tensor<?x256xf8E4M3FN>, %send: tensor<8xi32>
 
 // -----
 
+// CHECK: shard.grid @ep(shape = 4)
+// CHECK-LABEL: func.func @all_to_all_chunked(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<512x32xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<8xi32>) -> (tensor<1024x32xbf16>, tensor<8xi32>)
+// CHECK: %[[OUTPUT:[a-z0-9_]+]], %[[RECV_SIZES:[a-z0-9_]+]] = moe.all_to_all %[[ARG0]], %[[ARG1]] on @ep axis 0 outs(%{{.+}}, %{{.+}}) : tensor<512x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<8xi32>
+// CHECK-NEXT: return %[[OUTPUT]], %[[RECV_SIZES]] : tensor<1024x32xbf16>, tensor<8xi32>
+shard.grid @ep(shape = 4)
+func.func @all_to_all_chunked(%x: tensor<512x32xbf16>, %send: tensor<8xi32>) -> (tensor<1024x32xbf16>, tensor<8xi32>) {
+  %y0 = tensor.empty() : tensor<1024x32xbf16>
+  %r0 = tensor.empty() : tensor<8xi32>
+  %y, %recv = moe.all_to_all %x, %send on @ep axis 0 outs(%y0, %r0) : tensor<512x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<8xi32>
+  return %y, %recv : tensor<1024x32xbf16>, tensor<8xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @sort_chunks(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<1024x32xbf16>, %[[C:[a-z0-9_]+]]: tensor<8xi32>) -> (tensor<1024x32xbf16>, tensor<2xi32>, tensor<1024x32xbf16>, tensor<4xi32>)
+// CHECK-NEXT: %[[Y0:.+]] = tensor.empty() : tensor<1024x32xbf16>
+// CHECK-NEXT: %[[S0:.+]] = tensor.empty() : tensor<2xi32>
+// CHECK-NEXT: %[[OUTPUT:[a-z0-9_]+]], %[[SIZES:[a-z0-9_]+]] = moe.sort_chunks %[[X]], %[[C]] outs(%[[Y0]], %[[S0]]) : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<2xi32>
+// CHECK-NEXT: %[[P0:.+]] = tensor.empty() : tensor<4xi32>
+// CHECK-NEXT: %[[OUTPUT_0:[a-z0-9_]+]], %[[SIZES_1:[a-z0-9_]+]] = moe.sort_chunks inverse %[[OUTPUT]], %[[C]] outs(%[[Y0]], %[[P0]]) : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<4xi32>
+// CHECK-NEXT: return %[[OUTPUT]], %[[SIZES]], %[[OUTPUT_0]], %[[SIZES_1]]
+// GENERIC-LABEL: sym_name = "sort_chunks"
+// GENERIC: "moe.sort_chunks"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<1024x32xbf16>, tensor<8xi32>, tensor<1024x32xbf16>, tensor<2xi32>) -> (tensor<1024x32xbf16>, tensor<2xi32>)
+// GENERIC: "moe.sort_chunks"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{inverse}> : (tensor<1024x32xbf16>, tensor<8xi32>, tensor<1024x32xbf16>, tensor<4xi32>) -> (tensor<1024x32xbf16>, tensor<4xi32>)
+func.func @sort_chunks(%x: tensor<1024x32xbf16>, %counts: tensor<8xi32>) -> (tensor<1024x32xbf16>, tensor<2xi32>, tensor<1024x32xbf16>, tensor<4xi32>) {
+  %y0 = tensor.empty() : tensor<1024x32xbf16>
+  %s0 = tensor.empty() : tensor<2xi32>
+  %y, %sizes = moe.sort_chunks %x, %counts outs(%y0, %s0) : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<2xi32>
+  %p0 = tensor.empty() : tensor<4xi32>
+  %z, %psizes = moe.sort_chunks inverse %y, %counts outs(%y0, %p0) : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<4xi32>
+  return %y, %sizes, %z, %psizes : tensor<1024x32xbf16>, tensor<2xi32>, tensor<1024x32xbf16>, tensor<4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @sort_chunks_memref(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: memref<?x16xf8E4M3FN>, %[[C:[a-z0-9_]+]]: memref<6xi32>, %[[Y:[a-z0-9_]+]]: memref<?x16xf8E4M3FN>, %[[S:[a-z0-9_]+]]: memref<3xi32>)
+// CHECK-NEXT: moe.sort_chunks inverse %[[X]], %[[C]] outs(%[[Y]], %[[S]]) : memref<?x16xf8E4M3FN>, memref<6xi32> -> memref<?x16xf8E4M3FN>, memref<3xi32>
+func.func @sort_chunks_memref(%x: memref<?x16xf8E4M3FN>, %c: memref<6xi32>, %y: memref<?x16xf8E4M3FN>, %s: memref<3xi32>) {
+  moe.sort_chunks inverse %x, %c outs(%y, %s) : memref<?x16xf8E4M3FN>, memref<6xi32> -> memref<?x16xf8E4M3FN>, memref<3xi32>
+  return
+}
+
+// -----
+
+// CHECK: shard.grid @dp_ep(shape = 2x4)
+// CHECK-LABEL: func.func @all_reduce(
+// CHECK-SAME: %[[L:[a-z0-9_]+]]: tensor<f32>, %[[C:[a-z0-9_]+]]: tensor<8xi64>) -> (tensor<f32>, tensor<8xi64>)
+// CHECK-NEXT: %[[L0:.+]] = tensor.empty() : tensor<f32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.all_reduce %[[L]] on @dp_ep axes [1] outs(%[[L0]]) : tensor<f32> -> tensor<f32>
+// CHECK-NEXT: %[[C0:.+]] = tensor.empty() : tensor<8xi64>
+// CHECK-NEXT: %[[V1:[a-z0-9_]+]] = moe.all_reduce %[[C]] on @dp_ep axes [0, 1] outs(%[[C0]]) : tensor<8xi64> -> tensor<8xi64>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<f32>, tensor<8xi64>
+// GENERIC-LABEL: sym_name = "all_reduce"
+// GENERIC: "moe.all_reduce"(%{{.*}}, %{{.*}}) <{grid = @dp_ep, grid_axes = array<i64: 1>}> : (tensor<f32>, tensor<f32>) -> tensor<f32>
+shard.grid @dp_ep(shape = 2x4)
+func.func @all_reduce(%loss: tensor<f32>, %counts: tensor<8xi64>) -> (tensor<f32>, tensor<8xi64>) {
+  %l0 = tensor.empty() : tensor<f32>
+  %l = moe.all_reduce %loss on @dp_ep axes [1] outs(%l0) : tensor<f32> -> tensor<f32>
+  %c0 = tensor.empty() : tensor<8xi64>
+  %c = moe.all_reduce %counts on @dp_ep axes [0, 1] outs(%c0) : tensor<8xi64> -> tensor<8xi64>
+  return %l, %c : tensor<f32>, tensor<8xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @all_reduce_memref(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: memref<3x5xf64>, %[[Y:[a-z0-9_]+]]: memref<3x5xf64>)
+// CHECK-NEXT: moe.all_reduce %[[X]] on @ep axes [0] outs(%[[Y]]) : memref<3x5xf64> -> memref<3x5xf64>
+shard.grid @ep(shape = 4)
+func.func @all_reduce_memref(%x: memref<3x5xf64>, %y: memref<3x5xf64>) {
+  moe.all_reduce %x on @ep axes [0] outs(%y) : memref<3x5xf64> -> memref<3x5xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @combine(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<144x32xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<64x2xi32>, %[[ARG2:[a-z0-9_]+]]: tensor<64x2xf32>) -> tensor<64x32xbf16>
 // CHECK-NEXT: %[[INIT119:.+]] = tensor.empty() : tensor<64x32xbf16>

@@ -256,9 +256,16 @@ def Moe_AuxLossOp : Moe_DpsOp<"aux_loss", ["Loss"],
     for `sigmoid` and `sqrtsoftplus` (`score_function` says which).
     Variants: `batch` (switch-transformer style, over all T tokens);
     `sequence` (the same per sequence of `seq_length` tokens, averaged over
-    sequences); `global` (counts and T summed over the ranks of the
-    `grid_axes` of `grid`). Counts carry no gradient. The result is a 0-d
-    f32 tensor.
+    sequences); `global`, for a layer whose tokens are spread over the
+    ranks of the `grid_axes` of `grid`: the result is this rank's share
+
+      loss = E · coeff / (K · T_g²) · Σ_e (Σ_{local t} p[t, e]) · c^g_e
+
+    with c^g the counts summed over the ranks of the axes and
+    T_g = T · (ranks on the axes). The shares of all ranks sum to the
+    `batch` loss of the whole batch; on one rank the share is the `batch`
+    loss. Counts carry no gradient (the adjoint of `global` uses c^g too).
+    The result is a 0-d f32 tensor.
 
     ```mlir
     %l = moe.aux_loss batch %scores, %indices from softmax coeff 1.000000e-02
@@ -511,22 +518,25 @@ def Moe_AllToAllOp : Moe_DpsOp<"all_to_all", ["Output", "RecvSizes"], [
   let summary = "ragged exchange of row blocks over one axis of a shard.grid";
   let description = [{
     On the `grid_axis` axis of the `shard.grid` named by `grid` (P ranks),
-    rank p's `input` rows `[R, H]` are grouped by destination: the first
-    `send_sizes[0]` rows go to rank 0, the next `send_sizes[1]` to rank 1,
-    and so on. Received blocks are stored in source-rank order from row 0 of
-    `output` `[R', H]`; the rest of `output` is zero. `recv_sizes[q]` is
-    the number of rows received from rank q. The op exchanges the counts
-    itself. On a one-rank axis it is the identity (and folds away when the
-    types agree): rank 0 sends its `send_sizes[0]` rows to itself, and the
-    rows past them are zero in a well-formed graph (`moe.permute` zeroes the
-    rows past its last group), so output = input. It communicates, so it is
-    not speculatable and has effects on tensors too: collectives keep their
-    order.
+    rank p's `input` rows `[R, H]` are cut into P·C chunks, C ≥ 1 chunks
+    per destination: `send_sizes` `[P·C]` (i32) holds their row counts.
+    Destination q gets chunks q·C .. q·C+C−1; the chunks are contiguous and
+    in order from row 0 of `input`, the destinations following each other
+    in rank order. Received chunks are stored from row 0 of `output`
+    `[R', H]` in source-rank order, each source's chunks in order; the rest
+    of `output` is zero. `recv_sizes` `[P·C]` (i32): `recv_sizes[p·C + j]`
+    is the number of rows of chunk j received from source p. C = 1 is one
+    block per rank. The op exchanges the counts itself. On a one-rank axis
+    it is the identity (and folds away when the types agree): rank 0 sends
+    its chunks to itself, and the rows past them are zero in a well-formed
+    graph (`moe.permute` zeroes the rows past its last group), so output =
+    input. It communicates, so it is not speculatable and has effects on
+    tensors too: collectives keep their order.
 
     ```mlir
     shard.grid @ep(shape = 4)
     %y, %recv = moe.all_to_all %x, %send on @ep axis 0 outs(%y0, %recv0)
-        : tensor<512x32xbf16>, tensor<4xi32> -> tensor<1024x32xbf16>, tensor<4xi32>
+        : tensor<512x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<8xi32>
     ```
   }];
   let arguments = !con((ins Moe_Shaped:$input, Moe_Shaped:$send_sizes),
@@ -540,6 +550,84 @@ def Moe_AllToAllOp : Moe_DpsOp<"all_to_all", ["Output", "RecvSizes"], [
                    "::mlir::Value":$send_sizes,
                    "::mlir::FlatSymbolRefAttr":$grid,
                    "::mlir::IntegerAttr":$grid_axis)>
+  ];
+  let extraEffects = [{
+    effects.emplace_back(::mlir::MemoryEffects::Read::get(),
+                         ::mlir::moe::CommunicationResource::get());
+    effects.emplace_back(::mlir::MemoryEffects::Write::get(),
+                         ::mlir::moe::CommunicationResource::get());
+  }];
+  let speculatability = "return ::mlir::Speculation::NotSpeculatable;";
+  let hasFolder = 1;
+}
+
+def Moe_SortChunksOp : Moe_DpsOp<"sort_chunks", ["Output", "Sizes"],
+    [Moe_ParallelScheduleOpInterface]> {
+  let summary = "reorder row chunks between (p, c)-major and (c, p)-major";
+  let description = [{
+    `counts` `[N]` (i32, N = P·C) holds the row counts of the chunks
+    (p, c), p-major: chunk (p, c) has `counts[p·C + c]` rows. Without
+    `inverse`, `x` `[R, H]` holds the chunks in (p, c) row-major order from
+    row 0, and `output` (`[R, H]`, `x`'s element type) holds the same
+    chunks in (c, p) order from row 0; `sizes` has length C and
+    `sizes[c] = Σ_p counts[p·C + c]`. With `inverse`, `x` holds them in
+    (c, p) order, `output` in (p, c) order, and `sizes` has length P:
+    `sizes[p] = Σ_c counts[p·C + c]`. So P or C is `sizes`' length and
+    the other is N divided by it. Rows of `output` past Σ counts are zero;
+    row offsets are computed in 64-bit. After a chunked `moe.all_to_all`
+    (chunks from source p for local expert c) it makes each local expert's
+    rows contiguous; `inverse` undoes it. `counts` and `sizes` carry no
+    gradient.
+
+    ```mlir
+    %xl, %lsz = moe.sort_chunks %y, %recv outs(%xl0, %lsz0)
+        : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<2xi32>
+    %yb, %psz = moe.sort_chunks inverse %yl, %recv outs(%yb0, %psz0)
+        : tensor<1024x32xbf16>, tensor<8xi32> -> tensor<1024x32xbf16>, tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Moe_Shaped:$x, Moe_Shaped:$counts, UnitAttr:$inverse,
+                       Variadic<Moe_Shaped>:$outs);
+  let assemblyFormat = [{
+    (`inverse` $inverse^)? $x `,` $counts `outs` `(` $outs `)` attr-dict
+    `:` type($x) `,` type($counts) `->` type($outs)
+  }];
+  let builders = [
+    // `numSizes` is C (forward) or P (inverse): the length of `sizes`.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$counts,
+                   "int64_t":$numSizes, "bool":$inverse)>
+  ];
+}
+
+def Moe_AllReduceOp : Moe_DpsOp<"all_reduce", ["Output"], [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "element-wise sum over the ranks of shard.grid axes";
+  let description = [{
+    `output` = the element-wise sum of `input` over the ranks of the
+    `grid_axes` of the `shard.grid` named by `grid`; every rank of the axes
+    gets the same sum. Any shape (0-d included) of f32, f64, i32 or i64;
+    `output` has `input`'s type. On one rank it is the identity (and folds
+    away on tensors). The adjoint is the identity: the result is replicated
+    over the axes and so is its cotangent. It communicates, so it is not
+    speculatable and has effects on tensors too: collectives keep their
+    order.
+
+    ```mlir
+    shard.grid @ep(shape = 4)
+    %s = moe.all_reduce %loss on @ep axes [0] outs(%s0)
+        : tensor<f32> -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Moe_Shaped:$input, FlatSymbolRefAttr:$grid,
+                       DenseI64ArrayAttr:$grid_axes,
+                       Variadic<Moe_Shaped>:$outs);
+  let assemblyFormat = [{
+    $input `on` $grid `axes` $grid_axes `outs` `(` $outs `)` attr-dict
+    `:` type($input) `->` type($outs)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::FlatSymbolRefAttr":$grid,
+                   "::llvm::ArrayRef<int64_t>":$gridAxes)>
   ];
   let extraEffects = [{
     effects.emplace_back(::mlir::MemoryEffects::Read::get(),
