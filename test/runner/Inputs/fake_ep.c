@@ -13,12 +13,25 @@
  *   layer_fwd(x, w) -> y = x · w (split 0), res = x (residual, rank-local)
  *   layer_bwd(w, res, d_y split 0) -> d_x = d_y · w (split 0),
  *     d_w[h] = Σ_g d_y[g, h] · res[g, h] (partial sum).
+ *   exchange(x split 0, sizes [P] i32) -> back [T, H] split 0, first [H]:
+ *     built with FAKE_EP_GPU, the GPU artifact of scripts/gpu-ep.sh (device
+ *     pointers, moert_entry_coll_* over NCCL): the rows go out by `sizes`
+ *     (the same on every rank; must sum to TL) and come back by the counts
+ *     received, so back = x; first[h] = Σ_ranks x[rank's row 0, h] (an
+ *     all-reduce of each rank's first row). The one-rank build computes both
+ *     directly.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "moe_runtime/moe_runtime.h"
+#ifdef FAKE_EP_GPU
+#include <stdbool.h>
+
+#include "moe_runtime/moe_runtime_gpu.h"
+#include "moe_runtime/moe_runtime_mgpu.h"
+#endif
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -31,7 +44,7 @@
 #define ROWS TL
 #endif
 
-#ifndef FAKE_EP_ONE_RANK
+#if !defined(FAKE_EP_ONE_RANK) && !defined(FAKE_EP_GPU)
 /* This process's rank (the runner sets RANK as torchrun does). */
 static int my_rank(void) {
   const char *r = getenv("RANK");
@@ -39,6 +52,7 @@ static int my_rank(void) {
 }
 #endif
 
+#ifndef FAKE_EP_GPU
 EXPORT void layer_packed(void **args) {
   const float *x = (const float *)args[0];
   const float *w = (const float *)args[1];
@@ -111,8 +125,43 @@ EXPORT void layer_bwd_packed(void **args) {
       d_w[h] += d_y[i * H + h] * res[i * H + h];
     }
 }
+#endif
 
-#ifndef FAKE_EP_ONE_RANK
+#ifdef FAKE_EP_ONE_RANK
+EXPORT void exchange_packed(void **args) {
+  const float *x = (const float *)args[0];
+  float *back = (float *)args[2];
+  float *first = (float *)args[3];
+  memcpy(back, x, sizeof(float) * ROWS * H);
+  for (int r = 0; r < P; ++r)
+    for (int h = 0; h < H; ++h)
+      first[h] += x[r * TL * H + h];
+}
+#endif
+
+#ifdef FAKE_EP_GPU
+EXPORT void exchange_packed(void **args) {
+  const float *x = (const float *)args[0];
+  const int32_t *sizes = (const int32_t *)args[1];
+  float *back = (float *)args[2];
+  float *first = (float *)args[3];
+  void *stream = moert_gpu_stream();
+  float *recv = (float *)mgpuMemAlloc(sizeof(float) * P * TL * H, stream, false);
+  int32_t *recv_sizes = (int32_t *)mgpuMemAlloc(sizeof(int32_t) * P, stream, false);
+  int32_t *back_sizes = (int32_t *)mgpuMemAlloc(sizeof(int32_t) * P, stream, false);
+  moert_entry_coll_all_to_all(0, 0, x, sizes, 1, TL, recv, recv_sizes, P * TL,
+                              sizeof(float) * H);
+  moert_entry_coll_all_to_all(0, 0, recv, recv_sizes, 1, P * TL, back, back_sizes, TL,
+                              sizeof(float) * H);
+  mgpuMemcpy(first, (void *)x, sizeof(float) * H, stream);
+  moert_entry_coll_all_reduce(0, 0, first, H, MOERT_F32);
+  mgpuMemFree(recv, stream);
+  mgpuMemFree(recv_sizes, stream);
+  mgpuMemFree(back_sizes, stream);
+}
+#endif
+
+#if !defined(FAKE_EP_ONE_RANK) && !defined(FAKE_EP_GPU)
 #include <unistd.h>
 
 /* fail_rank1(x) -> total: rank 1 exits with status 3 before the all-reduce
