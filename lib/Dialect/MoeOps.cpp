@@ -527,10 +527,22 @@ template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, Symbol
                         op.getGridAxes().value_or(ArrayRef<int64_t>{}));
 }
 
-/// The global variant over a grid has no parallel schedule: its reference
-/// pattern reports that it cannot be lowered.
+/// The global variant over more than one rank (or a grid axis of unknown
+/// size) has no parallel schedule: its reference pattern reports that it
+/// cannot be lowered. Over one rank it is the batch loss and has its
+/// schedule.
 bool AuxLossOp::hasParallelSchedule() {
-  return !(getVariant() == AuxLossVariant::Global && getGridAttr());
+  if (getVariant() != AuxLossVariant::Global || !getGridAttr())
+    return true;
+  auto grid =
+      SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(*this, getGridAttr());
+  if (!grid)
+    return false;
+  ArrayRef<int64_t> shape = grid.getShape();
+  return llvm::all_of(
+      getGridAxes().value_or(ArrayRef<int64_t>{}), [&](int64_t axis) {
+        return axis >= 0 && axis < (int64_t)shape.size() && shape[axis] == 1;
+      });
 }
 
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
@@ -992,7 +1004,8 @@ template <typename OpT> static LogicalResult verifyAllToAllSymbols(OpT op, Symbo
   int64_t ranks = grid->getShape()[int64_t(op.getGridAxis())];
   // verify() has checked the rank unless it failed; do not rely on it.
   RankedTensorType send = typeOf(op.getSendSizes());
-  int64_t chunks = send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
+  int64_t chunks =
+      send.getRank() == 1 ? send.getDimSize(0) : ShapedType::kDynamic;
   if (!ShapedType::isDynamic(ranks) && !ShapedType::isDynamic(chunks) &&
       (ranks < 1 || chunks % ranks != 0 || chunks == 0))
     return op.emitOpError("'send_sizes' has ")
@@ -1032,8 +1045,8 @@ template <typename OpT> static LogicalResult verifySortChunks(OpT op) {
                "), got " + str(typeOf(op.getSizesInit())));
   int64_t n = counts->getDimSize(0), m = sizes.getDimSize(0);
   if (m == 0)
-    return err("result 'sizes' must have at least one entry (" +
-               sizesMeaning + ")");
+    return err("result 'sizes' must have at least one entry (" + sizesMeaning +
+               ")");
   if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(m) && n % m != 0)
     return err("'counts' has N = " + Twine(n) +
                " entries, not divisible by the " + Twine(m) +
@@ -1534,8 +1547,7 @@ void SortChunksOp::build(OpBuilder &b, OperationState &state, Value x,
   Location loc = state.location;
   auto xType = cast<RankedTensorType>(x.getType());
   SmallVector<Value> inits = createEmptyDestinations(
-      b, loc,
-      TypeRange{xType, tensorOf({numSizes}, i32(b.getContext()))},
+      b, loc, TypeRange{xType, tensorOf({numSizes}, i32(b.getContext()))},
       [&](unsigned, unsigned d) { return dimOf(b, loc, x, d); });
   build(b, state, x, counts, inverse, inits);
 }

@@ -3,7 +3,9 @@
 // One VJPOpInterface model per op. Where the adjoint is itself a moe op it is
 // written as one (permute ← combine with unit weights, grouped_matmul ← the
 // flipped-layout grouped_matmul and grouped_weight_grad, all_to_all ← the
-// reverse exchange, combine ← combine_grad), so that later passes and the
+// reverse exchange, sort_chunks ← sort_chunks with `inverse` flipped,
+// all_reduce ← the identity, combine ← combine_grad), so that later passes
+// and the
 // GPU backend see the same ops in the backward; the router's elementwise and
 // row-wise math is linalg.generic (TensorMath.h) around the scalar formulas of
 // OpMath.h, which the forward lowerings use too.
@@ -11,9 +13,9 @@
 // Conventions: the cotangent of a float tensor has its type; that of an FP8
 // tensor is f32 of its shape. An adjoint runs only when some result has a
 // cotangent, and integer results never have one: ops whose only float result
-// is the first (topk, permute, all_to_all) always get it. Quantize/dequantize are straight-through
-// (dequantize: dq = dy · scale; quantize: dx = dq / scale, so a pair passes
-// the gradient unchanged), as FP8 training does.
+// is the first (topk, permute, all_to_all) always get it. Quantize/dequantize
+// are straight-through (dequantize: dq = dy · scale; quantize: dx = dq / scale,
+// so a pair passes the gradient unchanged), as FP8 training does.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/VJPInterfaceImpl.h"
@@ -24,6 +26,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -309,8 +312,29 @@ struct AuxLossAdjoint : Adjoint<AuxLossAdjoint, AuxLossOp> {
                       ? int64_t(*aux.getSeqLength())
                       : t;
     int64_t seqs = t / len;
+    // The global variant's share: counts c^g and tokens T_g = T · ranks
+    // summed over the ranks of its grid axes.
+    bool global = aux.getVariant() == AuxLossVariant::Global;
+    int64_t ranks = 1;
+    if (global) {
+      auto grid = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(
+          op, aux.getGridAttr());
+      if (!grid)
+        return op->emitOpError("grid @")
+               << aux.getGridAttr().getValue() << " not found for the adjoint";
+      for (int64_t axis : aux.getGridAxes().value_or(ArrayRef<int64_t>{})) {
+        int64_t size = grid.getShape()[axis];
+        if (ShapedType::isDynamic(size))
+          return op->emitOpError("adjoint of the global aux loss needs the "
+                                 "size of axis ")
+                 << axis << " of grid @" << aux.getGridAttr().getValue()
+                 << ", which is dynamic";
+        ranks *= size;
+      }
+    }
+    double tokens = double(len) * double(ranks);
     double factor = double(e) * aux.getCoeff().convertToDouble() /
-                    (double(k) * double(len) * double(len)) / double(seqs);
+                    (double(k) * tokens * tokens) / double(seqs);
 
     // Tokens as [sequences, len]: counts per sequence are then projections.
     SmallVector<ReassociationIndices> split = {{0, 1}, {2}};
@@ -341,6 +365,10 @@ struct AuxLossAdjoint : Adjoint<AuxLossAdjoint, AuxLossOp> {
                      arith::SelectOp::create(nb, nl, hit, tmath::cst(nb, nl, 1.0),
                                              tmath::cst(nb, nl, 0.0)));
         });
+    if (global)
+      counts = AllReduceOp::create(b, loc, counts, aux.getGridAttr(),
+                                   *aux.getGridAxes())
+                   .getOutput();
     // dp[t, e] = factor · c[seq(t), e] · dloss
     Value dp3 = tmath::map(
         b, loc, {seqs, len, e}, f32, {counts, dloss},
@@ -569,6 +597,44 @@ struct AllToAllAdjoint : Adjoint<AllToAllAdjoint, AllToAllOp> {
   }
 };
 
+/// Undoing a reorder of chunks is the reverse reorder; the sizes carry no
+/// gradient.
+struct SortChunksAdjoint : Adjoint<SortChunksAdjoint, SortChunksOp> {
+  bool isDifferentiableOperand(Operation *, unsigned index) const {
+    return index == 0;
+  }
+  LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
+                         ArrayRef<Value> dres,
+                         SmallVectorImpl<Value> &dops) const {
+    auto sort = cast<SortChunksOp>(op);
+    // The reverse reorder's sizes have the length of the other chunk axis:
+    // N / (this op's sizes' length).
+    int64_t n = tensorType(sort.getCounts()).getDimSize(0);
+    int64_t m = tensorType(sort.getSizes()).getDimSize(0);
+    if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m) || m == 0)
+      return op->emitOpError("adjoint needs static lengths of 'counts' and "
+                             "'sizes', got ")
+             << tensorType(sort.getCounts()) << " and "
+             << tensorType(sort.getSizes());
+    auto back = SortChunksOp::create(b, op->getLoc(), dres[0],
+                                     ctx.forward(sort.getCounts()), n / m,
+                                     !sort.getInverse());
+    dops.append({back.getOutput(), Value()});
+    return success();
+  }
+};
+
+/// The sum is replicated over the axes and so is its cotangent: dx = dy (as
+/// JAX's shard_map transposes a psum of an invariant value).
+struct AllReduceAdjoint : Adjoint<AllReduceAdjoint, AllReduceOp> {
+  LogicalResult buildVJP(Operation *, OpBuilder &, VJPContext &,
+                         ArrayRef<Value> dres,
+                         SmallVectorImpl<Value> &dops) const {
+    dops.push_back(dres[0]);
+    return success();
+  }
+};
+
 struct CombineAdjoint : Adjoint<CombineAdjoint, CombineOp> {
   bool isDifferentiableOperand(Operation *, unsigned index) const {
     return index != 1;
@@ -650,6 +716,8 @@ void mlir::moe::registerVJPInterfaceExternalModels(DialectRegistry &registry) {
     GroupedMatmulOp::attachInterface<GroupedMatmulAdjoint>(*ctx);
     GluOp::attachInterface<GluAdjoint>(*ctx);
     AllToAllOp::attachInterface<AllToAllAdjoint>(*ctx);
+    SortChunksOp::attachInterface<SortChunksAdjoint>(*ctx);
+    AllReduceOp::attachInterface<AllReduceAdjoint>(*ctx);
     CombineOp::attachInterface<CombineAdjoint>(*ctx);
     QuantizeOp::attachInterface<QuantizeAdjoint>(*ctx);
     DequantizeOp::attachInterface<DequantizeAdjoint>(*ctx);

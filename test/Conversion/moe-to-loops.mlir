@@ -81,6 +81,32 @@ func.func @many_ranks(%x: memref<4x2xf32>, %n: memref<4xi32>, %y: memref<4x2xf32
 
 // -----
 
+// A one-rank all_reduce is a copy; the chunked one-rank exchange and
+// sort_chunks are loops too.
+// CHECK-NOT: shard.grid
+// CHECK-LABEL: func.func @one_rank_collectives
+// CHECK-NOT: moe.
+// CHECK: return
+shard.grid @single(shape = 1)
+func.func @one_rank_collectives(%l: memref<f64>, %lr: memref<f64>, %x: memref<6x2xbf16>, %n: memref<3xi32>, %y: memref<6x2xbf16>, %r: memref<3xi32>, %z: memref<6x2xbf16>, %s: memref<1xi32>) {
+  moe.all_reduce %l on @single axes [0] outs(%lr) : memref<f64> -> memref<f64>
+  moe.all_to_all %x, %n on @single axis 0 outs(%y, %r) : memref<6x2xbf16>, memref<3xi32> -> memref<6x2xbf16>, memref<3xi32>
+  moe.sort_chunks %y, %r outs(%z, %s) : memref<6x2xbf16>, memref<3xi32> -> memref<6x2xbf16>, memref<1xi32>
+  return
+}
+
+// -----
+
+shard.grid @ep(shape = 2x4)
+func.func @all_reduce_many_ranks(%x: memref<4xi32>, %y: memref<4xi32>) {
+  // expected-error @+2 {{'moe.all_reduce' op sums over 8 ranks; the CPU target runs a single rank}}
+  // expected-error @+1 {{failed to legalize operation 'moe.all_reduce'}}
+  moe.all_reduce %x on @ep axes [0, 1] outs(%y) : memref<4xi32> -> memref<4xi32>
+  return
+}
+
+// -----
+
 shard.grid @dp(shape = 8)
 func.func @global_aux_many_ranks(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: memref<f32>) {
   // expected-error @+2 {{'moe.aux_loss' op global aux loss sums over 8 ranks; the CPU target runs a single rank}}

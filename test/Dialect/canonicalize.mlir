@@ -248,3 +248,48 @@ func.func @identical_collectives(%x: tensor<64x32xbf16>, %w: tensor<32x4xf32>, %
   %y2, %r2 = moe.all_to_all %x, %send on @ep axis 0 outs(%init51, %init52) : tensor<64x32xbf16>, tensor<4xi32> -> tensor<64x32xbf16>, tensor<4xi32>
   return %l1, %l2, %y1, %y2 : tensor<64x4xf32>, tensor<64x4xf32>, tensor<64x32xbf16>, tensor<64x32xbf16>
 }
+
+// -----
+
+// A chunked exchange (C = 3 chunks for the one rank) on a one-rank axis is
+// the identity as well.
+shard.grid @one(shape = 1)
+
+// CHECK-LABEL: func.func @all_to_all_one_rank_chunks(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<64x32xbf16>, %[[SEND:[a-z0-9_]+]]: tensor<3xi32>)
+// CHECK-NOT: moe.all_to_all
+// CHECK: return %[[X]], %[[SEND]] : tensor<64x32xbf16>, tensor<3xi32>
+func.func @all_to_all_one_rank_chunks(%x: tensor<64x32xbf16>, %send: tensor<3xi32>) -> (tensor<64x32xbf16>, tensor<3xi32>) {
+  %init1 = tensor.empty() : tensor<64x32xbf16>
+  %init2 = tensor.empty() : tensor<3xi32>
+  %y, %recv = moe.all_to_all %x, %send on @one axis 0 outs(%init1, %init2) : tensor<64x32xbf16>, tensor<3xi32> -> tensor<64x32xbf16>, tensor<3xi32>
+  return %y, %recv : tensor<64x32xbf16>, tensor<3xi32>
+}
+
+// -----
+
+// all_reduce over one rank is its input: over the one-rank axis of a 2-D
+// grid it folds, over its 4-rank axis or both axes it stays (and an unused
+// one stays: it communicates).
+shard.grid @dp_ep(shape = 1x4)
+
+// CHECK-LABEL: func.func @all_reduce_one_rank(
+// CHECK-SAME: %[[L:[a-z0-9_]+]]: tensor<f32>, %[[C:[a-z0-9_]+]]: tensor<8xi64>)
+// CHECK-NEXT: %[[I1:.+]] = tensor.empty() : tensor<8xi64>
+// CHECK-NEXT: %[[S1:.+]] = moe.all_reduce %[[C]] on @dp_ep axes [1] outs(%[[I1]])
+// CHECK-NEXT: %[[I2:.+]] = tensor.empty() : tensor<8xi64>
+// CHECK-NEXT: %[[S2:.+]] = moe.all_reduce %[[C]] on @dp_ep axes [0, 1] outs(%[[I2]])
+// CHECK-NEXT: %[[I3:.+]] = tensor.empty() : tensor<8xi64>
+// CHECK-NEXT: moe.all_reduce %[[C]] on @dp_ep axes [1] outs(%[[I3]])
+// CHECK-NEXT: return %[[L]], %[[S1]], %[[S2]] : tensor<f32>, tensor<8xi64>, tensor<8xi64>
+func.func @all_reduce_one_rank(%l: tensor<f32>, %c: tensor<8xi64>) -> (tensor<f32>, tensor<8xi64>, tensor<8xi64>) {
+  %i0 = tensor.empty() : tensor<f32>
+  %s0 = moe.all_reduce %l on @dp_ep axes [0] outs(%i0) : tensor<f32> -> tensor<f32>
+  %i1 = tensor.empty() : tensor<8xi64>
+  %s1 = moe.all_reduce %c on @dp_ep axes [1] outs(%i1) : tensor<8xi64> -> tensor<8xi64>
+  %i2 = tensor.empty() : tensor<8xi64>
+  %s2 = moe.all_reduce %c on @dp_ep axes [0, 1] outs(%i2) : tensor<8xi64> -> tensor<8xi64>
+  %i3 = tensor.empty() : tensor<8xi64>
+  %unused = moe.all_reduce %c on @dp_ep axes [1] outs(%i3) : tensor<8xi64> -> tensor<8xi64>
+  return %s0, %s1, %s2 : tensor<f32>, tensor<8xi64>, tensor<8xi64>
+}

@@ -191,6 +191,83 @@ func.func @exchange(%x: tensor<8x3xf32>, %send: tensor<4xi32>) -> tensor<16x3xf3
 
 // -----
 
+// Chunked all_to_all (C = 2 chunks per rank): still the reverse exchange,
+// with the [P·C] received counts as its send sizes.
+// CHECK-LABEL: func.func @exchange_chunks_bwd
+// CHECK-SAME:  (%[[RECV:.*]]: tensor<8xi32> {moe.name = "res0", moe.role = "residual"}, %[[DY:.*]]: tensor<16x3xf32> {{.*}})
+// CHECK:       %[[DX:.*]], %{{.*}} = moe.all_to_all %[[DY]], %[[RECV]] on @ep_chunks axis 0 outs(%{{.*}}, %{{.*}}) : tensor<16x3xf32>, tensor<8xi32> -> tensor<8x3xf32>, tensor<8xi32>
+// CHECK:       return %[[DX]]
+shard.grid @ep_chunks(shape = 4)
+func.func @exchange_chunks(%x: tensor<8x3xf32>, %send: tensor<8xi32>) -> tensor<16x3xf32> {
+  %y0 = tensor.empty() : tensor<16x3xf32>
+  %r0 = tensor.empty() : tensor<8xi32>
+  %y, %r = moe.all_to_all %x, %send on @ep_chunks axis 0 outs(%y0, %r0) : tensor<8x3xf32>, tensor<8xi32> -> tensor<16x3xf32>, tensor<8xi32>
+  return %y : tensor<16x3xf32>
+}
+
+// -----
+
+// sort_chunks: the reverse reorder (inverse flipped) with the same counts;
+// its sizes have the other axis' length (N / C = 6 / 2 = 3 ranks, and back
+// 6 / 3 = 2 chunks). counts get no gradient.
+// CHECK-LABEL: func.func @reorder_bwd
+// CHECK-SAME:  (%[[C:.*]]: tensor<6xi32> {moe.name = "arg1", moe.role = "input"}, %[[DY:.*]]: tensor<9x3xbf16> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK-SAME:  -> (tensor<9x3xbf16> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK:       %[[DX:.*]], %{{.*}} = moe.sort_chunks inverse %[[DY]], %[[C]] outs(%{{.*}}, %{{.*}}) : tensor<9x3xbf16>, tensor<6xi32> -> tensor<9x3xbf16>, tensor<3xi32>
+// CHECK:       return %[[DX]]
+// CHECK-LABEL: func.func @unreorder_bwd
+// CHECK-SAME:  (%[[C:.*]]: tensor<6xi32> {moe.name = "arg1", moe.role = "input"}, %[[DY:.*]]: tensor<9x3xf32> {moe.name = "d_result0", moe.role = "cotangent"})
+// CHECK:       %[[DX:.*]], %{{.*}} = moe.sort_chunks %[[DY]], %[[C]] outs(%{{.*}}, %{{.*}}) : tensor<9x3xf32>, tensor<6xi32> -> tensor<9x3xf32>, tensor<2xi32>
+// CHECK:       return %[[DX]]
+func.func @reorder(%x: tensor<9x3xbf16>, %counts: tensor<6xi32>) -> tensor<9x3xbf16> {
+  %y0 = tensor.empty() : tensor<9x3xbf16>
+  %s0 = tensor.empty() : tensor<2xi32>
+  %y, %sizes = moe.sort_chunks %x, %counts outs(%y0, %s0) : tensor<9x3xbf16>, tensor<6xi32> -> tensor<9x3xbf16>, tensor<2xi32>
+  return %y : tensor<9x3xbf16>
+}
+func.func @unreorder(%x: tensor<9x3xf32>, %counts: tensor<6xi32>) -> tensor<9x3xf32> {
+  %y0 = tensor.empty() : tensor<9x3xf32>
+  %s0 = tensor.empty() : tensor<3xi32>
+  %y, %sizes = moe.sort_chunks inverse %x, %counts outs(%y0, %s0) : tensor<9x3xf32>, tensor<6xi32> -> tensor<9x3xf32>, tensor<3xi32>
+  return %y : tensor<9x3xf32>
+}
+
+// -----
+
+// all_reduce: the identity, dx = dy (the sum is replicated over the axes and
+// so is its cotangent); the forward keeps its collective.
+// CHECK-LABEL: func.func @replicated_sum_fwd
+// CHECK:       moe.all_reduce %{{.*}} on @ep_sum axes [0]
+// CHECK-LABEL: func.func @replicated_sum_bwd
+// CHECK-SAME:  (%[[DY:.*]]: tensor<2x3xf32> {moe.name = "d_result0", moe.role = "cotangent"}) -> (tensor<2x3xf32> {moe.name = "d_arg0", moe.role = "gradient"})
+// CHECK-NEXT:  return %[[DY]]
+shard.grid @ep_sum(shape = 4)
+func.func @replicated_sum(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %y0 = tensor.empty() : tensor<2x3xf32>
+  %y = moe.all_reduce %x on @ep_sum axes [0] outs(%y0) : tensor<2x3xf32> -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// The global aux loss' share: its adjoint sums the counts over the ranks of
+// the axes (moe.all_reduce, as the forward does) and uses T_g = T · ranks:
+// factor = E · coeff / (K · T_g²) = 8 · 0.01 / (2 · (4 · 4)²) = 1.5625e-4.
+// CHECK-LABEL: func.func @aux_global_bwd
+// CHECK:       %[[COUNTS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} {{.*}} outs(%{{.*}} : tensor<1x8xf32>)
+// CHECK:       %[[GLOBAL:.*]] = moe.all_reduce %[[COUNTS]] on @ep_aux axes [0] outs(%{{.*}}) : tensor<1x8xf32> -> tensor<1x8xf32>
+// CHECK:       linalg.generic {{.*}} ins(%[[GLOBAL]], %{{.*}} : tensor<1x8xf32>, tensor<f32>)
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.constant 1.562500e-04 : f32
+shard.grid @ep_aux(shape = 4)
+func.func @aux_global(%s: tensor<4x8xf32>, %i: tensor<4x2xi32>) -> tensor<f32> {
+  %l0 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l0) {grid = @ep_aux, grid_axes = array<i64: 0>} : tensor<4x8xf32>, tensor<4x2xi32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // FP8 is straight-through: dequantize multiplies by the scale, quantize
 // divides by it (so the pair passes the gradient through).
 // CHECK-LABEL: func.func @fp8_round_trip_bwd

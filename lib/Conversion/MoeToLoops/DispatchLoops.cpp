@@ -1,4 +1,4 @@
-//===- DispatchLoops.cpp - moe.permute, moe.combine, moe.all_to_all -------===//
+//===- DispatchLoops.cpp - permute, combine, all_to_all, sort_chunks ------===//
 //
 // The CPU reference of the dispatch ops, written literally after DESIGN.md
 // ("Exact semantics"). Row offsets are i64 (T·K·H overflows 32 bits at
@@ -260,35 +260,199 @@ void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
 // moe.all_to_all on a one-rank axis
 //===----------------------------------------------------------------------===//
 
-// The only rank sends its first send_sizes[0] rows to itself: they land in
-// output rows [0, n) with n = send_sizes[0] clamped to [0, min(rows of input,
-// rows of output)]; the rest of output is zero; recv_sizes = send_sizes.
+// The only rank sends all its chunks to itself: they land in output rows
+// [0, n) with n = Σ_j send_sizes[j] (each clamped at 0), clamped to
+// [0, min(rows of input, rows of output)]; the rest of output is zero;
+// recv_sizes = send_sizes.
 void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
                          Value sendSizes, Value output, Value recvSizes) {
   Value c0 = indexConst(b, loc, 0);
+  Value zero64 = i64Const(b, loc, 0);
   Value inRows64 = toI64(b, loc, dimOf(b, loc, input, 0));
   Value outRows = dimOf(b, loc, output, 0);
   Value outRows64 = toI64(b, loc, outRows);
   Value cols = dimOf(b, loc, output, 1);
+  Value numChunks = dimOf(b, loc, sendSizes, 0);
 
-  Value sent =
-      toI64(b, loc, memref::LoadOp::create(b, loc, sendSizes, ValueRange{c0}));
-  Value n = minI64(
-      b, loc,
-      minI64(b, loc, maxI64(b, loc, sent, i64Const(b, loc, 0)), inRows64),
-      outRows64);
+  Value sent = forReduce(
+      b, loc, c0, numChunks, zero64,
+      [&](OpBuilder &nb, Location nloc, Value j, Value acc) {
+        Value rows =
+            toI64(nb, nloc,
+                  memref::LoadOp::create(nb, nloc, sendSizes, ValueRange{j}));
+        return arith::AddIOp::create(nb, nloc, acc,
+                                     maxI64(nb, nloc, rows, zero64))
+            .getResult();
+      });
+  Value n = minI64(b, loc, minI64(b, loc, sent, inRows64), outRows64);
   Value nIdx = toIndex(b, loc, n);
   forRange(b, loc, c0, nIdx, [&](OpBuilder &nb, Location nloc, Value r) {
     copyRow(nb, nloc, input, r, output, r, cols);
   });
   zeroRows(b, loc, output, nIdx, outRows);
 
-  forRange(b, loc, c0, dimOf(b, loc, sendSizes, 0),
-           [&](OpBuilder &nb, Location nloc, Value p) {
-             Value v =
-                 memref::LoadOp::create(nb, nloc, sendSizes, ValueRange{p});
-             memref::StoreOp::create(nb, nloc, v, recvSizes, ValueRange{p});
-           });
+  forRange(b, loc, c0, numChunks, [&](OpBuilder &nb, Location nloc, Value j) {
+    Value v = memref::LoadOp::create(nb, nloc, sendSizes, ValueRange{j});
+    memref::StoreOp::create(nb, nloc, v, recvSizes, ValueRange{j});
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// moe.sort_chunks
+//===----------------------------------------------------------------------===//
+
+ChunkGrid chunkGridOf(OpBuilder &b, Location loc, Value counts, Value sizes,
+                      bool inverse) {
+  Value n = dimOf(b, loc, counts, 0);
+  // The verifier rejects an empty `sizes` where it is static; a dynamic one
+  // that is empty at run time gives no chunks instead of a division by zero.
+  Value m = dimOf(b, loc, sizes, 0);
+  Value other = arith::DivUIOp::create(
+      b, loc, n, arith::MaxUIOp::create(b, loc, m, indexConst(b, loc, 1)));
+  Value sized = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, m,
+                            indexConst(b, loc, 0)),
+      indexConst(b, loc, 0), m);
+  return inverse ? ChunkGrid{sized, other} : ChunkGrid{other, sized};
+}
+
+Value chunkRowCount(OpBuilder &b, Location loc, Value counts, Value k) {
+  Value rows =
+      toI64(b, loc, memref::LoadOp::create(b, loc, counts, ValueRange{k}));
+  return maxI64(b, loc, rows, i64Const(b, loc, 0));
+}
+
+Value foldChunks(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                 bool chunkMajor, Value init, ChunkBody body) {
+  Value c0 = indexConst(b, loc, 0);
+  Value outerEnd = chunkMajor ? grid.chunksPerRank : grid.ranks;
+  Value innerEnd = chunkMajor ? grid.ranks : grid.chunksPerRank;
+  return forReduce(
+      b, loc, c0, outerEnd, init,
+      [&](OpBuilder &ob, Location oloc, Value outer, Value acc) {
+        return forReduce(
+            ob, oloc, indexConst(ob, oloc, 0), innerEnd, acc,
+            [&](OpBuilder &ib, Location iloc, Value inner, Value a) {
+              Value p = chunkMajor ? inner : outer;
+              Value c = chunkMajor ? outer : inner;
+              Value k = arith::AddIOp::create(
+                  ib, iloc,
+                  arith::MulIOp::create(ib, iloc, p, grid.chunksPerRank), c);
+              return body(ib, iloc, k, a);
+            });
+      });
+}
+
+Value emitChunkStarts(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                      Value counts, bool chunkMajor, Value starts) {
+  return foldChunks(
+      b, loc, grid, chunkMajor, i64Const(b, loc, 0),
+      [&](OpBuilder &nb, Location nloc, Value k, Value start) -> Value {
+        memref::StoreOp::create(nb, nloc, start, starts, ValueRange{k});
+        return arith::AddIOp::create(nb, nloc, start,
+                                     chunkRowCount(nb, nloc, counts, k));
+      });
+}
+
+void emitSortChunksSizes(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                         bool inverse, Value counts, Value sizes) {
+  // Forward: sizes[c] sums over p; inverse: sizes[p] sums over c.
+  Value numSizes = inverse ? grid.ranks : grid.chunksPerRank;
+  Value summed = inverse ? grid.chunksPerRank : grid.ranks;
+  Type elem = cast<MemRefType>(sizes.getType()).getElementType();
+  forRange(
+      b, loc, indexConst(b, loc, 0), numSizes,
+      [&](OpBuilder &nb, Location nloc, Value j) {
+        Value total = forReduce(
+            nb, nloc, indexConst(nb, nloc, 0), summed, i64Const(nb, nloc, 0),
+            [&](OpBuilder &ib, Location iloc, Value i, Value acc) {
+              Value p = inverse ? j : i;
+              Value c = inverse ? i : j;
+              Value k = arith::AddIOp::create(
+                  ib, iloc,
+                  arith::MulIOp::create(ib, iloc, p, grid.chunksPerRank), c);
+              return arith::AddIOp::create(ib, iloc, acc,
+                                           chunkRowCount(ib, iloc, counts, k))
+                  .getResult();
+            });
+        memref::StoreOp::create(nb, nloc, fromI64(nb, nloc, total, elem), sizes,
+                                ValueRange{j});
+      });
+}
+
+// 1. sizes (emitSortChunksSizes);
+// 2. each chunk's first row in x: chunks in (p, c) order, or (c, p) order
+//    with `inverse` (emitChunkStarts, into an i64 scratch buffer);
+// 3. the chunks in output order ((c, p), or (p, c) with `inverse`), a running
+//    i64 row offset as the destination: output row dst + i gets x row
+//    src + i, or zero where that is past the rows of x; rows past the end of
+//    output are dropped;
+// 4. output rows from Σ counts on are zero.
+// Negative counts count as 0 rows.
+void emitSortChunks(OpBuilder &b, Location loc, bool inverse, Value x,
+                    Value counts, Value output, Value sizes) {
+  ChunkGrid grid = chunkGridOf(b, loc, counts, sizes, inverse);
+  emitSortChunksSizes(b, loc, grid, inverse, counts, sizes);
+
+  Value numChunks = dimOf(b, loc, counts, 0);
+  auto startsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  Value srcStarts =
+      memref::AllocOp::create(b, loc, startsType, ValueRange{numChunks});
+  emitChunkStarts(b, loc, grid, counts, /*chunkMajor=*/inverse, srcStarts);
+
+  Value zero64 = i64Const(b, loc, 0);
+  Value inRows64 = toI64(b, loc, dimOf(b, loc, x, 0));
+  Value outRows = dimOf(b, loc, output, 0);
+  Value outRows64 = toI64(b, loc, outRows);
+  Value cols = dimOf(b, loc, output, 1);
+  Value total = foldChunks(
+      b, loc, grid, /*chunkMajor=*/!inverse, zero64,
+      [&](OpBuilder &nb, Location nloc, Value k, Value dst) -> Value {
+        Value rows = chunkRowCount(nb, nloc, counts, k);
+        Value src = memref::LoadOp::create(nb, nloc, srcStarts, ValueRange{k});
+        // Rows i with dst + i inside output.
+        Value room = maxI64(
+            nb, nloc, arith::SubIOp::create(nb, nloc, outRows64, dst), zero64);
+        Value written = minI64(nb, nloc, rows, room);
+        // Of those, the rows whose source src + i is a row of x.
+        Value readable = minI64(
+            nb, nloc, written,
+            maxI64(nb, nloc, arith::SubIOp::create(nb, nloc, inRows64, src),
+                   zero64));
+        Value readableIdx = toIndex(nb, nloc, readable);
+        forRange(nb, nloc, indexConst(nb, nloc, 0), readableIdx,
+                 [&](OpBuilder &rb, Location rloc, Value i) {
+                   Value i64 = toI64(rb, rloc, i);
+                   Value d = arith::AddIOp::create(rb, rloc, dst, i64);
+                   Value s = arith::AddIOp::create(rb, rloc, src, i64);
+                   copyRow(rb, rloc, x, toIndex(rb, rloc, s), output,
+                           toIndex(rb, rloc, d), cols);
+                 });
+        Value dstIdx = toIndex(nb, nloc, dst);
+        zeroRows(nb, nloc, output,
+                 arith::AddIOp::create(nb, nloc, dstIdx, readableIdx),
+                 arith::AddIOp::create(nb, nloc, dstIdx,
+                                       toIndex(nb, nloc, written)));
+        return arith::AddIOp::create(nb, nloc, dst, rows);
+      });
+  memref::DeallocOp::create(b, loc, srcStarts);
+  zeroRows(b, loc, output, toIndex(b, loc, minI64(b, loc, total, outRows64)),
+           outRows);
+}
+
+//===----------------------------------------------------------------------===//
+// moe.all_reduce on one rank
+//===----------------------------------------------------------------------===//
+
+void emitAllReduceOneRank(OpBuilder &b, Location loc, Value input,
+                          Value output) {
+  int64_t rank = cast<MemRefType>(input.getType()).getRank();
+  forEachIndex(b, loc, input, rank,
+               [&](OpBuilder &nb, Location nloc, ArrayRef<Value> ivs) {
+                 Value v = memref::LoadOp::create(nb, nloc, input, ivs);
+                 memref::StoreOp::create(nb, nloc, v, output, ivs);
+               });
 }
 
 } // namespace mlir::moe::loops

@@ -64,10 +64,41 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
                  Value rows);
 void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
                  Value out);
-/// The one-rank exchange: output rows [0, send_sizes[0]) = input rows, the
+/// The one-rank exchange: output rows [0, Σ send_sizes) = input rows, the
 /// rest zero; recv_sizes = send_sizes.
 void emitAllToAllOneRank(OpBuilder &b, Location loc, Value input,
                          Value sendSizes, Value output, Value recvSizes);
+
+/// The P × C chunks of moe.sort_chunks (index values): P·C ≤ N = counts'
+/// length; C is sizes' length (forward) or N / it (inverse), P the other.
+struct ChunkGrid {
+  Value ranks;
+  Value chunksPerRank;
+};
+ChunkGrid chunkGridOf(OpBuilder &b, Location loc, Value counts, Value sizes,
+                      bool inverse);
+/// counts[k] as i64, a negative count as 0.
+Value chunkRowCount(OpBuilder &b, Location loc, Value counts, Value k);
+using ChunkBody =
+    llvm::function_ref<Value(OpBuilder &, Location, Value k, Value acc)>;
+/// Visits the chunks in (p, c) row-major order, or (c, p) order when
+/// `chunkMajor`, carrying `acc` (k = p·C + c, the index into counts).
+Value foldChunks(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                 bool chunkMajor, Value init, ChunkBody body);
+/// starts[k] (i64 buffer of N) = chunk k's first row when the chunks are laid
+/// out in the order foldChunks visits them; returns the total rows (i64).
+Value emitChunkStarts(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                      Value counts, bool chunkMajor, Value starts);
+/// sizes[c] = Σ_p counts[p·C + c], or with `inverse` sizes[p] = Σ_c.
+void emitSortChunksSizes(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                         bool inverse, Value counts, Value sizes);
+/// moe.sort_chunks: output holds x's chunks reordered from (p, c) to (c, p)
+/// order (from (c, p) to (p, c) with `inverse`), rows past them zero.
+void emitSortChunks(OpBuilder &b, Location loc, bool inverse, Value x,
+                    Value counts, Value output, Value sizes);
+/// moe.all_reduce over one rank: output = input.
+void emitAllReduceOneRank(OpBuilder &b, Location loc, Value input,
+                          Value output);
 
 //===-- Combine adjoint (CombineGradLoops.cpp) ----------------------------===//
 

@@ -143,6 +143,23 @@ LogicalResult lower(AllToAllOp op, OpBuilder &b) {
   return success();
 }
 
+LogicalResult lower(SortChunksOp op, OpBuilder &b) {
+  emitSortChunks(b, op.getLoc(), op.getInverse(), op.getX(), op.getCounts(),
+                 op.getOutputInit(), op.getSizesInit());
+  return success();
+}
+
+LogicalResult lower(AllReduceOp op, OpBuilder &b) {
+  auto ranks = ranksOn(op, op.getGridAttr(), op.getGridAxes());
+  if (failed(ranks))
+    return failure();
+  if (*ranks != 1)
+    return op.emitOpError("sums over ")
+           << *ranks << " ranks; the CPU target runs a single rank";
+  emitAllReduceOneRank(b, op.getLoc(), op.getInput(), op.getOutputInit());
+  return success();
+}
+
 LogicalResult lower(CombineOp op, OpBuilder &b) {
   emitCombine(b, op.getLoc(), op.getY(), op.getRows(), op.getWeights(),
               op.getOutInit());
@@ -225,9 +242,9 @@ void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                            PatternBenefit benefit) {
   addLoweringPatterns<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp,
                       ExpertBiasUpdateOp, PermuteOp, GroupedMatmulOp,
-                      GroupedWeightGradOp, GluOp, AllToAllOp, CombineOp,
-                      CombineGradOp, QuantizeOp, DequantizeOp>(patterns,
-                                                               benefit);
+                      GroupedWeightGradOp, GluOp, AllToAllOp, SortChunksOp,
+                      AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
+                      DequantizeOp>(patterns, benefit);
 }
 
 LogicalResult mlir::moe::lowerMoeOps(Operation *root,

@@ -819,9 +819,173 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
 }
 
 //===----------------------------------------------------------------------===//
+// moe.sort_chunks
+//===----------------------------------------------------------------------===//
+
+/// Threads per chunk writing the chunk's row map (phase 2).
+constexpr int64_t kChunkLanes = 64;
+
+// 1. one thread: sizes, each chunk's first row in x and in output (in the
+//    two orders of emitChunkStarts) and the total rows;
+// 2. a thread per (chunk, lane): srcOfRow[dst + i] = src + i for the rows i
+//    = lane, lane + kChunkLanes, ... of the chunk that fall inside output;
+// 3. a block per output row (rowVectorFor, or a thread per element where no
+//    vector width fits) copying the row of x it takes;
+// 4. the same blocks zeroing the rows past the total and the rows whose
+//    source is past the rows of x.
+// Every output row is written once; srcOfRow is read only for rows below
+// the total, all of which phase 2 wrote (the chunks' destination ranges tile
+// them).
+void emitSortChunksGpu(OpBuilder &b, Location loc, bool inverse, Value x,
+                       Value counts, Value output, Value sizes) {
+  Type i64 = b.getI64Type();
+  ChunkGrid grid = chunkGridOf(b, loc, counts, sizes, inverse);
+  Value numChunks =
+      arith::MulIOp::create(b, loc, grid.ranks, grid.chunksPerRank);
+  Value outRows = dimOf(b, loc, output, 0);
+  Value srcStart = allocBuffer(b, loc, {numChunks}, i64);
+  Value dstStart = allocBuffer(b, loc, {numChunks}, i64);
+  Value total = allocBuffer(b, loc, {indexConst(b, loc, 1)}, i64);
+  Value srcOfRow = allocBuffer(b, loc, {outRows}, i64);
+
+  parallelFor(b, loc, {indexConst(b, loc, 1)},
+              [&](OpBuilder &nb, Location nloc, ValueRange) {
+                emitSortChunksSizes(nb, nloc, grid, inverse, counts, sizes);
+                emitChunkStarts(nb, nloc, grid, counts,
+                                /*chunkMajor=*/inverse, srcStart);
+                Value rows = emitChunkStarts(nb, nloc, grid, counts,
+                                             /*chunkMajor=*/!inverse, dstStart);
+                memref::StoreOp::create(nb, nloc, rows, total,
+                                        ValueRange{indexConst(nb, nloc, 0)});
+              });
+
+  Value outRows64 = toI64(b, loc, outRows);
+  parallelFor(
+      b, loc, {numChunks, indexConst(b, loc, kChunkLanes)},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value k = ivs[0];
+        Value rows = chunkRowCount(nb, nloc, counts, k);
+        Value src = memref::LoadOp::create(nb, nloc, srcStart, ValueRange{k});
+        Value dst = memref::LoadOp::create(nb, nloc, dstStart, ValueRange{k});
+        Value room = arith::MaxSIOp::create(
+            nb, nloc, arith::SubIOp::create(nb, nloc, outRows64, dst),
+            i64Const(nb, nloc, 0));
+        Value written =
+            toIndex(nb, nloc, arith::MinSIOp::create(nb, nloc, rows, room));
+        scf::ForOp::create(
+            nb, nloc, ivs[1], written, indexConst(nb, nloc, kChunkLanes),
+            ValueRange{},
+            [&](OpBuilder &fb, Location floc, Value i, ValueRange) {
+              Value i64v = toI64(fb, floc, i);
+              Value d = arith::AddIOp::create(fb, floc, dst, i64v);
+              memref::StoreOp::create(
+                  fb, floc, arith::AddIOp::create(fb, floc, src, i64v),
+                  srcOfRow, ValueRange{toIndex(fb, floc, d)});
+              scf::YieldOp::create(fb, floc);
+            });
+      });
+
+  Value inRows64 = toI64(b, loc, dimOf(b, loc, x, 0));
+  // The row of x that output row `r` takes, or -1 for a zero row.
+  auto sourceRow = [&](OpBuilder &nb, Location nloc, Value r) -> Value {
+    Value rows = memref::LoadOp::create(nb, nloc, total,
+                                        ValueRange{indexConst(nb, nloc, 0)});
+    Value covered = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                          toI64(nb, nloc, r), rows);
+    return ifElse(
+        nb, nloc, i64, covered,
+        [&](OpBuilder &ib, Location iloc) -> Value {
+          Value s = memref::LoadOp::create(ib, iloc, srcOfRow, ValueRange{r});
+          Value inside = arith::CmpIOp::create(
+              ib, iloc, arith::CmpIPredicate::slt, s, inRows64);
+          return arith::SelectOp::create(ib, iloc, inside, s,
+                                         i64Const(ib, iloc, -1));
+        },
+        [&](OpBuilder &ib, Location iloc) { return i64Const(ib, iloc, -1); });
+  };
+  auto isRow = [](OpBuilder &nb, Location nloc, Value s) -> Value {
+    return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge, s,
+                                 i64Const(nb, nloc, 0));
+  };
+
+  // The copies and the zero rows are two passes with a one-sided branch
+  // each: stores of a value chosen by a branch would be merged into one
+  // store of a phi, and x86 keeps a bf16 phi in f32 registers, rounding back
+  // through a runtime helper.
+  auto copyOrZero = [&](OpBuilder &nb, Location nloc, Value s, bool copying,
+                        function_ref<void(OpBuilder &, Location, Value)> copy,
+                        function_ref<void(OpBuilder &, Location)> zero) {
+    Value isSource = isRow(nb, nloc, s);
+    if (!copying)
+      isSource = arith::XOrIOp::create(
+          nb, nloc, isSource,
+          arith::ConstantOp::create(nb, nloc, nb.getBoolAttr(true)));
+    ifThen(nb, nloc, isSource, [&](OpBuilder &ib, Location iloc) {
+      if (copying)
+        copy(ib, iloc, toIndex(ib, iloc, s));
+      else
+        zero(ib, iloc);
+    });
+  };
+
+  int64_t width = rowVectorWidth({x, output});
+  int64_t cols = cast<MemRefType>(output.getType()).getDimSize(1);
+  Type elem = getElementTypeOrSelf(output.getType());
+  Type elemBits = b.getIntegerType(elem.getIntOrFloatBitWidth());
+  if (width > 0 && cast<MemRefType>(x.getType()).getDimSize(1) == cols) {
+    auto bitsType = VectorType::get({width}, elemBits);
+    for (bool copying : {true, false})
+      rowVectorFor(
+          b, loc, outRows, cols, width,
+          [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+            copyOrZero(
+                nb, nloc, sourceRow(nb, nloc, r), copying,
+                [&](OpBuilder &ib, Location iloc, Value src) {
+                  storeRowBits(ib, iloc,
+                               loadRowBits(ib, iloc, x, src, col, width),
+                               output, r, col);
+                },
+                [&](OpBuilder &ib, Location iloc) {
+                  Value zero = arith::ConstantOp::create(
+                      ib, iloc, bitsType,
+                      DenseElementsAttr::get(bitsType,
+                                             ib.getZeroAttr(elemBits)));
+                  storeRowBits(ib, iloc, zero, output, r, col);
+                });
+          });
+  } else {
+    for (bool copying : {true, false})
+      parallelFor(b, loc, {outRows, dimOf(b, loc, output, 1)},
+                  [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                    copyOrZero(
+                        nb, nloc, sourceRow(nb, nloc, ivs[0]), copying,
+                        [&](OpBuilder &ib, Location iloc, Value src) {
+                          Value v = memref::LoadOp::create(
+                              ib, iloc, x, ValueRange{src, ivs[1]});
+                          memref::StoreOp::create(ib, iloc, v, output, ivs);
+                        },
+                        [&](OpBuilder &ib, Location iloc) {
+                          Value zero = arith::BitcastOp::create(
+                              ib, iloc, elem,
+                              arith::ConstantOp::create(
+                                  ib, iloc, ib.getIntegerAttr(elemBits, 0)));
+                          memref::StoreOp::create(ib, iloc, zero, output, ivs);
+                        });
+                  });
+  }
+  for (Value buffer : {srcStart, dstStart, total, srcOfRow})
+    memref::DeallocOp::create(b, loc, buffer);
+}
+
+//===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
 
+LogicalResult schedule(SortChunksOp op, OpBuilder &b) {
+  emitSortChunksGpu(b, op.getLoc(), op.getInverse(), op.getX(), op.getCounts(),
+                    op.getOutputInit(), op.getSizesInit());
+  return success();
+}
 LogicalResult schedule(PermuteOp op, OpBuilder &b) {
   emitPermuteGpu(b, op.getLoc(), op.getNumExperts(), op.getAlign(), op.getX(),
               op.getIndices(), op.getPermutedInit(), op.getGroupSizesInit(),
@@ -848,8 +1012,8 @@ LogicalResult schedule(ZLossOp op, OpBuilder &b) {
 }
 LogicalResult schedule(AuxLossOp op, OpBuilder &b) {
   // The global variant over more than one rank is left to the reference
-  // pattern, which reports it.
-  if (op.getVariant() == AuxLossVariant::Global && op.getGridAttr())
+  // pattern, which reports it; over one rank it is the batch loss.
+  if (!op.hasParallelSchedule())
     return failure();
   AuxLossConfig config{op.getVariant(), op.getScoreFunction(),
                        op.getCoeff().convertToDouble(),
@@ -878,8 +1042,8 @@ void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {
   patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineOp>,
                ParallelSchedule<GluOp>, ParallelSchedule<CombineGradOp>,
-               ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>>(
-      patterns.getContext(), benefit);
+               ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>,
+               ParallelSchedule<SortChunksOp>>(patterns.getContext(), benefit);
 }
 
 } // namespace mlir::moe::gpu_schedules

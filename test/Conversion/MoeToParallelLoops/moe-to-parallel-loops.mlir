@@ -175,6 +175,57 @@ func.func @aux_loss_softmax(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: me
 
 // -----
 
+// The global aux loss over one rank is the batch loss, with its schedule
+// (no single-thread kernel).
+// CHECK-LABEL: func.func @aux_loss_global_one_rank(
+// CHECK-NOT:   gpu.launch
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) =
+// CHECK:       return
+shard.grid @one(shape = 1)
+func.func @aux_loss_global_one_rank(%s: memref<128x8xf32>, %i: memref<128x2xi32>, %l: memref<f32>) {
+  moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l) {grid = @one, grid_axes = array<i64: 0>} : memref<128x8xf32>, memref<128x2xi32> -> memref<f32>
+  return
+}
+
+// -----
+
+// sort_chunks: one thread for the sizes and the chunk starts (two i64
+// buffers of P·C and the total), a thread per (chunk, lane of 64) for the
+// output-row → x-row map, then two block-per-row passes (blocks over the
+// rows, threads over 16-byte vectors of 8 bf16): the copies, then the zero
+// rows. all_reduce has no schedule: a single-thread kernel.
+// CHECK-LABEL: func.func @sort_chunks(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<64x32xbf16>, %[[C:[^:]+]]: memref<12xi32>, %[[Y:[^:]+]]: memref<64x32xbf16>, %[[S:[^:]+]]: memref<3xi32>
+// CHECK:       %[[SRC:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:       %[[DST:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:       %[[TOTAL:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:       %[[MAP:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[S]]
+// CHECK:         memref.store %{{.*}}, %[[TOTAL]]
+// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c64{{.*}})
+// CHECK:         memref.store %{{.*}}, %[[MAP]]
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c32{{.*}}) step (%c8{{.*}})
+// CHECK:           vector.load %[[X]]{{.*}} : memref<64x32xbf16>, vector<8xbf16>
+// CHECK:           vector.store %{{.*}}, %[[Y]]
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel
+// CHECK:           vector.store %{{.*}}, %[[Y]]
+// CHECK-COUNT-4: memref.dealloc
+// CHECK:       gpu.launch
+// CHECK:       return
+shard.grid @single(shape = 1)
+func.func @sort_chunks(%x: memref<64x32xbf16>, %c: memref<12xi32>, %y: memref<64x32xbf16>, %s: memref<3xi32>, %l: memref<f32>, %lr: memref<f32>) {
+  moe.sort_chunks %x, %c outs(%y, %s) : memref<64x32xbf16>, memref<12xi32> -> memref<64x32xbf16>, memref<3xi32>
+  moe.all_reduce %l on @single axes [0] outs(%lr) : memref<f32> -> memref<f32>
+  return
+}
+
+// -----
+
 // The router ops are parallel over independent items: gate over (blocks of
 // 4 tokens, e), route and topk over tokens, topk's per-token scratch (stack
 // buffers) inside the loop, one per thread.

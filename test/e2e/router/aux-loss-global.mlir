@@ -1,7 +1,10 @@
 // RUN: moe-runner %s --device cpu --print | FileCheck %s
+// RUN: moe-compile --quiet --target=cpu --gpu-schedules %s -o %t
+// RUN: moe-runner %t --device cpu --print | FileCheck %s
 
-// moe.aux_loss global: counts and T summed over the ranks of grid_axes. On
-// a one-rank grid that sum is this rank alone, so it equals batch. Same data
+// moe.aux_loss global: this rank's share, with counts and T summed over the
+// ranks of grid_axes. On a one-rank grid that sum is this rank alone, so it
+// equals batch, on the reference loops and on the GPU schedule. Same data
 // as the exact batch case in aux-loss-batch.mlir:
 //   Σ_t p = [0.9375, 0.9375, 0.875, 1.25], c = [3, 2, 1, 2], Σ_e = 8.0625
 //   loss = 4 · 0.5 / (2 · 4²) · 8.0625 = 0.50390625
