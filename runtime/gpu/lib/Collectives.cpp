@@ -9,7 +9,7 @@
 // copy). Every CUDA and NCCL status is checked and reported with the call;
 // every wait on the host polls the stream and the communicator's
 // asynchronous error with a deadline (MOE_COMM_TIMEOUT_S, default 60 s).
-// The moert_entry_coll_* twins of the CPU's moert_coll_* (moert_abi.def)
+// The moert_entry_coll_* twins of the CPU's moert_coll_* (moert_coll_gpu_abi.def)
 // report a failure, abort every communicator (ncclCommAbort: the other ranks'
 // NCCL calls end with an error instead of waiting) and exit the process.
 //

@@ -120,7 +120,7 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
  * 0 on success; -1 with the failing call (CUDA/NCCL function and status) in
  * moert_gpu_comm_last_error(). A library built without NCCL fails every one
  * with "built without NCCL". moert_gpu_comm_abort_all() aborts every
- * communicator (ncclCommAbort). The moert_entry_coll_* twins (moert_abi.def)
+ * communicator (ncclCommAbort). The moert_entry_coll_* twins (moert_coll_gpu_abi.def)
  * run on the runtime stream; a failure prints
  *   moe_runtime_gpu: moert_entry_coll_<name>: <message>
  * aborts every communicator and exits the process with status 1. */
@@ -136,6 +136,10 @@ MOERT_GPU_EXPORT int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void
                                           int64_t recv_rows, int64_t row_bytes, void *stream);
 MOERT_GPU_EXPORT int moert_gpu_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count,
                                           int32_t dtype_code, void *stream);
+#define MOERT_ABI_ARG(kind, ctype, name) ctype name
+#define MOERT_ABI_FUNCTION(name, result_kind, result_ctype, args)                                  \
+  MOERT_GPU_EXPORT result_ctype name args;
+#include "moe_runtime/moert_coll_gpu_abi.def"
 
 /* Kernel profile. Between start and stop, every kernel launched through
  * mgpuLaunchKernel and every moert_entry_* call is timed with CUDA events on
