@@ -42,6 +42,14 @@ const EntrySpec *ArtifactSpec::findEntry(const std::string &name) const {
   return nullptr;
 }
 
+int64_t ArtifactSpec::worldSize() const {
+  int64_t ranks = 1;
+  for (const GridSpec &g : grids)
+    for (int64_t d : g.shape)
+      ranks *= d;
+  return ranks;
+}
+
 std::string ArtifactSpec::entryNames() const {
   std::string s;
   for (const EntrySpec &e : entries) {
@@ -241,6 +249,67 @@ Status parseArg(const JsonValue &a, const std::string &where, ArgSpec *out) {
     return fieldError(where + ".shape", "buffer size overflows (shape too large)");
   out->numElements = count;
   out->numBytes = bytes;
+  if (const JsonValue *split = a.get("split_dim")) {
+    int64_t dim;
+    MOERT_TRY(getCount(*split, where + ".split_dim", &dim));
+    if (dim >= static_cast<int64_t>(out->shape.size()))
+      return fieldError(where + ".split_dim",
+                        format("dimension %lld of a tensor of rank %zu",
+                               static_cast<long long>(dim), out->shape.size()));
+    out->splitDim = static_cast<int>(dim);
+  }
+  if (const JsonValue *partial = a.get("partial")) {
+    if (!partial->isString() || partial->stringValue != "sum")
+      return fieldError(where + ".partial",
+                        "expected \"sum\", found " + (partial->isString()
+                                                          ? jsonQuote(partial->stringValue)
+                                                          : std::string(partial->kindName())));
+    if (out->splitDim >= 0)
+      return fieldError(where, "both \"split_dim\" and \"partial\": a value is split or a "
+                               "partial sum, not both");
+    out->partialSum = true;
+  }
+  return Status::success();
+}
+
+/// "grids": [{"name": N, "shape": [positive sizes]}], names distinct.
+Status parseGrids(const JsonValue &root, std::vector<GridSpec> *out) {
+  const JsonValue *grids = root.get("grids");
+  if (!grids)
+    return Status::success();
+  if (!grids->isArray())
+    return fieldError("grids", format("expected an array, found %s", grids->kindName()));
+  for (size_t i = 0; i < grids->elements.size(); ++i) {
+    const JsonValue &g = grids->elements[i];
+    std::string where = format("grids[%zu]", i);
+    if (!g.isObject())
+      return fieldError(where, format("expected an object, found %s", g.kindName()));
+    GridSpec grid;
+    MOERT_TRY(getString(g, "name", where, &grid.name));
+    MOERT_TRY(checkName(grid.name, where + ".name"));
+    for (const GridSpec &prev : *out)
+      if (prev.name == grid.name)
+        return fieldError(where + ".name", "duplicate grid " + jsonQuote(grid.name));
+    const JsonValue *shape = g.get("shape");
+    if (!shape)
+      return fieldError(where, "missing \"shape\"");
+    if (!shape->isArray() || shape->elements.empty())
+      return fieldError(where + ".shape", "expected a non-empty array of sizes");
+    int64_t ranks = 1;
+    for (size_t j = 0; j < shape->elements.size(); ++j) {
+      std::string dimWhere = format("%s.shape[%zu]", where.c_str(), j);
+      int64_t d;
+      MOERT_TRY(getCount(shape->elements[j], dimWhere, &d));
+      if (d < 1 || d > 65536)
+        return fieldError(dimWhere, format("a grid axis has 1 to 65536 ranks, not %lld",
+                                           static_cast<long long>(d)));
+      ranks *= d;
+      if (ranks > 65536)
+        return fieldError(where + ".shape", "more than 65536 ranks");
+      grid.shape.push_back(d);
+    }
+    out->push_back(std::move(grid));
+  }
   return Status::success();
 }
 
@@ -265,6 +334,7 @@ Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
     return fieldError("target", "unknown target " + jsonQuote(out->target) +
                                     " (expected cpu or an sm_* GPU target)");
   MOERT_TRY(getString(root, "source", "artifact", &out->source, /*required=*/false));
+  MOERT_TRY(parseGrids(root, &out->grids));
   const JsonValue *entries = root.get("entries");
   if (!entries)
     return Status::error("missing \"entries\"");
@@ -400,8 +470,18 @@ Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) cons
 namespace {
 /// "name: role, io, [shape] dtype" of an argument.
 std::string describeArg(const ArgSpec &a) {
-  return a.name + ": " + roleName(a.role) + ", " + (a.isInput ? "in" : "out") +
-         ", " + argTypeString(a);
+  std::string layout = a.splitDim >= 0 ? format(", split_dim %d", a.splitDim)
+                       : a.partialSum  ? ", partial sum"
+                                       : "";
+  return a.name + ": " + roleName(a.role) + ", " + (a.isInput ? "in" : "out") + ", " +
+         argTypeString(a) + layout;
+}
+
+std::string describeGrids(const ArtifactSpec &spec) {
+  std::string s;
+  for (const GridSpec &g : spec.grids)
+    s += (s.empty() ? "" : ", ") + g.name + shapeToString(g.shape);
+  return s.empty() ? "none" : s;
 }
 } // namespace
 
@@ -431,6 +511,9 @@ Status checkLibraryMatchesSpec(const ArtifactPaths &paths,
   if (spec.target != built.target)
     return mismatch("target " + jsonQuote(spec.target) +
                     ", but the code is for " + jsonQuote(built.target));
+  if (describeGrids(spec) != describeGrids(built))
+    return mismatch("grids " + describeGrids(spec) + ", but the code's are " +
+                    describeGrids(built));
   if (spec.entries.size() != built.entries.size())
     return mismatch(format("%zu entries, but the code has %zu (%s)",
                            spec.entries.size(), built.entries.size(),

@@ -47,6 +47,9 @@ struct GpuDevice::Api {
   int (*captureEnd)(void **);
   int (*graphLaunch)(void *);
   void (*graphDestroy)(void *);
+  int (*commUniqueId)(void *);
+  int (*commInit)(int64_t, int64_t, const void *, int, int);
+  const char *(*commLastError)(void);
 };
 
 namespace {
@@ -149,6 +152,9 @@ Status GpuDevice::load(GpuDevice **out) {
       resolve(handle, "moert_gpu_capture_end", &api.captureEnd, &missing);
       resolve(handle, "moert_gpu_graph_launch", &api.graphLaunch, &missing);
       resolve(handle, "moert_gpu_graph_destroy", &api.graphDestroy, &missing);
+      resolve(handle, "moert_gpu_comm_unique_id", &api.commUniqueId, &missing);
+      resolve(handle, "moert_gpu_comm_init", &api.commInit, &missing);
+      resolve(handle, "moert_gpu_comm_last_error", &api.commLastError, &missing);
       if (!missing.empty())
         result = Status::error(format("%s lacks %s (an older library?)",
                                       instance.path_.c_str(), missing.c_str()));
@@ -297,5 +303,28 @@ Status GpuDevice::launchGraph(void *graph, const std::string &what) const {
 }
 
 void GpuDevice::destroyGraph(void *graph) const { api_->graphDestroy(graph); }
+
+Status GpuDevice::joinCollectives(Communicator &host, const std::vector<GridAxis> &axes) const {
+  for (const GridAxis &axis : axes) {
+    // Rank 0 makes the NCCL unique id; the host communicator carries it.
+    unsigned char id[128] = {0};
+    int made = host.rank() == 0 ? api_->commUniqueId(id) : 0;
+    std::string why = made == 0 ? "" : api_->commLastError();
+    if (made != 0)
+      host.abort("rank 0 could not make the NCCL unique id: " + why);
+    MOERT_TRY(host.broadcast(id, sizeof id, 0));
+    if (made != 0)
+      return Status::error("moert_gpu_comm_unique_id: " + why);
+    if (api_->commInit(axis.grid, axis.axis, id, host.rank(), host.size()) != 0) {
+      std::string failed = api_->commLastError();
+      host.abort(format("rank %d: moert_gpu_comm_init: %s", host.rank(), failed.c_str()));
+      return Status::error(format("grid %lld axis %lld: moert_gpu_comm_init (rank %d of %d): %s",
+                                  static_cast<long long>(axis.grid),
+                                  static_cast<long long>(axis.axis), host.rank(), host.size(),
+                                  failed.c_str()));
+    }
+  }
+  return Status::success();
+}
 
 } // namespace moert

@@ -608,6 +608,46 @@ void testArtifactSpec() {
   EXPECT_ERROR(specFrom(with("\"flops\": 10", "\"flops\": \"ten\"")), "entries[0].flops");
   EXPECT_ERROR(specFrom(with("\"shape\": []", "\"shape\": 1")), "shape: expected an array");
 
+  // Expert parallelism: grids, split_dim, partial.
+  EXPECT(spec.grids.empty() && spec.worldSize() == 1);
+  std::string ep = with("\"entries\"", "\"grids\": [{\"name\": \"ep\", \"shape\": [4]}, "
+                                       "{\"name\": \"dp\", \"shape\": [1, 2]}], \"entries\"");
+  std::string epSplit = ep;
+  epSplit.replace(epSplit.find("\"dtype\": \"bf16\""), 15, "\"dtype\": \"bf16\", \"split_dim\": 1");
+  epSplit.replace(epSplit.find("\"dtype\": \"f32\""), 14,
+                  "\"dtype\": \"f32\", \"partial\": \"sum\"");
+  EXPECT_OK(parseJson(epSplit, &v));
+  EXPECT_OK(parseArtifactSpec(v, &spec));
+  EXPECT(spec.grids.size() == 2 && spec.grids[0].name == "ep" && spec.worldSize() == 8);
+  if (spec.entries.size() == 1 && spec.entries[0].args.size() == 2) {
+    EXPECT(spec.entries[0].args[0].splitDim == 1 && !spec.entries[0].args[0].partialSum);
+    EXPECT(spec.entries[0].args[1].splitDim == -1 && spec.entries[0].args[1].partialSum);
+  }
+  auto epWith = [&](const std::string &from, const std::string &to) {
+    std::string s = epSplit;
+    size_t at = s.find(from);
+    if (at != std::string::npos)
+      s.replace(at, from.size(), to);
+    return s;
+  };
+  EXPECT_ERROR(specFrom(epWith("\"split_dim\": 1", "\"split_dim\": 2")),
+               "entries[0].args[0].split_dim: dimension 2 of a tensor of rank 2");
+  EXPECT_ERROR(specFrom(epWith("\"split_dim\": 1", "\"split_dim\": -1")),
+               "entries[0].args[0].split_dim: expected a non-negative integer");
+  EXPECT_ERROR(specFrom(epWith("\"split_dim\": 1", "\"split_dim\": \"0\"")),
+               "entries[0].args[0].split_dim: expected a non-negative integer, found a string");
+  EXPECT_ERROR(specFrom(epWith("\"partial\": \"sum\"", "\"partial\": \"mean\"")),
+               "entries[0].args[1].partial: expected \"sum\", found \"mean\"");
+  EXPECT_ERROR(specFrom(epWith("\"split_dim\": 1", "\"split_dim\": 1, \"partial\": \"sum\"")),
+               "entries[0].args[0]: both \"split_dim\" and \"partial\"");
+  EXPECT_ERROR(specFrom(epWith("[4]", "[0]")), "grids[0].shape[0]: a grid axis has 1 to 65536");
+  EXPECT_ERROR(specFrom(epWith("[4]", "[]")), "grids[0].shape: expected a non-empty array");
+  EXPECT_ERROR(specFrom(epWith("\"name\": \"dp\"", "\"name\": \"ep\"")),
+               "grids[1].name: duplicate grid \"ep\"");
+  EXPECT_ERROR(specFrom(epWith("{\"name\": \"ep\", ", "{")), "grids[0]: missing \"name\"");
+  EXPECT_ERROR(specFrom(with("\"entries\"", "\"grids\": {}, \"entries\"")),
+               "grids: expected an array, found an object");
+
   ArtifactPaths p = artifactPathsFor("dir/a.so");
   EXPECT(p.stem == "dir/a" && p.json == "dir/a.json" && p.so == "dir/a.so");
   p = artifactPathsFor("dir/a.json");

@@ -3,8 +3,10 @@
 
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Transforms/EntryNames.h"
+#include "MoeDialect/Transforms/ShardingAttrs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -98,6 +100,40 @@ static int64_t expertFlops(func::FuncOp func) {
       std::min<uint64_t>(flops, std::numeric_limits<int64_t>::max()));
 }
 
+/// Reads moe.split_dim / moe.partial_sum of one argument or result into
+/// `info` (its shape already set).
+static LogicalResult readSharding(Location loc, DictionaryAttr attrs,
+                                  ArgInfo &info) {
+  if (!attrs)
+    return success();
+  std::string what = std::string(info.isOutput ? "result" : "argument") + " '" +
+                     info.name + "'";
+  if (Attribute split = attrs.get(moe::kSplitDimAttr)) {
+    auto dim = dyn_cast<IntegerAttr>(split);
+    int64_t rank = static_cast<int64_t>(info.shape.size());
+    if (!dim || !dim.getType().isInteger(64))
+      return emitError(loc) << "entry " << what << " has " << moe::kSplitDimAttr
+                            << " = " << split << "; expected an i64 dimension";
+    if (dim.getInt() < 0 || dim.getInt() >= rank)
+      return emitError(loc)
+             << "entry " << what << " has " << moe::kSplitDimAttr << " = "
+             << dim.getInt() << ", but its tensor has rank " << rank;
+    info.splitDim = dim.getInt();
+  }
+  if (Attribute partial = attrs.get(moe::kPartialSumAttr)) {
+    if (!isa<UnitAttr>(partial))
+      return emitError(loc)
+             << "entry " << what << " has " << moe::kPartialSumAttr << " = "
+             << partial << "; expected a unit attribute";
+    if (info.splitDim >= 0)
+      return emitError(loc)
+             << "entry " << what << " has both " << moe::kSplitDimAttr << " and "
+             << moe::kPartialSumAttr << "; a value is one or the other";
+    info.partialSum = true;
+  }
+  return success();
+}
+
 static FailureOr<ArgInfo> describeValue(Location loc, Type type,
                                         std::string name, std::string role,
                                         bool isOutput) {
@@ -182,7 +218,8 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
           func.getArgAttrOfType<StringAttr>(i, kNameAttr).str(),
           func.getArgAttrOfType<StringAttr>(i, kRoleAttr).str(),
           /*isOutput=*/false);
-      if (failed(info))
+      if (failed(info) ||
+          failed(readSharding(arg.getLoc(), func.getArgAttrDict(i), *info)))
         return failure();
       entry.args.push_back(std::move(*info));
     }
@@ -193,7 +230,8 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
           func.getResultAttrOfType<StringAttr>(i, kNameAttr).str(),
           func.getResultAttrOfType<StringAttr>(i, kRoleAttr).str(),
           /*isOutput=*/true);
-      if (failed(info))
+      if (failed(info) ||
+          failed(readSharding(ret.getLoc(), func.getResultAttrDict(i), *info)))
         return failure();
       entry.args.push_back(std::move(*info));
     }
@@ -214,13 +252,43 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
   return entries;
 }
 
+FailureOr<std::vector<GridInfo>> describeGrids(ModuleOp module) {
+  std::vector<GridInfo> grids;
+  for (auto grid : module.getOps<shard::GridOp>()) {
+    GridInfo info{grid.getSymName().str(), {}};
+    for (int64_t size : grid.getShape()) {
+      if (ShapedType::isDynamic(size) || size < 1)
+        return grid.emitError("grid @")
+                   << info.name
+                   << " has a dynamic size; an artifact runs on a fixed "
+                      "number of ranks",
+               failure();
+      info.shape.push_back(size);
+    }
+    grids.push_back(std::move(info));
+  }
+  return grids;
+}
+
 void writeArtifactJson(llvm::raw_ostream &os, StringRef target,
-                       StringRef source, const std::vector<EntryInfo> &entries) {
+                       StringRef source, const std::vector<GridInfo> &grids,
+                       const std::vector<EntryInfo> &entries) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attribute("format", "moe-artifact-1");
     json.attribute("target", target);
     json.attribute("source", source);
+    if (!grids.empty())
+      json.attributeArray("grids", [&] {
+        for (const GridInfo &grid : grids)
+          json.object([&] {
+            json.attribute("name", grid.name);
+            json.attributeArray("shape", [&] {
+              for (int64_t d : grid.shape)
+                json.value(d);
+            });
+          });
+      });
     json.attributeArray("entries", [&] {
       for (const EntryInfo &entry : entries)
         json.object([&] {
@@ -238,6 +306,10 @@ void writeArtifactJson(llvm::raw_ostream &os, StringRef target,
                     json.value(d);
                 });
                 json.attribute("dtype", arg.dtype);
+                if (arg.splitDim >= 0)
+                  json.attribute("split_dim", arg.splitDim);
+                if (arg.partialSum)
+                  json.attribute("partial", "sum");
               });
           });
         });

@@ -2,8 +2,13 @@
 //
 // The artifact's JSON describes every entry: for each argument its name,
 // role (input, weight, output, residual, cotangent, gradient), direction,
-// shape and dtype, and the entry's expert-FFN FLOPs. moe-runner reads it;
-// nothing else is needed to call the entry.
+// shape and dtype, and the entry's expert-FFN FLOPs; for expert
+// parallelism, the module's grids ("grids": name, shape, in module order; a
+// collective names its grid by its index there) and how each argument is
+// laid out over the ranks, from the func argument and result attributes
+// `moe.split_dim = D : i64` ("split_dim": D) and `moe.partial_sum`
+// ("partial": "sum"); neither means replicated. moe-runner reads it; nothing
+// else is needed to call the entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_TOOLS_MOECOMPILE_ENTRYMETADATA_H
@@ -23,6 +28,13 @@ struct ArgInfo {
   bool isOutput;
   std::vector<int64_t> shape;
   std::string dtype; ///< f32, bf16, f16, f64, i64, i32, i8, i1, f8e4m3, ...
+  int64_t splitDim = -1;   ///< moe.split_dim, -1 when not split
+  bool partialSum = false; ///< moe.partial_sum
+};
+
+struct GridInfo {
+  std::string name;
+  std::vector<int64_t> shape;
 };
 
 struct EntryInfo {
@@ -36,8 +48,13 @@ struct EntryInfo {
 /// at the offending location) on dynamic shapes or unsupported types.
 mlir::FailureOr<std::vector<EntryInfo>> describeEntries(mlir::ModuleOp module);
 
+/// The module's top-level shard.grid ops, in order. Fails on a grid with a
+/// dynamic size (an artifact runs on a fixed number of ranks).
+mlir::FailureOr<std::vector<GridInfo>> describeGrids(mlir::ModuleOp module);
+
 void writeArtifactJson(llvm::raw_ostream &os, llvm::StringRef target,
                        llvm::StringRef source,
+                       const std::vector<GridInfo> &grids,
                        const std::vector<EntryInfo> &entries);
 
 } // namespace mlir::moe::compile

@@ -272,6 +272,9 @@ int main(int argc, char **argv) {
   auto entries = moe::compile::describeEntries(*module);
   if (failed(entries))
     return fail(progress);
+  auto grids = moe::compile::describeGrids(*module);
+  if (failed(grids))
+    return fail(progress);
 
   progress.step(gpuTarget ? "lower to the LLVM dialect and cubin "
                             "(moe-lower-to-gpu{chip=" + target + "})"
@@ -323,7 +326,7 @@ int main(int argc, char **argv) {
   std::string metadata;
   {
     llvm::raw_string_ostream os(metadata);
-    moe::compile::writeArtifactJson(os, target, inputFile, *entries);
+    moe::compile::writeArtifactJson(os, target, inputFile, *grids, *entries);
   }
   if (failed(moe::compile::embedArtifactMetadata(**llvmModule, metadata)))
     return fail(progress);

@@ -89,17 +89,42 @@ private:
   size_t bytes_ = 0;
 };
 
+RandomInputCache &randomInputCache() {
+  static RandomInputCache cache;
+  return cache;
+}
+
+/// Input `arg` of one rank of `layout`, made from the one-rank input of the
+/// same seed (or file, which holds the one-rank shape): a split argument
+/// gets its slice; a partial sum is the one-rank value on rank 0 and zero on
+/// the others (their sum is the one-rank value).
+Status makeRankInput(RandomInputCache &cache, uint64_t seed, const EntrySpec &entry,
+                     const ArgSpec &arg, const std::string &npyPath, const RankLayout &layout,
+                     void *dst) {
+  if (arg.partialSum && layout.rank != 0)
+    return Status::success(); // allocated zeroed
+  ArgSpec full = oneRankArg(arg, layout.ranks);
+  AlignedBuffer buffer;
+  MOERT_TRY(buffer.allocate(full.numBytes));
+  if (npyPath.empty())
+    MOERT_TRY(cache.fill(entry, full, seed, buffer.data()));
+  else
+    MOERT_TRY(makeInput(entry, full, npyPath, seed, buffer.data()));
+  copyRankSlice(arg, layout.rank, layout.ranks, buffer.data(), dst);
+  return Status::success();
+}
+
 /// Allocate every argument of `entry` (zeroed) and fill its inputs: when
 /// `residualSource` (X_fwd's arguments) is given, a residual input from its
 /// residual output and an input X_fwd shares (sharedForwardInput: a primal
 /// argument X_bwd takes directly) from X_fwd's input of that name — moved
 /// out of `residualSource`, not copied (a layer's weights can be most of the
 /// host's memory); any other input from its file in `npyPaths`, else random.
-/// `sources` gets (name, source) for every input.
-Status prepareArgs(uint64_t seed, const EntrySpec &entry,
-                   const std::vector<std::string> &npyPaths,
-                   EntryBuffers *residualSource, EntryBuffers *args,
-                   std::vector<std::pair<std::string, std::string>> *sources) {
+/// `sources` gets (name, source) for every input. Under --ranks (`layout`),
+/// split and partial-sum inputs come from the one-rank input (makeRankInput).
+Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &entry,
+                   const std::vector<std::string> &npyPaths, EntryBuffers *residualSource,
+                   EntryBuffers *args, std::vector<std::pair<std::string, std::string>> *sources) {
   MOERT_TRY(args->allocate(entry));
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const ArgSpec &a = entry.args[i];
@@ -117,9 +142,15 @@ Status prepareArgs(uint64_t seed, const EntrySpec &entry,
                                     entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
       MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
       source = "entry " + fwd.name;
+    } else if (layout.multiRank() && (a.splitDim >= 0 || a.partialSum)) {
+      MOERT_TRY(
+          makeRankInput(randomInputCache(), seed, entry, a, npyPaths[i], layout, args->data(i)));
+      source = (npyPaths[i].empty() ? std::string("random") : npyPaths[i]) +
+               (a.partialSum ? std::string(", partial sum (rank 0 holds it)")
+                             : format(", slice %d of %d along dim %d", layout.rank, layout.ranks,
+                                      a.splitDim));
     } else if (npyPaths[i].empty()) {
-      static RandomInputCache cache;
-      MOERT_TRY(cache.fill(entry, a, seed, args->data(i)));
+      MOERT_TRY(randomInputCache().fill(entry, a, seed, args->data(i)));
       source = "random";
     } else {
       MOERT_TRY(makeInput(entry, a, npyPaths[i], seed, args->data(i)));
@@ -211,8 +242,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
     progress(format("entry %s on %s: making the inputs of %s and running it for the "
                     "residuals",
                     entry.name.c_str(), executor.device(), plan.fwd->name.c_str()));
-    MOERT_TRY(prepareArgs(settings.seed, *plan.fwd, plan.fwdNpyPaths, nullptr, &fwdArgs,
-                          nullptr)
+    MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
+                          &fwdArgs, nullptr)
                   .withPrefix(why));
     std::unique_ptr<BoundEntry> bound;
     MOERT_TRY(executor.bind(&fwdArgs, &bound).withPrefix(why));
@@ -230,8 +261,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   }
 
   progress(format("entry %s on %s: making its inputs", entry.name.c_str(), executor.device()));
-  MOERT_TRY(prepareArgs(settings.seed, entry, plan.npyPaths, plan.fwd ? &fwdArgs : nullptr,
-                        &run->args, &run->inputSources));
+  MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, plan.npyPaths,
+                        plan.fwd ? &fwdArgs : nullptr, &run->args, &run->inputSources));
   fwdArgs = EntryBuffers(); // what X_bwd did not take
   std::unique_ptr<BoundEntry> bound;
   MOERT_TRY(executor.bind(&run->args, &bound)

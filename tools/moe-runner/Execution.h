@@ -12,6 +12,8 @@
 #ifndef MOE_RUNNER_EXECUTION_H
 #define MOE_RUNNER_EXECUTION_H
 
+#include "Ranks.h"
+
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
 #include "moe_runtime/GpuDevice.h"
@@ -53,6 +55,14 @@ public:
   /// (a GPU artifact's constructor loads its kernels).
   virtual moert::Status checkLoaded(const std::string &artifact) {
     (void)artifact;
+    return moert::Status::success();
+  }
+  /// Sets up the collectives of `spec`'s grid axes of layout.ranks ranks
+  /// (their moert_*coll_* calls) among the ranks of `layout`: on the cpu the
+  /// shared-memory communicators joinRanks registered serve them; a GPU
+  /// makes its NCCL communicators.
+  virtual moert::Status joinCollectives(const moert::ArtifactSpec &spec, const RankLayout &layout) {
+    (void)spec, (void)layout;
     return moert::Status::success();
   }
   /// Whether startProfile/stopProfile work here (--profile).
@@ -122,6 +132,9 @@ struct RunSettings {
   long warmup = 0;
   long iters = 1;
   bool profile = false; // profile the timed calls (Executor::canProfile())
+  /// Under --ranks: this rank's inputs are its slices of the one-rank inputs
+  /// (see prepareArgs in Execution.cpp).
+  RankLayout layout;
 };
 
 /// One entry's run: the timing samples and the host buffers (inputs and the

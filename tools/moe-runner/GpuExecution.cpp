@@ -118,6 +118,14 @@ public:
   Status stopProfile(std::vector<GpuDevice::ProfileRow> *rows) override {
     return gpu_->stopProfile(rows);
   }
+  Status joinCollectives(const ArtifactSpec &spec, const RankLayout &layout) override {
+    std::vector<GpuDevice::GridAxis> axes;
+    for (size_t g = 0; g < spec.grids.size(); ++g)
+      for (size_t a = 0; a < spec.grids[g].shape.size(); ++a)
+        if (spec.grids[g].shape[a] == layout.ranks)
+          axes.push_back({static_cast<int64_t>(g), static_cast<int64_t>(a)});
+    return gpu_->joinCollectives(*layout.comm, axes).withPrefix("NCCL communicators");
+  }
 
 private:
   GpuDevice *gpu_;

@@ -11,6 +11,7 @@
 #include "Check.h"
 #include "Compile.h"
 #include "Execution.h"
+#include "Ranks.h"
 
 #include "moe_runtime/Artifact.h"
 #include "moe_runtime/EntryBuffers.h"
@@ -133,6 +134,8 @@ OPTIONS
                     each run, the reference, the comparison. Default: on
                     when an entry's arguments take 1 GiB or more (minutes of
                     host work at dsv3 size), else off.
+  --ranks N         Run an expert-parallel artifact on its N ranks (see
+                    RANKS); N must be its world size.
   --compiler PATH   moe-compile to use for FILE.mlir.
   -h, --help        This help.
 
@@ -222,6 +225,34 @@ GRADIENTS (VJP ENTRIES)
   stderr: the gradients then mean nothing.
   moe-gradcheck checks such gradients against finite differences.
 
+RANKS (--ranks N)
+  An artifact whose metadata has "grids" runs on the product of their
+  shapes' ranks (its world size; the ranks must lie on one axis of each
+  grid): `--ranks N` with N the world size starts N processes of moe-runner,
+  with RANK, LOCAL_RANK, WORLD_SIZE and LOCAL_WORLD_SIZE set as torchrun
+  does and one shared-memory communicator (its id in MOE_COMM_ID) that the
+  artifact's collectives (moert_coll_*) run over; on a GPU each rank gets
+  the LOCAL_RANK-th visible device (CUDA_VISIBLE_DEVICES). Each rank makes
+  the one-rank inputs of the same seed (or reads them, one-rank shapes, from
+  --inputs) and takes its part: an argument with "split_dim": D gets slice
+  [rank n, (rank+1) n) of dimension D (n = its size there); one with
+  "partial": "sum" the whole value on rank 0 and zeros elsewhere; any other
+  (replicated) the whole value. X_bwd takes its residuals from X_fwd on the
+  same rank. With --check-against ONE_RANK_ARTIFACT (whose argument shapes
+  are the one-rank shapes: dimension split_dim N times this artifact's) each
+  rank runs the reference on the whole batch and compares each output with
+  the matching part: a split output with its slice, a "partial": "sum"
+  output summed over the ranks (in double, through the communicator) with
+  the whole, a replicated one with the whole; residuals are rank-local and
+  not compared. Every line a rank prints is prefixed "rank R: " (stdout in
+  rank order once all ended, stderr as it comes). When a rank fails, the
+  communicator is aborted for it (the others' collectives fail at once) and
+  ranks still running after MOE_COMM_TIMEOUT_S are killed; the exit status is 1 and the
+  error names each rank that failed or was stopped. A collective waits at
+  most MOE_COMM_TIMEOUT_S seconds (default 60) for the other ranks.
+  Without --ranks an artifact of world size 1 with grids gets a one-rank
+  communicator; one of a larger world size is an error.
+
 RANDOM INPUTS
   Argument NAME of dtype T draws from N(0, s^2) and rounds to T
   (round-to-nearest-even; fp8 saturates), redrawing values that round to zero.
@@ -277,6 +308,7 @@ struct Options {
   bool cudaGraph = false;   // --cuda-graph
   bool uninitializedOutputs = false; // --uninitialized-outputs
   int progress = -1;        // --progress 1, --no-progress 0, -1 by size
+  long ranks = 0;           // --ranks N; 0 = one process
 };
 
 long parseCount(const std::string &flag, const std::string &text, long minValue) {
@@ -314,6 +346,8 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--print") {
       cl.noValue();
       o.print = true;
+    } else if (name == "--ranks") {
+      o.ranks = parseCount("--ranks", cl.value(), 1);
     } else if (name == "--compiler") {
       o.compiler = cl.nonEmptyValue("a path");
     } else if (name == "--check-against") {
@@ -359,6 +393,11 @@ Options parseCommandLine(int argc, char **argv) {
     usageError("--near-ties declares how a check compares router indices: give "
                "--check or "
                "--check-against PATH");
+  if (o.ranks > 0 && o.json)
+    usageError("--json prints one report; with --ranks each rank prints its own (give no --json)");
+  if (o.ranks > 1 && !o.nearTies.empty())
+    usageError("--near-ties compares router indices token by token; it does not apply to the "
+               "slices of --ranks");
   return o;
 }
 
@@ -451,9 +490,15 @@ struct Reference {
 };
 
 /// The reference entry for `e` must take and give the same arguments (name,
-/// io, shape, dtype), or the comparison means nothing.
-Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::string &refName) {
-  for (const ArgSpec &a : e.args) {
+/// io, shape, dtype), or the comparison means nothing. Under --ranks the
+/// reference has the one-rank shapes (moe_runner::oneRankArg); residuals,
+/// which are rank-local, may differ.
+Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::string &refName,
+                          int ranks) {
+  for (const ArgSpec &local : e.args) {
+    if (ranks > 1 && local.role == Role::Residual)
+      continue;
+    ArgSpec a = moe_runner::oneRankArg(local, ranks);
     const ArgSpec *r = ref.findArg(a.name);
     if (!r)
       return Status::error(format("reference %s: entry '%s' has no argument '%s'",
@@ -469,13 +514,18 @@ Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::s
 }
 
 /// The reference values of entry `e`'s outputs, one host buffer per output
-/// (in the order of e's outputs).
+/// (in the order of e's outputs), of the one-rank shapes under --ranks
+/// (residuals, rank-local, as the reference makes them).
 Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntrySpec &e,
                         std::vector<AlignedBuffer> *out) {
-  std::vector<const ArgSpec *> outs;
+  const int ranks = static_cast<int>(std::max(1L, o.ranks));
+  std::vector<ArgSpec> oneRank;
   for (const ArgSpec &a : e.args)
     if (!a.isInput)
-      outs.push_back(&a);
+      oneRank.push_back(moe_runner::oneRankArg(a, ranks));
+  std::vector<const ArgSpec *> outs;
+  for (const ArgSpec &a : oneRank)
+    outs.push_back(&a);
   out->clear();
   out->resize(outs.size());
   if (ref.isDump) {
@@ -501,7 +551,8 @@ Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntryS
   run.args.releaseInputs();
   for (size_t i = 0; i < outs.size(); ++i) {
     (*out)[i] = run.args.take(outs[i]->name); // moved, not copied
-    if (!(*out)[i].data() || (*out)[i].size() != outs[i]->numBytes)
+    bool rankLocal = ranks > 1 && outs[i]->role == Role::Residual;
+    if (!(*out)[i].data() || (!rankLocal && (*out)[i].size() != outs[i]->numBytes))
       return Status::error(format("reference %s: entry '%s' has no output '%s'",
                                   ref.description.c_str(), e.name.c_str(),
                                   outs[i]->name.c_str()));
@@ -591,9 +642,12 @@ void printTable(const Options &o, const std::string &device, const std::string &
     std::vector<std::vector<std::string>> checks;
     checks.push_back({"output", "dtype", "error", "tolerance", "result"});
     for (const OutputStats &s : r.outputs)
-      checks.push_back({s.spec->name, dtypeName(s.spec->dtype),
-                        moe_runner::describeError(s.check),
-                        moe_runner::describeTolerance(s.check), s.check.pass ? "PASS" : "FAIL"});
+      if (s.checked)
+        checks.push_back({s.spec->name, dtypeName(s.spec->dtype),
+                          moe_runner::describeError(s.check),
+                          moe_runner::describeTolerance(s.check), s.check.pass ? "PASS" : "FAIL"});
+      else // a residual under --ranks: rank-local
+        checks.push_back({s.spec->name, dtypeName(s.spec->dtype), "rank-local", "-", "-"});
     if (r.outputs.empty())
       std::printf("    (no outputs)\n");
     else
@@ -881,6 +935,9 @@ void planReferenceArtifact(const Options &o, Reference &ref,
                  "moe-runner knows",
                  what.c_str(), ref.spec.target.c_str()));
   ref.description = ref.paths.stem + " (" + refDevice + ")";
+  if (ref.spec.worldSize() != 1)
+    fatal(format("%s: the reference runs on %lld ranks; give a one-rank artifact", what.c_str(),
+                 static_cast<long long>(ref.spec.worldSize())));
   if (refDevice == device) {
     ref.executor = &executor;
   } else {
@@ -895,7 +952,8 @@ void planReferenceArtifact(const Options &o, Reference &ref,
       fatal(format("%s: the reference artifact %s has no entry '%s' (its entries: %s)",
                    what.c_str(), ref.paths.stem.c_str(), e.name.c_str(),
                    ref.spec.entryNames().c_str()));
-    check(checkSameSignature(e, *re, ref.paths.stem).withPrefix(what));
+    check(checkSameSignature(e, *re, ref.paths.stem, static_cast<int>(std::max(1L, o.ranks)))
+              .withPrefix(what));
     std::string warn;
     check(moe_runner::planEntry(ref.spec, *re, o.inputsDir, &ref.plans[k], &warn)
               .withPrefix(what));
@@ -1123,9 +1181,10 @@ struct CheckTally {
 /// each check in `r` and the failed ones in `tally`; with `router` (from
 /// --near-ties), its indices first, near-tie aware, and the near-tie tokens'
 /// rows left out of the outputs indexed by token.
-void compareWithReference(const Options &o, Reference &ref, size_t k, const EntrySpec &entry,
-                          const moe_runner::EntryRun &run, const RouterArgs &router,
-                          const AlignedBuffer &bias, EntryResult &r, CheckTally &tally) {
+void compareWithReference(const Options &o, const moe_runner::RunSettings &settings, Reference &ref,
+                          size_t k, const EntrySpec &entry, const moe_runner::EntryRun &run,
+                          const RouterArgs &router, const AlignedBuffer &bias, EntryResult &r,
+                          CheckTally &tally) {
   std::vector<AlignedBuffer> refOut;
   progress(format("reference %s: entry %s", ref.description.c_str(), entry.name.c_str()));
   check(referenceOutputs(o, ref, k, entry, &refOut));
@@ -1150,17 +1209,38 @@ void compareWithReference(const Options &o, Reference &ref, size_t k, const Entr
     tally.nearTieTokens += r.nearTieTokens;
   }
   const std::vector<uint8_t> *skipTokens = r.nearTieTokens ? &routing.nearTie : nullptr;
+  const moe_runner::RankLayout &layout = settings.layout;
   size_t n = 0;
   for (size_t i = 0; i < entry.args.size(); ++i) {
     if (entry.args[i].isInput)
       continue;
+    const void *got = run.args.data(i);
+    AlignedBuffer rankPart, summed;
+    if (layout.multiRank()) {
+      const ArgSpec &arg = entry.args[i];
+      if (arg.role == Role::Residual) { // rank-local: nothing to compare
+        ++n;
+        continue;
+      }
+      if (arg.splitDim >= 0) {
+        check(rankPart.allocate(arg.numBytes));
+        moe_runner::copyRankSlice(arg, layout.rank, layout.ranks, refOut[n].data(),
+                                  rankPart.data());
+        refOut[n] = std::move(rankPart);
+      } else if (arg.partialSum) {
+        check(moe_runner::sumOverRanks(*layout.comm, arg, got, &summed)
+                  .withPrefix(format("entry '%s', output '%s': summing the partial sums",
+                                     entry.name.c_str(), arg.name.c_str())));
+        got = summed.data();
+      }
+    }
     OutputStats &s = r.outputs[n];
     s.checked = true;
     s.expect = expectationFor(o, entry, entry.args[i]);
     if (static_cast<int>(i) == router.indices)
       s.check = routing.indices;
     else
-      s.check = moe_runner::compareOutput(entry.args[i], run.args.data(i), refOut[n].data(),
+      s.check = moe_runner::compareOutput(entry.args[i], got, refOut[n].data(),
                                           moe_runner::entryTolerance(entry, entry.args[i]),
                                           s.expect, skipTokens);
     ++tally.checkedOutputs;
@@ -1204,6 +1284,38 @@ void printJsonReport(const Options &o, const ArtifactPaths &paths, const Artifac
   std::printf("  ]\n}\n");
 }
 
+/// This process's rank. Without --ranks: rank 0 of 1 (an artifact with grids
+/// of one rank gets a one-rank communicator for its collectives). The parent
+/// of --ranks N runs the rank processes and exits with their status; a rank
+/// process joins the communicator.
+moe_runner::RankLayout ranksOf(const Options &o, const ArtifactSpec &spec, char **argv,
+                               const std::string &device) {
+  if (o.ranks == 0 && !moe_runner::isRankProcess()) {
+    if (spec.worldSize() != 1)
+      fatal(format("the artifact runs on %lld ranks (its \"grids\"); run it with --ranks %lld",
+                   static_cast<long long>(spec.worldSize()),
+                   static_cast<long long>(spec.worldSize())));
+    if (spec.grids.empty())
+      return {};
+    std::string id;
+    check(createShmCommunicator(1, 0, &id));
+    setenv("MOE_COMM_ID", id.c_str(), 1);
+    setenv("RANK", "0", 1);
+    setenv("WORLD_SIZE", "1", 1);
+    moe_runner::RankLayout one = moe_runner::joinRanks(spec);
+    removeShmCommunicator(id); // the mappings stay
+    return one;
+  }
+  if (!moe_runner::isRankProcess()) {
+    check(moe_runner::checkWorldSize(spec, static_cast<int>(o.ranks)));
+    std::exit(moe_runner::runRankProcesses(argv, static_cast<int>(o.ranks), device == "gpu"));
+  }
+  moe_runner::RankLayout layout = moe_runner::joinRanks(spec);
+  if (layout.ranks != o.ranks)
+    fatal(format("rank process: WORLD_SIZE is %d but --ranks %ld", layout.ranks, o.ranks));
+  return layout;
+}
+
 /// Fatal (exit 1) when a compared output failed its check.
 void failOnMismatches(const Reference *ref, const CheckTally &tally) {
   if (tally.failures.empty())
@@ -1232,14 +1344,18 @@ int main(int argc, char **argv) {
   std::vector<RouterArgs> routers = nearTieRouters(o, selected);
 
   // 2. The device. A GPU's runtime library is loaded (RTLD_GLOBAL) before
-  // any GPU artifact, whose mgpu*/moert_* references it resolves.
+  // any GPU artifact, whose mgpu*/moert_* references it resolves. Under
+  // --ranks the parent starts the ranks and waits for them.
   std::string device = runDevice(o, spec, paths);
+  moe_runner::RankLayout layout = ranksOf(o, spec, argv, device);
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");
   moe_runner::CallOptions calls;
   calls.cudaGraph = o.cudaGraph;
   calls.zeroOutputs = !o.uninitializedOutputs;
   std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu", calls);
+  if (layout.comm)
+    check(executor->joinCollectives(spec, layout));
   enableProgressFor(o, selected);
 
   // 3. Plan the inputs of every entry, and the reference, before running
@@ -1257,6 +1373,11 @@ int main(int argc, char **argv) {
 
   // 5. Run each entry (and compare it), then report.
   moe_runner::RunSettings settings = runSettings(o, *executor);
+  settings.layout = layout;
+  if (layout.multiRank() && !settings.dumpDir.empty()) {
+    settings.dumpDir = joinPath(settings.dumpDir, format("rank%d", layout.rank));
+    check(makeDirectories(settings.dumpDir).withPrefix("--dump"));
+  }
   std::string deviceName = executor->deviceName();
   std::vector<std::string> jsonEntries;
   CheckTally tally;
@@ -1267,7 +1388,7 @@ int main(int argc, char **argv) {
     EntryResult r =
         runAndSummarize(o, settings, *executor, plans[k], entry, device, routers[k], &run, &bias);
     if (ref)
-      compareWithReference(o, *ref, k, entry, run, routers[k], bias, r, tally);
+      compareWithReference(o, settings, *ref, k, entry, run, routers[k], bias, r, tally);
     if (o.json)
       jsonEntries.push_back(entryJson(o, device, r));
     else

@@ -25,6 +25,11 @@ using namespace mlir;
 
 namespace {
 
+/// The argument and result attributes the artifact's metadata records
+/// (names, roles, the expert-parallel layout), which this step drops.
+constexpr llvm::StringLiteral kMetadataAttrs[] = {
+    moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr, moe::kPartialSumAttr};
+
 /// Whether a tensor holds no element: it is passed as a pointer nobody reads
 /// or writes (a memref with a zero in a non-leading dimension, e.g.
 /// memref<4x0xf32>, cannot take the bare-pointer convention at all).
@@ -47,15 +52,11 @@ void keepCalledEntriesAsCallees(ModuleOp module,
       continue;
     auto copy = func.clone();
     copy.setPrivate();
-    for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i)
-      for (StringRef key : {moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr,
-                            moe::kPartialSumAttr})
-        copy.removeArgAttr(i, key);
-    for (unsigned i = 0, e = copy.getNumResults(); i < e; ++i) {
-      copy.removeResultAttr(i,
-                            StringAttr::get(copy.getContext(), moe::kNameAttr));
-      copy.removeResultAttr(i,
-                            StringAttr::get(copy.getContext(), moe::kRoleAttr));
+    for (StringRef name : kMetadataAttrs) {
+      for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i)
+        copy.removeArgAttr(i, name);
+      for (unsigned i = 0, e = copy.getNumResults(); i < e; ++i)
+        copy.removeResultAttr(i, StringAttr::get(copy.getContext(), name));
     }
     copy.setSymName((func.getSymName() + "_callee").str());
     symbols.insert(copy, std::next(Block::iterator(func)));
@@ -66,15 +67,13 @@ void keepCalledEntriesAsCallees(ModuleOp module,
 
 /// Tensor arguments read-only, arguments without elements memref<0xT>
 /// (the body gets an empty tensor of the original type instead); names,
-/// roles and sharding annotations, which the metadata records before this
-/// step, dropped.
+/// roles and layouts, which the metadata records before this step, dropped.
 void prepareArguments(func::FuncOp func) {
   MLIRContext *ctx = func.getContext();
   Block &body = func.getBody().front();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    for (StringRef key : {moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr,
-                          moe::kPartialSumAttr})
-      func.removeArgAttr(i, key);
+    for (StringRef name : kMetadataAttrs)
+      func.removeArgAttr(i, name);
     BlockArgument arg = func.getArgument(i);
     if (isEmptyTensor(arg.getType())) {
       OpBuilder b = OpBuilder::atBlockBegin(&body);
@@ -122,8 +121,8 @@ void prepareEntry(func::FuncOp func) {
   func.setFunctionType(FunctionType::get(
       func.getContext(), body.getArgumentTypes(), ret.getOperandTypes()));
   func.setAllArgAttrs(argAttrs);
-  // The results' names and roles, which the metadata records before this
-  // step, dropped (setAllResultAttrs would need one entry per result).
+  // The results' metadata attributes, recorded before this step, dropped
+  // (setAllResultAttrs would need one entry per result).
   func.removeResAttrsAttr();
 }
 

@@ -38,6 +38,19 @@ struct ArgSpec {
   DType dtype = DType::F32;
   size_t numElements = 1;
   size_t numBytes = 0;
+  /// Expert parallelism ("split_dim", "partial"): each rank holds slice
+  /// [rank·n, (rank+1)·n) of dimension splitDim of the one-rank tensor
+  /// (n = shape[splitDim]); or, with partialSum, a term of the one-rank
+  /// value, which is the sum over the ranks; neither: replicated (every
+  /// rank's value is the one-rank value). Residuals are rank-local.
+  int splitDim = -1;
+  bool partialSum = false;
+};
+
+/// A grid of ranks ("grids"); collectives name one by its index.
+struct GridSpec {
+  std::string name;
+  std::vector<int64_t> shape;
 };
 
 struct EntrySpec {
@@ -57,7 +70,12 @@ struct ArtifactSpec {
   std::string format;
   std::string target; // "cpu", "sm_90a", ...
   std::string source;
+  std::vector<GridSpec> grids; // empty: one rank
   std::vector<EntrySpec> entries;
+
+  /// The ranks the artifact runs on: the product of every grid's shape (1
+  /// without grids).
+  int64_t worldSize() const;
 
   const EntrySpec *findEntry(const std::string &name) const;
   /// "a, b, c".

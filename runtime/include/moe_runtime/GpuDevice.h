@@ -12,6 +12,7 @@
 #ifndef MOE_RUNTIME_GPUDEVICE_H
 #define MOE_RUNTIME_GPUDEVICE_H
 
+#include "moe_runtime/Collectives.h"
 #include "moe_runtime/Status.h"
 
 #include <functional>
@@ -90,6 +91,18 @@ public:
   /// Replays a captured graph on the runtime stream.
   Status launchGraph(void *graph, const std::string &what) const;
   void destroyGraph(void *graph) const;
+
+  /// A grid axis of the artifact (its index in "grids", the axis).
+  struct GridAxis {
+    int64_t grid;
+    int64_t axis;
+  };
+  /// Makes the library's NCCL communicator of each of `axes` for the ranks
+  /// of `host` (this process is host.rank() of host.size()): rank 0 makes a
+  /// unique id per axis, `host` broadcasts it, every rank joins on its
+  /// device. A failure aborts `host` (the other ranks stop waiting) and
+  /// names the call; a library built without NCCL says so.
+  Status joinCollectives(Communicator &host, const std::vector<GridAxis> &axes) const;
 
 private:
   GpuDevice() = default;

@@ -6,8 +6,9 @@
  * artifact loading and timing. The GPU parts are libmoe_runtime_gpu's
  * (runtime/gpu): the mgpu* calls of MLIR's gpu-to-llvm (moe_runtime_mgpu.h)
  * and the cuBLASLt GEMMs compiled code calls (moe_runtime_gpu.h, declared
- * from moert_abi.def). Neither library has collectives: moe.all_to_all runs
- * on one rank.
+ * from moert_abi.def). The collectives of expert parallelism on the CPU
+ * (moert_coll_*, over the communicators of Collectives.h) are declared below
+ * from moert_coll_abi.def; the GPU's are libmoe_runtime_gpu's.
  *
  * Conventions: functions that can fail return 0 on success and -1 on failure
  * (or NULL), and leave a message for moert_last_error() (per thread).
@@ -117,6 +118,12 @@ MOERT_EXPORT int moert_artifact_arg_info(const moert_artifact *a, int entry, int
                                          moert_arg_info *out);
 /* The entry's function (dlsym), or NULL. */
 MOERT_EXPORT moert_entry_fn moert_artifact_entry_function(moert_artifact *a, int entry);
+
+/* ---- Collectives (moert_coll_abi.def; Collectives.h) ------------------ */
+#define MOERT_ABI_ARG(kind, ctype, name) ctype name
+#define MOERT_ABI_FUNCTION(name, result_kind, result_ctype, args) \
+  MOERT_EXPORT result_ctype name args;
+#include "moe_runtime/moert_coll_abi.def"
 
 /* ---- Timing ----------------------------------------------------------- */
 /* Monotonic clock (steady_clock), nanoseconds. */

@@ -103,6 +103,44 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
   MOERT_GPU_EXPORT result_ctype name args;
 #include "moe_runtime/moert_abi.def"
 
+/* ---- Collectives of expert parallelism (NCCL; lib/Collectives.cpp) ----
+ * One communicator per (grid, axis): `grid` is the grid's index in the
+ * artifact's "grids". Rank 0 makes a unique id (MOERT_GPU_COMM_ID_BYTES
+ * bytes), every rank receives it (moe-runner --ranks passes it through its
+ * shared-memory communicator) and calls moert_gpu_comm_init with it on its
+ * own device. The collectives run on `stream` (device pointers, counts in
+ * device memory):
+ *   moert_gpu_all_to_all: the ragged all-to-all with P·C chunked counts of
+ *     moert_coll_all_to_all (moe_runtime.h), by the host path: the counts are
+ *     gathered and copied to the host (the call waits for `stream` up to
+ *     there, at most MOE_COMM_TIMEOUT_S seconds), then grouped
+ *     ncclSend/ncclRecv;
+ *   moert_gpu_all_reduce: ncclAllReduce sum in place (dtype codes as
+ *     moert_dtype: 0 f64, 1 f32, 7 i64, 8 i32).
+ * 0 on success; -1 with the failing call (CUDA/NCCL function and status) in
+ * moert_gpu_comm_last_error(). A library built without NCCL fails every one
+ * with "built without NCCL". moert_gpu_comm_abort_all() aborts every
+ * communicator (ncclCommAbort). The moert_entry_coll_* twins (moert_coll_gpu_abi.def)
+ * run on the runtime stream; a failure prints
+ *   moe_runtime_gpu: moert_entry_coll_<name>: <message>
+ * aborts every communicator and exits the process with status 1. */
+#define MOERT_GPU_COMM_ID_BYTES 128
+MOERT_GPU_EXPORT int moert_gpu_comm_unique_id(void *id);
+MOERT_GPU_EXPORT int moert_gpu_comm_init(int64_t grid, int64_t axis, const void *id, int rank,
+                                         int nranks);
+MOERT_GPU_EXPORT void moert_gpu_comm_abort_all(void);
+MOERT_GPU_EXPORT const char *moert_gpu_comm_last_error(void);
+MOERT_GPU_EXPORT int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
+                                          const int32_t *send_sizes_device, int64_t chunks_per_rank,
+                                          int64_t send_rows, void *recv, int32_t *recv_sizes_device,
+                                          int64_t recv_rows, int64_t row_bytes, void *stream);
+MOERT_GPU_EXPORT int moert_gpu_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count,
+                                          int32_t dtype_code, void *stream);
+#define MOERT_ABI_ARG(kind, ctype, name) ctype name
+#define MOERT_ABI_FUNCTION(name, result_kind, result_ctype, args)                                  \
+  MOERT_GPU_EXPORT result_ctype name args;
+#include "moe_runtime/moert_coll_gpu_abi.def"
+
 /* Kernel profile. Between start and stop, every kernel launched through
  * mgpuLaunchKernel and every moert_entry_* call is timed with CUDA events on
  * its stream (which adds a little host work per launch; off by default, and

@@ -1,0 +1,372 @@
+//===- Collectives.cpp - the collectives of expert parallelism over NCCL --===//
+//
+// One NCCL communicator per (grid, axis), made with ncclCommInitRank from a
+// unique id every rank received (moert_gpu_comm_*), and the collectives on
+// them: the all-reduce (ncclAllReduce, in place) and the ragged all-to-all
+// with chunked counts in device memory, by the host path: the send counts
+// are gathered from every rank (ncclAllGather), copied to the host, and the
+// rows move by grouped ncclSend/ncclRecv (a rank's own rows by a device
+// copy). Every CUDA and NCCL status is checked and reported with the call;
+// every wait on the host polls the stream and the communicator's
+// asynchronous error with a deadline (MOE_COMM_TIMEOUT_S, default 60 s).
+// The moert_entry_coll_* twins of the CPU's moert_coll_* (moert_coll_gpu_abi.def)
+// report a failure, abort every communicator (ncclCommAbort: the other ranks'
+// NCCL calls end with an error instead of waiting) and exit the process.
+//
+// Built without NCCL (MOERT_GPU_HAVE_NCCL undefined), every function fails
+// with "libmoe_runtime_gpu was built without NCCL".
+//
+//===----------------------------------------------------------------------===//
+
+#include "moe_runtime/moe_runtime_gpu.h"
+#include "moe_runtime/moe_runtime_mgpu.h"
+
+#include "Internal.h"
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#ifdef MOERT_GPU_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace {
+
+std::string gCollError; // the last failure's message (under gCollMutex)
+std::mutex gCollMutex;
+
+int collFail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int collFail(const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  gCollError = buf;
+  moert_gpu::setLastError(buf);
+  return -1;
+}
+
+#ifdef MOERT_GPU_HAVE_NCCL
+
+struct Comm {
+  ncclComm_t comm = nullptr;
+  int rank = 0;
+  int size = 1;
+  void *scratch = nullptr; // device memory for the gathered counts
+  size_t scratchBytes = 0;
+};
+
+std::map<std::pair<int64_t, int64_t>, Comm> gComms;
+
+#define CUDA_CK(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess)                                                                         \
+      return collFail("%s failed: %s: %s", #call, cudaGetErrorName(e_), cudaGetErrorString(e_));   \
+  } while (0)
+
+#define NCCL_CK(call)                                                                              \
+  do {                                                                                             \
+    ncclResult_t r_ = (call);                                                                      \
+    if (r_ != ncclSuccess)                                                                         \
+      return collFail("%s failed: %s (%s)", #call, ncclGetErrorString(r_),                         \
+                      ncclGetLastError(nullptr));                                                  \
+  } while (0)
+
+double timeoutSeconds() {
+  const char *env = std::getenv("MOE_COMM_TIMEOUT_S");
+  double v = env ? std::strtod(env, nullptr) : 0.0;
+  return v > 0 ? v : 60.0;
+}
+
+/// Waits for `stream` with a deadline, watching the communicator's
+/// asynchronous error.
+int waitFor(const Comm &c, cudaStream_t stream, const char *what) {
+  auto start = std::chrono::steady_clock::now();
+  const double timeout = timeoutSeconds();
+  for (;;) {
+    cudaError_t e = cudaStreamQuery(stream);
+    if (e == cudaSuccess)
+      return 0;
+    if (e != cudaErrorNotReady)
+      return collFail("%s: cudaStreamQuery failed: %s: %s", what, cudaGetErrorName(e),
+                      cudaGetErrorString(e));
+    ncclResult_t async = ncclSuccess;
+    NCCL_CK(ncclCommGetAsyncError(c.comm, &async));
+    if (async != ncclSuccess && async != ncclInProgress)
+      return collFail("%s: the communicator failed: %s (%s)", what, ncclGetErrorString(async),
+                      ncclGetLastError(c.comm));
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > timeout)
+      return collFail("%s on rank %d of %d: timed out after %g s waiting for the other ranks "
+                      "(MOE_COMM_TIMEOUT_S)",
+                      what, c.rank, c.size, timeout);
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+int findComm(int64_t grid, int64_t axis, Comm **out) {
+  auto it = gComms.find({grid, axis});
+  if (it == gComms.end())
+    return collFail("no NCCL communicator for grid %lld axis %lld in this process (run the "
+                    "artifact on its ranks: moe-runner --ranks N)",
+                    (long long)grid, (long long)axis);
+  *out = &it->second;
+  return 0;
+}
+
+int ncclTypeOf(int32_t dtype, ncclDataType_t *out) {
+  switch (dtype) {
+  case 0:
+    *out = ncclFloat64;
+    return 0; // MOERT_F64
+  case 1:
+    *out = ncclFloat32;
+    return 0; // MOERT_F32
+  case 7:
+    *out = ncclInt64;
+    return 0; // MOERT_I64
+  case 8:
+    *out = ncclInt32;
+    return 0; // MOERT_I32
+  default:
+    return collFail("element type code %d is not summed (f32, f64, i32, i64 are)", dtype);
+  }
+}
+
+int allToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
+             int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
+             int64_t rowBytes, cudaStream_t stream) {
+  const char *what = "all_to_all";
+  const int p = c.size;
+  if (chunks < 1 || rowBytes < 0 || sendRows < 0 || recvRows < 0)
+    return collFail("%s: bad arguments: %lld chunks per rank, %lld-byte rows", what,
+                    (long long)chunks, (long long)rowBytes);
+  const int64_t n = p * chunks;
+  const size_t countBytes = size_t(n) * sizeof(int32_t);
+  if (c.scratchBytes < countBytes * size_t(p + 1)) {
+    if (c.scratch)
+      CUDA_CK(cudaFree(c.scratch));
+    c.scratch = nullptr;
+    c.scratchBytes = 0;
+    CUDA_CK(cudaMalloc(&c.scratch, countBytes * size_t(p + 1)));
+    c.scratchBytes = countBytes * size_t(p + 1);
+  }
+  // Every rank's send counts, to all, then to the host.
+  auto *gathered = static_cast<int32_t *>(c.scratch);
+  NCCL_CK(ncclAllGather(sendSizesDevice, gathered, size_t(n), ncclInt32, c.comm, stream));
+  std::vector<int32_t> sizes(size_t(p) * size_t(n));
+  CUDA_CK(cudaMemcpyAsync(sizes.data(), gathered, sizes.size() * sizeof(int32_t),
+                          cudaMemcpyDeviceToHost, stream));
+  if (waitFor(c, stream, "all_to_all (exchanging the counts)") != 0)
+    return -1;
+  auto rowsFrom = [&](int s, int d) {
+    int64_t rows = 0;
+    for (int64_t j = 0; j < chunks; ++j)
+      rows += sizes[size_t(s * n + d * chunks + j)];
+    return rows;
+  };
+  int64_t sent = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (sizes[size_t(c.rank * n + i)] < 0)
+      return collFail("%s on rank %d: send_sizes[%lld] = %d is negative", what, c.rank,
+                      (long long)i, sizes[size_t(c.rank * n + i)]);
+    sent += sizes[size_t(c.rank * n + i)];
+  }
+  if (sent > sendRows)
+    return collFail("%s on rank %d: send_sizes sum to %lld rows, but the input has %lld", what,
+                    c.rank, (long long)sent, (long long)sendRows);
+  std::vector<int32_t> recvSizes(static_cast<size_t>(n));
+  int64_t received = 0;
+  for (int s = 0; s < p; ++s)
+    for (int64_t j = 0; j < chunks; ++j) {
+      recvSizes[size_t(s * chunks + j)] = sizes[size_t(s * n + c.rank * chunks + j)];
+      received += recvSizes[size_t(s * chunks + j)];
+    }
+  if (received > recvRows)
+    return collFail("%s on rank %d: the other ranks send %lld rows, but the output has %lld", what,
+                    c.rank, (long long)received, (long long)recvRows);
+  CUDA_CK(cudaMemcpyAsync(recvSizesDevice, recvSizes.data(), countBytes, cudaMemcpyHostToDevice,
+                          stream));
+  // The rows: grouped sends and receives; this rank's own by a copy.
+  const auto *src = static_cast<const unsigned char *>(send);
+  auto *dst = static_cast<unsigned char *>(recv);
+  int64_t sendAt = 0, recvAt = 0;
+  std::vector<std::pair<int64_t, int64_t>> sendRange(static_cast<size_t>(p)),
+      recvRange(static_cast<size_t>(p));
+  for (int q = 0; q < p; ++q) {
+    sendRange[size_t(q)] = {sendAt, rowsFrom(c.rank, q) * rowBytes};
+    sendAt += sendRange[size_t(q)].second;
+    recvRange[size_t(q)] = {recvAt, rowsFrom(q, c.rank) * rowBytes};
+    recvAt += recvRange[size_t(q)].second;
+  }
+  NCCL_CK(ncclGroupStart());
+  for (int q = 0; q < p; ++q) {
+    if (q == c.rank)
+      continue;
+    if (sendRange[size_t(q)].second > 0)
+      NCCL_CK(ncclSend(src + sendRange[size_t(q)].first, size_t(sendRange[size_t(q)].second),
+                       ncclUint8, q, c.comm, stream));
+    if (recvRange[size_t(q)].second > 0)
+      NCCL_CK(ncclRecv(dst + recvRange[size_t(q)].first, size_t(recvRange[size_t(q)].second),
+                       ncclUint8, q, c.comm, stream));
+  }
+  NCCL_CK(ncclGroupEnd());
+  if (recvRange[size_t(c.rank)].second > 0)
+    CUDA_CK(cudaMemcpyAsync(
+        dst + recvRange[size_t(c.rank)].first, src + sendRange[size_t(c.rank)].first,
+        size_t(recvRange[size_t(c.rank)].second), cudaMemcpyDeviceToDevice, stream));
+  if (recvRows > received)
+    CUDA_CK(cudaMemsetAsync(dst + received * rowBytes, 0, size_t((recvRows - received) * rowBytes),
+                            stream));
+  return 0;
+}
+
+#endif // MOERT_GPU_HAVE_NCCL
+
+#ifndef MOERT_GPU_HAVE_NCCL
+int withoutNccl(const char *call) {
+  return collFail("%s: libmoe_runtime_gpu was built without NCCL (configure runtime/gpu with "
+                  "NCCL found: nccl.h and libnccl under the CUDA toolkit or NCCL_ROOT)",
+                  call);
+}
+#endif
+
+/// The moert_entry_coll_* failure path: report, abort every communicator,
+/// exit (compiled code has no error path).
+[[noreturn]] void entryFailed(const char *entry) {
+  std::fprintf(stderr, "moe_runtime_gpu: %s: %s\n", entry, gCollError.c_str());
+  std::fflush(stderr);
+  moert_gpu_comm_abort_all();
+  std::fflush(stdout);
+  std::exit(1);
+}
+
+} // namespace
+
+extern "C" {
+
+int moert_gpu_comm_unique_id(void *id) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  static_assert(sizeof(ncclUniqueId) == MOERT_GPU_COMM_ID_BYTES, "NCCL's unique id size");
+  ncclUniqueId uid;
+  NCCL_CK(ncclGetUniqueId(&uid));
+  std::memcpy(id, &uid, sizeof uid);
+  return 0;
+#else
+  (void)id;
+  return withoutNccl("moert_gpu_comm_unique_id");
+#endif
+}
+
+int moert_gpu_comm_init(int64_t grid, int64_t axis, const void *id, int rank, int nranks) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  if (gComms.count({grid, axis}))
+    return collFail("grid %lld axis %lld already has a communicator", (long long)grid,
+                    (long long)axis);
+  if (nranks < 1 || rank < 0 || rank >= nranks)
+    return collFail("moert_gpu_comm_init: rank %d of %d", rank, nranks);
+  moert_gpu::ScopedContext scoped("moert_gpu_comm_init");
+  if (!scoped.ok())
+    return -1;
+  ncclUniqueId uid;
+  std::memcpy(&uid, id, sizeof uid);
+  Comm c;
+  c.rank = rank;
+  c.size = nranks;
+  NCCL_CK(ncclCommInitRank(&c.comm, nranks, uid, rank));
+  gComms[{grid, axis}] = c;
+  return 0;
+#else
+  (void)grid, (void)axis, (void)id, (void)rank, (void)nranks;
+  return withoutNccl("moert_gpu_comm_init");
+#endif
+}
+
+void moert_gpu_comm_abort_all(void) {
+#ifdef MOERT_GPU_HAVE_NCCL
+  for (auto &entry : gComms)
+    if (entry.second.comm)
+      ncclCommAbort(entry.second.comm);
+  gComms.clear();
+#endif
+}
+
+const char *moert_gpu_comm_last_error(void) { return gCollError.c_str(); }
+
+int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
+                         const int32_t *send_sizes_device, int64_t chunks_per_rank,
+                         int64_t send_rows, void *recv, int32_t *recv_sizes_device,
+                         int64_t recv_rows, int64_t row_bytes, void *stream) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  Comm *c = nullptr;
+  if (findComm(grid, axis, &c) != 0)
+    return -1;
+  return allToAll(*c, send, send_sizes_device, chunks_per_rank, send_rows, recv, recv_sizes_device,
+                  recv_rows, row_bytes, static_cast<cudaStream_t>(stream));
+#else
+  (void)grid, (void)axis, (void)send, (void)send_sizes_device, (void)chunks_per_rank;
+  (void)send_rows, (void)recv, (void)recv_sizes_device, (void)recv_rows, (void)row_bytes;
+  (void)stream;
+  return withoutNccl("moert_gpu_all_to_all");
+#endif
+}
+
+int moert_gpu_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count, int32_t dtype_code,
+                         void *stream) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  Comm *c = nullptr;
+  if (findComm(grid, axis, &c) != 0)
+    return -1;
+  ncclDataType_t type;
+  if (ncclTypeOf(dtype_code, &type) != 0)
+    return -1;
+  if (count < 0)
+    return collFail("all_reduce: negative element count %lld", (long long)count);
+  NCCL_CK(ncclAllReduce(data, data, size_t(count), type, ncclSum, c->comm,
+                        static_cast<cudaStream_t>(stream)));
+  return 0;
+#else
+  (void)grid, (void)axis, (void)data, (void)count, (void)dtype_code, (void)stream;
+  return withoutNccl("moert_gpu_all_reduce");
+#endif
+}
+
+void moert_entry_coll_all_to_all(int64_t grid, int64_t axis, const void *send,
+                                 const int32_t *send_sizes, int64_t chunks_per_rank,
+                                 int64_t send_rows, void *recv, int32_t *recv_sizes,
+                                 int64_t recv_rows, int64_t row_bytes) {
+  const char *entry = "moert_entry_coll_all_to_all";
+  moert_gpu::ScopedContext scoped(entry);
+  void *stream = scoped.ok() ? moert_gpu_stream() : nullptr;
+  if (!stream || moert_gpu_all_to_all(grid, axis, send, send_sizes, chunks_per_rank, send_rows,
+                                      recv, recv_sizes, recv_rows, row_bytes, stream) != 0)
+    entryFailed(entry);
+}
+
+void moert_entry_coll_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count,
+                                 int32_t dtype_code) {
+  const char *entry = "moert_entry_coll_all_reduce";
+  moert_gpu::ScopedContext scoped(entry);
+  void *stream = scoped.ok() ? moert_gpu_stream() : nullptr;
+  if (!stream || moert_gpu_all_reduce(grid, axis, data, count, dtype_code, stream) != 0)
+    entryFailed(entry);
+}
+
+} // extern "C"

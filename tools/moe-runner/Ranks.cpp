@@ -1,0 +1,363 @@
+//===- Ranks.cpp - moe-runner --ranks N: one process per rank -------------===//
+
+#include "Ranks.h"
+
+#include "moe_runtime/DType.h"
+#include "moe_runtime/Npy.h"
+#include "moe_runtime/Tool.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace moert;
+
+namespace moe_runner {
+
+namespace {
+
+/// One rank process as the parent sees it.
+struct RankProcess {
+  pid_t pid = -1;
+  int outFd = -1, errFd = -1;
+  std::string out;     // its stdout, printed at the end
+  std::string errLine; // the unfinished line of its stderr
+  bool exited = false;
+  int status = 0;
+  bool killed = false; // stopped by the parent after another rank failed
+};
+
+/// "exit status 1", "signal 9 (Killed)".
+std::string describeStatus(int status) {
+  if (WIFEXITED(status))
+    return format("exit status %d", WEXITSTATUS(status));
+  if (WIFSIGNALED(status))
+    return format("signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return "an unknown status";
+}
+
+bool succeeded(const RankProcess &p) {
+  return p.exited && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0;
+}
+
+/// The LOCAL_RANK-th entry of CUDA_VISIBLE_DEVICES, or the index itself.
+std::string visibleDeviceFor(int localRank) {
+  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!visible || !*visible)
+    return std::to_string(localRank);
+  std::vector<std::string> ids;
+  std::string all = visible;
+  size_t begin = 0;
+  for (size_t comma; (comma = all.find(',', begin)) != std::string::npos; begin = comma + 1)
+    ids.push_back(all.substr(begin, comma - begin));
+  ids.push_back(all.substr(begin));
+  if (static_cast<size_t>(localRank) < ids.size())
+    return ids[static_cast<size_t>(localRank)];
+  return "none"; // more ranks than GPUs: the rank reports that it has none
+}
+
+[[noreturn]] void execRank(char **argv, int rank, int ranks, const std::string &commId, bool gpu,
+                           int outFd, int errFd) {
+  dup2(outFd, STDOUT_FILENO);
+  dup2(errFd, STDERR_FILENO);
+  std::string r = std::to_string(rank), n = std::to_string(ranks);
+  setenv("RANK", r.c_str(), 1);
+  setenv("LOCAL_RANK", r.c_str(), 1);
+  setenv("WORLD_SIZE", n.c_str(), 1);
+  setenv("LOCAL_WORLD_SIZE", n.c_str(), 1);
+  setenv("MOE_COMM_ID", commId.c_str(), 1);
+  setenv(kRankProcessEnv, "1", 1);
+  if (gpu)
+    setenv("CUDA_VISIBLE_DEVICES", visibleDeviceFor(rank).c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::fprintf(stderr, "cannot start rank %d: execv(/proc/self/exe): %s\n", rank,
+               std::strerror(errno));
+  _exit(127);
+}
+
+/// Reads what `fd` has; false at end of file.
+bool drain(int fd, std::string *into) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      into->append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && (errno == EINTR))
+      continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return true;
+    return false;
+  }
+}
+
+/// Writes the complete lines of `pending` to stderr as "rank R: line" (all
+/// of it when `all`), keeping an unfinished last line.
+void forwardLines(int rank, std::string *pending, bool all) {
+  size_t begin = 0;
+  for (size_t nl; (nl = pending->find('\n', begin)) != std::string::npos; begin = nl + 1)
+    std::fprintf(stderr, "rank %d: %s\n", rank, pending->substr(begin, nl - begin).c_str());
+  pending->erase(0, begin);
+  if (all && !pending->empty()) {
+    std::fprintf(stderr, "rank %d: %s\n", rank, pending->c_str());
+    pending->clear();
+  }
+  std::fflush(stderr);
+}
+
+void printPrefixed(int rank, const std::string &text) {
+  size_t begin = 0;
+  while (begin < text.size()) {
+    size_t nl = text.find('\n', begin);
+    size_t end = nl == std::string::npos ? text.size() : nl;
+    std::printf("rank %d: %s\n", rank, text.substr(begin, end - begin).c_str());
+    begin = end + 1;
+  }
+}
+
+/// Marks the communicator aborted on behalf of `rank`, which ended without
+/// doing so, so that the others stop waiting for it.
+void abortFor(const std::string &commId, int rank, int ranks, const std::string &why) {
+  std::unique_ptr<Communicator> comm;
+  if (openShmCommunicator(commId, rank, ranks, &comm, 1.0).ok())
+    comm->abort(why);
+}
+
+} // namespace
+
+bool isRankProcess() { return std::getenv(kRankProcessEnv) != nullptr; }
+
+Status checkWorldSize(const ArtifactSpec &spec, int ranks) {
+  std::string grids;
+  for (const GridSpec &g : spec.grids)
+    grids += (grids.empty() ? "" : ", ") + g.name + shapeToString(g.shape);
+  if (spec.worldSize() != ranks)
+    return Status::error(format("--ranks %d: the artifact runs on %lld rank%s (%s)", ranks,
+                                static_cast<long long>(spec.worldSize()),
+                                spec.worldSize() == 1 ? "" : "s",
+                                grids.empty() ? "it has no grids" : ("grids " + grids).c_str()));
+  for (const GridSpec &g : spec.grids)
+    for (int64_t d : g.shape)
+      if (d != 1 && d != ranks)
+        return Status::error(format("--ranks %d: grid %s%s spreads its ranks over several "
+                                    "axes; moe-runner runs grids whose ranks lie on one axis",
+                                    ranks, g.name.c_str(), shapeToString(g.shape).c_str()));
+  return Status::success();
+}
+
+int runRankProcesses(char **argv, int ranks, bool gpu) {
+  // How long the other ranks get to end by themselves after one failed (a
+  // rank in a collective sees the aborted communicator at once; one that
+  // computes, at its next collective) before they are killed: the
+  // collectives' own timeout.
+  double stopGraceSeconds = 0;
+  check(collectiveTimeoutSeconds(&stopGraceSeconds).withPrefix("--ranks"));
+  std::string commId;
+  check(createShmCommunicator(ranks, 0, &commId).withPrefix("--ranks"));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<RankProcess> procs(static_cast<size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    int out[2], err[2];
+    if (pipe(out) != 0 || pipe(err) != 0)
+      fatal(format("--ranks: pipe: %s", std::strerror(errno)));
+    pid_t pid = fork();
+    if (pid < 0)
+      fatal(format("--ranks: fork: %s", std::strerror(errno)));
+    if (pid == 0) {
+      close(out[0]);
+      close(err[0]);
+      execRank(argv, r, ranks, commId, gpu, out[1], err[1]);
+    }
+    close(out[1]);
+    close(err[1]);
+    fcntl(out[0], F_SETFL, O_NONBLOCK);
+    fcntl(err[0], F_SETFL, O_NONBLOCK);
+    RankProcess &p = procs[static_cast<size_t>(r)];
+    p.pid = pid;
+    p.outFd = out[0];
+    p.errFd = err[0];
+  }
+
+  int firstFailed = -1;
+  auto killAt = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<int, bool>> owner; // rank, is stderr
+    for (int r = 0; r < ranks; ++r) {
+      RankProcess &p = procs[static_cast<size_t>(r)];
+      if (p.outFd >= 0) {
+        fds.push_back({p.outFd, POLLIN, 0});
+        owner.emplace_back(r, false);
+      }
+      if (p.errFd >= 0) {
+        fds.push_back({p.errFd, POLLIN, 0});
+        owner.emplace_back(r, true);
+      }
+    }
+    bool allExited = true;
+    for (const RankProcess &p : procs)
+      allExited &= p.exited;
+    if (fds.empty() && allExited)
+      break;
+    if (!fds.empty())
+      poll(fds.data(), fds.size(), 100);
+    else
+      usleep(100 * 1000);
+    for (size_t i = 0; i < fds.size(); ++i) {
+      if (!fds[i].revents)
+        continue;
+      RankProcess &p = procs[static_cast<size_t>(owner[i].first)];
+      int &fd = owner[i].second ? p.errFd : p.outFd;
+      std::string *into = owner[i].second ? &p.errLine : &p.out;
+      bool open = drain(fd, into);
+      if (owner[i].second)
+        forwardLines(owner[i].first, into, !open);
+      if (!open) {
+        close(fd);
+        fd = -1;
+      }
+    }
+    for (int r = 0; r < ranks; ++r) {
+      RankProcess &p = procs[static_cast<size_t>(r)];
+      if (p.exited || waitpid(p.pid, &p.status, WNOHANG) != p.pid)
+        continue;
+      p.exited = true;
+      if (!succeeded(p) && firstFailed < 0) {
+        firstFailed = r;
+        abortFor(commId, r, ranks,
+                 format("rank %d ended with %s", r, describeStatus(p.status).c_str()));
+        killAt = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(static_cast<int64_t>(stopGraceSeconds * 1000));
+      }
+    }
+    if (std::chrono::steady_clock::now() >= killAt) {
+      for (RankProcess &p : procs)
+        if (!p.exited && !p.killed) {
+          kill(p.pid, SIGKILL);
+          p.killed = true;
+        }
+    }
+  }
+  removeShmCommunicator(commId);
+
+  for (int r = 0; r < ranks; ++r)
+    printPrefixed(r, procs[static_cast<size_t>(r)].out);
+  std::fflush(stdout);
+  std::string failed;
+  for (int r = 0; r < ranks; ++r) {
+    const RankProcess &p = procs[static_cast<size_t>(r)];
+    if (succeeded(p))
+      continue;
+    failed += (failed.empty() ? "" : "; ") +
+              format("rank %d %s (%s)", r,
+                     p.killed ? format("was stopped %g s after rank %d failed", stopGraceSeconds,
+                                       firstFailed)
+                                    .c_str()
+                              : "failed",
+                     describeStatus(p.status).c_str());
+  }
+  if (!failed.empty()) {
+    std::fprintf(stderr, "moe-runner: error: --ranks %d: %s\n", ranks, failed.c_str());
+    return kExitError;
+  }
+  return 0;
+}
+
+RankLayout joinRanks(const ArtifactSpec &spec) {
+  auto intFrom = [](const char *name, long lo, long hi) {
+    const char *text = std::getenv(name);
+    uint64_t v = 0;
+    if (!text || !parseUnsigned(text, &v) || static_cast<long>(v) < lo || static_cast<long>(v) > hi)
+      fatal(format("rank process: %s is '%s', expected an integer in [%ld, %ld]", name,
+                   text ? text : "(unset)", lo, hi));
+    return static_cast<int>(v);
+  };
+  RankLayout layout;
+  layout.ranks = intFrom("WORLD_SIZE", 1, 65536);
+  layout.rank = intFrom("RANK", 0, layout.ranks - 1);
+  const char *id = std::getenv("MOE_COMM_ID");
+  if (!id || !*id)
+    fatal("rank process: MOE_COMM_ID is not set (start ranks with moe-runner --ranks N)");
+  check(checkWorldSize(spec, layout.ranks));
+  std::unique_ptr<Communicator> world;
+  check(openShmCommunicator(id, layout.rank, layout.ranks, &world));
+  layout.comm = world.get();
+  // The world communicator serves the checks; each grid axis of the
+  // artifact gets its own handle on the same segment.
+  static std::unique_ptr<Communicator> keep;
+  keep = std::move(world);
+  for (size_t g = 0; g < spec.grids.size(); ++g)
+    for (size_t a = 0; a < spec.grids[g].shape.size(); ++a) {
+      if (spec.grids[g].shape[a] != layout.ranks)
+        continue;
+      std::unique_ptr<Communicator> axis;
+      check(openShmCommunicator(id, layout.rank, layout.ranks, &axis));
+      check(
+          registerCommunicator(static_cast<int64_t>(g), static_cast<int64_t>(a), std::move(axis)));
+    }
+  return layout;
+}
+
+ArgSpec oneRankArg(const ArgSpec &local, int ranks) {
+  ArgSpec full = local;
+  if (local.splitDim < 0 || ranks == 1)
+    return full;
+  full.shape[static_cast<size_t>(local.splitDim)] *= ranks;
+  full.numElements *= static_cast<size_t>(ranks);
+  full.numBytes *= static_cast<size_t>(ranks);
+  return full;
+}
+
+void copyRankSlice(const ArgSpec &local, int rank, int ranks, const void *full, void *dst) {
+  if (local.splitDim < 0) {
+    std::memcpy(dst, full, local.numBytes);
+    return;
+  }
+  size_t outer = 1, inner = dtypeSize(local.dtype);
+  for (int d = 0; d < local.splitDim; ++d)
+    outer *= static_cast<size_t>(local.shape[static_cast<size_t>(d)]);
+  for (size_t d = static_cast<size_t>(local.splitDim) + 1; d < local.shape.size(); ++d)
+    inner *= static_cast<size_t>(local.shape[d]);
+  const size_t n = static_cast<size_t>(local.shape[static_cast<size_t>(local.splitDim)]);
+  const auto *src = static_cast<const unsigned char *>(full);
+  auto *out = static_cast<unsigned char *>(dst);
+  for (size_t o = 0; o < outer; ++o)
+    std::memcpy(out + o * n * inner,
+                src + (o * n * static_cast<size_t>(ranks) + static_cast<size_t>(rank) * n) * inner,
+                n * inner);
+}
+
+Status sumOverRanks(Communicator &comm, const ArgSpec &arg, const void *local, AlignedBuffer *sum) {
+  MOERT_TRY(sum->allocate(arg.numBytes));
+  const size_t esize = dtypeSize(arg.dtype);
+  const auto *in = static_cast<const unsigned char *>(local);
+  auto *out = static_cast<unsigned char *>(sum->data());
+  const int64_t count = static_cast<int64_t>(arg.numElements);
+  if (isFloatDType(arg.dtype)) {
+    std::vector<double> values(arg.numElements);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = loadAsDouble(arg.dtype, in + i * esize);
+    MOERT_TRY(comm.allReduceSum(values.data(), count, DType::F64));
+    for (size_t i = 0; i < values.size(); ++i)
+      storeFloat(arg.dtype, values[i], out + i * esize);
+  } else {
+    std::vector<int64_t> values(arg.numElements);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = loadAsInt(arg.dtype, in + i * esize);
+    MOERT_TRY(comm.allReduceSum(values.data(), count, DType::I64));
+    for (size_t i = 0; i < values.size(); ++i)
+      storeInt(arg.dtype, values[i], out + i * esize);
+  }
+  return Status::success();
+}
+
+} // namespace moe_runner

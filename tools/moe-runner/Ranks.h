@@ -1,0 +1,73 @@
+//===- Ranks.h - moe-runner --ranks N: one process per rank -----*- C++ -*-===//
+//
+// `moe-runner --ranks N` starts N processes of itself, as torchrun does
+// (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE set; on a GPU run,
+// CUDA_VISIBLE_DEVICES picks the LOCAL_RANK-th device), joined by one
+// shared-memory communicator whose id they find in MOE_COMM_ID. Each rank
+// runs the artifact on its slice of the one-rank inputs and checks its
+// outputs against the matching slice of a one-rank reference. The parent
+// prefixes each rank's output lines with "rank R: " (stdout in rank order at
+// the end, stderr as it comes), and when a rank fails, aborts the
+// communicator for it and stops the others within a bounded time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_RUNNER_RANKS_H
+#define MOE_RUNNER_RANKS_H
+
+#include "moe_runtime/Artifact.h"
+#include "moe_runtime/Buffer.h"
+#include "moe_runtime/Collectives.h"
+#include "moe_runtime/Status.h"
+
+#include <string>
+#include <vector>
+
+namespace moe_runner {
+
+/// This process's place among the ranks (rank 0 of 1 outside --ranks).
+struct RankLayout {
+  int rank = 0;
+  int ranks = 1;
+  moert::Communicator *comm = nullptr; // the world, for the checks
+  bool multiRank() const { return ranks > 1; }
+};
+
+/// The environment variable that marks a rank process (set by the parent).
+constexpr const char *kRankProcessEnv = "MOE_RUNNER_RANK_PROCESS";
+
+/// Whether this process is a rank started by `--ranks`.
+bool isRankProcess();
+
+/// Checks that an artifact of `spec` runs on `ranks` ranks: N equals the
+/// product of its grids' shapes, and the ranks lie on one axis of each grid
+/// (every axis has 1 or N ranks). The error names the grids.
+moert::Status checkWorldSize(const moert::ArtifactSpec &spec, int ranks);
+
+/// The parent: runs `argv` (this moe-runner's own command line) as `ranks`
+/// rank processes and returns the exit status (0 when every rank succeeded;
+/// otherwise 1, after naming the failed ranks). `gpu`: give each rank its
+/// LOCAL_RANK-th visible GPU.
+int runRankProcesses(char **argv, int ranks, bool gpu);
+
+/// A rank process: joins the communicator of MOE_COMM_ID as RANK of
+/// WORLD_SIZE and registers it for every grid axis of `spec` with more than
+/// one rank. Fatal errors name the variable that is wrong.
+RankLayout joinRanks(const moert::ArtifactSpec &spec);
+
+/// The one-rank spec of argument `local` (this rank's): dimension splitDim
+/// times `ranks`.
+moert::ArgSpec oneRankArg(const moert::ArgSpec &local, int ranks);
+
+/// Copies rank `rank`'s slice of the one-rank tensor `full` (of
+/// oneRankArg(local, ranks)) to `dst` (of `local`).
+void copyRankSlice(const moert::ArgSpec &local, int rank, int ranks, const void *full, void *dst);
+
+/// The one-rank value of a partial sum: `local` summed over the ranks (in
+/// double for floats, in int64 for integers, then stored in its dtype) into
+/// `*sum`.
+moert::Status sumOverRanks(moert::Communicator &comm, const moert::ArgSpec &arg, const void *local,
+                           moert::AlignedBuffer *sum);
+
+} // namespace moe_runner
+
+#endif // MOE_RUNNER_RANKS_H
