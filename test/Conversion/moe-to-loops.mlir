@@ -71,11 +71,30 @@ func.func @one_rank(%x: memref<4x2xf32>, %n: memref<1xi32>, %y: memref<4x2xf32>,
 
 // -----
 
+// Over several ranks: a call into libmoe_runtime (moert_coll_abi.def) naming
+// the grid by its index among the module's grids (@ep is the second),
+// the axis, C = 8/4 chunks per rank and rows of 2·2 bytes (bf16).
+// CHECK-LABEL: func.func @many_ranks
+// CHECK-NOT:   moe.
+// CHECK:       %[[CHUNKS:.*]] = arith.divsi %{{.*}}, %{{.*}} : i64
+// CHECK-DAG:   %[[GRID:.*]] = arith.constant 1 : i64
+// CHECK-DAG:   %[[AXIS:.*]] = arith.constant 1 : i64
+// CHECK:       call @moert_coll_all_to_all(%[[GRID]], %[[AXIS]], %{{.*}}, %{{.*}}, %[[CHUNKS]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64) -> ()
+shard.grid @dp(shape = 2)
 shard.grid @ep(shape = 2x4)
-func.func @many_ranks(%x: memref<4x2xf32>, %n: memref<4xi32>, %y: memref<4x2xf32>, %r: memref<4xi32>) {
-  // expected-error @+2 {{'moe.all_to_all' op exchanges over 4 ranks; the CPU target runs a single rank}}
+func.func @many_ranks(%x: memref<4x2xbf16>, %n: memref<8xi32>, %y: memref<16x2xbf16>, %r: memref<8xi32>) {
+  moe.all_to_all %x, %n on @ep axis 1 outs(%y, %r) : memref<4x2xbf16>, memref<8xi32> -> memref<16x2xbf16>, memref<8xi32>
+  return
+}
+
+// -----
+
+// A strided buffer cannot be passed by its base pointer.
+shard.grid @ep(shape = 4)
+func.func @strided(%x: memref<4x2xf32, strided<[4, 1]>>, %n: memref<4xi32>, %y: memref<4x2xf32>, %r: memref<4xi32>) {
+  // expected-error @+2 {{'moe.all_to_all' op over several ranks needs buffers of the identity layout}}
   // expected-error @+1 {{failed to legalize operation 'moe.all_to_all'}}
-  moe.all_to_all %x, %n on @ep axis 1 outs(%y, %r) : memref<4x2xf32>, memref<4xi32> -> memref<4x2xf32>, memref<4xi32>
+  moe.all_to_all %x, %n on @ep axis 0 outs(%y, %r) : memref<4x2xf32, strided<[4, 1]>>, memref<4xi32> -> memref<4x2xf32>, memref<4xi32>
   return
 }
 
@@ -97,9 +116,25 @@ func.func @one_rank_collectives(%l: memref<f64>, %lr: memref<f64>, %x: memref<6x
 
 // -----
 
+// Over several ranks: the input copied to the output, then summed in place
+// by libmoe_runtime (dtype code 8: i32; 4·3 elements).
+// CHECK-LABEL: func.func @all_reduce_many_ranks
+// CHECK-NOT:   moe.
+// CHECK:       memref.copy %{{.*}}, %{{.*}} : memref<4x3xi32> to memref<4x3xi32>
+// CHECK-DAG:   %[[GRID:.*]] = arith.constant 0 : i64
+// CHECK-DAG:   %[[CODE:.*]] = arith.constant 8 : i32
+// CHECK:       call @moert_coll_all_reduce(%[[GRID]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CODE]]) : (i64, i64, !llvm.ptr, i64, i32) -> ()
+shard.grid @ep(shape = 8)
+func.func @all_reduce_many_ranks(%x: memref<4x3xi32>, %y: memref<4x3xi32>) {
+  moe.all_reduce %x on @ep axes [0] outs(%y) : memref<4x3xi32> -> memref<4x3xi32>
+  return
+}
+
+// -----
+
 shard.grid @ep(shape = 2x4)
-func.func @all_reduce_many_ranks(%x: memref<4xi32>, %y: memref<4xi32>) {
-  // expected-error @+2 {{'moe.all_reduce' op sums over 8 ranks; the CPU target runs a single rank}}
+func.func @all_reduce_two_axes(%x: memref<4xi32>, %y: memref<4xi32>) {
+  // expected-error @+2 {{'moe.all_reduce' op over several ranks sums over one grid axis, not 2}}
   // expected-error @+1 {{failed to legalize operation 'moe.all_reduce'}}
   moe.all_reduce %x on @ep axes [0, 1] outs(%y) : memref<4xi32> -> memref<4xi32>
   return
@@ -107,11 +142,29 @@ func.func @all_reduce_many_ranks(%x: memref<4xi32>, %y: memref<4xi32>) {
 
 // -----
 
+// The global aux loss over 8 ranks: this rank's counts [E] (i64) summed in
+// place by libmoe_runtime (dtype code 7: i64; 4 = E elements) before they
+// weight the probability sums, and T_g = 8 · T in the factor.
+// CHECK-LABEL: func.func @global_aux_many_ranks
+// CHECK-NOT:   moe.
+// CHECK:       %[[COUNTS:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:       memref.extract_aligned_pointer_as_index %[[COUNTS]]
+// CHECK:       %[[CODE:.*]] = arith.constant 7 : i32
+// CHECK-NEXT:  call @moert_coll_all_reduce(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CODE]]) : (i64, i64, !llvm.ptr, i64, i32) -> ()
+// CHECK:       arith.constant 8.000000e+00 : f32
 shard.grid @dp(shape = 8)
 func.func @global_aux_many_ranks(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: memref<f32>) {
-  // expected-error @+2 {{'moe.aux_loss' op global aux loss sums over 8 ranks; the CPU target runs a single rank}}
-  // expected-error @+1 {{failed to legalize operation 'moe.aux_loss'}}
   moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l) {grid = @dp, grid_axes = array<i64: 0>} : memref<4x4xf32>, memref<4x2xi32> -> memref<f32>
+  return
+}
+
+// -----
+
+shard.grid @dp(shape = 2x2)
+func.func @global_aux_two_axes(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: memref<f32>) {
+  // expected-error @+2 {{'moe.aux_loss' op global aux loss over several ranks sums over one grid axis, not 2}}
+  // expected-error @+1 {{failed to legalize operation 'moe.aux_loss'}}
+  moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l) {grid = @dp, grid_axes = array<i64: 0, 1>} : memref<4x4xf32>, memref<4x2xi32> -> memref<f32>
   return
 }
 

@@ -16,7 +16,11 @@ def ConvertMoeToLoopsPass : Pass<"convert-moe-to-loops"> {
     ranks on the CPU is an error. Moe ops on tensors must be bufferized
     first (`moe.layer` expanded first).
   }];
+  // func and llvm: collectives over several ranks become calls into
+  // libmoe_runtime (func.call with !llvm.ptr arguments).
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];

@@ -17,6 +17,8 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <functional>
+
 namespace mlir::moe::loops {
 
 //===-- Router (RouterLoops.cpp) ------------------------------------------===//
@@ -47,9 +49,14 @@ struct AuxLossConfig {
   ScoreFunction scoreFunction;
   double coeff;
   int64_t seqLength; ///< only for the sequence variant
+  /// The global variant over several ranks: T_g = T · ranks in the factor,
+  /// and the i64 counts [E] summed over the ranks (in place) by this hook
+  /// before they are used.
+  int64_t ranks = 1;
+  std::function<void(OpBuilder &, Location, Value)> sumCountsOverRanks;
 };
-/// `loss` is a rank-0 f32 buffer. The global variant on one rank equals
-/// batch (the caller rejects more ranks).
+/// `loss` is a rank-0 f32 buffer: this rank's share for the global variant,
+/// which on one rank equals batch.
 void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
                  Value scores, Value indices, Value loss);
 void emitZLoss(OpBuilder &b, Location loc, double coeff, Value logits,

@@ -437,6 +437,8 @@ void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
                                     ValueRange{ei});
           });
         });
+        if (config.sumCountsOverRanks)
+          config.sumCountsOverRanks(b, loc, counts);
         Value dot = forReduce(
             b, loc, zero, e, f32Const(b, loc, 0.0),
             [&](OpBuilder &b, Location loc, Value ei, Value acc) -> Value {
@@ -450,6 +452,8 @@ void emitAuxLoss(OpBuilder &b, Location loc, const AuxLossConfig &config,
         // E · coeff / (K · S²) for a sequence of S tokens.
         F32Math m{b, loc};
         Value sF = toF32(b, loc, seqLen);
+        if (config.ranks > 1)
+          sF = m.mul(sF, m.c(double(config.ranks)));
         Value factor = m.div(m.mul(toF32(b, loc, e), m.c(config.coeff)),
                              m.mul(toF32(b, loc, k), m.mul(sF, sF)));
         return m.add(total, m.mul(factor, dot));

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -69,7 +70,47 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
 
 /// Whether the runtime can run `op` (a grouped matmul or weight gradient
 /// on memrefs); reports why not at the op.
+/// Ranks on the `axes` of shard.grid `grid` (1 without a grid, a missing
+/// grid or a dynamic axis: the verifiers and the loops report those).
+int64_t ranksOn(Operation *op, FlatSymbolRefAttr grid, ArrayRef<int64_t> axes) {
+  if (!grid)
+    return 1;
+  auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(op, grid);
+  if (!gridOp)
+    return 1;
+  int64_t ranks = 1;
+  for (int64_t axis : axes)
+    if (axis >= 0 && axis < int64_t(gridOp.getShape().size()) &&
+        gridOp.getShape()[axis] > 0)
+      ranks *= gridOp.getShape()[axis];
+  return ranks;
+}
+
+/// Collectives over several ranks on a GPU target: their NCCL runtime calls
+/// exist (moert_coll_gpu_abi.def) but the GPU lowering does not emit them
+/// yet; only the CPU target runs a partitioned layer today.
+LogicalResult checkOneRankOnGpu(Operation *op) {
+  int64_t ranks = 1;
+  if (auto a2a = dyn_cast<AllToAllOp>(op))
+    ranks = ranksOn(op, a2a.getGridAttr(), {int64_t(a2a.getGridAxis())});
+  else if (auto reduce = dyn_cast<AllReduceOp>(op))
+    ranks = ranksOn(op, reduce.getGridAttr(), reduce.getGridAxes());
+  else if (auto aux = dyn_cast<AuxLossOp>(op);
+           aux && aux.getVariant() == AuxLossVariant::Global)
+    ranks = ranksOn(op, aux.getGridAttr(),
+                    aux.getGridAxes().value_or(ArrayRef<int64_t>{}));
+  if (ranks == 1)
+    return success();
+  return op->emitOpError("communicates over ")
+         << ranks
+         << " ranks: expert parallelism is not lowered for GPU targets yet "
+            "(compile the partitioned layer for the cpu target, or with "
+            "ranks=1)";
+}
+
 LogicalResult checkRuntimeCanRun(Operation *op) {
+  if (failed(checkOneRankOnGpu(op)))
+    return failure();
   if (auto mm = dyn_cast<GroupedMatmulOp>(op))
     return !mm.getAScale()
                ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},

@@ -55,9 +55,13 @@ func::CallOp callRuntimeFunction(OpBuilder &b, Location loc, StringRef name,
       llvm::report_fatal_error(llvm::StringRef(message));
     }
   Operation *parent = b.getInsertionBlock()->getParentOp();
-  auto module = dyn_cast<ModuleOp>(parent);
-  if (!module)
+  auto module = dyn_cast_or_null<ModuleOp>(parent);
+  if (!module && parent)
     module = parent->getParentOfType<ModuleOp>();
+  // A region still being built (the body of a loop under construction) is
+  // in no module yet: the caller declared the function first.
+  if (!module)
+    return func::CallOp::create(b, loc, name, type.getResults(), args);
   func::FuncOp callee = declareRuntimeFunction(b, module, name, type);
   return func::CallOp::create(b, loc, callee, args);
 }

@@ -1,11 +1,13 @@
 //===- RuntimeAbi.h - calls into libmoe_runtime_gpu -------------*- C++ -*-===//
 //
 // One object per runtime function that compiled GPU code calls, built from
-// runtime/gpu/include/moe_runtime/moert_abi.def, the list the runtime
-// declares its functions from: the compiler spells no runtime function name,
-// argument count or argument type of its own. Each object knows its
-// function's type, declares the function in a module and builds calls to it,
-// as upstream's FunctionCallBuilder does for mgpu* (GPUToLLVMConversion.cpp):
+// runtime/gpu/include/moe_runtime/moert_abi.def, and per collective that
+// compiled CPU code calls, from runtime/include/moe_runtime/moert_coll_abi.def:
+// the lists the runtime declares its functions from: the compiler spells no
+// runtime function name, argument count or argument type of its own. Each
+// object knows its function's type, declares the function in a module and
+// builds calls to it, as upstream's FunctionCallBuilder does for mgpu*
+// (GPUToLLVMConversion.cpp):
 //
 //   runtime_abi::moert_entry_matmul_f32.call(b, loc, {a, aTrans, ...});
 //
@@ -45,7 +47,9 @@ func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
 Value pointerArgument(OpBuilder &b, Location loc, Value memref);
 
 /// Calls `name`, declared as `type`, after checking that `args` have the
-/// parameter types of `type` (fatal error otherwise).
+/// parameter types of `type` (fatal error otherwise). Inside a region that
+/// is not in a module yet (a loop body being built) the function must have
+/// been declared first (RuntimeFunction::declare).
 func::CallOp callRuntimeFunction(OpBuilder &b, Location loc, StringRef name,
                                  FunctionType type, ValueRange args);
 
@@ -98,6 +102,18 @@ private:
       name{#name};
 #define MOERT_ABI_UNPACK(...) __VA_ARGS__
 #include "moe_runtime/moert_abi.def"
+// The collectives CPU code calls (libmoe_runtime, exported by moe-runner).
+#define MOERT_ABI_ARG(kind, ctype, name) AbiKind::kind
+#define MOERT_ABI_FUNCTION(name, resultKind, resultCType, args)                \
+  inline constexpr RuntimeFunction<AbiKind::resultKind, MOERT_ABI_UNPACK args> \
+      name{#name};
+#include "moe_runtime/moert_coll_abi.def"
+// Their GPU twins (libmoe_runtime_gpu, over NCCL).
+#define MOERT_ABI_ARG(kind, ctype, name) AbiKind::kind
+#define MOERT_ABI_FUNCTION(name, resultKind, resultCType, args)                \
+  inline constexpr RuntimeFunction<AbiKind::resultKind, MOERT_ABI_UNPACK args> \
+      name{#name};
+#include "moe_runtime/moert_coll_gpu_abi.def"
 #undef MOERT_ABI_UNPACK
 
 } // namespace mlir::moe::runtime_abi
