@@ -179,6 +179,9 @@ def MoeFusePass : Pass<"moe-fuse"> {
     dup · W_upᵀ), becomes the second matmul with `accumulate` into the
     first's result: the sum kernel and one [R, N] round trip through memory
     go away, and the sum is rounded once instead of three times.
+    Not part of `moe-lower-to-gpu` yet: the generated kernel's accumulating
+    epilogue loads c row by row after the main loop, which costs more than
+    the sum kernel it replaces (README, "Epilogues").
   }];
   let options = [
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",
