@@ -1357,7 +1357,10 @@ int main(int argc, char **argv) {
   calls.cudaGraph = o.cudaGraph;
   calls.zeroOutputs = !o.uninitializedOutputs;
   std::unique_ptr<moe_runner::Executor> executor = executorFor(device, "--device gpu", calls);
-  if (layout.comm)
+  // Communicators only under --ranks or for a world of several ranks: on one
+  // rank the compiled collectives are copies (or fold away) and call no
+  // runtime, so a GPU runtime built without NCCL still runs such artifacts.
+  if (layout.comm && (o.ranks > 0 || layout.multiRank()))
     check(executor->joinCollectives(spec, layout));
   enableProgressFor(o, selected);
 
