@@ -15,6 +15,8 @@
 #include "moe_runtime/Collectives.h"
 #include "moe_runtime/moe_runtime.h"
 
+#include "UnitChecks.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,44 +28,9 @@
 #include <vector>
 
 using namespace moert;
+using namespace moert::unittest;
 
 namespace {
-
-int failures = 0;
-int checks = 0;
-
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);              \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_OK(status)                                                      \
-  do {                                                                         \
-    ++checks;                                                                  \
-    Status st_ = (status);                                                     \
-    if (!st_.ok()) {                                                           \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #status,         \
-                  st_.message().c_str());                                      \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_ERROR(status, needle)                                           \
-  do {                                                                         \
-    ++checks;                                                                  \
-    Status st_ = (status);                                                     \
-    if (st_.ok() || st_.message().find(needle) == std::string::npos) {         \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s: expected an error containing '%s', got "    \
-                  "'%s'\n",                                                    \
-                  __FILE__, __LINE__, #status, needle,                         \
-                  st_.ok() ? "(ok)" : st_.message().c_str());                  \
-    }                                                                          \
-  } while (0)
 
 using RankBody = std::function<void(Communicator &comm)>;
 
@@ -389,8 +356,5 @@ int main() {
   testBroadcast();
   testFailures();
   testCApi();
-  std::printf("%d checks, %d failures\n", checks, failures);
-  if (failures == 0)
-    std::printf("ALL PASSED\n");
-  return failures ? 1 : 0;
+  return unitTestSummary();
 }

@@ -19,6 +19,8 @@
 #include "moe_runtime/Timing.h"
 #include "moe_runtime/moe_runtime.h"
 
+#include "UnitChecks.h"
+
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -30,56 +32,9 @@
 #include <vector>
 
 using namespace moert;
+using namespace moert::unittest;
 
 namespace {
-
-int failures = 0;
-int checks = 0;
-
-#define EXPECT(cond)                                                           \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);              \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_EQ_U64(a, b)                                                    \
-  do {                                                                         \
-    ++checks;                                                                  \
-    uint64_t va_ = (a), vb_ = (b);                                             \
-    if (va_ != vb_) {                                                          \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s == 0x%" PRIx64 ", expected 0x%" PRIx64 "\n", \
-                  __FILE__, __LINE__, #a, va_, vb_);                           \
-    }                                                                          \
-  } while (0)
-
-/// Expect an error whose message contains `needle`.
-#define EXPECT_ERROR(status, needle)                                           \
-  do {                                                                         \
-    ++checks;                                                                  \
-    Status st_ = (status);                                                     \
-    if (st_.ok() || st_.message().find(needle) == std::string::npos) {         \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s: expected an error containing '%s', got "    \
-                  "'%s'\n",                                                    \
-                  __FILE__, __LINE__, #status, needle,                         \
-                  st_.ok() ? "(ok)" : st_.message().c_str());                  \
-    }                                                                          \
-  } while (0)
-
-#define EXPECT_OK(status)                                                      \
-  do {                                                                         \
-    ++checks;                                                                  \
-    Status st_ = (status);                                                     \
-    if (!st_.ok()) {                                                           \
-      ++failures;                                                              \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #status,         \
-                  st_.message().c_str());                                      \
-    }                                                                          \
-  } while (0)
 
 uint64_t bitsOf(double d) {
   uint64_t u;
@@ -895,8 +850,5 @@ int main() {
   testArtifactSpec();
   testBuffers();
   testMisc();
-  std::printf("%d checks, %d failures\n", checks, failures);
-  if (failures == 0)
-    std::printf("ALL PASSED\n");
-  return failures ? 1 : 0;
+  return unitTestSummary();
 }
