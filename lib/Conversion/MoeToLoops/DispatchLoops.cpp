@@ -323,6 +323,13 @@ Value chunkRowCount(OpBuilder &b, Location loc, Value counts, Value k) {
   return maxI64(b, loc, rows, i64Const(b, loc, 0));
 }
 
+/// The index p·C + c of chunk (p, c) in `counts`.
+static Value chunkIndex(OpBuilder &b, Location loc, const ChunkGrid &grid,
+                        Value p, Value c) {
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, p, grid.chunksPerRank), c);
+}
+
 Value foldChunks(OpBuilder &b, Location loc, const ChunkGrid &grid,
                  bool chunkMajor, Value init, ChunkBody body) {
   Value c0 = indexConst(b, loc, 0);
@@ -336,10 +343,7 @@ Value foldChunks(OpBuilder &b, Location loc, const ChunkGrid &grid,
             [&](OpBuilder &ib, Location iloc, Value inner, Value a) {
               Value p = chunkMajor ? inner : outer;
               Value c = chunkMajor ? outer : inner;
-              Value k = arith::AddIOp::create(
-                  ib, iloc,
-                  arith::MulIOp::create(ib, iloc, p, grid.chunksPerRank), c);
-              return body(ib, iloc, k, a);
+              return body(ib, iloc, chunkIndex(ib, iloc, grid, p, c), a);
             });
       });
 }
@@ -369,12 +373,9 @@ void emitSortChunksSizes(OpBuilder &b, Location loc, const ChunkGrid &grid,
             [&](OpBuilder &ib, Location iloc, Value i, Value acc) {
               Value p = inverse ? j : i;
               Value c = inverse ? i : j;
-              Value k = arith::AddIOp::create(
-                  ib, iloc,
-                  arith::MulIOp::create(ib, iloc, p, grid.chunksPerRank), c);
-              return arith::AddIOp::create(ib, iloc, acc,
-                                           chunkRowCount(ib, iloc, counts, k))
-                  .getResult();
+              Value rows = chunkRowCount(ib, iloc, counts,
+                                         chunkIndex(ib, iloc, grid, p, c));
+              return arith::AddIOp::create(ib, iloc, acc, rows).getResult();
             });
         memref::StoreOp::create(nb, nloc, fromI64(nb, nloc, total, elem), sizes,
                                 ValueRange{j});
