@@ -104,13 +104,41 @@ struct GroupedGemmConfig {
   int64_t epilogueOffset() const {
     return stages * (aStageBytes() + bStageBytes());
   }
-  /// The accumulator tile is staged here (f32) for the row-masked stores;
-  /// rows padded by 4 floats so that the 8 rows a warp writes at once fall
-  /// in different banks.
+
+  // Epilogue. A consumer whose 64 rows of c are all the tile's (or end at
+  // c's last row) writes its tile as bf16 boxes of 64 x 64, 128-byte
+  // swizzled, that TMA stores (c's tensor map clips columns past N); the
+  // others stage f32 and store the rows inside the tile's group one thread
+  // at a time. f32 outputs (no f32 tensor map) and `accumulate` (c is read
+  // where it is stored) always take the row-masked path.
+  bool tmaStore() const { return !f32Out && !accumulate; }
+  /// Whether some tile may need the row-masked path: a weight gradient's
+  /// tiles are always whole.
+  bool maskedStores() const { return ragged == RaggedDim::M || !tmaStore(); }
+  /// The f32 staging of the row-masked path, rows padded by 4 floats so
+  /// that the 8 rows a warp writes at once fall in different banks.
   static constexpr int64_t epilogueRowFloats = blockN + 4;
-  int64_t scanOffset() const {
-    return epilogueOffset() + blockM * epilogueRowFloats * 4;
+  /// A consumer's bf16 boxes for the TMA store: 64 rows x outBlockN.
+  int64_t tmaStagingBytes() const { return wgmmaM * outBlockN() * 2; }
+  /// Where consumer `consumer`'s TMA boxes start, from epilogueOffset: on
+  /// a 1024-byte boundary (the swizzle's period) inside that consumer's own
+  /// f32 rows where those exist, so neither path of one consumer touches
+  /// another's staging.
+  int64_t tmaStagingStride() const {
+    if (!maskedStores())
+      return tmaStagingBytes();
+    return (wgmmaM * epilogueRowFloats * 4 + 1023) / 1024 * 1024;
   }
+  int64_t epilogueBytes() const {
+    if (!maskedStores())
+      return consumers() * tmaStagingBytes();
+    return blockM * epilogueRowFloats * 4;
+  }
+  int64_t scanOffset() const { return epilogueOffset() + epilogueBytes(); }
+  /// TMA descriptors the kernel uses (A, B, and c's where it TMA-stores),
+  /// 16 words each in each CTA's scratch slot.
+  int64_t tensorMaps() const { return tmaStore() ? 3 : 2; }
+  int64_t descriptorWords() const { return 16 * tensorMaps(); }
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.
   int64_t sharedBytes() const {

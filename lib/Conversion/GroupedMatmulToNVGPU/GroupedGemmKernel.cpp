@@ -4,9 +4,11 @@
 // warpgroup. The producer keeps one thread issuing TMA loads into a ring of
 // `stages` shared-memory stages; each consumer runs wgmma on its 64 rows of
 // each stage as it fills (B shared), then writes its rows of the tile
-// through shared memory. Both walk the same tiles: CTA i takes tiles i,
-// i + numCtas, ... of a linear order that the group sizes, scanned on the
-// device, decode:
+// through shared memory: as bf16 boxes that TMA stores where the rows are
+// all the tile's, else row by row within the group (f32 staging). With
+// `accumulate`, c's values are loaded before the tile's main loop. Both walk
+// the same tiles: CTA i takes tiles i, i + numCtas, ... of a linear order that
+// the group sizes, scanned on the device, decode:
 //  - RaggedDim::M (grouped matmul): (m-tile, n-tile), m-tiles numbered group
 //    after group, then the tiles of the zero rows past the last group; only
 //    the rows of the tile's group are stored;
@@ -63,6 +65,8 @@ public:
     setUpSharedMemory();
     initBarriers();
     scanGroupSizes();
+    if (config.tmaStore())
+      publishOutputTensorMap();
     gpu::BarrierOp::create(b, loc);
     Value isProducer = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge, threadId,
@@ -340,12 +344,13 @@ private:
   }
 
   /// The generic address of this CTA's copy of descriptor `which` (0: A,
-  /// 1: B) in the scratch buffer.
+  /// 1: B, 2: c) in the scratch buffer.
   Value descriptorAddress(int64_t which) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, operands.descriptorScratch);
-    Value offset =
-        mul(add(mul(blockId, index(32)), index(16 * which)), index(8));
+    Value offset = mul(
+        add(mul(blockId, index(config.descriptorWords())), index(16 * which)),
+        index(8));
     Value address =
         arith::IndexCastOp::create(b, loc, b.getI64Type(), add(base, offset));
     return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(ctx),
@@ -375,6 +380,20 @@ private:
     for (int64_t which = 0; which < 2; ++which)
       NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::GPU,
                                         descriptorAddress(which), i32(128));
+  }
+
+  /// Thread 0 copies c's descriptor into this CTA's scratch slot before the
+  /// barrier that ends the set-up; the consumers acquire it after
+  /// (emitConsumer), whether or not their first tile has k-steps to wait
+  /// for.
+  void publishOutputTensorMap() {
+    ifThen(cmp(arith::CmpIPredicate::eq, threadId, index(0)), [&] {
+      for (int64_t i = 0; i < 16; ++i)
+        memref::StoreOp::create(b, loc, operands.cMapWords[i],
+                                operands.descriptorScratch,
+                                ValueRange{blockId, index(32 + i)});
+      NVVM::FenceProxyReleaseOp::create(b, loc, NVVM::MemScopeKind::GPU);
+    });
   }
 
   // --- shared-memory stages ---------------------------------------------
@@ -502,11 +521,30 @@ private:
     consumer = divU(threadId, size);
     consumerThread = remU(threadId, size);
     isConsumerLeader = cmp(arith::CmpIPredicate::eq, consumerThread, index(0));
+    if (config.tmaStore()) {
+      Value address = descriptorAddress(2);
+      ifThen(isConsumerLeader, [&] {
+        NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::GPU,
+                                          address, i32(128));
+      });
+      outputMap =
+          asTensorMap(address, tensorMapType(GroupedGemmConfig::wgmmaM));
+    }
     forEachTile([&](const TileCoordinates &t, Value count) {
+      // c's values that `accumulate` adds are loaded before the main loop,
+      // so that their latency hides behind it.
+      SmallVector<Value> old;
+      if (config.accumulate)
+        old = prefetchOutput(t);
       auto [accumulator, next] = emitTileMma(t, count);
-      emitEpilogue(t, accumulator);
+      emitEpilogue(t, accumulator, old);
       return next;
     });
+    // The last TMA stores complete before the CTA's shared memory goes.
+    if (config.tmaStore())
+      ifThen(isConsumerLeader, [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, UnitAttr());
+      });
   }
 
   /// A consumer's accumulator: the 64 x BN f32 register fragments of one
@@ -694,27 +732,29 @@ private:
                             /*reductionPredicate=*/Value());
   }
 
-  /// Writes this consumer's 64 x BN accumulator, through the epilogue, into
-  /// its rows of `staging` (BN / accumulatorsPerOutput columns): thread t of
-  /// the warpgroup holds, for every 8-column chunk j and half h, columns
-  /// 8j + 2 (t mod 4) and the next of row 16 (t / 32) + (t mod 32) / 4 + 8h
+  /// Calls `store(row, chunk, pair)` for each pair of output values this
+  /// thread holds, the epilogue applied: thread t of the warpgroup holds,
+  /// for every 8-column chunk j and half h, columns 8j + 2 (t mod 4) and the
+  /// next of row 16 (t / 32) + (t mod 32) / 4 + 8h of its consumer's 64
   /// (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
   /// An output column's gate and up accumulators are then in one thread:
-  /// chunk j and chunk j + BN / 16.
-  void stageAccumulator(const TileCoordinates &t, Value accumulator,
-                        Value staging) {
+  /// chunk j and chunk j + BN / 16. `row` is the consumer's (0 to 63),
+  /// `chunk` c's tile's, `pair` a vector<2xf32>.
+  void
+  forEachOutputPair(const TileCoordinates &t, Value accumulator,
+                    llvm::function_ref<void(Value, int64_t, Value)> store) {
     Value lane = remU(consumerThread, index(32));
-    Value row = add(mul(consumer, index(64)),
-                    add(mul(divU(consumerThread, index(32)), index(16)),
-                        divU(lane, index(4))));
-    Value column = mul(remU(lane, index(4)), index(2));
+    Value row = add(mul(divU(consumerThread, index(32)), index(16)),
+                    divU(lane, index(4)));
     auto pairType = VectorType::get({2}, b.getF32Type());
     Value pair0 = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0.0f)));
     int64_t outChunks = config.outBlockN() / 8;
+    Value consumerRows = mul(consumer, index(GroupedGemmConfig::wgmmaM));
     for (int64_t half = 0; half < 2; ++half) {
-      Value tileRow = add(row, index(8 * half));
-      Value rowScale = loadRowScale(add(t.rowBegin, tileRow));
+      Value halfRow = add(row, index(8 * half));
+      Value rowScale =
+          loadRowScale(add(t.rowBegin, add(consumerRows, halfRow)));
       for (int64_t chunk = 0; chunk < outChunks; ++chunk) {
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
@@ -732,9 +772,7 @@ private:
           }
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
-        vector::StoreOp::create(
-            b, loc, pair, staging,
-            ValueRange{tileRow, add(column, index(8 * chunk))});
+        store(halfRow, chunk, pair);
       }
     }
   }
@@ -749,52 +787,218 @@ private:
                                   ValueRange{clamped});
   }
 
+  /// Accumulator -> epilogue -> c, by TMA where this consumer's rows are
+  /// whole, else through the row-masked stores. `old` holds c's values
+  /// prefetched for `accumulate`.
+  void emitEpilogue(const TileCoordinates &t, Value accumulator,
+                    ArrayRef<Value> old) {
+    // The previous tile's reads of the staging, by this consumer's threads
+    // and by its TMA stores, are done.
+    if (config.tmaStore())
+      ifThen(isConsumerLeader, [&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
+      });
+    consumerBarrier();
+    if (!config.tmaStore())
+      return emitMaskedStores(t, accumulator, old);
+    if (!config.maskedStores())
+      return emitTmaStores(t, accumulator);
+    auto paths =
+        scf::IfOp::create(b, loc, consumerRowsWhole(t), /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(paths.thenBlock());
+    emitTmaStores(t, accumulator);
+    b.setInsertionPointToStart(paths.elseBlock());
+    emitMaskedStores(t, accumulator, old);
+  }
+
+  /// RaggedDim::M: whether every row of this consumer's 64 belongs to the
+  /// tile (its group's rows, or the zero rows past the groups), or those
+  /// that do not lie past c's last row, where the tensor map clips them.
+  Value consumerRowsWhole(const TileCoordinates &t) {
+    Value begin = add(t.rowBegin, mul(consumer, index(64)));
+    Value end = add(begin, index(64));
+    Value rows = index(config.rows);
+    Value whole = cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
+    Value clipped = andI(cmp(arith::CmpIPredicate::eq, t.rowEnd, rows),
+                         cmp(arith::CmpIPredicate::ult, begin, rows));
+    return arith::OrIOp::create(b, loc, whole, clipped);
+  }
+
+  /// This consumer's 64 rows as bf16 boxes of 64 x 64 in shared memory,
+  /// 128-byte swizzled as c's tensor map has them (the 16-byte chunk j of
+  /// row r at chunk j xor (r mod 8): the 8 rows a warp writes at once fall
+  /// in different banks), then one thread stores them by TMA. The stores
+  /// complete while the next tile's main loop runs; the next epilogue
+  /// waits for their reads of the boxes.
+  void emitTmaStores(const TileCoordinates &t, Value accumulator) {
+    int64_t boxes = config.outBlockN() / GroupedGemmConfig::boxWidth;
+    int64_t boxBytes =
+        GroupedGemmConfig::wgmmaM * GroupedGemmConfig::swizzleRowBytes;
+    Value base = add(index(config.epilogueOffset()),
+                     mul(consumer, index(config.tmaStagingStride())));
+    SmallVector<Value> boxViews;
+    for (int64_t box = 0; box < boxes; ++box)
+      boxViews.push_back(
+          sharedView({GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
+                     b.getBF16Type(), add(base, index(box * boxBytes))));
+    Value lane = remU(consumerThread, index(32));
+    Value swizzle = divU(lane, index(4)); // every row this thread holds, mod 8
+    Value column = mul(remU(lane, index(4)), index(2));
+    auto bf16Pair = VectorType::get({2}, b.getBF16Type());
+    forEachOutputPair(
+        t, accumulator, [&](Value row, int64_t chunk, Value pair) {
+          int64_t chunksPerBox = GroupedGemmConfig::boxWidth / 8;
+          Value swizzled = arith::XOrIOp::create(
+              b, loc, index(chunk % chunksPerBox), swizzle);
+          Value value = arith::TruncFOp::create(b, loc, bf16Pair, pair);
+          vector::StoreOp::create(
+              b, loc, value, boxViews[chunk / chunksPerBox],
+              ValueRange{row, add(mul(swizzled, index(8)), column)});
+        });
+    // The generic-proxy writes are visible to TMA's reads (async proxy).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    consumerBarrier();
+    ifThen(isConsumerLeader, [&] {
+      Value row = add(t.rowBegin, mul(consumer, index(64)));
+      for (int64_t box = 0; box < boxes; ++box) {
+        Value columnBegin =
+            add(t.colBegin, index(box * GroupedGemmConfig::boxWidth));
+        auto store = [&] {
+          nvgpu::TmaAsyncStoreOp::create(b, loc, boxViews[box], outputMap,
+                                         ValueRange{columnBegin, row}, Value());
+        };
+        // A box wholly past N (the last column tile's, where N is not a
+        // multiple of the tile's width) is not stored.
+        if (box > 0 && config.n % config.outBlockN() != 0)
+          ifThen(cmp(arith::CmpIPredicate::ult, columnBegin, index(config.n)),
+                 store);
+        else
+          store();
+      }
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+  }
+
+  /// Which rows and columns each thread of a consumer moves in the
+  /// row-masked stores: 4 columns of a row at a time, rowsPerPass rows of
+  /// the consumer's 64 a pass.
+  struct RowStores {
+    static constexpr int64_t vectorWidth = 4;
+    int64_t rowsPerPass, passes;
+    Value firstRow, column, globalColumn, columnInside;
+  };
+  RowStores rowStores(const TileCoordinates &t) {
+    RowStores r;
+    int64_t threadsPerRow = config.outBlockN() / RowStores::vectorWidth;
+    r.rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
+    r.passes = GroupedGemmConfig::wgmmaM / r.rowsPerPass;
+    r.column = mul(remU(consumerThread, index(threadsPerRow)),
+                   index(RowStores::vectorWidth));
+    r.firstRow = add(mul(consumer, index(64)),
+                     divU(consumerThread, index(threadsPerRow)));
+    r.globalColumn = add(t.colBegin, r.column);
+    r.columnInside =
+        cmp(arith::CmpIPredicate::ult, r.globalColumn, index(config.n));
+    return r;
+  }
+
+  VectorType outputVectorType() {
+    return VectorType::get({RowStores::vectorWidth},
+                           config.f32Out ? b.getF32Type() : b.getBF16Type());
+  }
+  /// A row-masked access of c is aligned to its size (its column is a
+  /// multiple of 4, c's rows of 16 bytes): one 8- or 16-byte access, where
+  /// the element's alignment alone splits it into 4 of 2 or 4 bytes.
+  llvm::MaybeAlign outputVectorAlignment() {
+    return llvm::MaybeAlign(RowStores::vectorWidth * (config.f32Out ? 4 : 2));
+  }
+
+  /// `accumulate`: the values of c this thread's row-masked stores add to,
+  /// one vector a pass, loaded where the stores will be (zeros elsewhere).
+  SmallVector<Value> prefetchOutput(const TileCoordinates &t) {
+    RowStores r = rowStores(t);
+    VectorType type = outputVectorType();
+    Value zeros = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+    SmallVector<Value> old;
+    for (int64_t pass = 0; pass < r.passes; ++pass) {
+      Value globalRow =
+          add(t.rowBegin, add(r.firstRow, index(pass * r.rowsPerPass)));
+      Value inside = andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
+                          r.columnInside);
+      auto load = scf::IfOp::create(b, loc, TypeRange{type}, inside,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(load.thenBlock());
+      Value values = vector::LoadOp::create(
+          b, loc, type, operands.c, ValueRange{globalRow, r.globalColumn},
+          /*nontemporal=*/false, outputVectorAlignment());
+      scf::YieldOp::create(b, loc, values);
+      b.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(b, loc, zeros);
+      old.push_back(load.getResult(0));
+    }
+    return old;
+  }
+
   /// Accumulator -> epilogue -> shared memory (f32) -> the tile's rows of c:
   /// each consumer moves its own 64 rows, each thread 4 columns of a row at
   /// a time; rows and columns past the tile's group or past N are not
-  /// written.
-  void emitEpilogue(const TileCoordinates &t, Value accumulator) {
+  /// written. With `accumulate`, the passes are unrolled and add `old`.
+  void emitMaskedStores(const TileCoordinates &t, Value accumulator,
+                        ArrayRef<Value> old) {
     Value staging =
         sharedView({config.blockM, GroupedGemmConfig::epilogueRowFloats},
                    b.getF32Type(), index(config.epilogueOffset()));
-    consumerBarrier(); // the previous tile's reads of `staging` are done
-    stageAccumulator(t, accumulator, staging);
+    Value stagingColumn =
+        mul(remU(remU(consumerThread, index(32)), index(4)), index(2));
+    Value consumerRows = mul(consumer, index(GroupedGemmConfig::wgmmaM));
+    forEachOutputPair(t, accumulator,
+                      [&](Value row, int64_t chunk, Value pair) {
+                        vector::StoreOp::create(
+                            b, loc, pair, staging,
+                            ValueRange{add(consumerRows, row),
+                                       add(stagingColumn, index(8 * chunk))});
+                      });
     consumerBarrier();
-    constexpr int64_t vectorWidth = 4;
-    int64_t threadsPerRow = config.outBlockN() / vectorWidth;
-    int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
-    Value column =
-        mul(remU(consumerThread, index(threadsPerRow)), index(vectorWidth));
-    Value myRows = mul(consumer, index(64));
-    Value firstRow = add(myRows, divU(consumerThread, index(threadsPerRow)));
-    Value globalColumn = add(t.colBegin, column);
-    Value columnInside =
-        cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
-    auto rows = scf::ForOp::create(b, loc, firstRow, add(myRows, index(64)),
-                                   index(rowsPerPass));
+    RowStores r = rowStores(t);
+    auto storeRow = [&](Value row, Value oldValues) {
+      Value globalRow = add(t.rowBegin, row);
+      Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
+      ifThen(andI(rowInside, r.columnInside), [&] {
+        auto f32x4 = VectorType::get({RowStores::vectorWidth}, b.getF32Type());
+        Value values = vector::LoadOp::create(b, loc, f32x4, staging,
+                                              ValueRange{row, r.column});
+        VectorType outType = outputVectorType();
+        if (oldValues) {
+          Value wide = oldValues;
+          if (!config.f32Out)
+            wide = arith::ExtFOp::create(b, loc, f32x4, wide);
+          values = arith::AddFOp::create(b, loc, wide, values);
+        }
+        if (!config.f32Out)
+          values = arith::TruncFOp::create(b, loc, outType, values);
+        vector::StoreOp::create(b, loc, values, operands.c,
+                                ValueRange{globalRow, r.globalColumn},
+                                /*nontemporal=*/false, outputVectorAlignment());
+      });
+    };
+    if (!old.empty()) {
+      for (int64_t pass = 0; pass < r.passes; ++pass)
+        storeRow(add(r.firstRow, index(pass * r.rowsPerPass)), old[pass]);
+      return;
+    }
+    auto rows = scf::ForOp::create(
+        b, loc, r.firstRow,
+        add(mul(consumer, index(64)), index(GroupedGemmConfig::wgmmaM)),
+        index(r.rowsPerPass));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(rows.getBody());
-    Value row = rows.getInductionVar();
-    Value globalRow = add(t.rowBegin, row);
-    Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
-    ifThen(andI(rowInside, columnInside), [&] {
-      auto f32x4 = VectorType::get({vectorWidth}, b.getF32Type());
-      Value values = vector::LoadOp::create(b, loc, f32x4, staging,
-                                            ValueRange{row, column});
-      auto outType = VectorType::get(
-          {vectorWidth}, config.f32Out ? b.getF32Type() : b.getBF16Type());
-      if (config.accumulate) {
-        Value old = vector::LoadOp::create(b, loc, outType, operands.c,
-                                           ValueRange{globalRow, globalColumn});
-        if (!config.f32Out)
-          old = arith::ExtFOp::create(b, loc, f32x4, old);
-        values = arith::AddFOp::create(b, loc, old, values);
-      }
-      if (!config.f32Out)
-        values = arith::TruncFOp::create(b, loc, outType, values);
-      vector::StoreOp::create(b, loc, values, operands.c,
-                              ValueRange{globalRow, globalColumn});
-    });
+    storeRow(rows.getInductionVar(), Value());
   }
 
   OpBuilder &b;
@@ -810,6 +1014,7 @@ private:
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;
   Value consumer, consumerThread, isConsumerLeader;
+  Value outputMap; // c's tensor map where the kernel TMA-stores
 };
 
 } // namespace

@@ -20,13 +20,14 @@ namespace mlir::moe::grouped_gemm {
 /// What the kernel reads and writes besides the operands its TMA
 /// descriptors address: groupSizes [G] i32 and c, a 2-D bf16 or f32 buffer
 /// ([R, N] for RaggedDim::M, db viewed as [G * M, N] for RaggedDim::K); a
-/// device scratch [numCtas, 32] i64 where each CTA keeps its copy of the two
-/// TMA descriptors; the descriptors' 16 words each (i64, encoded on the
-/// host).
+/// device scratch [numCtas, GroupedGemmConfig::descriptorWords] i64 where
+/// each CTA keeps its copy of the TMA descriptors; the descriptors' 16 words
+/// each (i64, encoded on the host): A's, B's, and, where
+/// GroupedGemmConfig::tmaStore, c's (64 x 64 boxes).
 struct GroupedGemmKernelOperands {
   Value groupSizes, c;
   Value descriptorScratch;
-  SmallVector<Value, 16> aMapWords, bMapWords;
+  SmallVector<Value, 16> aMapWords, bMapWords, cMapWords;
   /// RaggedDim::M only. Null: c holds the accumulators. Else it builds, at
   /// the builder's insertion point, an output element's f32 value from its
   /// accumulators (GroupedGemmConfig::accumulatorsPerOutput of them) and,

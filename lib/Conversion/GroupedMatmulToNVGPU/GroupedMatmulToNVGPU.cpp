@@ -5,7 +5,8 @@
 //
 //   moert_entry_tensor_map_bf16_2d(aMap, A, rows, cols, boxRows, 64)  (host)
 //   moert_entry_tensor_map_bf16_2d(bMap, B, rows, cols, boxRows, 64)
-//   %scratch = memref.alloc : memref<numCtas x 32 x i64>        (device)
+//   moert_entry_tensor_map_bf16_2d(cMap, c, rows, cols, 64, 64)  (bf16 c)
+//   %scratch = memref.alloc : memref<numCtas x 16·maps x i64>    (device)
 //   gpu.launch numCtas x (BM / 64 + 1) * 128 threads { GroupedGemmKernel.h }
 //   memref.dealloc %scratch
 //
@@ -254,9 +255,16 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
                                        plan.aCols, config.aBoxRows());
   operands.bMapWords = encodeTensorMap(rewriter, loc, plan.b, plan.bRows,
                                        plan.bCols, config.bBoxRows());
+  if (config.tmaStore()) {
+    auto cType = cast<MemRefType>(plan.c.getType());
+    operands.cMapWords =
+        encodeTensorMap(rewriter, loc, plan.c, cType.getDimSize(0),
+                        cType.getDimSize(1), GroupedGemmConfig::wgmmaM);
+  }
   operands.descriptorScratch = memref::AllocOp::create(
       rewriter, loc,
-      MemRefType::get({config.numCtas, 32}, rewriter.getI64Type()));
+      MemRefType::get({config.numCtas, config.descriptorWords()},
+                      rewriter.getI64Type()));
 
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();

@@ -105,15 +105,12 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   pm.addPass(createInlinerPass());
   pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass());
   pm.addPass(createCanonicalizerPass());
-  // accumulate-matmuls is off here: measured on one H100 (qwen3-30b-a3b
-  // backward), the accumulating dgrad GEMM took 1.81 ms instead of 0.93 ms
-  // (its epilogue waits on each row's load of c) and the entry got slower
-  // (8.69 ms vs 8.57 ms) although the 0.83 ms sum kernel went away.
-  if (fuse) {
-    moe::MoeFusePassOptions fusions;
-    fusions.accumulateMatmuls = false;
-    pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass(fusions));
-  }
+  // Both fusions (gate|up epilogue, accumulate-matmuls): the generated
+  // kernel applies the epilogue in registers and loads the c that
+  // `accumulate` adds before its main loop, so each saves an elementwise
+  // kernel over an [R, ·] product.
+  if (fuse)
+    pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass());
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
   // own; as linalg it has.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());

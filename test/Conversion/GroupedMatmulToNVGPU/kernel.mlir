@@ -6,10 +6,10 @@
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s --check-prefix=EPI
 
-// Host side: both TMA descriptors encoded on the host (no device work), the
-// per-CTA descriptor scratch, one launch of 132 CTAs x 256 threads (one
-// consumer warpgroup for 64-row tiles, one producer), then the scratch
-// freed; the op is gone.
+// Host side: the TMA descriptors of A, B and (a bf16 output) c encoded on
+// the host (no device work), the per-CTA descriptor scratch (16 words
+// each), one launch of 132 CTAs x 256 threads (one consumer warpgroup for
+// 64-row tiles, one producer), then the scratch freed; the op is gone.
 // CHECK-LABEL: func.func @small_groups
 // CHECK:       %[[AMAP:.*]] = llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 64 : i64}
 // CHECK-DAG:   %[[R:.*]] = arith.constant 256 : i64
@@ -20,7 +20,9 @@
 // CHECK-DAG:   %[[GK:.*]] = arith.constant 512 : i64
 // CHECK-DAG:   %[[N:.*]] = arith.constant 192 : i64
 // CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
-// CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x32xi64>
+// c as [R, N] = [256, 192] in 64 x 64 boxes, for the TMA stores.
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32{{[_0-9]*}})
+// CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x48xi64>
 // 64-row tiles (R / G = 64 < 128): as many stages of (8 + 16) KiB as fit
 // (7) next to a 64 x 132 f32 epilogue tile (rows padded by 4 floats), two
 // 256-entry scans and 1 KiB of alignment slack.
@@ -31,6 +33,11 @@
 // The group sizes are read and scanned on the device.
 // CHECK:         memref.load %{{.*}} : memref<4xi32>
 // CHECK:         arith.ceildivui
+// CHECK:         gpu.barrier
+// Thread 0 copies c's descriptor to words 32-47 of its CTA's slot and
+// releases it to the tensor-map proxy before the set-up's last barrier.
+// CHECK:         memref.store %{{.*}}, %[[SCRATCH]][%{{.*}}, %c47{{[_0-9]*}}] : memref<132x48xi64>
+// CHECK-NEXT:    nvvm.fence.proxy.release <gpu>
 // CHECK:         gpu.barrier
 // Producer warpgroup: fewer registers, descriptors published and fenced,
 // then per k-step: wait for a free stage, expect its bytes, TMA A and B's
@@ -50,6 +57,7 @@
 // four m64n128k16 wgmmas in one commit group, A K-major ("row") and B
 // N-major ("row": transposed), then release the previous stage.
 // CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         nvvm.fence.proxy.acquire <gpu> %{{.*}}, %c128_i32
 // CHECK:         scf.for
 // CHECK:           llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK:           scf.for
@@ -73,22 +81,55 @@
 // CHECK:             nvgpu.mbarrier.arrive
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvgpu.mbarrier.arrive
-// Epilogue: the accumulator's register pairs into shared memory (its
-// warpgroup's named barrier around), then rows of the tile's group and
-// columns inside N only, cast to bf16.
+// Epilogue: once the previous tile's TMA stores have read their boxes and
+// the warpgroup's named barrier, a consumer whose 64 rows are all the
+// tile's (or end at c's last row) writes them as two 64 x 64 bf16 boxes,
+// each thread's pair of columns at its 16-byte chunk xor (row mod 8) (the
+// 128-byte swizzle), fences them for the async proxy, synchronizes, and
+// one thread TMA-stores them (the second box only where it starts inside
+// N = 192) and commits the bulk group.
+// CHECK:           scf.if
+// CHECK-NEXT:        nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// CHECK:           llvm.extractvalue
+// CHECK:           %[[WHOLE:.*]] = arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK:           scf.if %[[WHOLE]] {
+// CHECK:             %[[SWIZZLED:.*]] = arith.xori %c0{{[_0-9]*}}, %[[ROW8:.*]] : index
+// CHECK:             arith.truncf %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:             %[[CHUNK:.*]] = arith.muli %[[SWIZZLED]], %c8{{[_0-9]*}} : index
+// CHECK:             %[[COL:.*]] = arith.addi %[[CHUNK]], %{{.*}} : index
+// CHECK:             vector.store %{{.*}}, %[[BOX0:.*]][%{{.*}}, %[[COL]]] : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK:             arith.xori %c1{{[_0-9]*}}, %[[ROW8]] : index
+// CHECK-COUNT-31:    vector.store %{{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK-NOT:         vector.store
+// CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:        arith.index_cast
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:             scf.if
+// CHECK:               nvgpu.tma.async.store %[[BOX0]] to %[[CMAP:.*]][%{{.*}}, %{{.*}}] : memref<64x64xbf16, #gpu.address_space<workgroup>> -> <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:               arith.cmpi ult, %{{.*}}, %c192 : index
+// CHECK:               scf.if
+// CHECK-NEXT:            nvgpu.tma.async.store %{{.*}} to %[[CMAP]]
+// CHECK:               nvvm.cp.async.bulk.commit.group
+// Else the accumulator's register pairs into shared memory (f32; the
+// named barrier after), then rows of the tile's group and columns inside N
+// only, cast to bf16 and stored 8 bytes a thread (aligned to that: c's
+// rows are 16-byte multiples, the column a multiple of 4).
+// CHECK:           } else {
+// CHECK:             llvm.extractvalue
 // CHECK:           vector.store %{{.*}}, %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:           scf.for
 // CHECK:             scf.if
 // CHECK:               vector.load %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK:               arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
-// CHECK:               vector.store %{{.*}}, %{{.*}} : memref<256x192xbf16>, vector<4xbf16>
-// CHECK:       memref.dealloc %[[SCRATCH]] : memref<132x32xi64>
+// CHECK:               vector.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : memref<256x192xbf16>, vector<4xbf16>
+// The last bulk stores complete before the CTA ends.
+// CHECK:         scf.if
+// CHECK-NEXT:      nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK:       memref.dealloc %[[SCRATCH]] : memref<132x48xi64>
 // CHECK-NOT:   moe.grouped_matmul
 // CTAS-LABEL:  func.func @small_groups
-// CTAS:        memref.alloc() : memref<8x32xi64>
+// CTAS:        memref.alloc() : memref<8x48xi64>
 // CTAS:        gpu.launch blocks({{.*}}) in ({{.*}} = %c8, {{.*}})
 func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x128xbf16>, memref<4x128x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
@@ -100,15 +141,20 @@ func.func @small_groups(%a: memref<256x128xbf16>, %b: memref<4x128x192xbf16>, %n
 // 128-row tiles where groups average 128 rows or more: two consumer
 // warpgroups of 64 rows each and a producer (384 threads), 4 stages of
 // 32 KiB next to the 128 x 132 f32 epilogue tile, both consumers release
-// each stage; an f32 output is stored without a cast.
+// each stage; an f32 output is stored without a cast, row by row (no c
+// tensor map: 2 descriptors a CTA).
 // CHECK-LABEL: func.func @large_groups_f32
+// CHECK:       memref.alloc() : memref<132x32xi64>
 // CHECK-DAG:   arith.constant 202752 : i32
 // CHECK-DAG:   arith.constant 384 : index
 // CHECK:       nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c2
 // CHECK:       nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:       nvvm.wgmma.mma_async
 // CHECK-NOT:   arith.truncf
-// CHECK:       vector.store %{{.*}}, %{{.*}} : memref<1024x256xf32>, vector<4xf32>
+// CHECK-NOT:   nvgpu.tma.async.store
+// CHECK:       vector.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : memref<1024x256xf32>, vector<4xf32>
+// CHECK-NOT:   nvgpu.tma.async.store
+// CHECK:       memref.dealloc
 func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>, %n: memref<2xi32>, %c: memref<1024x256xf32>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x64xbf16>, memref<2x64x256xbf16>, memref<2xi32> -> memref<1024x256xf32>
   return
@@ -188,13 +234,50 @@ func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %
 
 // -----
 
+// A bf16 weight gradient: every tile is whole, so every epilogue is a TMA
+// store of db viewed as [G * Kd, N] = [1024, 192] (box 64 x 64) and there is
+// no f32 staging: two consumers' 16 KiB of boxes leave room for 5 stages of
+// 32 KiB (4 with the f32 staging of the f32 weight gradient above).
+// CHECK-LABEL: func.func @weight_grad_bf16
+// CHECK:       %[[DB:.*]] = memref.collapse_shape %{{.*}} : memref<4x256x192xbf16> into memref<1024x192xbf16>
+// CHECK:       call @moert_entry_tensor_map_bf16_2d
+// CHECK:       call @moert_entry_tensor_map_bf16_2d
+// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
+// CHECK:       memref.alloc() : memref<132x48xi64>
+// CHECK-DAG:   arith.constant 200704 : i32
+// CHECK-DAG:   arith.constant 384 : index
+// CHECK:       gpu.launch
+// CHECK:         nvgpu.mbarrier.init %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:           nvvm.barrier
+// CHECK-NOT:       scf.if
+// CHECK:           vector.store %{{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// CHECK:           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:           nvvm.barrier
+// CHECK:           scf.if
+// CHECK:             nvgpu.tma.async.store
+// CHECK:             nvgpu.tma.async.store
+// CHECK:             nvvm.cp.async.bulk.commit.group
+// CHECK-NOT:     memref<128x132xf32
+// CHECK-NOT:     vector.store %{{.*}}, %[[DB]]
+// CHECK:         nvvm.cp.async.bulk.wait_group 0{{$}}
+func.func @weight_grad_bf16(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: memref<4xi32>, %db: memref<4x256x192xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<512x256xbf16>, memref<512x192xbf16>, memref<4xi32> -> memref<4x256x192xbf16>
+  return
+}
+
+// -----
+
 // An epilogue with gate|up halves (b [G, K, 2F], F = 160): B's tensor map
 // spans all 2F = 320 columns; c's tiles are 64 columns wide (3 of them for
 // F = 160), and each k-step loads A's box and two 64 x 64 boxes of B: the
 // tile's gate columns at colBegin and its up columns at colBegin + F. The
 // epilogue pairs accumulator register i (gate) with i + 32 (up: 8 chunks
-// of 8 columns further) in the thread that holds both, before staging; the
-// store moves 64 columns a row (16 threads x 4).
+// of 8 columns further) in the thread that holds both, before staging: as
+// one 64 x 64 bf16 box that TMA stores where the consumer's rows are whole,
+// else as f32 rows whose store moves 64 columns a row (16 threads x 4).
 // EPI-LABEL: func.func @gated_halves
 // EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64, %c320_i64, %c64_i32{{.*}}, %c64_i32
 // EPI:       gpu.launch
@@ -211,6 +294,9 @@ func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %
 // EPI-NEXT:    %[[EXP:.*]] = math.exp %[[NEG]] : f32
 // EPI-NEXT:    arith.mulf %[[EXP]], %[[UP]] : f32
 // EPI-COUNT-31: math.exp
+// EPI:         nvgpu.tma.async.store
+// EPI:         } else {
+// EPI-COUNT-32: math.exp
 // EPI-NOT:     math.exp
 // EPI:         remui %{{.*}}, %c16 : index
 func.func @gated_halves(%a: memref<512x128xbf16>, %b: memref<8x128x320xbf16>, %n: memref<8xi32>, %c: memref<512x160xbf16>) {
@@ -252,15 +338,36 @@ func.func @gated_halves_nk_row_scale(%a: memref<1024x256xbf16>, %b: memref<2x384
 
 // -----
 
-// accumulate: the epilogue reads c's four values where it stores, adds the
-// staged f32 product and rounds once.
+// accumulate: before the tile's main loop each consumer thread loads the
+// values of c it will store (16 rows of 4 columns; zeros outside the
+// group), so their latency hides behind the wgmmas; the epilogue adds the
+// staged f32 product to them and rounds once, where it loaded. c is read, so
+// it is stored row by row (no c tensor map).
 // EPI-LABEL: func.func @accumulate_nk
+// EPI:       memref.alloc() : memref<132x32xi64>
 // EPI:       gpu.launch
-// EPI:         %[[OLD:.*]] = vector.load %[[C:.*]][%[[R:.*]], %[[COL:.*]]] : memref<256x128xbf16>, vector<4xbf16>
-// EPI-NEXT:    %[[WIDE:.*]] = arith.extf %[[OLD]] : vector<4xbf16> to vector<4xf32>
-// EPI-NEXT:    %[[SUM:.*]] = arith.addf %[[WIDE]], %{{.*}} : vector<4xf32>
-// EPI-NEXT:    %[[T:.*]] = arith.truncf %[[SUM]] : vector<4xf32> to vector<4xbf16>
-// EPI-NEXT:    vector.store %[[T]], %[[C]][%[[R]], %[[COL]]] : memref<256x128xbf16>, vector<4xbf16>
+// EPI:         nvvm.setmaxregister  increase 232
+// EPI-NOT:     nvvm.fence.proxy.acquire
+// EPI:         scf.for
+// EPI:           %[[OLD:.*]] = scf.if %{{.*}} -> (vector<4xbf16>) {
+// EPI-NEXT:        %[[LOADED:.*]] = vector.load %[[C:.*]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xbf16>, vector<4xbf16>
+// EPI-NEXT:        scf.yield %[[LOADED]] : vector<4xbf16>
+// EPI-NEXT:      } else {
+// EPI-NEXT:        scf.yield %cst{{.*}} : vector<4xbf16>
+// EPI-COUNT-15:  vector.load %[[C]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xbf16>, vector<4xbf16>
+// EPI-NOT:       vector.load %[[C]]
+// EPI:           nvgpu.mbarrier.try_wait.parity
+// EPI:           nvvm.wgmma.mma_async
+// EPI-NOT:       vector.load %[[C]]
+// EPI-NOT:       nvgpu.tma.async.store
+// EPI:           vector.load %{{.*}} : memref<64x132xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// EPI-NEXT:      %[[WIDE:.*]] = arith.extf %[[OLD]] : vector<4xbf16> to vector<4xf32>
+// EPI-NEXT:      %[[SUM:.*]] = arith.addf %[[WIDE]], %{{.*}} : vector<4xf32>
+// EPI-NEXT:      %[[T:.*]] = arith.truncf %[[SUM]] : vector<4xf32> to vector<4xbf16>
+// EPI-NEXT:      vector.store %[[T]], %[[C]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xbf16>, vector<4xbf16>
+// EPI-COUNT-15:  arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// EPI-NOT:       vector.load %[[C]]
+// EPI-NOT:       nvgpu.tma.async.store
 func.func @accumulate_nk(%a: memref<256x64xbf16>, %b: memref<4x128x64xbf16>, %n: memref<4xi32>, %c: memref<256x128xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) {accumulate, weight_layout = #moe<weight_layout nk>} : memref<256x64xbf16>, memref<4x128x64xbf16>, memref<4xi32> -> memref<256x128xbf16>
   return

@@ -2,13 +2,16 @@
 // (gemm=generated): TMA loads on mbarriers, wgmma bf16 -> f32, the
 // warpgroup register split, the descriptor fences of PTX 8.3; ptxas
 // compiles it to the cubin of the pipeline's own output; the consumers
-// synchronize on their own named barrier (bar.sync id, 128).
+// synchronize on their own named barrier (bar.sync id, 128); the epilogue
+// TMA-stores whole rows from shared memory (fenced for the async proxy, one
+// bulk group a tile) and stores the others 8 bytes a thread.
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.llvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s
 
+// HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
 // HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
 // HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
 // HOST:     gpu.launch_func <%{{.*}} : !llvm.ptr> @gmm_0_grouped_matmul::@gmm_0_grouped_matmul {{.*}} dynamic_shared_memory_size
@@ -34,6 +37,11 @@
 // CHECK-DAG: wgmma.wait_group.sync.aligned \090;
 // CHECK-DAG: mbarrier.arrive.shared.b64
 // CHECK-DAG: bar.sync \09%r{{[0-9]+}}, 128;
+// CHECK-DAG: fence.proxy.async.shared::cta;
+// CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-DAG: cp.async.bulk.commit_group;
+// CHECK-DAG: cp.async.bulk.wait_group.read \090;
+// CHECK-DAG: st.global.v4.b16
 func.func @gmm(%a: tensor<1024x128xbf16>, %b: tensor<4x128x256xbf16>, %n: tensor<4xi32>) -> tensor<1024x256xbf16> {
   %e = tensor.empty() : tensor<1024x256xbf16>
   %c = moe.grouped_matmul %a, %b, %n outs(%e) : tensor<1024x128xbf16>, tensor<4x128x256xbf16>, tensor<4xi32> -> tensor<1024x256xbf16>
