@@ -71,6 +71,13 @@ struct MoeLowerToGpuOptions
       llvm::cl::desc("CTAs of the generated persistent grouped GEMMs (the "
                      "GPU's SM count)"),
       llvm::cl::init(132)};
+  PassOptions::Option<bool> vectorElementwise{
+      *this, "vector-elementwise",
+      llvm::cl::desc("Elementwise linalg ops as 16-byte vector chunks, a "
+                     "block per long row "
+                     "(convert-elementwise-linalg-to-vector-rows); off: one "
+                     "thread per element"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};

@@ -192,6 +192,9 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
     pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
+    // The GPU target's elementwise chunks (moe-lower-to-gpu's default).
+    pm.addNestedPass<func::FuncOp>(
+        moe::createConvertElementwiseLinalgToVectorRowsPass());
   } else {
     pm.addPass(moe::createConvertMoeToLoopsPass());
   }
@@ -245,6 +248,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   // sequential in a thread, which keeps its running sum in a register.
   pm.addNestedPass<func::FuncOp>(
       moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
+  if (options.vectorElementwise)
+    pm.addNestedPass<func::FuncOp>(
+        moe::createConvertElementwiseLinalgToVectorRowsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   // No canonicalization before the launches: it would inline the one-thread
   // scf.parallel phases (a single iteration) into host code.

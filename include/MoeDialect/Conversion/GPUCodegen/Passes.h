@@ -1,8 +1,9 @@
 //===- Passes.h - GPU code generation passes --------------------*- C++ -*-===//
 //
 // Passes on upstream dialects that prepare host functions for the GPU (see
-// Passes.td): split and accumulate linalg reductions, launch top-level loop
-// nests, put host buffers in device memory.
+// Passes.td): split and accumulate linalg reductions, elementwise ops as
+// 16-byte vector accesses, launch top-level loop nests, put host buffers in
+// device memory.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOEDIALECT_CONVERSION_GPUCODEGEN_PASSES_H
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::moe {

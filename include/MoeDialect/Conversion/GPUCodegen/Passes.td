@@ -64,6 +64,51 @@ def ConvertLinalgReductionsToAccumulatingLoopsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ConvertElementwiseLinalgToVectorRowsPass
+    : Pass<"convert-elementwise-linalg-to-vector-rows",
+           "::mlir::func::FuncOp"> {
+  let summary = "Elementwise linalg ops on buffers as 16-byte vector accesses";
+  let description = [{
+    Upstream linalg-to-parallel-loops makes an elementwise linalg op one
+    thread per element on the GPU: 2-byte loads and stores for bf16, a
+    fraction of the memory bandwidth. Here a buffer-form linalg op at the
+    top level of a function whose
+    iterators are all parallel, whose outputs are indexed by the identity
+    and whose shaped inputs are either indexed with the last loop dimension
+    last (read along it) or without it (broadcast along the last dimension:
+    a per-row value, or a rank-0 buffer), all memrefs with the identity
+    layout and a static last loop dimension, becomes a loop over chunks of
+    `width` consecutive elements of the last dimension. `width` is
+    `access-bytes` over the narrowest element type of the buffers read or
+    written along the last dimension (halved until it divides the last
+    dimension; at least 2). Each chunk reads and writes each such buffer
+    with one vector.load / vector.store (wider element types take several
+    16-byte transactions), reads broadcast operands once, and runs the
+    op's body once per element, unrolled on scalars: the arithmetic is the
+    body's, element for element.
+
+    Rows of at least `min-row-vectors` chunks become a block per row: an
+    scf.parallel over the rows (the leading dimensions, linearized) mapped
+    to `block_x` holding one over the row's chunks mapped to `thread_x`,
+    which gpu-launch-top-level-loops launches as a block per row. Shorter
+    rows (and rank-1 ops) become one scf.parallel over all chunks, one
+    thread per chunk. Other linalg ops are left for
+    convert-linalg-to-parallel-loops. On the CPU
+    (moe-lower-to-cpu{gpu-schedules}) the loops run in order.
+  }];
+  let options = [
+    Option<"accessBytes", "access-bytes", "int64_t", /*default=*/"16",
+           "Bytes of the narrowest element type a thread moves per access">,
+    Option<"minRowVectors", "min-row-vectors", "int64_t", /*default=*/"64",
+           "Rows of at least this many chunks get a block of threads each">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GpuLaunchTopLevelLoopsPass
     : Pass<"gpu-launch-top-level-loops", "::mlir::func::FuncOp"> {
   let summary = "Run every top-level loop nest of a host function on the GPU";
