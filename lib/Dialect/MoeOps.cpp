@@ -528,9 +528,11 @@ template <typename OpT> static LogicalResult verifyAuxLossSymbols(OpT op, Symbol
 }
 
 /// The global variant over more than one rank (or a grid axis of unknown
-/// size) has no parallel schedule: its reference pattern reports that it
-/// cannot be lowered. Over one rank it is the batch loss and has its
-/// schedule.
+/// size) has no parallel schedule of its own: the CPU's reference loops sum
+/// its counts by a runtime call inside them (or report the unknown size),
+/// and the GPU target lowers it before the schedules
+/// (convert-moe-to-runtime-calls). Over one rank it is the batch loss and
+/// has its schedule.
 bool AuxLossOp::hasParallelSchedule() {
   if (getVariant() != AuxLossVariant::Global || !getGridAttr())
     return true;

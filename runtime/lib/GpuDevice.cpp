@@ -8,11 +8,13 @@
 
 #include "moe_runtime/GpuDevice.h"
 
+#include "moe_runtime/Collectives.h"
 #include "moe_runtime/FileUtil.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <memory>
 #include <mutex>
 
 namespace moert {
@@ -50,9 +52,58 @@ struct GpuDevice::Api {
   int (*commUniqueId)(void *);
   int (*commInit)(int64_t, int64_t, const void *, int, int);
   const char *(*commLastError)(void);
+  int (*commHasNccl)(void);
+  int (*commInitHost)(int64_t, int64_t, const struct HostCommTable *);
+};
+
+// moert_gpu_host_comm
+struct HostCommTable {
+  void *ctx;
+  int rank;
+  int size;
+  int (*allToAll)(void *, const void *, const int32_t *, int64_t, int64_t, void *, int32_t *,
+                  int64_t, int64_t);
+  int (*allReduce)(void *, void *, int64_t, int32_t);
+  void (*abort)(void *, const char *);
+  const char *(*lastError)(void *);
 };
 
 namespace {
+
+/// A host communicator behind libmoe_runtime_gpu's host-staged transport:
+/// the moert_gpu_host_comm table calls into it and keeps its last error.
+struct StagedAxis {
+  Communicator *comm;
+  std::string error;
+  HostCommTable table;
+};
+
+int stagedAllToAll(void *ctx, const void *send, const int32_t *sendSizes, int64_t chunksPerRank,
+                   int64_t sendRows, void *recv, int32_t *recvSizes, int64_t recvRows,
+                   int64_t rowBytes) {
+  auto *axis = static_cast<StagedAxis *>(ctx);
+  Status s = axis->comm->allToAll(send, sendSizes, chunksPerRank, sendRows, recv, recvSizes,
+                                  recvRows, rowBytes);
+  axis->error = s.ok() ? "" : s.message();
+  return s.ok() ? 0 : -1;
+}
+
+int stagedAllReduce(void *ctx, void *data, int64_t count, int32_t dtypeCode) {
+  auto *axis = static_cast<StagedAxis *>(ctx);
+  if (dtypeCode < 0 || dtypeCode >= kNumDTypes) {
+    axis->error = format("unknown element type code %d", dtypeCode);
+    return -1;
+  }
+  Status s = axis->comm->allReduceSum(data, count, static_cast<DType>(dtypeCode));
+  axis->error = s.ok() ? "" : s.message();
+  return s.ok() ? 0 : -1;
+}
+
+void stagedAbort(void *ctx, const char *why) {
+  static_cast<StagedAxis *>(ctx)->comm->abort(why ? why : "aborted");
+}
+
+const char *stagedLastError(void *ctx) { return static_cast<StagedAxis *>(ctx)->error.c_str(); }
 
 size_t roundedSize(size_t bytes) {
   return bytes < 4 ? 4 : (bytes + 3) / 4 * 4;
@@ -155,6 +206,8 @@ Status GpuDevice::load(GpuDevice **out) {
       resolve(handle, "moert_gpu_comm_unique_id", &api.commUniqueId, &missing);
       resolve(handle, "moert_gpu_comm_init", &api.commInit, &missing);
       resolve(handle, "moert_gpu_comm_last_error", &api.commLastError, &missing);
+      resolve(handle, "moert_gpu_comm_has_nccl", &api.commHasNccl, &missing);
+      resolve(handle, "moert_gpu_comm_init_host", &api.commInitHost, &missing);
       if (!missing.empty())
         result = Status::error(format("%s lacks %s (an older library?)",
                                       instance.path_.c_str(), missing.c_str()));
@@ -323,6 +376,34 @@ Status GpuDevice::joinCollectives(Communicator &host, const std::vector<GridAxis
                                   static_cast<long long>(axis.axis), host.rank(), host.size(),
                                   failed.c_str()));
     }
+  }
+  return Status::success();
+}
+
+bool GpuDevice::hasNccl() const { return api_->commHasNccl() != 0; }
+
+Status GpuDevice::joinCollectivesHostStaged(Communicator &host,
+                                            const std::vector<GridAxis> &axes) const {
+  // The tables live as long as the process: compiled code calls through them.
+  static std::vector<std::unique_ptr<StagedAxis>> staged;
+  for (const GridAxis &axis : axes) {
+    Communicator *comm = findCommunicator(axis.grid, axis.axis);
+    if (!comm)
+      return Status::error(format("grid %lld axis %lld has no host communicator in this process",
+                                  static_cast<long long>(axis.grid),
+                                  static_cast<long long>(axis.axis)));
+    auto entry = std::make_unique<StagedAxis>();
+    entry->comm = comm;
+    entry->table = HostCommTable{entry.get(),     comm->rank(), comm->size(),   stagedAllToAll,
+                                 stagedAllReduce, stagedAbort,  stagedLastError};
+    if (api_->commInitHost(axis.grid, axis.axis, &entry->table) != 0) {
+      std::string failed = api_->commLastError();
+      host.abort(format("rank %d: moert_gpu_comm_init_host: %s", host.rank(), failed.c_str()));
+      return Status::error(format("grid %lld axis %lld: moert_gpu_comm_init_host: %s",
+                                  static_cast<long long>(axis.grid),
+                                  static_cast<long long>(axis.axis), failed.c_str()));
+    }
+    staged.push_back(std::move(entry));
   }
   return Status::success();
 }

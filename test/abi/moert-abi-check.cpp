@@ -1,10 +1,11 @@
 //===- moert-abi-check.cpp - the GPU runtime's signatures at the IR level -===//
 //
 // Checks, when it compiles, that libmoe_runtime_gpu's headers declare every
-// function of moert_abi.def (what the GPU lowering calls) and
-// moert_mgpu_abi.def (what upstream's gpu-to-llvm calls) with exactly the
-// list's C signature, and that each C type has the LLVM-level kind the list
-// gives it (the kind is what the compiler's RuntimeAbi.h passes). When it
+// function of moert_abi.def and moert_coll_gpu_abi.def (what the GPU
+// lowering calls) and moert_mgpu_abi.def (what upstream's gpu-to-llvm calls)
+// with exactly the list's C signature, and that each C type has the
+// LLVM-level kind the list gives it (the kind is what the compiler's
+// RuntimeAbi.h passes). When it
 // runs, it prints the declaration compiled code must carry for each function
 // of one list, derived from the C prototype alone (not from the kinds), one
 // per line:
@@ -98,6 +99,9 @@ constexpr bool allOf(Bools... values) {
 #include "moe_runtime/moert_abi.def"
 #define MOERT_ABI_ARG(kind, ctype, name) ctype
 #define MOERT_ABI_FUNCTION CHECK_SIGNATURE
+#include "moe_runtime/moert_coll_gpu_abi.def"
+#define MOERT_ABI_ARG(kind, ctype, name) ctype
+#define MOERT_ABI_FUNCTION CHECK_SIGNATURE
 #define MOERT_ABI_NO_ARGS void
 #include "moe_runtime/moert_mgpu_abi.def"
 
@@ -108,6 +112,9 @@ constexpr bool allOf(Bools... values) {
 #define MOERT_ABI_ARG(kind, ctype, name) kindMatches<Kind::kind, ctype>()
 #define MOERT_ABI_FUNCTION CHECK_KINDS
 #include "moe_runtime/moert_abi.def"
+#define MOERT_ABI_ARG(kind, ctype, name) kindMatches<Kind::kind, ctype>()
+#define MOERT_ABI_FUNCTION CHECK_KINDS
+#include "moe_runtime/moert_coll_gpu_abi.def"
 #define MOERT_ABI_ARG(kind, ctype, name) kindMatches<Kind::kind, ctype>()
 #define MOERT_ABI_FUNCTION CHECK_KINDS
 #include "moe_runtime/moert_mgpu_abi.def"
@@ -151,9 +158,10 @@ int main(int argc, char **argv) {
   Style style = is(1, "func") ? Style::func : is(1, "llvm") ? Style::llvm : Style::ir;
   bool entries = is(2, "entries");
   if ((style == Style::ir && !is(1, "ir")) || (!entries && !is(2, "mgpu"))) {
-    std::fprintf(stderr, "usage: moert-abi-check func|llvm|ir entries|mgpu\n"
-                         "  entries: the functions of moert_abi.def, mgpu: of "
-                         "moert_mgpu_abi.def\n");
+    std::fprintf(stderr,
+                 "usage: moert-abi-check func|llvm|ir entries|mgpu\n"
+                 "  entries: the functions of moert_abi.def and "
+                 "moert_coll_gpu_abi.def, mgpu: of moert_mgpu_abi.def\n");
     return 2;
   }
 #define PRINT_DECLARATION(name, resultKind, resultCType, args)                 \
@@ -163,6 +171,9 @@ int main(int argc, char **argv) {
 #define MOERT_ABI_ARG(kind, ctype, name)
 #define MOERT_ABI_FUNCTION PRINT_DECLARATION
 #include "moe_runtime/moert_abi.def"
+#define MOERT_ABI_ARG(kind, ctype, name)
+#define MOERT_ABI_FUNCTION PRINT_DECLARATION
+#include "moe_runtime/moert_coll_gpu_abi.def"
   } else {
 #define MOERT_ABI_ARG(kind, ctype, name)
 #define MOERT_ABI_FUNCTION PRINT_DECLARATION

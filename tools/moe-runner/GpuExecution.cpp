@@ -24,6 +24,9 @@
 #include "moe_runtime/GpuDevice.h"
 #include "moe_runtime/Npy.h"
 
+#include <cstdlib>
+#include <string>
+
 using namespace moert;
 
 namespace moe_runner {
@@ -98,6 +101,25 @@ private:
   void *graph_ = nullptr; // the captured call (--cuda-graph)
 };
 
+/// Whether the ranks' collectives go through host memory (the CPU's
+/// shared-memory communicator) instead of NCCL: MOE_GPU_COMM=host (which
+/// moe-runner --ranks sets when ranks share a GPU), or a library built
+/// without NCCL. MOE_GPU_COMM=nccl insists on NCCL.
+Status hostStagedCollectives(const GpuDevice &gpu, bool *hostStaged) {
+  const char *env = std::getenv("MOE_GPU_COMM");
+  std::string choice = env ? env : "";
+  if (choice == "host") {
+    *hostStaged = true;
+    return Status::success();
+  }
+  if (choice == "nccl" && !gpu.hasNccl())
+    return Status::error("MOE_GPU_COMM=nccl, but libmoe_runtime_gpu was built without NCCL");
+  if (!choice.empty() && choice != "nccl")
+    return Status::error("MOE_GPU_COMM is '" + choice + "'; expected host or nccl");
+  *hostStaged = !gpu.hasNccl();
+  return Status::success();
+}
+
 class GpuExecutor : public Executor {
 public:
   GpuExecutor(GpuDevice *gpu, const CallOptions &options)
@@ -124,6 +146,11 @@ public:
       for (size_t a = 0; a < spec.grids[g].shape.size(); ++a)
         if (spec.grids[g].shape[a] == layout.ranks)
           axes.push_back({static_cast<int64_t>(g), static_cast<int64_t>(a)});
+    bool hostStaged = false;
+    MOERT_TRY(hostStagedCollectives(*gpu_, &hostStaged));
+    if (hostStaged)
+      return gpu_->joinCollectivesHostStaged(*layout.comm, axes)
+          .withPrefix("host-staged GPU collectives");
     return gpu_->joinCollectives(*layout.comm, axes).withPrefix("NCCL communicators");
   }
 

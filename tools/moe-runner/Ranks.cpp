@@ -47,24 +47,52 @@ bool succeeded(const RankProcess &p) {
   return p.exited && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0;
 }
 
-/// The LOCAL_RANK-th entry of CUDA_VISIBLE_DEVICES, or the index itself.
-std::string visibleDeviceFor(int localRank) {
+/// CUDA_VISIBLE_DEVICES' entries (none when it is unset or empty).
+std::vector<std::string> visibleDevices() {
   const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  if (!visible || !*visible)
-    return std::to_string(localRank);
   std::vector<std::string> ids;
+  if (!visible || !*visible)
+    return ids;
   std::string all = visible;
   size_t begin = 0;
   for (size_t comma; (comma = all.find(',', begin)) != std::string::npos; begin = comma + 1)
     ids.push_back(all.substr(begin, comma - begin));
   ids.push_back(all.substr(begin));
-  if (static_cast<size_t>(localRank) < ids.size())
-    return ids[static_cast<size_t>(localRank)];
-  return "none"; // more ranks than GPUs: the rank reports that it has none
+  return ids;
 }
 
-[[noreturn]] void execRank(char **argv, int rank, int ranks, const std::string &commId, bool gpu,
-                           int outFd, int errFd) {
+bool hostStagedRequested() {
+  const char *comm = std::getenv("MOE_GPU_COMM");
+  return comm && std::string(comm) == "host";
+}
+
+/// Where the GPU ranks run. One visible GPU per rank (the LOCAL_RANK-th of
+/// CUDA_VISIBLE_DEVICES, or device LOCAL_RANK when it is unset) for NCCL,
+/// which refuses two ranks on one device. The ranks share GPUs (round robin
+/// over CUDA_VISIBLE_DEVICES; all on device 0 when it is unset) under
+/// MOE_GPU_COMM=host, or when CUDA_VISIBLE_DEVICES lists fewer devices than
+/// ranks or one device twice: their collectives then go through host memory.
+struct GpuPlacement {
+  std::vector<std::string> devices; // per rank
+  bool shared = false;
+};
+
+GpuPlacement placeGpuRanks(int ranks) {
+  GpuPlacement placement;
+  std::vector<std::string> ids = visibleDevices();
+  bool host = hostStagedRequested();
+  for (int r = 0; r < ranks; ++r) {
+    std::string device =
+        ids.empty() ? (host ? "0" : std::to_string(r)) : ids[static_cast<size_t>(r) % ids.size()];
+    for (const std::string &earlier : placement.devices)
+      placement.shared |= earlier == device;
+    placement.devices.push_back(device);
+  }
+  return placement;
+}
+
+[[noreturn]] void execRank(char **argv, int rank, int ranks, const std::string &commId,
+                           const GpuPlacement *gpu, int outFd, int errFd) {
   dup2(outFd, STDOUT_FILENO);
   dup2(errFd, STDERR_FILENO);
   std::string r = std::to_string(rank), n = std::to_string(ranks);
@@ -74,8 +102,11 @@ std::string visibleDeviceFor(int localRank) {
   setenv("LOCAL_WORLD_SIZE", n.c_str(), 1);
   setenv("MOE_COMM_ID", commId.c_str(), 1);
   setenv(kRankProcessEnv, "1", 1);
-  if (gpu)
-    setenv("CUDA_VISIBLE_DEVICES", visibleDeviceFor(rank).c_str(), 1);
+  if (gpu) {
+    setenv("CUDA_VISIBLE_DEVICES", gpu->devices[static_cast<size_t>(rank)].c_str(), 1);
+    if (gpu->shared)
+      setenv("MOE_GPU_COMM", "host", 1);
+  }
   execv("/proc/self/exe", argv);
   std::fprintf(stderr, "cannot start rank %d: execv(/proc/self/exe): %s\n", rank,
                std::strerror(errno));
@@ -160,6 +191,19 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
   // collectives' own timeout.
   double stopGraceSeconds = 0;
   check(collectiveTimeoutSeconds(&stopGraceSeconds).withPrefix("--ranks"));
+  GpuPlacement placement;
+  if (gpu) {
+    placement = placeGpuRanks(ranks);
+    const char *comm = std::getenv("MOE_GPU_COMM");
+    if (placement.shared && comm && std::string(comm) == "nccl")
+      fatal("--ranks: MOE_GPU_COMM=nccl, but ranks share a GPU (CUDA_VISIBLE_DEVICES), which "
+            "NCCL refuses; use MOE_GPU_COMM=host or one GPU per rank");
+    if (placement.shared)
+      std::fprintf(stderr,
+                   "moe-runner: %d ranks share GPUs: their collectives are staged through host "
+                   "memory (MOE_GPU_COMM=host)\n",
+                   ranks);
+  }
   std::string commId;
   check(createShmCommunicator(ranks, 0, &commId).withPrefix("--ranks"));
   std::fflush(stdout);
@@ -175,7 +219,7 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
     if (pid == 0) {
       close(out[0]);
       close(err[0]);
-      execRank(argv, r, ranks, commId, gpu, out[1], err[1]);
+      execRank(argv, r, ranks, commId, gpu ? &placement : nullptr, out[1], err[1]);
     }
     close(out[1]);
     close(err[1]);

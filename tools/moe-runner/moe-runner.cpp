@@ -232,7 +232,14 @@ RANKS (--ranks N)
   with RANK, LOCAL_RANK, WORLD_SIZE and LOCAL_WORLD_SIZE set as torchrun
   does and one shared-memory communicator (its id in MOE_COMM_ID) that the
   artifact's collectives (moert_coll_*) run over; on a GPU each rank gets
-  the LOCAL_RANK-th visible device (CUDA_VISIBLE_DEVICES). Each rank makes
+  the LOCAL_RANK-th visible device (CUDA_VISIBLE_DEVICES) and the GPU
+  collectives (moert_entry_coll_*) run over NCCL. With MOE_GPU_COMM=host,
+  or fewer visible devices than ranks (or one listed twice), the ranks
+  share GPUs (round robin over CUDA_VISIBLE_DEVICES; device 0 when unset)
+  and each GPU collective goes through host memory and the shared-memory
+  communicator, as it does with a libmoe_runtime_gpu built without NCCL: a
+  host wait per collective, for testing P ranks on one GPU
+  (MOE_GPU_COMM=nccl insists on NCCL). Each rank makes
   the one-rank inputs of the same seed (or reads them, one-rank shapes, from
   --inputs) and takes its part: an argument with "split_dim": D gets slice
   [rank n, (rank+1) n) of dimension D (n = its size there); one with

@@ -697,11 +697,15 @@ void emitZLossGpu(OpBuilder &b, Location loc, double coeff, Value logits,
   memref::DeallocOp::create(b, loc, partial);
 }
 
+} // namespace
+
 // Per (sequence, chunk, expert): Σ_t p[t, e] and the count of pairs routed
-// to e; per (sequence, expert): the chunk sums multiplied; one thread: the
-// factor E·coeff/(K·S²) per sequence and the mean over sequences.
+// to e; per (sequence, expert): the chunk sums; over several ranks the
+// counts summed over them (config.sumCountsOverRanks, on the host between
+// the kernels); one thread: Σ_e p·count, the factor E·coeff/(K·S²) per
+// sequence (S·ranks for the global variant) and the mean over sequences.
 void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
-                 Value scores, Value indices, Value loss) {
+                    Value scores, Value indices, Value loss) {
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
   Value c0 = indexConst(b, loc, 0);
   Value t = dimOf(b, loc, scores, 0), e = dimOf(b, loc, scores, 1);
@@ -765,8 +769,9 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
         memref::StoreOp::create(nb, nloc, loop.getResult(0), probPart, ivs);
         memref::StoreOp::create(nb, nloc, loop.getResult(1), countPart, ivs);
       });
-  // 2. Per (sequence, expert): (Σ_c prob) · (Σ_c count).
-  Value terms = allocBuffer(b, loc, {numSeq, e}, f32);
+  // 2. Per (sequence, expert): Σ_c prob and Σ_c count.
+  Value probSum = allocBuffer(b, loc, {numSeq, e}, f32);
+  Value counts = allocBuffer(b, loc, {numSeq, e}, i64);
   parallelFor(b, loc, {numSeq, e}, [&](OpBuilder &nb, Location nloc,
                                        ValueRange ivs) {
     auto loop = scf::ForOp::create(
@@ -782,14 +787,18 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
               ValueRange{addF(cb, cloc, acc[0], p),
                          arith::AddIOp::create(cb, cloc, acc[1], n)});
         });
-    Value count = arith::SIToFPOp::create(nb, nloc, f32, loop.getResult(1));
-    memref::StoreOp::create(nb, nloc, mulF(nb, nloc, loop.getResult(0), count),
-                            terms, ivs);
+    memref::StoreOp::create(nb, nloc, loop.getResult(0), probSum, ivs);
+    memref::StoreOp::create(nb, nloc, loop.getResult(1), counts, ivs);
   });
-  // 3. One thread: Σ_s factor · Σ_e terms, mean over sequences.
+  // 2b. The global variant over several ranks: c^g, the counts of every rank.
+  if (config.sumCountsOverRanks)
+    config.sumCountsOverRanks(b, loc, counts);
+  // 3. One thread: Σ_s factor · Σ_e prob · count, mean over sequences.
   parallelFor(b, loc, {indexConst(b, loc, 1)}, [&](OpBuilder &nb, Location nloc,
                                                    ValueRange) {
     Value sF = indexToF32(nb, nloc, seqLen);
+    if (config.ranks > 1)
+      sF = mulF(nb, nloc, sF, f32Const(nb, nloc, double(config.ranks)));
     Value factor = arith::DivFOp::create(
         nb, nloc, mulF(nb, nloc, indexToF32(nb, nloc, e),
                        f32Const(nb, nloc, config.coeff)),
@@ -800,9 +809,13 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
           Value dot = forReduce(
               sb, sloc, indexConst(sb, sloc, 0), e, f32Const(sb, sloc, 0.0),
               [&](OpBuilder &eb, Location eloc, Value ei, Value d) -> Value {
-                return addF(eb, eloc, d,
-                            memref::LoadOp::create(eb, eloc, terms,
-                                                   ValueRange{s, ei}));
+                Value p = memref::LoadOp::create(eb, eloc, probSum,
+                                                 ValueRange{s, ei});
+                Value n = arith::SIToFPOp::create(
+                    eb, eloc, eb.getF32Type(),
+                    memref::LoadOp::create(eb, eloc, counts,
+                                           ValueRange{s, ei}));
+                return addF(eb, eloc, d, mulF(eb, eloc, p, n));
               });
           return addF(sb, sloc, acc, mulF(sb, sloc, factor, dot));
         });
@@ -812,11 +825,13 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
         loss, ValueRange{});
   });
   (void)c0;
-  for (Value buffer : {probPart, countPart, terms})
+  for (Value buffer : {probPart, countPart, probSum, counts})
     memref::DeallocOp::create(b, loc, buffer);
   if (norm)
     memref::DeallocOp::create(b, loc, norm);
 }
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // moe.sort_chunks
@@ -1015,9 +1030,11 @@ LogicalResult schedule(AuxLossOp op, OpBuilder &b) {
   // pattern, which reports it; over one rank it is the batch loss.
   if (!op.hasParallelSchedule())
     return failure();
-  AuxLossConfig config{op.getVariant(), op.getScoreFunction(),
-                       op.getCoeff().convertToDouble(),
-                       op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0};
+  AuxLossConfig config;
+  config.variant = op.getVariant();
+  config.scoreFunction = op.getScoreFunction();
+  config.coeff = op.getCoeff().convertToDouble();
+  config.seqLength = op.getSeqLength() ? int64_t(*op.getSeqLength()) : 0;
   emitAuxLossGpu(b, op.getLoc(), config, op.getScores(), op.getIndices(),
               op.getLossInit());
   return success();

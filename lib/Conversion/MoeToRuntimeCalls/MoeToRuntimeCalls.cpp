@@ -1,22 +1,26 @@
 //===- MoeToRuntimeCalls.cpp - grouped matmuls and contractions → runtime -===//
 //
 // What the GPU target hands to libmoe_runtime_gpu: grouped matmuls and
-// weight gradients (cuBLASLt grouped GEMM) and the f32 contractions autodiff
-// writes in linalg (the router adjoints; one dense cuBLASLt GEMM each). The
-// calls are built from the runtime's ABI list (RuntimeAbi.h).
+// weight gradients (cuBLASLt grouped GEMM), the f32 contractions autodiff
+// writes in linalg (the router adjoints; one dense cuBLASLt GEMM each), and
+// the collectives over several ranks (moe.all_to_all, moe.all_reduce, the
+// counts of a global aux loss: NCCL). The calls are built from the
+// runtime's ABI lists (RuntimeAbi.h).
 //
 //===----------------------------------------------------------------------===//
+#include "../MoeToParallelLoops/ParallelSchedules.h"
+#include "CollectiveCalls.h"
 #include "Contraction.h"
 #include "RuntimeAbi.h"
 
 #include "MoeDialect/Conversion/MoeToRuntimeCalls.h"
 #include "MoeDialect/Conversion/Passes.h"
+#include "MoeDialect/Dialect/Grids.h"
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -70,47 +74,7 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
 
 /// Whether the runtime can run `op` (a grouped matmul or weight gradient
 /// on memrefs); reports why not at the op.
-/// Ranks on the `axes` of shard.grid `grid` (1 without a grid, a missing
-/// grid or a dynamic axis: the verifiers and the loops report those).
-int64_t ranksOn(Operation *op, FlatSymbolRefAttr grid, ArrayRef<int64_t> axes) {
-  if (!grid)
-    return 1;
-  auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(op, grid);
-  if (!gridOp)
-    return 1;
-  int64_t ranks = 1;
-  for (int64_t axis : axes)
-    if (axis >= 0 && axis < int64_t(gridOp.getShape().size()) &&
-        gridOp.getShape()[axis] > 0)
-      ranks *= gridOp.getShape()[axis];
-  return ranks;
-}
-
-/// Collectives over several ranks on a GPU target: their NCCL runtime calls
-/// exist (moert_coll_gpu_abi.def) but the GPU lowering does not emit them
-/// yet; only the CPU target runs a partitioned layer today.
-LogicalResult checkOneRankOnGpu(Operation *op) {
-  int64_t ranks = 1;
-  if (auto a2a = dyn_cast<AllToAllOp>(op))
-    ranks = ranksOn(op, a2a.getGridAttr(), {int64_t(a2a.getGridAxis())});
-  else if (auto reduce = dyn_cast<AllReduceOp>(op))
-    ranks = ranksOn(op, reduce.getGridAttr(), reduce.getGridAxes());
-  else if (auto aux = dyn_cast<AuxLossOp>(op);
-           aux && aux.getVariant() == AuxLossVariant::Global)
-    ranks = ranksOn(op, aux.getGridAttr(),
-                    aux.getGridAxes().value_or(ArrayRef<int64_t>{}));
-  if (ranks == 1)
-    return success();
-  return op->emitOpError("communicates over ")
-         << ranks
-         << " ranks: expert parallelism is not lowered for GPU targets yet "
-            "(compile the partitioned layer for the cpu target, or with "
-            "ranks=1)";
-}
-
 LogicalResult checkRuntimeCanRun(Operation *op) {
-  if (failed(checkOneRankOnGpu(op)))
-    return failure();
   if (auto mm = dyn_cast<GroupedMatmulOp>(op))
     return !mm.getAScale()
                ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
@@ -353,6 +317,78 @@ void contractionsToRuntime(Operation *root) {
     contractionToRuntime(rewriter, op, c);
 }
 
+/// A collective over several ranks on buffers → its NCCL runtime call
+/// (CollectiveCalls.h) at its place; the global aux loss keeps its GPU
+/// schedule, with its counts all-reduced between the kernels. Over one
+/// rank nothing happens here (the identity, the batch loss: their parallel
+/// schedules or single-thread kernels).
+LogicalResult collectiveToRuntime(RewriterBase &rewriter, Operation *op) {
+  using runtime_abi::CollectiveRuntime;
+  rewriter.setInsertionPoint(op);
+  if (auto a2a = dyn_cast<AllToAllOp>(op)) {
+    auto ranks = ranksOn(op, a2a.getGridAttr(), {int64_t(a2a.getGridAxis())});
+    if (failed(ranks))
+      return failure();
+    if (*ranks == 1)
+      return success();
+    if (failed(runtime_abi::buildAllToAllCall(a2a, rewriter, *ranks,
+                                              CollectiveRuntime::gpu)))
+      return failure();
+  } else if (auto reduce = dyn_cast<AllReduceOp>(op)) {
+    auto ranks = ranksOn(op, reduce.getGridAttr(), reduce.getGridAxes());
+    if (failed(ranks))
+      return failure();
+    if (*ranks == 1)
+      return success();
+    if (failed(runtime_abi::buildAllReduceCall(reduce, rewriter,
+                                               CollectiveRuntime::gpu)))
+      return failure();
+  } else if (auto aux = dyn_cast<AuxLossOp>(op)) {
+    if (aux.getVariant() != AuxLossVariant::Global)
+      return success();
+    auto ranks = ranksOn(op, aux.getGridAttr(),
+                         aux.getGridAxes().value_or(ArrayRef<int64_t>{}));
+    if (failed(ranks))
+      return failure();
+    if (*ranks == 1)
+      return success();
+    auto sum =
+        runtime_abi::sumCountsOverRanks(aux, rewriter, CollectiveRuntime::gpu);
+    if (failed(sum))
+      return failure();
+    loops::AuxLossConfig config;
+    config.variant = aux.getVariant();
+    config.scoreFunction = aux.getScoreFunction();
+    config.coeff = aux.getCoeff().convertToDouble();
+    config.seqLength = 0;
+    config.ranks = *ranks;
+    config.sumCountsOverRanks = *sum;
+    gpu_schedules::emitAuxLossGpu(rewriter, op->getLoc(), config,
+                                  aux.getScores(), aux.getIndices(),
+                                  aux.getLossInit());
+  } else {
+    return success();
+  }
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// Every collective on buffers under `root` over several ranks to the
+/// runtime; false when one could not be lowered (reported).
+bool collectivesToRuntime(Operation *root) {
+  SmallVector<Operation *> collectives;
+  root->walk([&](Operation *op) {
+    if (isa<AllToAllOp, AllReduceOp, AuxLossOp>(op) &&
+        cast<DestinationStyleOpInterface>(op).hasPureBufferSemantics())
+      collectives.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  bool ok = true;
+  for (Operation *op : collectives)
+    ok &= succeeded(collectiveToRuntime(rewriter, op));
+  return ok;
+}
+
 struct ConvertMoeToRuntimeCallsPass
     : mlir::moe::impl::ConvertMoeToRuntimeCallsPassBase<
           ConvertMoeToRuntimeCallsPass> {
@@ -366,7 +402,7 @@ struct ConvertMoeToRuntimeCallsPass
       return failed(checkRuntimeCanRun(op)) ? WalkResult::interrupt()
                                             : WalkResult::advance();
     });
-    if (unsupported.wasInterrupted())
+    if (unsupported.wasInterrupted() || !collectivesToRuntime(getOperation()))
       return signalPassFailure();
 
     contractionsToRuntime(getOperation());

@@ -13,8 +13,14 @@
 // report a failure, abort every communicator (ncclCommAbort: the other ranks'
 // NCCL calls end with an error instead of waiting) and exit the process.
 //
-// Built without NCCL (MOERT_GPU_HAVE_NCCL undefined), every function fails
-// with "libmoe_runtime_gpu was built without NCCL".
+// The host-staged transport (moert_gpu_comm_init_host) replaces NCCL on an
+// axis by a host communicator the caller registers: the buffers go through
+// pinned host memory on the stream, with a host wait per collective (P ranks
+// on one GPU; a library without NCCL).
+//
+// Built without NCCL (MOERT_GPU_HAVE_NCCL undefined), every NCCL function
+// fails with "libmoe_runtime_gpu was built without NCCL"; the host-staged
+// transport works either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +64,126 @@ int collFail(const char *fmt, ...) {
   return -1;
 }
 
+#define CUDA_CK(call)                                                                              \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess)                                                                         \
+      return collFail("%s failed: %s: %s", #call, cudaGetErrorName(e_), cudaGetErrorString(e_));   \
+  } while (0)
+
+/// An axis on the host-staged transport: the caller's host communicator and
+/// the pinned memory its collectives stage through (grown on demand).
+struct HostComm {
+  moert_gpu_host_comm table;
+  void *pinned = nullptr;
+  size_t pinnedBytes = 0;
+};
+
+std::map<std::pair<int64_t, int64_t>, HostComm> gHostComms;
+
+size_t alignedBytes(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/// At least `bytes` bytes of pinned host memory in *out. Growing it waits
+/// for `stream` first: the previous collective's copies may still read it.
+int stagingFor(HostComm &h, size_t bytes, cudaStream_t stream, unsigned char **out) {
+  if (h.pinnedBytes < bytes) {
+    if (h.pinned) {
+      CUDA_CK(cudaStreamSynchronize(stream));
+      CUDA_CK(cudaFreeHost(h.pinned));
+      h.pinned = nullptr;
+      h.pinnedBytes = 0;
+    }
+    CUDA_CK(cudaMallocHost(&h.pinned, bytes));
+    h.pinnedBytes = bytes;
+  }
+  *out = static_cast<unsigned char *>(h.pinned);
+  return 0;
+}
+
+int hostFailed(const HostComm &h, const char *what) {
+  const char *why = h.table.last_error(h.table.ctx);
+  return collFail("%s over the host communicator (rank %d of %d): %s", what, h.table.rank,
+                  h.table.size, why && *why ? why : "failed");
+}
+
+/// The bytes of one element of moert_dtype `code` among the summed types,
+/// or 0.
+size_t summedElementBytes(int32_t code) {
+  switch (code) {
+  case 0: // MOERT_F64
+  case 7: // MOERT_I64
+    return 8;
+  case 1: // MOERT_F32
+  case 8: // MOERT_I32
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+/// The ragged all-to-all staged through the host: counts and rows to pinned
+/// memory, wait, the host exchange, results back on the stream.
+int hostAllToAll(HostComm &h, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
+                 int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
+                 int64_t rowBytes, cudaStream_t stream) {
+  const char *what = "all_to_all";
+  if (chunks < 1 || rowBytes < 0 || sendRows < 0 || recvRows < 0)
+    return collFail("%s: bad arguments: %lld chunks per rank, %lld-byte rows, %lld and %lld rows",
+                    what, (long long)chunks, (long long)rowBytes, (long long)sendRows,
+                    (long long)recvRows);
+  const size_t countBytes = size_t(h.table.size) * size_t(chunks) * sizeof(int32_t);
+  const size_t sendBytes = size_t(sendRows) * size_t(rowBytes);
+  const size_t recvBytes = size_t(recvRows) * size_t(rowBytes);
+  unsigned char *base = nullptr;
+  if (stagingFor(h,
+                 2 * alignedBytes(countBytes) + alignedBytes(sendBytes) + alignedBytes(recvBytes),
+                 stream, &base) != 0)
+    return -1;
+  auto *hostSendSizes = reinterpret_cast<int32_t *>(base);
+  auto *hostRecvSizes = reinterpret_cast<int32_t *>(base + alignedBytes(countBytes));
+  unsigned char *hostSend = base + 2 * alignedBytes(countBytes);
+  unsigned char *hostRecv = hostSend + alignedBytes(sendBytes);
+  CUDA_CK(
+      cudaMemcpyAsync(hostSendSizes, sendSizesDevice, countBytes, cudaMemcpyDeviceToHost, stream));
+  if (sendBytes > 0)
+    CUDA_CK(cudaMemcpyAsync(hostSend, send, sendBytes, cudaMemcpyDeviceToHost, stream));
+  CUDA_CK(cudaStreamSynchronize(stream));
+  if (h.table.all_to_all(h.table.ctx, hostSend, hostSendSizes, chunks, sendRows, hostRecv,
+                         hostRecvSizes, recvRows, rowBytes) != 0)
+    return hostFailed(h, what);
+  CUDA_CK(
+      cudaMemcpyAsync(recvSizesDevice, hostRecvSizes, countBytes, cudaMemcpyHostToDevice, stream));
+  if (recvBytes > 0)
+    CUDA_CK(cudaMemcpyAsync(recv, hostRecv, recvBytes, cudaMemcpyHostToDevice, stream));
+  return 0;
+}
+
+/// The in-place sum staged through the host.
+int hostAllReduce(HostComm &h, void *data, int64_t count, int32_t dtype, cudaStream_t stream) {
+  size_t elementBytes = summedElementBytes(dtype);
+  if (elementBytes == 0)
+    return collFail("element type code %d is not summed (f32, f64, i32, i64 are)", dtype);
+  if (count < 0)
+    return collFail("all_reduce: negative element count %lld", (long long)count);
+  const size_t bytes = size_t(count) * elementBytes;
+  unsigned char *staged = nullptr;
+  if (stagingFor(h, alignedBytes(bytes), stream, &staged) != 0)
+    return -1;
+  if (bytes > 0)
+    CUDA_CK(cudaMemcpyAsync(staged, data, bytes, cudaMemcpyDeviceToHost, stream));
+  CUDA_CK(cudaStreamSynchronize(stream));
+  if (h.table.all_reduce(h.table.ctx, staged, count, dtype) != 0)
+    return hostFailed(h, "all_reduce");
+  if (bytes > 0)
+    CUDA_CK(cudaMemcpyAsync(data, staged, bytes, cudaMemcpyHostToDevice, stream));
+  return 0;
+}
+
+HostComm *findHostComm(int64_t grid, int64_t axis) {
+  auto it = gHostComms.find({grid, axis});
+  return it == gHostComms.end() ? nullptr : &it->second;
+}
+
 #ifdef MOERT_GPU_HAVE_NCCL
 
 struct Comm {
@@ -69,13 +195,6 @@ struct Comm {
 };
 
 std::map<std::pair<int64_t, int64_t>, Comm> gComms;
-
-#define CUDA_CK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess)                                                                         \
-      return collFail("%s failed: %s: %s", #call, cudaGetErrorName(e_), cudaGetErrorString(e_));   \
-  } while (0)
 
 #define NCCL_CK(call)                                                                              \
   do {                                                                                             \
@@ -272,10 +391,36 @@ int moert_gpu_comm_unique_id(void *id) {
 #endif
 }
 
+int moert_gpu_comm_has_nccl(void) {
+#ifdef MOERT_GPU_HAVE_NCCL
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+int moert_gpu_comm_init_host(int64_t grid, int64_t axis, const moert_gpu_host_comm *comm) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+  if (!comm || !comm->all_to_all || !comm->all_reduce || !comm->abort || !comm->last_error)
+    return collFail("moert_gpu_comm_init_host: grid %lld axis %lld: incomplete host communicator",
+                    (long long)grid, (long long)axis);
+  if (comm->size < 1 || comm->rank < 0 || comm->rank >= comm->size)
+    return collFail("moert_gpu_comm_init_host: rank %d of %d", comm->rank, comm->size);
+  bool taken = gHostComms.count({grid, axis}) != 0;
+#ifdef MOERT_GPU_HAVE_NCCL
+  taken |= gComms.count({grid, axis}) != 0;
+#endif
+  if (taken)
+    return collFail("grid %lld axis %lld already has a communicator", (long long)grid,
+                    (long long)axis);
+  gHostComms[{grid, axis}].table = *comm;
+  return 0;
+}
+
 int moert_gpu_comm_init(int64_t grid, int64_t axis, const void *id, int rank, int nranks) {
   std::lock_guard<std::mutex> lock(gCollMutex);
 #ifdef MOERT_GPU_HAVE_NCCL
-  if (gComms.count({grid, axis}))
+  if (gComms.count({grid, axis}) || gHostComms.count({grid, axis}))
     return collFail("grid %lld axis %lld already has a communicator", (long long)grid,
                     (long long)axis);
   if (nranks < 1 || rank < 0 || rank >= nranks)
@@ -298,6 +443,11 @@ int moert_gpu_comm_init(int64_t grid, int64_t axis, const void *id, int rank, in
 }
 
 void moert_gpu_comm_abort_all(void) {
+  // The pinned staging memory stays: the process is about to exit.
+  for (auto &entry : gHostComms)
+    entry.second.table.abort(entry.second.table.ctx,
+                             gCollError.empty() ? "aborted" : gCollError.c_str());
+  gHostComms.clear();
 #ifdef MOERT_GPU_HAVE_NCCL
   for (auto &entry : gComms)
     if (entry.second.comm)
@@ -313,6 +463,9 @@ int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
                          int64_t send_rows, void *recv, int32_t *recv_sizes_device,
                          int64_t recv_rows, int64_t row_bytes, void *stream) {
   std::lock_guard<std::mutex> lock(gCollMutex);
+  if (HostComm *h = findHostComm(grid, axis))
+    return hostAllToAll(*h, send, send_sizes_device, chunks_per_rank, send_rows, recv,
+                        recv_sizes_device, recv_rows, row_bytes, static_cast<cudaStream_t>(stream));
 #ifdef MOERT_GPU_HAVE_NCCL
   Comm *c = nullptr;
   if (findComm(grid, axis, &c) != 0)
@@ -330,6 +483,8 @@ int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
 int moert_gpu_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count, int32_t dtype_code,
                          void *stream) {
   std::lock_guard<std::mutex> lock(gCollMutex);
+  if (HostComm *h = findHostComm(grid, axis))
+    return hostAllReduce(*h, data, count, dtype_code, static_cast<cudaStream_t>(stream));
 #ifdef MOERT_GPU_HAVE_NCCL
   Comm *c = nullptr;
   if (findComm(grid, axis, &c) != 0)

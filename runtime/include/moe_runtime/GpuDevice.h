@@ -103,6 +103,14 @@ public:
   /// device. A failure aborts `host` (the other ranks stop waiting) and
   /// names the call; a library built without NCCL says so.
   Status joinCollectives(Communicator &host, const std::vector<GridAxis> &axes) const;
+  /// Whether the library was built with NCCL.
+  bool hasNccl() const;
+  /// Puts each of `axes` on the library's host-staged transport, over the
+  /// communicator registered for it in this process (registerCommunicator):
+  /// every collective copies its device buffers to pinned host memory,
+  /// waits, runs there and copies back (P ranks on one GPU; a library
+  /// without NCCL). A failure aborts `host` and names the call.
+  Status joinCollectivesHostStaged(Communicator &host, const std::vector<GridAxis> &axes) const;
 
 private:
   GpuDevice() = default;

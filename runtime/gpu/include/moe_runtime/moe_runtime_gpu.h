@@ -126,6 +126,34 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
  * aborts every communicator and exits the process with status 1. */
 #define MOERT_GPU_COMM_ID_BYTES 128
 MOERT_GPU_EXPORT int moert_gpu_comm_unique_id(void *id);
+/* 1 when the library was built with NCCL, else 0. */
+MOERT_GPU_EXPORT int moert_gpu_comm_has_nccl(void);
+
+/* The host-staged transport: instead of NCCL, (grid, axis) uses a host
+ * communicator the caller registers (moe-runner: libmoe_runtime's
+ * shared-memory communicator). Its collectives take host memory and return 0,
+ * or -1 with a message from last_error(ctx); abort(ctx, why) makes every
+ * rank's collectives fail (the host communicator's timeouts bound every
+ * wait). moert_gpu_all_to_all and moert_gpu_all_reduce on such an axis copy
+ * their device buffers to pinned host memory on `stream`, wait for it, run
+ * the host collective, and copy the results back on `stream`: a host
+ * synchronization per collective, so this transport is for P ranks sharing
+ * one GPU (NCCL refuses two ranks on one device) and for libraries built
+ * without NCCL; NCCL stays the transport for one GPU per rank. The table
+ * must outlive the communicator; moert_gpu_comm_abort_all aborts it. */
+typedef struct moert_gpu_host_comm {
+  void *ctx;
+  int rank;
+  int size;
+  int (*all_to_all)(void *ctx, const void *send, const int32_t *send_sizes, int64_t chunks_per_rank,
+                    int64_t send_rows, void *recv, int32_t *recv_sizes, int64_t recv_rows,
+                    int64_t row_bytes);
+  int (*all_reduce)(void *ctx, void *data, int64_t count, int32_t dtype_code);
+  void (*abort)(void *ctx, const char *why);
+  const char *(*last_error)(void *ctx);
+} moert_gpu_host_comm;
+MOERT_GPU_EXPORT int moert_gpu_comm_init_host(int64_t grid, int64_t axis,
+                                              const moert_gpu_host_comm *comm);
 MOERT_GPU_EXPORT int moert_gpu_comm_init(int64_t grid, int64_t axis, const void *id, int rank,
                                          int nranks);
 MOERT_GPU_EXPORT void moert_gpu_comm_abort_all(void);

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Expert parallelism on ONE GPU: P ranks share it, their collectives staged
+# through host memory (MOE_GPU_COMM=host; NCCL refuses two ranks on one
+# device). The same runs as test/gpu/expert-parallel.test, split between a
+# machine with MLIR (compile) and a GPU machine without it (run):
+#
+#   scripts/gpu-ep-host.sh artifacts [DIR]   here: compiles, into DIR
+#                                            (default build-ep-artifacts),
+#                                            each partitioned layer for
+#                                            sm_90a and its one-rank layer
+#                                            for the cpu (needs build/bin and
+#                                            ptxas, no GPU)
+#   scripts/gpu-ep-host.sh run [DIR [OUTDIR]]
+#                                            on the GPU: builds
+#                                            libmoe_runtime_gpu and moe-runner
+#                                            from runtime/ (BUILD_GPU, default
+#                                            build-gpu) and runs moe-runner
+#                                            --ranks P --device gpu on each,
+#                                            checked against the one-rank CPU
+#                                            layer on the whole batch
+#
+# Layers: examples/small.mlir at P = 2 and 4; the reduced qwen3 (P = 2) and
+# dsv3 (P = 4) layers of test/e2e/expert-parallel/ranks-reduced.test. Every
+# rank checks all 9 outputs of its forward and backward entries (out, the
+# global aux loss, d_x, d_router_weight summed over the ranks, the expert
+# weight gradients of its experts). Exit status 0 when all passed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+MODE=${1:-}
+DIR=${2:-$ROOT/build-ep-artifacts}
+CHIP=${MOE_GPU_CHIP:-sm_90a}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+
+# name  source  P  seed
+LAYERS="small-ep2:examples/small.mlir:2:3 small-ep4:examples/small.mlir:4:3
+qwen3-ep2:test/e2e/fp8/Inputs/qwen3-reduced.mlir:2:5
+dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4:5"
+
+case "$MODE" in
+artifacts)
+  set -e
+  BIN=${BUILD:-$ROOT/build}/bin
+  mkdir -p "$DIR"
+  for spec in $LAYERS; do
+    IFS=: read -r name src p seed <<<"$spec"
+    one=$(basename "$src" .mlir)-one
+    if [ ! -f "$DIR/$one.so" ]; then
+      "$BIN/moe-opt" "$ROOT/$src" --moe-generate-vjp -o "$DIR/$one.mlir"
+      "$BIN/moe-compile" --quiet --target=cpu "$DIR/$one.mlir" -o "$DIR/$one"
+    fi
+    "$BIN/moe-opt" "$ROOT/$src" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
+      -o "$DIR/$name.mlir"
+    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/$name.mlir" \
+      -o "$DIR/$name"
+    echo "wrote $DIR/$name.so ($CHIP, P = $p) and $DIR/$one.so (cpu)"
+  done
+  ;;
+run)
+  OUTDIR=${3:-${OUT:-$ROOT/gpu-ep-host-out}}
+  BUILD=${BUILD_GPU:-$ROOT/build-gpu}
+  mkdir -p "$OUTDIR"
+  export PATH="$CUDA_HOME/bin:$PATH"
+  # shellcheck source=scripts/gpu-runner-build.sh
+  . "$ROOT/scripts/gpu-runner-build.sh"
+  moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
+  export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
+  status=0
+  for spec in $LAYERS; do
+    IFS=: read -r name src p seed <<<"$spec"
+    one=$(basename "$src" .mlir)-one
+    log=$OUTDIR/$name.log
+    echo "=== $name: moe-runner --ranks $p --device gpu, MOE_GPU_COMM=host $(date +%T)"
+    MOE_GPU_COMM=host timeout 600 "$RUNNER" "$DIR/$name" --ranks "$p" --device gpu --iters 1 \
+      --warmup 0 --seed "$seed" --check-against "$DIR/$one" >"$log" 2>&1
+    rc=$?
+    passed=$(grep -c "check: 9 outputs, 0 failed" "$log")
+    if [ $rc -eq 0 ] && [ "$passed" -eq "$p" ] && ! grep -q FAIL "$log" &&
+       grep -q "ranks share GPUs" "$log"; then
+      grep -E "share GPUs|check:" "$log"; echo "$name: PASS"
+    else
+      tail -40 "$log"; echo "$name: FAIL (exit $rc, $passed of $p ranks passed)"; status=1
+    fi
+  done
+  [ $status -eq 0 ] && echo "gpu-ep-host: ALL PASSED" || echo "gpu-ep-host: FAILED"
+  exit $status
+  ;;
+*)
+  echo "usage: $0 artifacts [DIR] | run [DIR [OUTDIR]]" >&2
+  exit 2
+  ;;
+esac
