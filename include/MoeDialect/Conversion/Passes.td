@@ -108,6 +108,14 @@ def ConvertMoeToParallelLoopsPass
     `moe-lower-to-cpu{gpu-schedules}` does to check these algorithms against
     the reference where there is no GPU), the per-iteration scratch of the
     parallel loops is allocated once, in front of the outermost loop.
+
+    With `warp-router`, moe.topk over a static number of experts that is a
+    multiple of 32 (at most 512, K <= 32, groups of a multiple of 32
+    experts) is a warp per token: each lane holds E/32 selection scores,
+    each selection round is a butterfly of `gpu.shuffle xor` on (score,
+    expert) pairs in the reference's order (ties to the lower index), and
+    the results equal the reference's bit for bit. On the CPU,
+    `convert-warp-shuffles-to-lane-loops` runs the lanes in order.
   }];
   let options = [
     Option<"singleThreadKernels", "single-thread-kernels", "bool",
@@ -118,6 +126,9 @@ def ConvertMoeToParallelLoopsPass
            "Allocate the per-iteration scratch of parallel loops once, in "
            "front of the outermost loop (targets that run iterations in "
            "order)">,
+    Option<"warpRouter", "warp-router", "bool", /*default=*/"false",
+           "moe.topk as a warp per token (gpu.shuffle butterflies) where "
+           "the number of experts is a static multiple of 32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

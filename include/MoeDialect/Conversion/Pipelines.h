@@ -18,6 +18,13 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
                      "entry ABI); a result the function allocates is "
                      "computed in its out-param, not copied there"),
       llvm::cl::init(false)};
+  typename PassPipelineOptions<Derived>::template Option<bool> warpRouter{
+      *this, "warp-router",
+      llvm::cl::desc("moe.topk as a warp per token with gpu.shuffle "
+                     "reductions where the number of experts is a multiple "
+                     "of 32 (convert-moe-to-parallel-loops{warp-router}); "
+                     "on the CPU with gpu-schedules, its lanes run in order"),
+      llvm::cl::init(true)};
 };
 
 /// How moe-lower-to-gpu computes bf16 grouped matmuls.

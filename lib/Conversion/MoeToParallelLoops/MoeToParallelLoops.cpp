@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelSchedules.h"
+#include "WarpRouter.h"
 
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Dialect/MoeOps.h"
@@ -63,6 +64,8 @@ struct ConvertMoeToParallelLoopsPass
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
+    if (warpRouter)
+      gpu_schedules::populateWarpRouterPatterns(patterns, /*benefit=*/3);
     if (failed(lowerMoeOps(getOperation(), std::move(patterns))))
       return signalPassFailure();
     if (hoistScratch)

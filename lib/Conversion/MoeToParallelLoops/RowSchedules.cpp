@@ -34,8 +34,7 @@ int64_t rowVectorWidth(ArrayRef<Value> buffers) {
   return width;
 }
 
-/// Maps the single dimension of `loop` to `processor`.
-static void mapTo(scf::ParallelOp loop, gpu::Processor processor) {
+void mapLoopTo(scf::ParallelOp loop, gpu::Processor processor) {
   MLIRContext *ctx = loop.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
   auto mapping =
@@ -58,9 +57,9 @@ void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
             [&](OpBuilder &cb, Location cloc, ValueRange colIvs) {
               body(cb, cloc, rowIvs[0], colIvs[0]);
             });
-        mapTo(cols, gpu::Processor::ThreadX);
+        mapLoopTo(cols, gpu::Processor::ThreadX);
       });
-  mapTo(rows, gpu::Processor::BlockX);
+  mapLoopTo(rows, gpu::Processor::BlockX);
 }
 
 /// The vector type of `width` elements of `memref`, and the alignment of an

@@ -18,6 +18,8 @@
 
 #include "MoeDialect/Dialect/MoeOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -34,6 +36,10 @@ constexpr int64_t kRowAccessBytes = 16;
 /// the identity layout and allocations aligned to 16 bytes (gpu.alloc, the
 /// entry arguments), every access is aligned to its size.
 int64_t rowVectorWidth(ArrayRef<Value> buffers);
+
+/// Maps the single dimension of `loop` to `processor`
+/// (#gpu.loop_dim_map, read by gpu-launch-top-level-loops).
+void mapLoopTo(scf::ParallelOp loop, gpu::Processor processor);
 
 using RowVectorBody =
     llvm::function_ref<void(OpBuilder &, Location, Value row, Value col)>;

@@ -189,7 +189,11 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
   if (options.gpuSchedules) {
     moe::ConvertMoeToParallelLoopsPassOptions schedules;
     schedules.hoistScratch = true;
+    schedules.warpRouter = options.warpRouter;
     pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
+    // The warp schedules' shuffles, lane by lane.
+    pm.addNestedPass<func::FuncOp>(
+        moe::createConvertWarpShufflesToLaneLoopsPass());
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
     // The GPU target's elementwise chunks (moe-lower-to-gpu's default).
@@ -242,6 +246,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
   moe::ConvertMoeToParallelLoopsPassOptions loops;
   loops.singleThreadKernels = true;
+  loops.warpRouter = options.warpRouter;
   pm.addPass(moe::createConvertMoeToParallelLoopsPass(loops));
   // The rest of what autodiff wrote in linalg (sums; the contractions went
   // to cuBLASLt) becomes parallel loops too; their reduction dimensions stay

@@ -109,6 +109,27 @@ def ConvertElementwiseLinalgToVectorRowsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ConvertWarpShufflesToLaneLoopsPass
+    : Pass<"convert-warp-shuffles-to-lane-loops", "::mlir::func::FuncOp"> {
+  let summary = "Run the lanes of thread loops with warp shuffles in order (CPU)";
+  let description = [{
+    The CPU (moe-lower-to-cpu{gpu-schedules}) runs a thread loop (an
+    scf.parallel mapped to `thread_x` over [0, N), N static) one iteration
+    after another, so a `gpu.shuffle` in its body has no other lane to read.
+    Here such a loop is cut at its shuffles into phases, each an scf.for over
+    the N lanes in order: a value one phase computes and a later one uses
+    goes through a scratch buffer of N elements, and a shuffle `xor`
+    (width a power of two, at most N) reads lane (lane xor offset) of its
+    operand's buffer. The lanes compute what the GPU's lanes compute, in
+    the same order of operations, so the results are the GPU's. Shuffles
+    must stand at the top level of the thread loop's body; a shuffle
+    elsewhere, or of another mode, is reported.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GpuLaunchTopLevelLoopsPass
     : Pass<"gpu-launch-top-level-loops", "::mlir::func::FuncOp"> {
   let summary = "Run every top-level loop nest of a host function on the GPU";

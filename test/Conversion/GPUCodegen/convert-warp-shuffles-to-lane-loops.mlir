@@ -1,0 +1,56 @@
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-warp-shuffles-to-lane-loops | FileCheck %s
+
+// A thread loop of 64 lanes (two warps) with one shuffle: two phases, each
+// an scf.for over the lanes. The first computes %v and keeps it per lane in
+// a scratch buffer; the second reads lane (lane xor 16) for the shuffle and
+// its own lane for %v.
+// CHECK-LABEL: func.func @butterfly_step(
+// CHECK-SAME:    %[[IN:[^:]+]]: memref<64xf32>, %[[OUT:[^:]+]]: memref<64xf32>)
+// CHECK:       %[[V:.*]] = memref.alloca() : memref<64xf32>
+// CHECK-NOT:   scf.parallel
+// CHECK:       scf.for %[[L1:.*]] = %{{.*}} to %c64{{.*}} step
+// CHECK:         %[[X:.*]] = memref.load %[[IN]][%[[L1]]]
+// CHECK:         memref.store %[[X]], %[[V]][%[[L1]]]
+// CHECK:       scf.for %[[L2:.*]] = %{{.*}} to %c64{{.*}} step
+// CHECK-DAG:     %[[MINE:.*]] = memref.load %[[V]][%[[L2]]]
+// CHECK-DAG:     %[[FROM:.*]] = arith.xori %[[L2]], %c16
+// CHECK-DAG:     %[[OTHER:.*]] = memref.load %[[V]][%[[FROM]]]
+// CHECK:         %[[SUM:.*]] = arith.addf %[[MINE]], %[[OTHER]]
+// CHECK:         memref.store %[[SUM]], %[[OUT]][%[[L2]]]
+// CHECK-NOT:   gpu.shuffle
+func.func @butterfly_step(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+    %c16 = arith.constant 16 : i32
+    %c32 = arith.constant 32 : i32
+    %v = memref.load %in[%t] : memref<64xf32>
+    %s, %ok = gpu.shuffle xor %v, %c16, %c32 : f32
+    %sum = arith.addf %v, %s : f32
+    memref.store %sum, %out[%t] : memref<64xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
+// A shuffle under control flow cannot be cut into lane phases.
+func.func @shuffle_in_if(%in: memref<32xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %v = memref.load %in[%t] : memref<32xf32>
+    scf.if %c {
+      // expected-error @+1 {{cannot run lanes in order}}
+      %s, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : f32
+      memref.store %s, %in[%t] : memref<32xf32>
+    }
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
