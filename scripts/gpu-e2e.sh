@@ -27,7 +27,8 @@ status=0
 if [ -d "$ART/gemm" ]; then
   # The grouped GEMM cases alone (test/gpu/generated-grouped-gemm.test):
   # skewed and empty groups, partial tiles, f32 output, 300 groups,
-  # epilogues; generated kernels (gpu) and the cuBLASLt path (gpu-cublaslt).
+  # epilogues, 256-column tiles; generated kernels (gpu) and the cuBLASLt
+  # path (gpu-cublaslt).
   for variant in gpu gpu-cublaslt; do
     [ -f "$ART/gemm/$variant.so" ] || continue
     echo "=== grouped GEMMs ($variant) vs CPU reference $(date +%T)"

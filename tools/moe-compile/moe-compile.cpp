@@ -78,6 +78,12 @@ static cl::opt<moe::GroupedGemmBackend> gemmBackend(
         clEnumValN(moe::GroupedGemmBackend::cublaslt, "cublaslt",
                    "a cuBLASLt call per group (group sizes read on the host)")),
     cl::cat(category));
+static cl::opt<std::string> gemmBlockN(
+    "gemm-block-n", cl::init("auto"),
+    cl::desc("GPU targets, --gemm=generated: the generated grouped GEMMs' "
+             "tile width (auto: 256 where N allows and 3 stages fit, else "
+             "128; or 128, 256)"),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -294,6 +300,7 @@ int main(int argc, char **argv) {
     options.chip = target;
     options.toolkit = toolkit;
     options.gemm = gemmBackend;
+    options.gemmBlockN = gemmBlockN;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

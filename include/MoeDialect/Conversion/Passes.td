@@ -226,9 +226,9 @@ def ConvertGroupedMatmulToNVGPUPass
       of both operands' tiles into a ring of shared-memory stages, each
       guarded by a "full" and an "empty" mbarrier;
     * one consumer warpgroup per 64 rows of the tile (`setmaxnreg` up) runs
-      wgmma (m64n128k16, bf16 in, f32 accumulate; each operand K-major or
-      transposed as it is stored) on its rows of each stage and releases
-      the stage;
+      wgmma (m64n128k16 or m64n256k16, bf16 in, f32 accumulate; each
+      operand K-major or transposed as it is stored) on its rows of each
+      stage and releases the stage;
     * the tile scheduler reads the group sizes on the device: every CTA
       scans them in shared memory and walks a linear tile index with a grid
       stride, so no group size ever reaches the host. A grouped matmul's
@@ -247,12 +247,16 @@ def ConvertGroupedMatmulToNVGPUPass
     into its slot of a device scratch buffer and fences them for the tensor
     map proxy. Nothing in the entry waits for the device.
 
-    Tile choice: BN = 128 and BK = 64 always. Grouped matmul: BM = 128 (two
-    consumer warpgroups) when the rows per group on average (R / G) are at
-    least 128, else 64 (one; small groups waste less of a tile). Weight
-    gradient: BM = 128 where db's rows (Kd, or N for `nk`) are a multiple of
-    128, else 64. As many pipeline stages as shared memory holds next to the
-    epilogue tile, at most 8 (4 for BM = 128, 7 for BM = 64).
+    Tile choice: BK = 64 always. Grouped matmul: BM = 128 (two consumer
+    warpgroups) when the rows per group on average (R / G) are at least
+    128, else 64 (one; small groups waste less of a tile). Weight gradient:
+    BM = 128 where db's rows (Kd, or N for `nk`) are a multiple of 128, else
+    64. BN (`block-n`): with `auto`, 256 (one m64n256k16 wgmma a consumer
+    and k-slice) where c's N is a multiple of the tile's output width (256,
+    or 128 for gate|up halves), at least 3 stages fit and the op does not
+    `accumulate`; else 128 (m64n128k16). As many pipeline stages as shared
+    memory holds next to the epilogue tile, at most 8 (BN = 128: 4 for
+    BM = 128, 7 for BM = 64; BN = 256: 3 and 4).
 
     Supported: bf16 operands, both weight layouts, bf16 or f32 output, no
     FP8 scales; grouped matmul: K a multiple of 64, N of 8; weight gradient:
@@ -264,6 +268,10 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"numCtas", "num-ctas", "int64_t", /*default=*/"132",
            "CTAs of the persistent kernel (the SM count: 132 on H100/H200 "
            "SXM)">,
+    Option<"blockNOption", "block-n", "std::string", /*default=*/"\"auto\"",
+           "Columns of a tile (the wgmma's N): auto (256 where it fits with "
+           "3 stages and N is a multiple of it, else 128), 128 or 256 "
+           "(wherever 2 stages fit)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "
            "instead of leaving it for the runtime call">,

@@ -78,6 +78,12 @@ struct MoeLowerToGpuOptions
       llvm::cl::desc("CTAs of the generated persistent grouped GEMMs (the "
                      "GPU's SM count)"),
       llvm::cl::init(132)};
+  PassOptions::Option<std::string> gemmBlockN{
+      *this, "gemm-block-n",
+      llvm::cl::desc("Tile width of the generated grouped GEMMs "
+                     "(convert-grouped-matmul-to-nvgpu's block-n): auto, 128 "
+                     "or 256"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> vectorElementwise{
       *this, "vector-elementwise",
       llvm::cl::desc("Elementwise linalg ops as 16-byte vector chunks, a "

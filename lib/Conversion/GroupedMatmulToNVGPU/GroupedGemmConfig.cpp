@@ -5,42 +5,62 @@
 
 namespace mlir::moe::grouped_gemm {
 
-GroupedGemmConfig chooseConfig(RaggedDim ragged, int64_t rows, int64_t m,
-                               int64_t n, int64_t k, int64_t groups,
-                               bool aKMajor, bool bKMajor, bool f32Out,
-                               int64_t numCtas) {
-  GroupedGemmConfig config;
-  config.ragged = ragged;
-  config.rows = rows;
-  config.m = m;
-  config.n = n;
-  config.k = k;
-  config.groups = groups;
-  config.aKMajor = aKMajor;
-  config.bKMajor = bKMajor;
-  config.f32Out = f32Out;
-  config.numCtas = numCtas;
-  if (ragged == RaggedDim::M) {
+namespace {
+
+/// The deepest pipeline that fits shared memory next to the epilogue and
+/// the scans (TMA latency is covered by the stages in flight); 1 where not
+/// even 2 fit.
+int64_t deepestPipeline(GroupedGemmConfig config) {
+  config.stages = 1;
+  while (config.stages < GroupedGemmConfig::maxStages) {
+    ++config.stages;
+    if (config.sharedBytes() > GroupedGemmConfig::sharedCapacity)
+      return config.stages - 1;
+  }
+  return config.stages;
+}
+
+} // namespace
+
+GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
+                               BlockNChoice blockNChoice) {
+  GroupedGemmConfig config = problem;
+  if (config.ragged == RaggedDim::M) {
     // A group's last tile is partly rows of the next group (masked): with
     // fewer than 128 rows a group on average, a 128-row tile would compute
     // mostly such rows. With 128 or more, one tile a group streams each
     // expert's weights once (what bounds DeepSeek-V3's shape).
-    config.blockM = groups > 0 && rows / groups >= 128 ? 128 : 64;
+    config.blockM =
+        config.groups > 0 && config.rows / config.groups >= 128 ? 128 : 64;
   } else {
     // Every group's c is [M, N]: tiles never straddle groups along M (the
     // epilogue stores whole tiles: M is a multiple of 64).
-    assert(m % 64 == 0 && "a weight gradient's M is whole 64-row tiles");
-    config.blockM = m % 128 == 0 ? 128 : 64;
+    assert(config.m % 64 == 0 && "a weight gradient's M is whole 64-row tiles");
+    config.blockM = config.m % 128 == 0 ? 128 : 64;
   }
-  // TMA latency is covered by the stages in flight: as many as fit.
-  config.stages = 1;
-  while (config.stages < GroupedGemmConfig::maxStages) {
-    ++config.stages;
-    if (config.sharedBytes() > GroupedGemmConfig::sharedCapacity) {
-      --config.stages;
-      break;
-    }
+  // m64n256k16 reads B's shared memory once per 64 x 256 products instead
+  // of twice (two m64n128k16), but a stage is 1.5x (BM = 128) or 1.67x
+  // (BM = 64) larger: with fewer than 3 stages TMA latency shows. A tile
+  // whose output width does not divide N computes a wider masked remainder.
+  GroupedGemmConfig wide = config;
+  wide.blockN = 256;
+  wide.stages = deepestPipeline(wide);
+  bool useWide = false;
+  switch (blockNChoice) {
+  case BlockNChoice::automatic:
+    useWide =
+        wide.n % wide.outBlockN() == 0 && wide.stages >= 3 && !wide.accumulate;
+    break;
+  case BlockNChoice::n256:
+    useWide = wide.stages >= 2;
+    break;
+  case BlockNChoice::n128:
+    break;
   }
+  if (useWide)
+    return wide;
+  config.blockN = 128;
+  config.stages = deepestPipeline(config);
   return config;
 }
 

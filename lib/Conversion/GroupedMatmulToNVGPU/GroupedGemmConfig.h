@@ -24,6 +24,10 @@ enum class RaggedDim {
   K,
 };
 
+/// How the tile's width (blockN) is chosen: `automatic` takes 256 where it
+/// pays (chooseConfig says when), the others force it where it fits.
+enum class BlockNChoice { automatic, n128, n256 };
+
 struct GroupedGemmConfig {
   RaggedDim ragged = RaggedDim::M;
   /// Rows of the ragged dimension (R), and the static extents of the one
@@ -42,9 +46,11 @@ struct GroupedGemmConfig {
   /// matmul's `accumulate`): c is read as well as written.
   bool accumulate = false;
 
-  // Tile: blockM rows x blockN columns of c, K in blockK steps.
+  // Tile: blockM rows x blockN product columns, K in blockK steps. Each
+  // consumer runs one m64nBNk16 wgmma per 16-wide k-slice: BN = 128 or 256
+  // (BN / 2 f32 accumulator registers a thread).
   int64_t blockM = 128;
-  static constexpr int64_t blockN = 128;
+  int64_t blockN = 128;
   static constexpr int64_t blockK = 64;
   // TMA boxes are one 128-byte swizzle row wide: 64 bf16.
   static constexpr int64_t boxWidth = 64;
@@ -115,9 +121,17 @@ struct GroupedGemmConfig {
   /// Whether some tile may need the row-masked path: a weight gradient's
   /// tiles are always whole.
   bool maskedStores() const { return ragged == RaggedDim::M || !tmaStore(); }
-  /// The f32 staging of the row-masked path, rows padded by 4 floats so
-  /// that the 8 rows a warp writes at once fall in different banks.
-  static constexpr int64_t epilogueRowFloats = blockN + 4;
+  /// The f32 staging of the row-masked path holds at most 128 columns of
+  /// the tile at a time (a 256-wide tile is staged and stored in two
+  /// slabs, so that its staging leaves room for 3 stages), rows padded by
+  /// 4 floats so that the 8 rows a warp writes at once fall in different
+  /// banks.
+  static constexpr int64_t epilogueColumns = 128;
+  static constexpr int64_t epilogueRowFloats = epilogueColumns + 4;
+  int64_t slabColumns() const {
+    return outBlockN() < epilogueColumns ? outBlockN() : epilogueColumns;
+  }
+  int64_t slabs() const { return outBlockN() / slabColumns(); }
   /// A consumer's bf16 boxes for the TMA store: 64 rows x outBlockN.
   int64_t tmaStagingBytes() const { return wgmmaM * outBlockN() * 2; }
   /// Where consumer `consumer`'s TMA boxes start, from epilogueOffset: on
@@ -132,7 +146,12 @@ struct GroupedGemmConfig {
   int64_t epilogueBytes() const {
     if (!maskedStores())
       return consumers() * tmaStagingBytes();
-    return blockM * epilogueRowFloats * 4;
+    int64_t staging = blockM * epilogueRowFloats * 4;
+    if (!tmaStore())
+      return staging;
+    int64_t boxesEnd =
+        (consumers() - 1) * tmaStagingStride() + tmaStagingBytes();
+    return boxesEnd > staging ? boxesEnd : staging;
   }
   int64_t scanOffset() const { return epilogueOffset() + epilogueBytes(); }
   /// TMA descriptors the kernel uses (A, B, and c's where it TMA-stores),
@@ -150,14 +169,18 @@ struct GroupedGemmConfig {
   }
 };
 
-/// The tile choice. RaggedDim::M: BM = 128 where groups average at least
-/// 128 rows, else 64 (a small group wastes less of a 64-row tile).
-/// RaggedDim::K: BM = 128 where M is a multiple of 128, else 64. Then the
-/// deepest pipeline that fits shared memory.
-GroupedGemmConfig chooseConfig(RaggedDim ragged, int64_t rows, int64_t m,
-                               int64_t n, int64_t k, int64_t groups,
-                               bool aKMajor, bool bKMajor, bool f32Out,
-                               int64_t numCtas);
+/// The tile choice for `problem` (its problem fields set: ragged, the
+/// shapes, the layouts, f32Out, accumulatorsPerOutput, accumulate,
+/// numCtas). RaggedDim::M: BM = 128 where groups average at least 128 rows,
+/// else 64 (a small group wastes less of a 64-row tile). RaggedDim::K:
+/// BM = 128 where M is a multiple of 128, else 64. BN = 256 (automatic)
+/// where c's N is a multiple of the tile's output width (256, or 128 with
+/// gate|up halves), at least 3 stages fit, and the epilogue does not
+/// `accumulate` (its prefetched values would not fit the registers next to
+/// 128 accumulators); n256 takes 256 wherever 2 stages fit; else 128. Then
+/// the deepest pipeline that fits shared memory.
+GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
+                               BlockNChoice blockNChoice);
 
 } // namespace mlir::moe::grouped_gemm
 

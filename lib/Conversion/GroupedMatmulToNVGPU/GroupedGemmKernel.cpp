@@ -295,7 +295,7 @@ private:
     t.group = divU(tile, tilesPerGroup);
     Value inGroup = remU(tile, tilesPerGroup);
     t.aBegin = mul(divU(inGroup, nTiles), index(config.blockM));
-    t.colBegin = mul(remU(inGroup, nTiles), index(GroupedGemmConfig::blockN));
+    t.colBegin = mul(remU(inGroup, nTiles), index(config.outBlockN()));
     t.rowBegin = add(mul(t.group, index(config.m)), t.aBegin);
     t.rowEnd = add(t.rowBegin, index(config.blockM));
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
@@ -550,7 +550,7 @@ private:
   /// A consumer's accumulator: the 64 x BN f32 register fragments of one
   /// m64nBNk16 wgmma, as the LLVM struct NVVM's wgmma takes and returns.
   LLVM::LLVMStructType accumulatorType() {
-    SmallVector<Type> perThread(GroupedGemmConfig::blockN / 2, b.getF32Type());
+    SmallVector<Type> perThread(config.blockN / 2, b.getF32Type());
     return LLVM::LLVMStructType::getLiteral(ctx, perThread);
   }
 
@@ -695,9 +695,9 @@ private:
                                       : GroupedGemmConfig::blockK * rowBytes;
     int64_t bLeading = config.bKMajor ? config.bBoxRows() * rowBytes
                                       : GroupedGemmConfig::blockK * rowBytes;
-    auto shape = NVVM::MMAShapeAttr::get(ctx, GroupedGemmConfig::wgmmaM,
-                                         GroupedGemmConfig::blockN,
-                                         GroupedGemmConfig::wgmmaK);
+    auto shape =
+        NVVM::MMAShapeAttr::get(ctx, GroupedGemmConfig::wgmmaM, config.blockN,
+                                GroupedGemmConfig::wgmmaK);
     // wgmma's layouts: A "row" and B "col" are K-major.
     auto layoutA = config.aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     auto layoutB = config.bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
@@ -739,10 +739,11 @@ private:
   /// (the wgmma accumulator layout), as registers 4j + 2h and 4j + 2h + 1.
   /// An output column's gate and up accumulators are then in one thread:
   /// chunk j and chunk j + BN / 16. `row` is the consumer's (0 to 63),
-  /// `chunk` c's tile's, `pair` a vector<2xf32>.
-  void
-  forEachOutputPair(const TileCoordinates &t, Value accumulator,
-                    llvm::function_ref<void(Value, int64_t, Value)> store) {
+  /// `chunk` c's tile's, `pair` a vector<2xf32>; only chunks [firstChunk,
+  /// endChunk) of c's tile are visited (all by default).
+  void forEachOutputPair(const TileCoordinates &t, Value accumulator,
+                         llvm::function_ref<void(Value, int64_t, Value)> store,
+                         int64_t firstChunk = 0, int64_t endChunk = -1) {
     Value lane = remU(consumerThread, index(32));
     Value row = add(mul(divU(consumerThread, index(32)), index(16)),
                     divU(lane, index(4)));
@@ -750,12 +751,14 @@ private:
     Value pair0 = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0.0f)));
     int64_t outChunks = config.outBlockN() / 8;
+    if (endChunk < 0)
+      endChunk = outChunks;
     Value consumerRows = mul(consumer, index(GroupedGemmConfig::wgmmaM));
     for (int64_t half = 0; half < 2; ++half) {
       Value halfRow = add(row, index(8 * half));
       Value rowScale =
           loadRowScale(add(t.rowBegin, add(consumerRows, halfRow)));
-      for (int64_t chunk = 0; chunk < outChunks; ++chunk) {
+      for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk) {
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
           SmallVector<Value, 3> values;
@@ -883,23 +886,25 @@ private:
   }
 
   /// Which rows and columns each thread of a consumer moves in the
-  /// row-masked stores: 4 columns of a row at a time, rowsPerPass rows of
-  /// the consumer's 64 a pass.
+  /// row-masked stores of slab `slab` (GroupedGemmConfig::slabColumns
+  /// columns of c's tile): 4 columns of a row at a time, rowsPerPass rows
+  /// of the consumer's 64 a pass.
   struct RowStores {
     static constexpr int64_t vectorWidth = 4;
     int64_t rowsPerPass, passes;
     Value firstRow, column, globalColumn, columnInside;
   };
-  RowStores rowStores(const TileCoordinates &t) {
+  RowStores rowStores(const TileCoordinates &t, int64_t slab) {
     RowStores r;
-    int64_t threadsPerRow = config.outBlockN() / RowStores::vectorWidth;
+    int64_t threadsPerRow = config.slabColumns() / RowStores::vectorWidth;
     r.rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
     r.passes = GroupedGemmConfig::wgmmaM / r.rowsPerPass;
     r.column = mul(remU(consumerThread, index(threadsPerRow)),
                    index(RowStores::vectorWidth));
     r.firstRow = add(mul(consumer, index(64)),
                      divU(consumerThread, index(threadsPerRow)));
-    r.globalColumn = add(t.colBegin, r.column);
+    r.globalColumn =
+        add(t.colBegin, add(index(slab * config.slabColumns()), r.column));
     r.columnInside =
         cmp(arith::CmpIPredicate::ult, r.globalColumn, index(config.n));
     return r;
@@ -917,38 +922,42 @@ private:
   }
 
   /// `accumulate`: the values of c this thread's row-masked stores add to,
-  /// one vector a pass, loaded where the stores will be (zeros elsewhere).
+  /// one vector a pass of each slab (slab after slab), loaded where the
+  /// stores will be (zeros elsewhere).
   SmallVector<Value> prefetchOutput(const TileCoordinates &t) {
-    RowStores r = rowStores(t);
     VectorType type = outputVectorType();
     Value zeros = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
     SmallVector<Value> old;
-    for (int64_t pass = 0; pass < r.passes; ++pass) {
-      Value globalRow =
-          add(t.rowBegin, add(r.firstRow, index(pass * r.rowsPerPass)));
-      Value inside = andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
-                          r.columnInside);
-      auto load = scf::IfOp::create(b, loc, TypeRange{type}, inside,
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(load.thenBlock());
-      Value values = vector::LoadOp::create(
-          b, loc, type, operands.c, ValueRange{globalRow, r.globalColumn},
-          /*nontemporal=*/false, outputVectorAlignment());
-      scf::YieldOp::create(b, loc, values);
-      b.setInsertionPointToStart(load.elseBlock());
-      scf::YieldOp::create(b, loc, zeros);
-      old.push_back(load.getResult(0));
+    for (int64_t slab = 0; slab < config.slabs(); ++slab) {
+      RowStores r = rowStores(t, slab);
+      for (int64_t pass = 0; pass < r.passes; ++pass) {
+        Value globalRow =
+            add(t.rowBegin, add(r.firstRow, index(pass * r.rowsPerPass)));
+        Value inside = andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
+                            r.columnInside);
+        auto load = scf::IfOp::create(b, loc, TypeRange{type}, inside,
+                                      /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(load.thenBlock());
+        Value values = vector::LoadOp::create(
+            b, loc, type, operands.c, ValueRange{globalRow, r.globalColumn},
+            /*nontemporal=*/false, outputVectorAlignment());
+        scf::YieldOp::create(b, loc, values);
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(b, loc, zeros);
+        old.push_back(load.getResult(0));
+      }
     }
     return old;
   }
 
-  /// Accumulator -> epilogue -> shared memory (f32) -> the tile's rows of c:
-  /// each consumer moves its own 64 rows, each thread 4 columns of a row at
-  /// a time; rows and columns past the tile's group or past N are not
-  /// written. With `accumulate`, the passes are unrolled and add `old`.
+  /// Accumulator -> epilogue -> shared memory (f32) -> the tile's rows of c,
+  /// one slab of at most 128 columns at a time: each consumer moves its own
+  /// 64 rows, each thread 4 columns of a row at a time; rows and columns
+  /// past the tile's group or past N are not written. With `accumulate`,
+  /// the passes are unrolled and add `old`.
   void emitMaskedStores(const TileCoordinates &t, Value accumulator,
                         ArrayRef<Value> old) {
     Value staging =
@@ -957,15 +966,32 @@ private:
     Value stagingColumn =
         mul(remU(remU(consumerThread, index(32)), index(4)), index(2));
     Value consumerRows = mul(consumer, index(GroupedGemmConfig::wgmmaM));
-    forEachOutputPair(t, accumulator,
-                      [&](Value row, int64_t chunk, Value pair) {
-                        vector::StoreOp::create(
-                            b, loc, pair, staging,
-                            ValueRange{add(consumerRows, row),
-                                       add(stagingColumn, index(8 * chunk))});
-                      });
-    consumerBarrier();
-    RowStores r = rowStores(t);
+    int64_t slabChunks = config.slabColumns() / 8;
+    for (int64_t slab = 0; slab < config.slabs(); ++slab) {
+      // The previous slab's rows are read before this one overwrites them.
+      if (slab > 0)
+        consumerBarrier();
+      forEachOutputPair(
+          t, accumulator,
+          [&](Value row, int64_t chunk, Value pair) {
+            Value column =
+                add(stagingColumn, index(8 * (chunk - slab * slabChunks)));
+            vector::StoreOp::create(b, loc, pair, staging,
+                                    ValueRange{add(consumerRows, row), column});
+          },
+          slab * slabChunks, (slab + 1) * slabChunks);
+      consumerBarrier();
+      RowStores r = rowStores(t, slab);
+      ArrayRef<Value> slabOld;
+      if (!old.empty())
+        slabOld = old.slice(slab * r.passes, r.passes);
+      storeSlabRows(t, r, staging, slabOld);
+    }
+  }
+
+  /// The row-masked stores of one slab staged in `staging`.
+  void storeSlabRows(const TileCoordinates &t, const RowStores &r,
+                     Value staging, ArrayRef<Value> old) {
     auto storeRow = [&](Value row, Value oldValues) {
       Value globalRow = add(t.rowBegin, row);
       Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);

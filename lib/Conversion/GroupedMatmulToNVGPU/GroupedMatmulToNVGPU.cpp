@@ -26,7 +26,10 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <optional>
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_CONVERTGROUPEDMATMULTONVGPUPASS
@@ -72,19 +75,23 @@ std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
 
 /// The kernel configuration of a grouped matmul: groups cut its R rows; A is
 /// K-major, B is N-major (kn) or K-major (nk).
-GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas) {
+GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas,
+                            BlockNChoice blockN) {
   auto a = cast<MemRefType>(op.getA().getType());
   auto c = cast<MemRefType>(op.getCInit().getType());
-  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
-  int64_t rows = a.getDimSize(0);
-  GroupedGemmConfig config =
-      chooseConfig(RaggedDim::M, rows, /*m=*/rows, c.getDimSize(1),
-                   /*k=*/a.getDimSize(1), groups, /*aKMajor=*/true,
-                   /*bKMajor=*/op.getWeightLayout() == WeightLayout::NK,
-                   c.getElementType().isF32(), numCtas);
-  config.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
-  config.accumulate = op.getAccumulate();
-  return config;
+  GroupedGemmConfig problem;
+  problem.ragged = RaggedDim::M;
+  problem.rows = problem.m = a.getDimSize(0);
+  problem.n = c.getDimSize(1);
+  problem.k = a.getDimSize(1);
+  problem.groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  problem.aKMajor = true;
+  problem.bKMajor = op.getWeightLayout() == WeightLayout::NK;
+  problem.f32Out = c.getElementType().isF32();
+  problem.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
+  problem.accumulate = op.getAccumulate();
+  problem.numCtas = numCtas;
+  return chooseConfig(problem, blockN);
 }
 
 /// The operands of a weight gradient as the kernel's A and B: db[g] =
@@ -96,16 +103,21 @@ std::pair<Value, Value> weightGradOperands(GroupedWeightGradOp op) {
             : std::make_pair(op.getA(), op.getDc());
 }
 
-GroupedGemmConfig configFor(GroupedWeightGradOp op, int64_t numCtas) {
+GroupedGemmConfig configFor(GroupedWeightGradOp op, int64_t numCtas,
+                            BlockNChoice blockN) {
   auto [aOperand, bOperand] = weightGradOperands(op);
-  int64_t groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
-  int64_t rows = cast<MemRefType>(op.getA().getType()).getDimSize(0);
   auto db = cast<MemRefType>(op.getOuts().front().getType());
-  return chooseConfig(RaggedDim::K, rows,
-                      cast<MemRefType>(aOperand.getType()).getDimSize(1),
-                      cast<MemRefType>(bOperand.getType()).getDimSize(1),
-                      /*k=*/rows, groups, /*aKMajor=*/false,
-                      /*bKMajor=*/false, db.getElementType().isF32(), numCtas);
+  GroupedGemmConfig problem;
+  problem.ragged = RaggedDim::K;
+  problem.rows = problem.k =
+      cast<MemRefType>(op.getA().getType()).getDimSize(0);
+  problem.m = cast<MemRefType>(aOperand.getType()).getDimSize(1);
+  problem.n = cast<MemRefType>(bOperand.getType()).getDimSize(1);
+  problem.groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
+  problem.aKMajor = problem.bKMajor = false;
+  problem.f32Out = db.getElementType().isF32();
+  problem.numCtas = numCtas;
+  return chooseConfig(problem, blockN);
 }
 
 /// What the configuration itself rules out (empty: nothing).
@@ -125,7 +137,8 @@ std::string pipelineReason(const GroupedGemmConfig &config) {
 }
 
 /// Why `op` gets no generated kernel (empty: it gets one).
-std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas) {
+std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas,
+                              BlockNChoice blockN) {
   if (op.getAScale() || op.getBScale())
     return "FP8 scales";
   std::string reason =
@@ -138,10 +151,11 @@ std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas) {
     return dimensionReason("K", k, GroupedGemmConfig::blockK, "");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return pipelineReason(configFor(op, numCtas));
+  return pipelineReason(configFor(op, numCtas, blockN));
 }
 
-std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas) {
+std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas,
+                              BlockNChoice blockN) {
   Value db = op.getOuts().front();
   std::string reason =
       operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
@@ -162,7 +176,7 @@ std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas) {
     return dimensionReason("Kd", kd, 8, "TMA rows are 16-byte aligned");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return pipelineReason(configFor(op, numCtas));
+  return pipelineReason(configFor(op, numCtas, blockN));
 }
 
 /// Encodes the TMA descriptor of the row-major bf16 matrix `base` viewed as
@@ -205,9 +219,10 @@ struct KernelPlan {
   Value rowScale;
 };
 
-KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
+KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas,
+                      BlockNChoice blockN) {
   KernelPlan plan;
-  plan.config = configFor(op, numCtas);
+  plan.config = configFor(op, numCtas, blockN);
   const GroupedGemmConfig &config = plan.config;
   plan.a = op.getA();
   plan.b = op.getB();
@@ -228,9 +243,9 @@ KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas) {
 }
 
 KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
-                      int64_t numCtas) {
+                      int64_t numCtas, BlockNChoice blockN) {
   KernelPlan plan;
-  plan.config = configFor(op, numCtas);
+  plan.config = configFor(op, numCtas, blockN);
   std::tie(plan.a, plan.b) = weightGradOperands(op);
   plan.groupSizes = op.getGroupSizes();
   plan.c = memref::CollapseShapeOp::create(
@@ -301,6 +316,18 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(numCtas);
       return signalPassFailure();
     }
+    std::optional<BlockNChoice> blockN =
+        llvm::StringSwitch<std::optional<BlockNChoice>>(blockNOption)
+            .Case("auto", BlockNChoice::automatic)
+            .Case("128", BlockNChoice::n128)
+            .Case("256", BlockNChoice::n256)
+            .Default(std::nullopt);
+    if (!blockN) {
+      getOperation().emitError("convert-grouped-matmul-to-nvgpu: block-n "
+                               "must be auto, 128 or 256, got '")
+          << blockNOption << "'";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {
@@ -310,8 +337,9 @@ struct ConvertGroupedMatmulToNVGPUPass
         return;
       std::string reason =
           TypeSwitch<Operation *, std::string>(op)
-              .Case<GroupedMatmulOp, GroupedWeightGradOp>(
-                  [&](auto op) { return unsupportedReason(op, numCtas); });
+              .Case<GroupedMatmulOp, GroupedWeightGradOp>([&](auto op) {
+                return unsupportedReason(op, numCtas, *blockN);
+              });
       if (reason.empty()) {
         generated.push_back(op);
       } else if (requireAll) {
@@ -324,13 +352,14 @@ struct ConvertGroupedMatmulToNVGPUPass
     IRRewriter rewriter(&getContext());
     for (Operation *op : generated) {
       rewriter.setInsertionPoint(op);
-      KernelPlan plan = TypeSwitch<Operation *, KernelPlan>(op)
-                            .Case([&](GroupedMatmulOp matmul) {
-                              return planKernel(matmul, numCtas);
-                            })
-                            .Case([&](GroupedWeightGradOp weightGrad) {
-                              return planKernel(rewriter, weightGrad, numCtas);
-                            });
+      KernelPlan plan =
+          TypeSwitch<Operation *, KernelPlan>(op)
+              .Case([&](GroupedMatmulOp matmul) {
+                return planKernel(matmul, numCtas, *blockN);
+              })
+              .Case([&](GroupedWeightGradOp weightGrad) {
+                return planKernel(rewriter, weightGrad, numCtas, *blockN);
+              });
       generateKernel(rewriter, op, plan);
     }
   }

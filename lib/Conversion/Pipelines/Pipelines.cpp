@@ -241,6 +241,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   if (generatedGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
     gemms.numCtas = options.gemmCtas;
+    gemms.blockNOption = options.gemmBlockN;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
   pm.addPass(moe::createConvertMoeToRuntimeCallsPass());

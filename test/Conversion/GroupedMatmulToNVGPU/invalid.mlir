@@ -5,6 +5,9 @@
 // A persistent kernel needs at least one CTA:
 // RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=num-ctas=0 2>&1 | FileCheck %s --check-prefix=CTAS
 // CTAS: error: convert-grouped-matmul-to-nvgpu: num-ctas must be at least 1, got 0
+// A tile is 128 or 256 columns wide:
+// RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=block-n=192 2>&1 | FileCheck %s --check-prefix=BLOCKN
+// BLOCKN: error: convert-grouped-matmul-to-nvgpu: block-n must be auto, 128 or 256, got '192'
 
 func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 96 (a multiple of 64 is needed)}}

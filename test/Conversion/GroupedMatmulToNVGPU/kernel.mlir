@@ -1,10 +1,11 @@
 // convert-grouped-matmul-to-nvgpu: bf16 grouped matmuls (both weight layouts)
 // and grouped weight gradients become a persistent warp-specialized TMA +
 // mbarrier + wgmma kernel; the rest stays for convert-moe-to-runtime-calls,
-// or, with require-all, is a located error.
-// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
-// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=num-ctas=8 | FileCheck %s --check-prefix=CTAS
-// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s --check-prefix=EPI
+// or, with require-all, is a located error. The tiles here are 128 columns
+// wide (block-n=128); kernel-wide.mlir has the 256-column tiles of block-n=auto.
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=block-n=128 | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu="num-ctas=8 block-n=128" | FileCheck %s --check-prefix=CTAS
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=block-n=128 --canonicalize | FileCheck %s --check-prefix=EPI
 
 // Host side: the TMA descriptors of A, B and (a bf16 output) c encoded on
 // the host (no device work), the per-CTA descriptor scratch (16 words

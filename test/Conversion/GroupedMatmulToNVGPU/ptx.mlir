@@ -6,7 +6,7 @@
 // TMA-stores whole rows from shared memory (fenced for the async proxy, one
 // bulk group a tile) and stores the others 8 bytes a thread.
 // REQUIRES: ptxas
-// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=128 toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.llvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s

@@ -40,6 +40,17 @@
 //   accumulated_sum: a1 · b1 + a2 · b2 as the second matmul accumulating
 //                   into the first (nk, the skewed sizes: the rows past the
 //                   last group stay the first product's zeros)
+// 256-column tiles (block-n=auto takes m64n256k16 where c's N is a multiple
+// of the tile's output width and 3 stages fit; skewed_empty, f32_out,
+// row_scaled, wgrad_bf16 and wgrad_nk above get them too):
+//   wide_kn:        kn, N = 512, groups of 700 and 324 rows (128-row tiles:
+//                   TMA-stored boxes and, at the group boundary, the f32
+//                   rows stored in two 128-column slabs)
+//   wide_nk:        nk, N = 512 (B's K-major box is 256 rows), the same sizes
+//   wide_gated:     gate|up halves (kn, F = 256: c's tiles 128 wide, B as
+//                   two 64 x 128 halves), SiLU(gate) · up, the same sizes
+//   wide_gated_nk_f32: gate|up halves (nk, F = 128: two K-major boxes of 128
+//                   rows), f32 output, the skewed sizes (64-row tiles)
 // A layer (test/e2e/fusion/Inputs/gate-up-layer.mlir, copied): with
 // gemm=generated, moe-lower-to-gpu's moe-fuse gives its gate|up matmul the
 // SiLU(gate) · up epilogue; the CPU reference runs it unfused.
@@ -151,6 +162,44 @@ func.func @accumulated_sum(%a1: tensor<512x128xbf16>, %b1: tensor<8x192x128xbf16
   %p = moe.grouped_matmul %a1, %b1, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
   %c = moe.grouped_matmul %a2, %b2, %sizes outs(%p) {accumulate, weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
   return %c : tensor<512x192xbf16>
+}
+func.func @wide_kn(%a: tensor<1024x128xbf16>, %b: tensor<2x128x512xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x512xbf16> {
+  %e = tensor.empty() : tensor<1024x512xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<1024x128xbf16>, tensor<2x128x512xbf16>, tensor<2xi32> -> tensor<1024x512xbf16>
+  return %c : tensor<1024x512xbf16>
+}
+func.func @wide_nk(%a: tensor<1024x128xbf16>, %b: tensor<2x512x128xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x512xbf16> {
+  %e = tensor.empty() : tensor<1024x512xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<1024x128xbf16>, tensor<2x512x128xbf16>, tensor<2xi32> -> tensor<1024x512xbf16>
+  return %c : tensor<1024x512xbf16>
+}
+func.func @wide_gated(%a: tensor<1024x128xbf16>, %b: tensor<2x128x512xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x256xbf16> {
+  %e = tensor.empty() : tensor<1024x256xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v : f32
+  } : tensor<1024x128xbf16>, tensor<2x128x512xbf16>, tensor<2xi32> -> tensor<1024x256xbf16>
+  return %c : tensor<1024x256xbf16>
+}
+func.func @wide_gated_nk_f32(%a: tensor<512x128xbf16>, %b: tensor<8x256x128xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x128xf32> {
+  %e = tensor.empty() : tensor<512x128xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x256x128xbf16>, tensor<8xi32> -> tensor<512x128xf32>
+  return %c : tensor<512x128xf32>
 }
 func.func @gate_up_layer(%x: tensor<256x128xbf16>, %router: tensor<128x8xf32>,
                          %w_gate_up: tensor<8x128x384xbf16>,

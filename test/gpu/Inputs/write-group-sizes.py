@@ -29,6 +29,10 @@ SIZES = {
     "gated_nk_scaled": [700, 324],
     "row_scaled": SKEWED,
     "accumulated_sum": SKEWED,
+    "wide_kn": [700, 324],
+    "wide_nk": [700, 324],
+    "wide_gated": [700, 324],
+    "wide_gated_nk_f32": SKEWED,
 }
 SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Registers and spills of the generated grouped GEMM kernels, from ptxas -v
+# (no GPU needed):
+#
+#   scripts/gemm-registers.sh INPUT.mlir [BLOCK_N [BUILD_DIR]]
+#
+# lowers INPUT (functions on tensors, e.g. test/gpu/Inputs/
+# generated-grouped-gemm.mlir or an example after moe-generate-vjp) with
+# moe-lower-to-gpu{gemm=generated gemm-block-n=BLOCK_N} (default auto) to
+# PTX, and prints for each grouped GEMM kernel its wgmma shape and ptxas's
+# "Used N registers" / spill lines for sm_90a. Exits 1 if any kernel spills.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+INPUT=$1
+BLOCK_N=${2:-auto}
+BUILD=${3:-$ROOT/build}
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+"$BUILD/bin/moe-opt" "$INPUT" \
+  --pass-pipeline="builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=$BLOCK_N toolkit=$CUDA})" \
+  --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2>"$WORK/nvvm.mlir"
+"$BUILD/bin/moe-opt" "$WORK/nvvm.mlir" --gpu-module-to-binary="format=isa toolkit=$CUDA" \
+  -o "$WORK/isa.mlir"
+python3 - "$WORK" <<'PY'
+import os, re, sys
+work = sys.argv[1]
+text = open(os.path.join(work, "isa.mlir")).read()
+for name, asm in re.findall(r'gpu\.binary @(\w*grouped_(?:matmul|weight_grad)\w*) +\[.*?assembly = "((?:[^"\\]|\\.)*)"', text):
+    ptx = re.sub(r'\\([0-9A-Fa-f]{2})', lambda m: chr(int(m.group(1), 16)), asm).replace('\\\\', '\\')
+    open(os.path.join(work, name + ".ptx"), "w").write(ptx)
+PY
+status=0
+for ptx in "$WORK"/*.ptx; do
+  [ -e "$ptx" ] || { echo "no grouped GEMM kernel in $INPUT"; exit 1; }
+  name=$(basename "$ptx" .ptx)
+  shape=$(grep -o 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16' "$ptx" | sort -u | sed 's/.*\.//' | tr '\n' ' ')
+  info=$("$CUDA/bin/ptxas" -v -arch=sm_90a "$ptx" -o /dev/null 2>&1 | grep -E 'registers|spill' | sed 's/^ptxas info *: *//' | tr '\n' ' ')
+  echo "$name  $shape $info"
+  if echo "$info" | grep -Eq '[1-9][0-9]* bytes spill (stores|loads)'; then status=1; fi
+done
+exit $status
