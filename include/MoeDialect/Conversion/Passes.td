@@ -269,8 +269,9 @@ def ConvertGroupedMatmulToNVGPUPass
            "CTAs of the persistent kernel (the SM count: 132 on H100/H200 "
            "SXM)">,
     Option<"blockNOption", "block-n", "std::string", /*default=*/"\"auto\"",
-           "Columns of a tile (the wgmma's N): auto (256 where it fits with "
-           "3 stages and N is a multiple of it, else 128), 128 or 256 "
+           "Columns of a tile (the wgmma's N): auto (256 for weight gradients "
+           "and for grouped matmuls with N >= 4096 where it fits with 3 "
+           "stages and N is a multiple of it, else 128), 128 or 256 "
            "(wherever 2 stages fit)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "

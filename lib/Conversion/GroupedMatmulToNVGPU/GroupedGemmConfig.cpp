@@ -5,6 +5,9 @@
 
 namespace mlir::moe::grouped_gemm {
 
+/// Below this N a grouped matmul keeps 128-column tiles (automatic).
+static constexpr int64_t minWideMatmulN = 4096;
+
 namespace {
 
 /// The deepest pipeline that fits shared memory next to the epilogue and
@@ -48,8 +51,14 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
   bool useWide = false;
   switch (blockNChoice) {
   case BlockNChoice::automatic:
-    useWide =
-        wide.n % wide.outBlockN() == 0 && wide.stages >= 3 && !wide.accumulate;
+    // Measured on one H100 (bench/results/2026-11-24-h100-wide-tiles): 256
+    // is faster for every weight gradient and for grouped matmuls with
+    // N >= 4096 (mixtral-8x7b: the layer 16 % faster); qwen3's grouped
+    // matmuls (N = 768: 7 % slower, half as many tiles to spread over the
+    // SMs; N = 2048: a tie) keep 128.
+    useWide = wide.n % wide.outBlockN() == 0 && wide.stages >= 3 &&
+              !wide.accumulate &&
+              (wide.ragged == RaggedDim::K || wide.n >= minWideMatmulN);
     break;
   case BlockNChoice::n256:
     useWide = wide.stages >= 2;

@@ -1,11 +1,11 @@
-// The generated grouped GEMM with 256-column tiles (gemm-block-n=auto, the
-// default) through the whole GPU pipeline and ptxas (sm_90a): the
+// The generated grouped GEMM with 256-column tiles (gemm-block-n=256; auto
+// takes them for N >= 4096 and weight gradients, kernel-wide.mlir) through the whole GPU pipeline and ptxas (sm_90a): the
 // m64n256k16 wgmma for both weight layouts and for gate|up halves, 3
 // pipeline stages with 128-row tiles (3 full and 3 empty mbarriers of 8
 // bytes), B's K-major box of 256 rows (nk); and 128-column tiles where
 // gemm-block-n=128 asks for them.
 // REQUIRES: ptxas
-// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=256 toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
 // RUN: FileCheck %s --check-prefix=HOST < %t.llvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s

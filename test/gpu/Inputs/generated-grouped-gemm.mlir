@@ -40,9 +40,8 @@
 //   accumulated_sum: a1 · b1 + a2 · b2 as the second matmul accumulating
 //                   into the first (nk, the skewed sizes: the rows past the
 //                   last group stay the first product's zeros)
-// 256-column tiles (block-n=auto takes m64n256k16 where c's N is a multiple
-// of the tile's output width and 3 stages fit; skewed_empty, f32_out,
-// row_scaled, wgrad_bf16 and wgrad_nk above get them too):
+// 256-column tiles (m64n256k16 for every entry with --gemm-block-n=256; auto
+// takes them for the weight gradients and grouped matmuls with N >= 4096):
 //   wide_kn:        kn, N = 512, groups of 700 and 324 rows (128-row tiles:
 //                   TMA-stored boxes and, at the group boundary, the f32
 //                   rows stored in two 128-column slabs)
