@@ -41,6 +41,11 @@ struct Expectation {
   /// (NaN by NaN, an infinity by the same infinity); the finite rest is
   /// compared as usual.
   bool nonFinite = false;
+  /// Under --ranks: the reference is this rank's slice of a one-rank output
+  /// that is not all zero (a rank's experts may receive no rows, so their
+  /// weight gradients are zero there). An all-zero slice is then no sign
+  /// of a broken run; the error is the absolute L2 norm, as with `zero`.
+  bool sliceOfNonZero = false;
 };
 
 struct OutputCheck {
@@ -81,6 +86,10 @@ constexpr double kScalarLossTolerance = 1e-4;
 /// whole batch, held to kScalarLossTolerance whatever the working precision
 /// (an off-by-one in a normaliser over 128 tokens is 0.8 %).
 double entryTolerance(const moert::EntrySpec &entry, const moert::ArgSpec &arg);
+
+/// Whether the finite elements of `data` (`arg.numElements` floats of
+/// `arg.dtype`) are all zero and there is at least one.
+bool finiteAllZero(const moert::ArgSpec &arg, const void *data);
 
 /// Compare `got` with `ref`, both `arg.numElements` elements of `arg.dtype`,
 /// floats against `tolerance` and `expect` (see OutputCheck::problem).

@@ -185,7 +185,10 @@ CHECKING (--check-against, --check)
     - the reference's finite elements are all zero and the output was not
       declared with --expect-zero NAME (then the error is the absolute L2
       norm ||x - ref||_2, against the same tolerance; a reference that is
-      not all zero fails).
+      not all zero fails). Under --ranks the rule looks at the whole
+      one-rank output: a rank's all-zero slice of an output that is not
+      all zero (the weight gradients of experts that received no rows) is
+      compared by the absolute norm without a declaration.
   The error column notes "<n> NaN/inf in both" and "reference all zero";
   the failure names the reason.
   Near-ties (--near-ties SCORES,INDICES[,BIAS]): the GPU may add in another
@@ -1226,6 +1229,7 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
       continue;
     const void *got = run.args.data(i);
     AlignedBuffer rankPart, summed;
+    bool sliceOfNonZero = false;
     if (layout.multiRank()) {
       const ArgSpec &arg = entry.args[i];
       if (arg.role == Role::Residual) { // rank-local: nothing to compare
@@ -1233,6 +1237,9 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
         continue;
       }
       if (arg.splitDim >= 0) {
+        sliceOfNonZero =
+            isFloatDType(arg.dtype) &&
+            !moe_runner::finiteAllZero(moe_runner::oneRankArg(arg, layout.ranks), refOut[n].data());
         check(rankPart.allocate(arg.numBytes));
         moe_runner::copyRankSlice(arg, layout.rank, layout.ranks, refOut[n].data(),
                                   rankPart.data());
@@ -1247,6 +1254,7 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
     OutputStats &s = r.outputs[n];
     s.checked = true;
     s.expect = expectationFor(o, entry, entry.args[i]);
+    s.expect.sliceOfNonZero = sliceOfNonZero;
     if (static_cast<int>(i) == router.indices)
       s.check = routing.indices;
     else
