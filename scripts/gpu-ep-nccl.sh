@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Expert parallelism on several GPUs over NCCL: one process and one GPU per
+# rank (moe-runner --ranks P --device gpu; NCCL_NVLS_ENABLE=0). Split between
+# a machine with MLIR (compile) and a multi-GPU machine without it (run):
+#
+#   scripts/gpu-ep-nccl.sh artifacts [DIR]   here: compiles (needs build/bin
+#                                            and ptxas, no GPU) into DIR
+#                                            (default build-ep-nccl)
+#   scripts/gpu-ep-nccl.sh run [DIR [OUTDIR]] on the GPU machine: builds
+#                                            libmoe_runtime_gpu with NCCL and
+#                                            moe-runner (BUILD_GPU, default
+#                                            build-gpu), then runs every case
+#                                            whose P fits the GPUs
+#
+# Cases (P = 2, and 4 where the machine has 4 GPUs), each forward and single
+# backward, every rank checking all 9 outputs (out, the global aux loss, its
+# slice of d_x and of its experts' weight gradients, d_router_weight summed
+# over the ranks):
+#   - reduced layers against their one-rank CPU layer on the whole batch
+#     (examples/small.mlir; test/e2e/fp8/Inputs/{qwen3,dsv3}-reduced.mlir),
+#     random routing, and dsv3's with an expert bias that sends every token
+#     to rank 0's experts (the other ranks receive nothing) or, at P = 2, to
+#     rank 1's;
+#   - qwen3-30b-a3b at its benchmark shape (T = 16384 in all, 8192 a rank at
+#     P = 2) against the one-GPU layer on the whole batch (each rank runs it
+#     on its own GPU), balanced and skewed routing
+#     (bench/make_routing_inputs.py), with per-rank times next to the
+#     one-GPU layer's;
+#   - a fault: rank 1 killed (SIGKILL) while the ranks time the full layer;
+#     the other rank must end with an error within MOE_COMM_TIMEOUT_S (30 s
+#     here) plus the runner's grace period, and the time it took is printed.
+# Exit status 0 when everything passed.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+MODE=${1:-}
+DIR=${2:-$ROOT/build-ep-nccl}
+CHIP=${MOE_GPU_CHIP:-sm_90a}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+
+# name  source  P  (reduced layers; checked against "<source stem>-one" on the cpu)
+REDUCED="small-ep2:examples/small.mlir:2 small-ep4:examples/small.mlir:4
+qwen3-ep2:test/e2e/fp8/Inputs/qwen3-reduced.mlir:2
+dsv3-ep2:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2 dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4"
+FULL_SRC=examples/qwen3-30b-a3b.mlir
+FULL_RANKS="2 4"
+
+case "$MODE" in
+artifacts)
+  set -e
+  BIN=${BUILD:-$ROOT/build}/bin
+  mkdir -p "$DIR"
+  for spec in $REDUCED; do
+    IFS=: read -r name src p <<<"$spec"
+    one=$(basename "$src" .mlir)-one
+    if [ ! -f "$DIR/$one.so" ]; then
+      "$BIN/moe-opt" "$ROOT/$src" --moe-generate-vjp -o "$DIR/$one.mlir"
+      "$BIN/moe-compile" --quiet --target=cpu "$DIR/$one.mlir" -o "$DIR/$one"
+    fi
+    "$BIN/moe-opt" "$ROOT/$src" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
+      -o "$DIR/$name.mlir"
+    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/$name.mlir" \
+      -o "$DIR/$name"
+    echo "wrote $DIR/$name.so ($CHIP, P = $p)"
+  done
+  "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-generate-vjp -o "$DIR/qwen3-full-one.mlir"
+  "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/qwen3-full-one.mlir" \
+    -o "$DIR/qwen3-full-one"
+  for p in $FULL_RANKS; do
+    "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
+      -o "$DIR/qwen3-full-ep$p.mlir"
+    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" \
+      "$DIR/qwen3-full-ep$p.mlir" -o "$DIR/qwen3-full-ep$p"
+  done
+  echo "wrote $DIR/qwen3-full-{one,ep2,ep4}.so ($CHIP)"
+  ;;
+run)
+  OUTDIR=${3:-${OUT:-$ROOT/gpu-ep-nccl-out}}
+  BUILD=${BUILD_GPU:-$ROOT/build-gpu}
+  mkdir -p "$OUTDIR"
+  export PATH="$CUDA_HOME/bin:$PATH" NCCL_NVLS_ENABLE=0
+  export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
+  # shellcheck source=scripts/gpu-runner-build.sh
+  . "$ROOT/scripts/gpu-runner-build.sh"
+  moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
+  grep -E "moe_runtime_gpu: NCCL" "$OUTDIR/build.log" | sed 's/^-- //'
+  if grep -q "NCCL not found" "$OUTDIR/build.log"; then
+    echo "FAIL: libmoe_runtime_gpu was built without NCCL (set NCCL_ROOT)"; exit 1
+  fi
+  GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  nvidia-smi --query-gpu=index,name --format=csv,noheader
+  status=0
+  # ranks_pass LOG P: every rank's 9 outputs passed, nothing failed, NCCL used.
+  ranks_pass() {
+    local passed
+    passed=$(grep -c "check: 9 outputs, 0 failed$" "$1")
+    [ "$passed" -eq "$2" ] && ! grep -q FAIL "$1" && ! grep -q "ranks share GPUs" "$1"
+  }
+  report() { # NAME LOG P RC
+    if [ "$4" -eq 0 ] && ranks_pass "$2" "$3"; then
+      grep -E "check:|entry moe_layer_(fwd|bwd) on gpu" "$2" | sed 's/ \[NVIDIA.*\]//'
+      echo "$1: PASS"
+    else
+      tail -40 "$2"; echo "$1: FAIL (exit $4)"; status=1
+    fi
+  }
+  python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-first" 32 0 8
+  python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-last" 32 24 8
+  for spec in $REDUCED; do
+    IFS=: read -r name src p <<<"$spec"
+    [ "$p" -le "$GPUS" ] || { echo "$name: skipped (P = $p > $GPUS GPUs)"; continue; }
+    one=$(basename "$src" .mlir)-one
+    variants="random"
+    case "$name" in dsv3-ep2) variants="random first last" ;; dsv3-*) variants="random first" ;; esac
+    for v in $variants; do
+      inputs=()
+      [ "$v" = random ] || inputs=(--inputs "$OUTDIR/in-$v")
+      log=$OUTDIR/$name-$v.log
+      echo "=== $name ($v routing): moe-runner --ranks $p --device gpu over NCCL $(date +%T)"
+      timeout 300 "$RUNNER" "$DIR/$name" --ranks "$p" --device gpu --iters 1 --warmup 0 \
+        --seed 5 "${inputs[@]}" --check-against "$DIR/$one" >"$log" 2>&1
+      report "$name-$v" "$log" "$p" $?
+    done
+  done
+  # The full qwen3 layer: routing inputs, the one-GPU layer's time, then P ranks.
+  for r in balanced skewed; do
+    python3 "$ROOT/bench/make_routing_inputs.py" qwen3-30b-a3b "$r" --out "$OUTDIR/qwen3-$r" \
+      --seed 11 --quiet || { echo "FAIL: make_routing_inputs $r"; status=1; }
+  done
+  for r in balanced skewed; do
+    echo "=== qwen3-30b-a3b, one GPU, $r $(date +%T)"
+    CUDA_VISIBLE_DEVICES=0 timeout 300 "$RUNNER" "$DIR/qwen3-full-one" --device gpu --iters 20 \
+      --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-$r" >"$OUTDIR/qwen3-one-$r.log" 2>&1
+    grep -E "entry moe_layer_(fwd|bwd) on gpu" "$OUTDIR/qwen3-one-$r.log" | sed 's/ \[NVIDIA.*\]//'
+  done
+  for p in $FULL_RANKS; do
+    [ "$p" -le "$GPUS" ] || { echo "qwen3-full-ep$p: skipped (P = $p > $GPUS GPUs)"; continue; }
+    for r in balanced skewed; do
+      log=$OUTDIR/qwen3-full-ep$p-$r.log
+      echo "=== qwen3-30b-a3b over $p GPUs, $r routing, against one GPU $(date +%T)"
+      timeout 420 "$RUNNER" "$DIR/qwen3-full-ep$p" --ranks "$p" --device gpu --iters 20 \
+        --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-$r" --check-against "$DIR/qwen3-full-one" \
+        >"$log" 2>&1
+      report "qwen3-full-ep$p-$r" "$log" "$p" $?
+    done
+  done
+  # Fault: kill rank 1 once the ranks time the layer; rank 0 waits in a
+  # collective (NCCL) or the runner stops it.
+  if [ "$GPUS" -ge 2 ]; then
+    log=$OUTDIR/fault.log
+    echo "=== fault: rank 1 killed mid-run (MOE_COMM_TIMEOUT_S=30) $(date +%T)"
+    MOE_COMM_TIMEOUT_S=30 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 100000 \
+      --warmup 0 --seed 11 --progress >"$log" 2>&1 &
+    parent=$!
+    victim=""
+    for _ in $(seq 1 240); do # until rank 1 has started its timed calls
+      sleep 0.5
+      grep -q "rank 1: .*entry moe_layer.* on gpu: .*timed calls" "$log" || continue
+      for pid in $(pgrep -P "$parent"); do
+        tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "RANK=1" && victim=$pid
+      done
+      break
+    done
+    if [ -z "$victim" ]; then
+      kill -9 "$parent" 2>/dev/null; tail -20 "$log"; echo "fault: FAIL (rank 1 never started)"
+      status=1
+    else
+      sleep 2
+      t0=$(date +%s.%N); kill -9 "$victim"
+      wait "$parent"; rc=$?; t1=$(date +%s.%N)
+      secs=$(python3 -c "print('%.1f' % ($t1 - $t0))")
+      grep -vE "^rank [01]: moe-runner: \[" "$log" | tail -8
+      if [ $rc -ne 0 ] && grep -q "rank 1" "$log" && python3 -c "import sys; sys.exit(not $secs < 60)"; then
+        echo "fault: PASS (the runner exited $rc ${secs} s after rank 1 was killed)"
+      else
+        echo "fault: FAIL (exit $rc after ${secs} s)"; status=1
+      fi
+    fi
+  fi
+  [ $status -eq 0 ] && echo "gpu-ep-nccl: ALL PASSED" || echo "gpu-ep-nccl: FAILED"
+  exit $status
+  ;;
+*)
+  echo "usage: $0 artifacts [DIR] | run [DIR [OUTDIR]]" >&2
+  exit 2
+  ;;
+esac
