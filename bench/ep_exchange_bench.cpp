@@ -114,8 +114,10 @@ std::vector<int64_t> epSplit(int p, int64_t rows, bool skewed, int sender) {
   std::vector<int> order(static_cast<size_t>(p));
   for (int q = 0; q < p; ++q)
     order[size_t(q)] = q;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return frac[size_t(a)] > frac[size_t(b)]; });
+  // Largest remainder first, ties by destination (as a stable sort would).
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    return frac[size_t(a)] != frac[size_t(b)] ? frac[size_t(a)] > frac[size_t(b)] : a < b;
+  });
   for (int64_t i = 0; i < rows - given; ++i)
     ++out[size_t(order[size_t(i % p)])];
   return out;

@@ -29,6 +29,8 @@
 #   - a fault: rank 1 killed (SIGKILL) while the ranks time the full layer;
 #     the other rank must end with an error within MOE_COMM_TIMEOUT_S (30 s
 #     here) plus the runner's grace period, and the time it took is printed.
+# EP_CASES (default "reduced full fault") picks which of the three groups
+# run; "profile" adds moe-runner --profile of the full layer over 2 GPUs.
 # Exit status 0 when everything passed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,6 +107,9 @@ run)
   }
   python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-first" 32 0 8
   python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-last" 32 24 8
+  CASES=" ${EP_CASES:-reduced full fault} "
+  has() { [[ "$CASES" == *" $1 "* ]]; }
+  has reduced || REDUCED=""
   for spec in $REDUCED; do
     IFS=: read -r name src p <<<"$spec"
     [ "$p" -le "$GPUS" ] || { echo "$name: skipped (P = $p > $GPUS GPUs)"; continue; }
@@ -122,16 +127,25 @@ run)
     done
   done
   # The full qwen3 layer: routing inputs, the one-GPU layer's time, then P ranks.
-  for r in balanced skewed; do
+  has full || has profile || FULL_RANKS=""
+  for r in ${FULL_RANKS:+balanced skewed}; do
     python3 "$ROOT/bench/make_routing_inputs.py" qwen3-30b-a3b "$r" --out "$OUTDIR/qwen3-$r" \
       --seed 11 --quiet || { echo "FAIL: make_routing_inputs $r"; status=1; }
   done
-  for r in balanced skewed; do
+  for r in ${FULL_RANKS:+balanced skewed}; do
+    has full || break
     echo "=== qwen3-30b-a3b, one GPU, $r $(date +%T)"
     CUDA_VISIBLE_DEVICES=0 timeout 300 "$RUNNER" "$DIR/qwen3-full-one" --device gpu --iters 20 \
       --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-$r" >"$OUTDIR/qwen3-one-$r.log" 2>&1
     grep -E "entry moe_layer_(fwd|bwd) on gpu" "$OUTDIR/qwen3-one-$r.log" | sed 's/ \[NVIDIA.*\]//'
   done
+  if has profile && [ "$GPUS" -ge 2 ]; then
+    echo "=== qwen3-30b-a3b over 2 GPUs, balanced routing: --profile $(date +%T)"
+    timeout 300 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 5 --warmup 2 \
+      --seed 11 --inputs "$OUTDIR/qwen3-balanced" --profile >"$OUTDIR/qwen3-full-ep2-profile.txt" 2>&1
+    grep -E "^rank 0:" "$OUTDIR/qwen3-full-ep2-profile.txt" | grep -vE "moe-runner: \[" | head -90
+  fi
+  has full || FULL_RANKS=""
   for p in $FULL_RANKS; do
     [ "$p" -le "$GPUS" ] || { echo "qwen3-full-ep$p: skipped (P = $p > $GPUS GPUs)"; continue; }
     for r in balanced skewed; do
@@ -145,7 +159,7 @@ run)
   done
   # Fault: kill rank 1 once the ranks time the layer; rank 0 waits in a
   # collective (NCCL) or the runner stops it.
-  if [ "$GPUS" -ge 2 ]; then
+  if has fault && [ "$GPUS" -ge 2 ]; then
     log=$OUTDIR/fault.log
     echo "=== fault: rank 1 killed mid-run (MOE_COMM_TIMEOUT_S=30) $(date +%T)"
     MOE_COMM_TIMEOUT_S=30 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 100000 \
