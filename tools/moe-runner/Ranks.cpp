@@ -3,7 +3,9 @@
 #include "Ranks.h"
 
 #include "moe_runtime/DType.h"
+#include "moe_runtime/FileUtil.h"
 #include "moe_runtime/Npy.h"
+#include "moe_runtime/Random.h"
 #include "moe_runtime/Tool.h"
 
 #include <cerrno>
@@ -349,6 +351,43 @@ RankLayout joinRanks(const ArtifactSpec &spec) {
           registerCommunicator(static_cast<int64_t>(g), static_cast<int64_t>(a), std::move(axis)));
     }
   return layout;
+}
+
+Status checkRanksAgree(const RankLayout &layout, const std::vector<RankAgreement> &items) {
+  if (!layout.multiRank() || !layout.comm || items.empty())
+    return Status::success();
+  // An all-gather by sum: rank r fills its own row, the others are zero.
+  const size_t n = items.size(), ranks = static_cast<size_t>(layout.ranks);
+  std::vector<int64_t> table(n * ranks, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t bits;
+    std::memcpy(&bits, &items[i].value, sizeof bits);
+    table[static_cast<size_t>(layout.rank) * n + i] = bits;
+  }
+  MOERT_TRY(layout.comm->allReduceSum(table.data(), static_cast<int64_t>(table.size()), DType::I64)
+                .withPrefix("comparing the ranks' artifacts and options"));
+  for (size_t r = 1; r < ranks; ++r)
+    for (size_t i = 0; i < n; ++i)
+      if (table[r * n + i] != table[i])
+        return Status::error(format(
+            "rank %zu and rank 0 differ in %s (%016llx against %016llx): every rank must run the "
+            "same artifact with the same options; nothing was run",
+            r, items[i].what.c_str(), static_cast<unsigned long long>(table[r * n + i]),
+            static_cast<unsigned long long>(table[i])));
+  return Status::success();
+}
+
+Status fingerprintFiles(const std::vector<std::string> &paths, uint64_t *out) {
+  uint64_t h = kFnv1aOffset;
+  for (const std::string &path : paths) {
+    std::string bytes;
+    MOERT_TRY(readFile(path, &bytes));
+    const uint64_t size = bytes.size();
+    h = fnv1a64(&size, sizeof size, h);
+    h = fnv1a64(bytes.data(), bytes.size(), h);
+  }
+  *out = h;
+  return Status::success();
 }
 
 ArgSpec oneRankArg(const ArgSpec &local, int ranks) {

@@ -19,6 +19,7 @@
 #include "moe_runtime/Collectives.h"
 #include "moe_runtime/Status.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,23 @@ int runRankProcesses(char **argv, int ranks, bool gpu);
 /// WORLD_SIZE and registers it for every grid axis of `spec` with more than
 /// one rank. Fatal errors name the variable that is wrong.
 RankLayout joinRanks(const moert::ArtifactSpec &spec);
+
+/// One value that every rank must hold alike (an artifact's fingerprint,
+/// the seed, a reference's fingerprint), with what it is.
+struct RankAgreement {
+  std::string what;
+  uint64_t value = 0;
+};
+
+/// Gathers `items` from every rank (through `layout.comm`) and fails, naming
+/// the first rank and item that differ from rank 0's, before anything runs:
+/// ranks of different artifacts or options would otherwise exchange rows of
+/// different shapes, or hang.
+moert::Status checkRanksAgree(const RankLayout &layout, const std::vector<RankAgreement> &items);
+
+/// fnv1a64 of the files' contents in order (each's size mixed in), for
+/// RankAgreement; an unreadable file is an error.
+moert::Status fingerprintFiles(const std::vector<std::string> &paths, uint64_t *out);
 
 /// The one-rank spec of argument `local` (this rank's): dimension splitDim
 /// times `ranks`.

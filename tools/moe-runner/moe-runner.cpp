@@ -254,7 +254,10 @@ RANKS (--ranks N)
   the matching part: a split output with its slice, a "partial": "sum"
   output summed over the ranks (in double, through the communicator) with
   the whole, a replicated one with the whole; residuals are rank-local and
-  not compared. Every line a rank prints is prefixed "rank R: " (stdout in
+  not compared. Before any entry runs the ranks compare the artifact's
+  bytes, the entries, --warmup/--iters, --seed and the reference; a rank
+  that differs from rank 0 is an error that names it and the item. Every
+  line a rank prints is prefixed "rank R: " (stdout in
   rank order once all ended, stderr as it comes). When a rank fails, the
   communicator is aborted for it (the others' collectives fail at once) and
   ranks still running after MOE_COMM_TIMEOUT_S are killed; the exit status is 1 and the
@@ -1334,6 +1337,45 @@ moe_runner::RankLayout ranksOf(const Options &o, const ArtifactSpec &spec, char 
   return layout;
 }
 
+/// What every rank must hold alike before any entry runs: the artifact's
+/// bytes, the entries, the call counts (each call makes the same collectives
+/// on every rank), the seed and the reference.
+/// MOE_RUNNER_TEST_FINGERPRINT=R:FILE (for tests) makes rank R fingerprint
+/// FILE in place of its artifact's .so, as if it had loaded another build.
+std::vector<moe_runner::RankAgreement> rankAgreement(const Options &o, const ArtifactPaths &paths,
+                                                     const std::vector<const EntrySpec *> &selected,
+                                                     int rank) {
+  std::vector<std::string> files = {paths.so, paths.json};
+  if (const char *test = std::getenv("MOE_RUNNER_TEST_FINGERPRINT")) {
+    std::string spec = test;
+    size_t colon = spec.find(':');
+    uint64_t r = 0;
+    if (colon == std::string::npos || !parseUnsigned(spec.substr(0, colon), &r))
+      fatal(format("MOE_RUNNER_TEST_FINGERPRINT is '%s', expected RANK:FILE", test));
+    if (static_cast<int>(r) == rank)
+      files[0] = spec.substr(colon + 1);
+  }
+  uint64_t artifact = 0;
+  check(moe_runner::fingerprintFiles(files, &artifact).withPrefix("fingerprinting the artifact"));
+  std::string entries;
+  for (const EntrySpec *e : selected)
+    entries += e->name + ",";
+  uint64_t reference = 0;
+  if (!o.checkAgainst.empty() && !isDirectory(o.checkAgainst)) {
+    ArtifactPaths ref = artifactPathsFor(o.checkAgainst);
+    check(moe_runner::fingerprintFiles({ref.so, ref.json}, &reference)
+              .withPrefix("fingerprinting the --check-against artifact"));
+  } else {
+    reference = fnv1a64(o.checkAgainst);
+  }
+  return {{"the artifact (" + paths.stem + ".so and .json)", artifact},
+          {"the entries run", fnv1a64(entries)},
+          {"--warmup and --iters", static_cast<uint64_t>(o.warmup) * 1000000007ULL +
+                                       static_cast<uint64_t>(o.iters)},
+          {"--seed", o.seed},
+          {"the --check-against reference", reference}};
+}
+
 /// Fatal (exit 1) when a compared output failed its check.
 void failOnMismatches(const Reference *ref, const CheckTally &tally) {
   if (tally.failures.empty())
@@ -1366,6 +1408,9 @@ int main(int argc, char **argv) {
   // --ranks the parent starts the ranks and waits for them.
   std::string device = runDevice(o, spec, paths);
   moe_runner::RankLayout layout = ranksOf(o, spec, argv, device);
+  if (moe_runner::isRankProcess() && layout.multiRank())
+    check(moe_runner::checkRanksAgree(layout, rankAgreement(o, paths, selected, layout.rank))
+              .withPrefix(format("rank %d", layout.rank)));
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");
   moe_runner::CallOptions calls;
