@@ -37,6 +37,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MODE=${1:-}
 DIR=${2:-$ROOT/build-ep-nccl}
 CHIP=${MOE_GPU_CHIP:-sm_90a}
+# The full layers' grouped GEMMs (moe-compile --gemm): the generated kernels
+# read the group sizes on the device (the cuBLASLt path copies them to the
+# host before each call).
+GEMM=${EP_GEMM:-generated}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
 # name  source  P  (reduced layers; checked against "<source stem>-one" on the cpu)
@@ -65,15 +69,15 @@ artifacts)
     echo "wrote $DIR/$name.so ($CHIP, P = $p)"
   done
   "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-generate-vjp -o "$DIR/qwen3-full-one.mlir"
-  "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/qwen3-full-one.mlir" \
-    -o "$DIR/qwen3-full-one"
+  "$BIN/moe-compile" --quiet --target="$CHIP" --gemm="$GEMM" --cuda-path="$CUDA_HOME" \
+    "$DIR/qwen3-full-one.mlir" -o "$DIR/qwen3-full-one"
   for p in $FULL_RANKS; do
     "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
       -o "$DIR/qwen3-full-ep$p.mlir"
-    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" \
+    "$BIN/moe-compile" --quiet --target="$CHIP" --gemm="$GEMM" --cuda-path="$CUDA_HOME" \
       "$DIR/qwen3-full-ep$p.mlir" -o "$DIR/qwen3-full-ep$p"
   done
-  echo "wrote $DIR/qwen3-full-{one,ep2,ep4}.so ($CHIP)"
+  echo "wrote $DIR/qwen3-full-{one,ep2,ep4}.so ($CHIP, --gemm=$GEMM)"
   ;;
 run)
   OUTDIR=${3:-${OUT:-$ROOT/gpu-ep-nccl-out}}
