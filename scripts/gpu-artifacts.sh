@@ -34,7 +34,11 @@
 #                                            their file inputs
 # MOE_GEMM=generated|cublaslt|auto (default auto) picks the GPU artifacts'
 # grouped GEMMs (moe-compile --gemm); MOE_GEMM_BLOCK_N=auto|128|256 (default
-# auto) the generated ones' tile width (moe-compile --gemm-block-n). CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
+# auto) the generated ones' tile width (moe-compile --gemm-block-n);
+# MOE_GEMM_MAX_STAGES=N (default 0: as many as fit) caps their pipeline
+# (moe-compile --gemm-max-stages; 3 for compute-sanitizer memcheck, which
+# reports "Unknown Error" from deeper kernels that fill shared memory).
+# CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +47,7 @@ BIN=$BUILD/bin
 CHIP=${MOE_GPU_CHIP:-sm_90a}
 OUT=${2:-$BUILD/artifacts}
 BLOCK_N=--gemm-block-n=${MOE_GEMM_BLOCK_N:-auto}
+STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
@@ -56,14 +61,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -77,7 +82,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
@@ -91,7 +96,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

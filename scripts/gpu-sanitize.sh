@@ -31,7 +31,10 @@
 # memcheck and initcheck run on every artifact; racecheck and synccheck only
 # on the artifacts whose kernels use shared memory (SANITIZE_SHARED_ARTIFACTS,
 # default "gemm": the compiler's other kernels use none; add examples built
-# with MOE_GEMM=generated to check their generated GEMMs in place).
+# with MOE_GEMM=generated to check their generated GEMMs in place; build
+# those with MOE_GEMM_MAX_STAGES=3: memcheck reports "Unknown Error" from
+# generated GEMMs whose 4 or more stages fill shared memory, while the same
+# kernels capped at 3 stages run clean).
 #
 # Every run: compute-sanitizer --tool T --error-exitcode 86 moe-runner ...
 # --device gpu --iters 1 --warmup 0 (initcheck adds --uninitialized-outputs:

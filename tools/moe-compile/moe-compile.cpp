@@ -81,8 +81,15 @@ static cl::opt<moe::GroupedGemmBackend> gemmBackend(
 static cl::opt<std::string> gemmBlockN(
     "gemm-block-n", cl::init("auto"),
     cl::desc("GPU targets, --gemm=generated: the generated grouped GEMMs' "
-             "tile width (auto: 256 where N allows and 3 stages fit, else "
-             "128; or 128, 256)"),
+             "tile width (auto: 256 for weight gradients and grouped matmuls "
+             "with N >= 4096 where N allows and 3 stages fit, else 128; or "
+             "128, 256)"),
+    cl::cat(category));
+static cl::opt<int64_t> gemmMaxStages(
+    "gemm-max-stages", cl::init(0),
+    cl::desc("GPU targets, --gemm=generated: at most this many pipeline "
+             "stages in the generated grouped GEMMs (0: as many as shared "
+             "memory holds; 3 for compute-sanitizer memcheck runs)"),
     cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
@@ -301,6 +308,7 @@ int main(int argc, char **argv) {
     options.toolkit = toolkit;
     options.gemm = gemmBackend;
     options.gemmBlockN = gemmBlockN;
+    options.gemmMaxStages = gemmMaxStages;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

@@ -273,6 +273,11 @@ def ConvertGroupedMatmulToNVGPUPass
            "and for grouped matmuls with N >= 4096 where it fits with 3 "
            "stages and N is a multiple of it, else 128), 128 or 256 "
            "(wherever 2 stages fit)">,
+    Option<"maxStages", "max-stages", "int64_t", /*default=*/"0",
+           "At most this many pipeline stages (0: as many as shared memory "
+           "holds, up to 8; else 2 to 8). compute-sanitizer memcheck runs "
+           "clean on 3-stage kernels, not on deeper ones that fill shared "
+           "memory">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "
            "instead of leaving it for the runtime call">,

@@ -84,6 +84,12 @@ struct MoeLowerToGpuOptions
                      "(convert-grouped-matmul-to-nvgpu's block-n): auto, 128 "
                      "or 256"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> gemmMaxStages{
+      *this, "gemm-max-stages",
+      llvm::cl::desc("Pipeline stages of the generated grouped GEMMs at most "
+                     "(convert-grouped-matmul-to-nvgpu's max-stages; 0: as "
+                     "many as fit)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> vectorElementwise{
       *this, "vector-elementwise",
       llvm::cl::desc("Elementwise linalg ops as 16-byte vector chunks, a "

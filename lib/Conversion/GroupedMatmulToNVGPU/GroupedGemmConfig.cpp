@@ -1,6 +1,7 @@
 //===- GroupedGemmConfig.cpp - tile choice of generated grouped GEMMs -----===//
 #include "GroupedGemmConfig.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace mlir::moe::grouped_gemm {
@@ -13,9 +14,11 @@ namespace {
 /// The deepest pipeline that fits shared memory next to the epilogue and
 /// the scans (TMA latency is covered by the stages in flight); 1 where not
 /// even 2 fit.
-int64_t deepestPipeline(GroupedGemmConfig config) {
+int64_t deepestPipeline(GroupedGemmConfig config, int64_t limit) {
+  const int64_t most = limit > 0 ? std::min(limit, GroupedGemmConfig::maxStages)
+                                 : GroupedGemmConfig::maxStages;
   config.stages = 1;
-  while (config.stages < GroupedGemmConfig::maxStages) {
+  while (config.stages < most) {
     ++config.stages;
     if (config.sharedBytes() > GroupedGemmConfig::sharedCapacity)
       return config.stages - 1;
@@ -26,7 +29,7 @@ int64_t deepestPipeline(GroupedGemmConfig config) {
 } // namespace
 
 GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
-                               BlockNChoice blockNChoice) {
+                               BlockNChoice blockNChoice, int64_t maxStages) {
   GroupedGemmConfig config = problem;
   if (config.ragged == RaggedDim::M) {
     // A group's last tile is partly rows of the next group (masked): with
@@ -47,7 +50,7 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
   // whose output width does not divide N computes a wider masked remainder.
   GroupedGemmConfig wide = config;
   wide.blockN = 256;
-  wide.stages = deepestPipeline(wide);
+  wide.stages = deepestPipeline(wide, maxStages);
   bool useWide = false;
   switch (blockNChoice) {
   case BlockNChoice::automatic:
@@ -69,7 +72,7 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
   if (useWide)
     return wide;
   config.blockN = 128;
-  config.stages = deepestPipeline(config);
+  config.stages = deepestPipeline(config, maxStages);
   return config;
 }
 

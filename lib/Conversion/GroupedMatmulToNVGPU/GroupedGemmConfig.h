@@ -28,6 +28,17 @@ enum class RaggedDim {
 /// pays (chooseConfig says when), the others force it where it fits.
 enum class BlockNChoice { automatic, n128, n256 };
 
+/// What the pass's options decide about every kernel it generates.
+struct GemmChoices {
+  int64_t numCtas = 132;
+  BlockNChoice blockN = BlockNChoice::automatic;
+  /// At most this many pipeline stages (0: as many as shared memory holds).
+  /// compute-sanitizer's memcheck reports "Unknown Error" from kernels whose
+  /// 4 or more stages fill shared memory; 3-stage builds of the same kernels
+  /// run clean (scripts/gpu-sanitize.sh).
+  int64_t maxStages = 0;
+};
+
 struct GroupedGemmConfig {
   RaggedDim ragged = RaggedDim::M;
   /// Rows of the ragged dimension (R), and the static extents of the one
@@ -179,9 +190,12 @@ struct GroupedGemmConfig {
 /// halves), at least 3 stages fit, and the epilogue does not
 /// `accumulate` (its prefetched values would not fit the registers next to
 /// 128 accumulators); n256 takes 256 wherever 2 stages fit; else 128. Then
-/// the deepest pipeline that fits shared memory.
+/// the deepest pipeline that fits shared memory, at most `maxStages` (0: no
+/// limit; a tile that needs 3 stages to pay stays 128 wide when the limit is
+/// lower).
 GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
-                               BlockNChoice blockNChoice);
+                               BlockNChoice blockNChoice,
+                               int64_t maxStages = 0);
 
 } // namespace mlir::moe::grouped_gemm
 

@@ -75,8 +75,7 @@ std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
 
 /// The kernel configuration of a grouped matmul: groups cut its R rows; A is
 /// K-major, B is N-major (kn) or K-major (nk).
-GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas,
-                            BlockNChoice blockN) {
+GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   auto a = cast<MemRefType>(op.getA().getType());
   auto c = cast<MemRefType>(op.getCInit().getType());
   GroupedGemmConfig problem;
@@ -90,8 +89,8 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, int64_t numCtas,
   problem.f32Out = c.getElementType().isF32();
   problem.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
   problem.accumulate = op.getAccumulate();
-  problem.numCtas = numCtas;
-  return chooseConfig(problem, blockN);
+  problem.numCtas = choices.numCtas;
+  return chooseConfig(problem, choices.blockN, choices.maxStages);
 }
 
 /// The operands of a weight gradient as the kernel's A and B: db[g] =
@@ -103,8 +102,7 @@ std::pair<Value, Value> weightGradOperands(GroupedWeightGradOp op) {
             : std::make_pair(op.getA(), op.getDc());
 }
 
-GroupedGemmConfig configFor(GroupedWeightGradOp op, int64_t numCtas,
-                            BlockNChoice blockN) {
+GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) {
   auto [aOperand, bOperand] = weightGradOperands(op);
   auto db = cast<MemRefType>(op.getOuts().front().getType());
   GroupedGemmConfig problem;
@@ -116,8 +114,8 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, int64_t numCtas,
   problem.groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
   problem.aKMajor = problem.bKMajor = false;
   problem.f32Out = db.getElementType().isF32();
-  problem.numCtas = numCtas;
-  return chooseConfig(problem, blockN);
+  problem.numCtas = choices.numCtas;
+  return chooseConfig(problem, choices.blockN, choices.maxStages);
 }
 
 /// What the configuration itself rules out (empty: nothing).
@@ -137,8 +135,7 @@ std::string pipelineReason(const GroupedGemmConfig &config) {
 }
 
 /// Why `op` gets no generated kernel (empty: it gets one).
-std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas,
-                              BlockNChoice blockN) {
+std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
   if (op.getAScale() || op.getBScale())
     return "FP8 scales";
   std::string reason =
@@ -151,11 +148,10 @@ std::string unsupportedReason(GroupedMatmulOp op, int64_t numCtas,
     return dimensionReason("K", k, GroupedGemmConfig::blockK, "");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return pipelineReason(configFor(op, numCtas, blockN));
+  return pipelineReason(configFor(op, choices));
 }
 
-std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas,
-                              BlockNChoice blockN) {
+std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices) {
   Value db = op.getOuts().front();
   std::string reason =
       operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
@@ -176,7 +172,7 @@ std::string unsupportedReason(GroupedWeightGradOp op, int64_t numCtas,
     return dimensionReason("Kd", kd, 8, "TMA rows are 16-byte aligned");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
-  return pipelineReason(configFor(op, numCtas, blockN));
+  return pipelineReason(configFor(op, choices));
 }
 
 /// Encodes the TMA descriptor of the row-major bf16 matrix `base` viewed as
@@ -219,10 +215,9 @@ struct KernelPlan {
   Value rowScale;
 };
 
-KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas,
-                      BlockNChoice blockN) {
+KernelPlan planKernel(GroupedMatmulOp op, const GemmChoices &choices) {
   KernelPlan plan;
-  plan.config = configFor(op, numCtas, blockN);
+  plan.config = configFor(op, choices);
   const GroupedGemmConfig &config = plan.config;
   plan.a = op.getA();
   plan.b = op.getB();
@@ -243,9 +238,9 @@ KernelPlan planKernel(GroupedMatmulOp op, int64_t numCtas,
 }
 
 KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
-                      int64_t numCtas, BlockNChoice blockN) {
+                      const GemmChoices &choices) {
   KernelPlan plan;
-  plan.config = configFor(op, numCtas, blockN);
+  plan.config = configFor(op, choices);
   std::tie(plan.a, plan.b) = weightGradOperands(op);
   plan.groupSizes = op.getGroupSizes();
   plan.c = memref::CollapseShapeOp::create(
@@ -328,6 +323,15 @@ struct ConvertGroupedMatmulToNVGPUPass
           << blockNOption << "'";
       return signalPassFailure();
     }
+    if (maxStages < 0 || maxStages == 1 ||
+        maxStages > GroupedGemmConfig::maxStages) {
+      getOperation().emitError("convert-grouped-matmul-to-nvgpu: max-stages "
+                               "must be 0 (as many as fit) or in [2, ")
+          << GroupedGemmConfig::maxStages << "], got "
+          << static_cast<int64_t>(maxStages);
+      return signalPassFailure();
+    }
+    GemmChoices choices{numCtas, *blockN, maxStages};
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {
@@ -338,7 +342,7 @@ struct ConvertGroupedMatmulToNVGPUPass
       std::string reason =
           TypeSwitch<Operation *, std::string>(op)
               .Case<GroupedMatmulOp, GroupedWeightGradOp>([&](auto op) {
-                return unsupportedReason(op, numCtas, *blockN);
+                return unsupportedReason(op, choices);
               });
       if (reason.empty()) {
         generated.push_back(op);
@@ -355,10 +359,10 @@ struct ConvertGroupedMatmulToNVGPUPass
       KernelPlan plan =
           TypeSwitch<Operation *, KernelPlan>(op)
               .Case([&](GroupedMatmulOp matmul) {
-                return planKernel(matmul, numCtas, *blockN);
+                return planKernel(matmul, choices);
               })
               .Case([&](GroupedWeightGradOp weightGrad) {
-                return planKernel(rewriter, weightGrad, numCtas, *blockN);
+                return planKernel(rewriter, weightGrad, choices);
               });
       generateKernel(rewriter, op, plan);
     }

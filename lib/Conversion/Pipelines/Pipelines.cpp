@@ -242,6 +242,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
     gemms.numCtas = options.gemmCtas;
     gemms.blockNOption = options.gemmBlockN;
+    gemms.maxStages = options.gemmMaxStages;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
   pm.addPass(moe::createConvertMoeToRuntimeCallsPass());

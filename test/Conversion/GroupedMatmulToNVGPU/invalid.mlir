@@ -8,6 +8,11 @@
 // A tile is 128 or 256 columns wide:
 // RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=block-n=192 2>&1 | FileCheck %s --check-prefix=BLOCKN
 // BLOCKN: error: convert-grouped-matmul-to-nvgpu: block-n must be auto, 128 or 256, got '192'
+// A pipeline has 2 to 8 stages (0: as many as fit):
+// RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=max-stages=1 2>&1 | FileCheck %s --check-prefix=STAGES1
+// STAGES1: error: convert-grouped-matmul-to-nvgpu: max-stages must be 0 (as many as fit) or in [2, 8], got 1
+// RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=max-stages=9 2>&1 | FileCheck %s --check-prefix=STAGES9
+// STAGES9: error: convert-grouped-matmul-to-nvgpu: max-stages must be 0 (as many as fit) or in [2, 8], got 9
 
 func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 96 (a multiple of 64 is needed)}}
