@@ -114,7 +114,11 @@ def ConvertMoeToParallelLoopsPass
     experts) is a warp per token: each lane holds E/32 selection scores,
     each selection round is a butterfly of `gpu.shuffle xor` on (score,
     expert) pairs in the reference's order (ties to the lower index), and
-    the results equal the reference's bit for bit. On the CPU,
+    the results equal the reference's bit for bit. moe.route over such
+    experts is a warp per token too (lane l computes experts l + 32 j;
+    softmax's max is a butterfly, its sum adds the lanes' values broadcast
+    in the reference's order, so the scores equal the reference's bit for
+    bit). On the CPU,
     `convert-warp-shuffles-to-lane-loops` runs the lanes in order.
   }];
   let options = [
@@ -127,7 +131,8 @@ def ConvertMoeToParallelLoopsPass
            "front of the outermost loop (targets that run iterations in "
            "order)">,
     Option<"warpRouter", "warp-router", "bool", /*default=*/"false",
-           "moe.topk as a warp per token (gpu.shuffle butterflies) where "
+           "moe.route and moe.topk as a warp per token (gpu.shuffle "
+           "butterflies) where "
            "the number of experts is a static multiple of 32">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",

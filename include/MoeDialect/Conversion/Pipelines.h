@@ -20,7 +20,8 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
       llvm::cl::init(false)};
   typename PassPipelineOptions<Derived>::template Option<bool> warpRouter{
       *this, "warp-router",
-      llvm::cl::desc("moe.topk as a warp per token with gpu.shuffle "
+      llvm::cl::desc("moe.route and moe.topk as a warp per token with "
+                     "gpu.shuffle "
                      "reductions where the number of experts is a multiple "
                      "of 32 (convert-moe-to-parallel-loops{warp-router}); "
                      "on the CPU with gpu-schedules, its lanes run in order"),

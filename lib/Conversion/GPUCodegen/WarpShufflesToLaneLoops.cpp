@@ -62,12 +62,14 @@ struct LanePhases {
       std::optional<int64_t> width = getConstantIntValue(shuffle.getWidth());
       std::optional<int64_t> offset = getConstantIntValue(shuffle.getOffset());
       if (shuffle->getBlock() != body ||
-          shuffle.getMode() != gpu::ShuffleMode::XOR || !width || !offset ||
+          (shuffle.getMode() != gpu::ShuffleMode::XOR &&
+           shuffle.getMode() != gpu::ShuffleMode::IDX) ||
+          !width || !offset ||
           !llvm::isPowerOf2_64(*width) || *width > numLanes ||
           numLanes % *width != 0 || *offset < 0 || *offset >= *width) {
         shuffle.emitOpError("cannot run lanes in order: only shuffles xor "
-                            "with constant offset and width at the top "
-                            "level of a thread loop are emulated");
+                            "and idx with constant offset and width at the "
+                            "top level of a thread loop are emulated");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -158,7 +160,16 @@ struct LanePhases {
         if (definedInBody(source)) {
           Value offset = arith::ConstantIndexOp::create(
               lb, loc, *getConstantIntValue(shuffle.getOffset()));
-          Value from = arith::XOrIOp::create(lb, loc, lane, offset);
+          Value from;
+          if (shuffle.getMode() == gpu::ShuffleMode::XOR) {
+            from = arith::XOrIOp::create(lb, loc, lane, offset);
+          } else { // idx: lane `offset` of this lane's width-wide segment
+            Value width = arith::ConstantIndexOp::create(
+                lb, loc, *getConstantIntValue(shuffle.getWidth()));
+            Value first = arith::SubIOp::create(
+                lb, loc, lane, arith::RemUIOp::create(lb, loc, lane, width));
+            from = arith::AddIOp::create(lb, loc, first, offset);
+          }
           result = memref::LoadOp::create(lb, loc, scratch[source],
                                           ValueRange{from});
         } else {

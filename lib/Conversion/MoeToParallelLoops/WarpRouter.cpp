@@ -130,6 +130,28 @@ struct LaneMath {
       mine = opmath::buildMaxStep(b, loc, mine, shuffleXor(mine, offset));
     return mine;
   }
+  /// The sum of every expert's value in the reference's order (0, 1, ...,
+  /// E - 1; expert l + 32 j is slot j of lane l): each value is broadcast
+  /// from its lane (an index shuffle) and every lane adds them in turn, so
+  /// the sum is the reference's bit for bit.
+  Value orderedSum(ArrayRef<Value> slots) {
+    Value sum = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    for (Value slot : slots) {
+      // A slot's 32 broadcasts first, then their sum: one phase of shuffles
+      // a slot for the lanes-in-order emulation, 32 values live at a time.
+      SmallVector<Value> values;
+      for (int32_t lane = 0; lane < kWarpSize; ++lane)
+        values.push_back(shuffleIdx(slot, lane));
+      for (Value v : values)
+        sum = arith::AddFOp::create(b, loc, sum, v);
+    }
+    return sum;
+  }
+  Value shuffleIdx(Value v, int32_t lane) {
+    return gpu::ShuffleOp::create(b, loc, v, lane, kWarpSize,
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
   Value shuffleXor(Value v, int32_t offset) {
     return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
                                   gpu::ShuffleMode::XOR)
@@ -369,11 +391,73 @@ struct WarpTopKPattern : OpConversionPattern<TopKOp> {
   }
 };
 
+/// moe.route, a warp per token: lane l loads and computes experts l + 32 j
+/// (coalesced: the warp reads 32 consecutive logits at a time). Softmax
+/// takes the warp's max (a butterfly; max is order-free) and the sum of the
+/// exponentials in the reference's order (orderedSum), so the scores equal
+/// the reference lowering's bit for bit.
+void emitWarpRoute(OpBuilder &b, Location loc, ScoreFunction fn, Value logits,
+                   Value scores, int64_t slots) {
+  Value numTokens = dimOf(b, loc, logits, 0);
+  warpPerTokenFor(b, loc, numTokens, [&](OpBuilder &b, Location loc,
+                                         Value token, Value lane,
+                                         Value inRange) {
+    LaneMath m{b, loc};
+    SmallVector<Value> expert, x;
+    for (int64_t j = 0; j < slots; ++j) {
+      expert.push_back(arith::AddIOp::create(
+          b, loc, lane, indexConst(b, loc, j * kWarpSize)));
+      x.push_back(loadAsF32(b, loc, logits, {token, expert.back()}));
+    }
+    SmallVector<Value> s(x);
+    if (fn == ScoreFunction::Softmax) {
+      Value max = f32Const(b, loc, opmath::kMaxIdentity);
+      for (Value v : x)
+        max = opmath::buildMaxStep(b, loc, max, v);
+      max = m.warpMax(max);
+      for (Value &v : s)
+        v = opmath::buildShiftedExp(b, loc, v, max);
+      Value sum = m.orderedSum(s);
+      for (Value &v : s)
+        v = arith::DivFOp::create(b, loc, v, sum);
+    } else if (fn == ScoreFunction::Sigmoid) {
+      for (Value &v : s)
+        v = opmath::buildSigmoid(b, loc, v);
+    } else if (fn == ScoreFunction::SqrtSoftplus) {
+      for (Value &v : s)
+        v = opmath::buildSqrtSoftplus(b, loc, v);
+    }
+    ifThen(b, loc, inRange, [&](OpBuilder &b, Location loc) {
+      for (int64_t j = 0; j < slots; ++j)
+        storeFromF32(b, loc, s[j], scores, {token, expert[j]});
+    });
+  });
+}
+
+struct WarpRoutePattern : OpConversionPattern<RouteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RouteOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto logits = dyn_cast<MemRefType>(op.getLogits().getType());
+    if (!op.hasPureBufferSemantics() || !logits || logits.getRank() != 2 ||
+        logits.isDynamicDim(1) || logits.getDimSize(1) == 0 ||
+        logits.getDimSize(1) % kWarpSize != 0 ||
+        logits.getDimSize(1) / kWarpSize > kMaxSlots)
+      return rewriter.notifyMatchFailure(
+          op, "needs a static number of experts, a multiple of 32");
+    emitWarpRoute(rewriter, op.getLoc(), op.getScoreFunction(), op.getLogits(),
+                  op.getScoresInit(), logits.getDimSize(1) / kWarpSize);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateWarpRouterPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit) {
-  patterns.add<WarpTopKPattern>(patterns.getContext(), benefit);
+  patterns.add<WarpTopKPattern, WarpRoutePattern>(patterns.getContext(), benefit);
 }
 
 } // namespace mlir::moe::gpu_schedules

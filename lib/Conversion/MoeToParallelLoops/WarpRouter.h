@@ -9,6 +9,9 @@
 // reference's choice whatever the reduction order, and every lane ends
 // with it. Weights and their normalization are computed by every lane in
 // the reference's order, so the results equal the reference's bit for bit.
+// moe.route likewise: lane l computes experts l + 32 j; softmax's max is a
+// butterfly and its sum adds every expert's value in the reference's order
+// (index shuffles), bit for bit the reference's.
 //
 // The tokens are an scf.parallel mapped to block_x over blocks of
 // kWarpsPerBlock tokens holding one over the block's threads mapped to
@@ -28,10 +31,11 @@ namespace mlir::moe::gpu_schedules {
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kWarpsPerBlock = 4;
 
-/// The warp-per-token schedule of moe.topk where it applies (a static
+/// The warp-per-token schedules of moe.route (a static number of experts
+/// that is a multiple of 32, at most 32 · 16) and moe.topk where they apply (a static
 /// number of experts that is a multiple of 32 and at most 32 · 16, K ≤ 32,
 /// groups, if any, of a multiple of 32 experts); other moe.topk ops keep
-/// the thread-per-token schedule.
+/// the thread-per-token schedule, as do other moe.route ops.
 void populateWarpRouterPatterns(RewritePatternSet &patterns,
                                 PatternBenefit benefit);
 

@@ -36,6 +36,55 @@ func.func @butterfly_step(%in: memref<64xf32>, %out: memref<64xf32>) {
 
 // -----
 
+// A shuffle idx broadcasts lane 5 of each 32-lane segment: lane l reads
+// lane (l - l mod 32) + 5.
+// CHECK-LABEL: func.func @broadcast(
+// CHECK-SAME:    %[[IN:[^:]+]]: memref<64xf32>, %[[OUT:[^:]+]]: memref<64xf32>)
+// CHECK:       %[[V:.*]] = memref.alloca() : memref<64xf32>
+// CHECK:       scf.for
+// CHECK:       scf.for %[[L:.*]] = %{{.*}} to %c64{{.*}} step
+// CHECK:         %[[REM:.*]] = arith.remui %[[L]], %c32
+// CHECK:         %[[FIRST:.*]] = arith.subi %[[L]], %[[REM]]
+// CHECK:         %[[FROM:.*]] = arith.addi %[[FIRST]], %c5
+// CHECK:         %[[OTHER:.*]] = memref.load %[[V]][%[[FROM]]]
+// CHECK:         memref.store %[[OTHER]], %[[OUT]][%[[L]]]
+// CHECK-NOT:   gpu.shuffle
+func.func @broadcast(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%t) = (%c0) to (%c64) step (%c1) {
+    %c5 = arith.constant 5 : i32
+    %c32 = arith.constant 32 : i32
+    %v = memref.load %in[%t] : memref<64xf32>
+    %s, %ok = gpu.shuffle idx %v, %c5, %c32 : f32
+    memref.store %s, %out[%t] : memref<64xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
+// Other modes (up, down) are reported.
+func.func @shuffle_down(%in: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %v = memref.load %in[%t] : memref<32xf32>
+    // expected-error @+1 {{only shuffles xor and idx with constant offset}}
+    %s, %ok = gpu.shuffle down %v, %c1_i32, %c32_i32 : f32
+    memref.store %s, %in[%t] : memref<32xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
 // A shuffle under control flow cannot be cut into lane phases.
 func.func @shuffle_in_if(%in: memref<32xf32>, %c: i1) {
   %c0 = arith.constant 0 : index

@@ -69,3 +69,55 @@ func.func @fallbacks(%s48: memref<6x48xf32>, %w: memref<6x2xf32>, %i: memref<6x2
   moe.topk softmax %s128 k 40 outs(%w40, %i40) : memref<6x128xf32> -> memref<6x40xf32>, memref<6x40xi32>
   return
 }
+
+// -----
+
+// moe.route softmax over E = 64 experts (2 slots a lane) as a warp per
+// token: lane l loads logits l and l + 32; the max is a butterfly (shuffles
+// xor 16 .. 1); the sum of the exponentials broadcasts each expert's value
+// from its lane (64 shuffles idx, slot by slot) and adds them in expert
+// order, as the reference does; each lane stores its two scores. Sigmoid
+// needs no shuffle; E = 48 keeps the thread per token.
+// CHECK-LABEL: func.func @route_softmax_e64(
+// CHECK-SAME:    %[[L:[^:]+]]: memref<6x64xf32>, %[[S:[^:]+]]: memref<6x64xf32>)
+// CHECK:         scf.parallel
+// CHECK:           %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK:           memref.load %[[L]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
+// CHECK:           memref.load %[[L]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK-NOT:       gpu.shuffle  xor
+// CHECK:           math.exp
+// CHECK:           math.exp
+// CHECK:           gpu.shuffle  idx %{{.*}}, %c0_i32{{.*}}, %c32_i32
+// CHECK-COUNT-63:  gpu.shuffle  idx
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           arith.divf
+// CHECK:           arith.divf
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
+// CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
+// OFF-LABEL:   func.func @route_softmax_e64(
+// OFF-NOT:     gpu.shuffle
+func.func @route_softmax_e64(%l: memref<6x64xf32>, %s: memref<6x64xf32>) {
+  moe.route softmax %l outs(%s) : memref<6x64xf32> -> memref<6x64xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @route_sigmoid_e64(
+// CHECK:         scf.parallel
+// CHECK:           arith.remui %{{.*}}, %c32
+// CHECK-NOT:       gpu.shuffle
+// CHECK:           memref.store
+// CHECK-LABEL: func.func @route_softmax_e48(
+// CHECK-NOT:     gpu.shuffle
+// CHECK:         return
+func.func @route_sigmoid_e64(%l: memref<6x64xf32>, %s: memref<6x64xf32>) {
+  moe.route sigmoid %l outs(%s) : memref<6x64xf32> -> memref<6x64xf32>
+  return
+}
+func.func @route_softmax_e48(%l: memref<6x48xf32>, %s: memref<6x48xf32>) {
+  moe.route softmax %l outs(%s) : memref<6x48xf32> -> memref<6x48xf32>
+  return
+}

@@ -120,7 +120,8 @@ def ConvertWarpShufflesToLaneLoopsPass
     the N lanes in order: a value one phase computes and a later one uses
     goes through a scratch buffer of N elements, and a shuffle `xor`
     (width a power of two, at most N) reads lane (lane xor offset) of its
-    operand's buffer. The lanes compute what the GPU's lanes compute, in
+    operand's buffer, a shuffle `idx` lane offset of the lane's width-wide
+    segment (a broadcast). The lanes compute what the GPU's lanes compute, in
     the same order of operations, so the results are the GPU's. Shuffles
     must stand at the top level of the thread loop's body; a shuffle
     elsewhere, or of another mode, is reported.
