@@ -55,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "moe_runtime/Collectives.h"
+#include "moe_runtime/Tool.h"
 #include "moe_runtime/moe_runtime_gpu.h"
 
 #include <cuda_runtime.h>
@@ -549,14 +550,7 @@ int main(int argc, char **argv) {
     std::printf("FAIL: %s\n", created.message().c_str());
     return 1;
   }
-  std::vector<std::string> visible;
-  if (const char *env = std::getenv("CUDA_VISIBLE_DEVICES")) {
-    std::string all = env;
-    size_t begin = 0;
-    for (size_t comma; (comma = all.find(',', begin)) != std::string::npos; begin = comma + 1)
-      visible.push_back(all.substr(begin, comma - begin));
-    visible.push_back(all.substr(begin));
-  }
+  std::vector<std::string> visible = moert::cudaVisibleDevices();
   std::fflush(stdout);
   std::vector<pid_t> pids;
   for (int r = 0; r < o.ranks; ++r) {

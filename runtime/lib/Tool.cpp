@@ -58,6 +58,19 @@ void finishReport() {
     fatal(format("cannot write the report: %s", std::strerror(errno)));
 }
 
+std::vector<std::string> cudaVisibleDevices() {
+  std::vector<std::string> ids;
+  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!visible || !*visible)
+    return ids;
+  std::string all = visible;
+  size_t begin = 0;
+  for (size_t comma; (comma = all.find(',', begin)) != std::string::npos; begin = comma + 1)
+    ids.push_back(all.substr(begin, comma - begin));
+  ids.push_back(all.substr(begin));
+  return ids;
+}
+
 bool parseUnsigned(const std::string &text, uint64_t *out) {
   if (text.empty() || text[0] == '-' || text[0] == '+' || text[0] == ' ')
     return false;

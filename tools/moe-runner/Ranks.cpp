@@ -49,20 +49,6 @@ bool succeeded(const RankProcess &p) {
   return p.exited && WIFEXITED(p.status) && WEXITSTATUS(p.status) == 0;
 }
 
-/// CUDA_VISIBLE_DEVICES' entries (none when it is unset or empty).
-std::vector<std::string> visibleDevices() {
-  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  std::vector<std::string> ids;
-  if (!visible || !*visible)
-    return ids;
-  std::string all = visible;
-  size_t begin = 0;
-  for (size_t comma; (comma = all.find(',', begin)) != std::string::npos; begin = comma + 1)
-    ids.push_back(all.substr(begin, comma - begin));
-  ids.push_back(all.substr(begin));
-  return ids;
-}
-
 bool hostStagedRequested() {
   const char *comm = std::getenv("MOE_GPU_COMM");
   return comm && std::string(comm) == "host";
@@ -81,7 +67,7 @@ struct GpuPlacement {
 
 GpuPlacement placeGpuRanks(int ranks) {
   GpuPlacement placement;
-  std::vector<std::string> ids = visibleDevices();
+  std::vector<std::string> ids = cudaVisibleDevices();
   bool host = hostStagedRequested();
   for (int r = 0; r < ranks; ++r) {
     std::string device =

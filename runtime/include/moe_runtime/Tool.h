@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace moert {
 
@@ -42,6 +43,10 @@ void finishReport();
 /// Decimal, or hexadecimal with 0x (a leading 0 does not mean octal); no
 /// sign, no blanks. False when `text` is not such a number or exceeds 64 bits.
 bool parseUnsigned(const std::string &text, uint64_t *out);
+
+/// CUDA_VISIBLE_DEVICES' entries in order (none when it is unset or empty):
+/// how the tools that start one process per GPU name the GPUs.
+std::vector<std::string> cudaVisibleDevices();
 
 /// A tool's command line, read flag by flag:
 ///   ArtifactCommandLine cl(argc, argv, kHelp);
