@@ -37,7 +37,9 @@
 # auto) the generated ones' tile width (moe-compile --gemm-block-n);
 # MOE_GEMM_MAX_STAGES=N (default 0: as many as fit) caps their pipeline
 # (moe-compile --gemm-max-stages; 3 for compute-sanitizer memcheck, which
-# reports "Unknown Error" from deeper kernels that fill shared memory).
+# reports "Unknown Error" from deeper kernels that fill shared memory);
+# MOE_GEMM_TMA_STORE=false stores their output tiles by threads instead of
+# TMA (moe-compile --gemm-tma-store; initcheck does not see TMA stores).
 # CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 set -euo pipefail
@@ -48,6 +50,7 @@ CHIP=${MOE_GPU_CHIP:-sm_90a}
 OUT=${2:-$BUILD/artifacts}
 BLOCK_N=--gemm-block-n=${MOE_GEMM_BLOCK_N:-auto}
 STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
+TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
@@ -61,14 +64,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -82,7 +85,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
@@ -96,7 +99,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

@@ -91,6 +91,12 @@ static cl::opt<int64_t> gemmMaxStages(
              "stages in the generated grouped GEMMs (0: as many as shared "
              "memory holds; 3 for compute-sanitizer memcheck runs)"),
     cl::cat(category));
+static cl::opt<bool> gemmTmaStore(
+    "gemm-tma-store", cl::init(true),
+    cl::desc("GPU targets, --gemm=generated: store whole bf16 tiles of the "
+             "generated grouped GEMMs with TMA (=false: by threads, which "
+             "compute-sanitizer initcheck sees)"),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -309,6 +315,7 @@ int main(int argc, char **argv) {
     options.gemm = gemmBackend;
     options.gemmBlockN = gemmBlockN;
     options.gemmMaxStages = gemmMaxStages;
+    options.gemmTmaStore = gemmTmaStore;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

@@ -283,6 +283,9 @@ def ConvertGroupedMatmulToNVGPUPass
            "holds, up to 8; else 2 to 8). compute-sanitizer memcheck runs "
            "clean on 3-stage kernels, not on deeper ones that fill shared "
            "memory">,
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
+           "Store whole bf16 output tiles with TMA (false: every tile by "
+           "threads, which compute-sanitizer initcheck can follow)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "
            "instead of leaving it for the runtime call">,

@@ -91,6 +91,12 @@ struct MoeLowerToGpuOptions
                      "(convert-grouped-matmul-to-nvgpu's max-stages; 0: as "
                      "many as fit)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> gemmTmaStore{
+      *this, "gemm-tma-store",
+      llvm::cl::desc("Generated grouped GEMMs store whole bf16 tiles with "
+                     "TMA (convert-grouped-matmul-to-nvgpu's tma-store; "
+                     "false for compute-sanitizer initcheck builds)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorElementwise{
       *this, "vector-elementwise",
       llvm::cl::desc("Elementwise linalg ops as 16-byte vector chunks, a "

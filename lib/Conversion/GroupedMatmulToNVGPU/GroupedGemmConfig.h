@@ -37,6 +37,9 @@ struct GemmChoices {
   /// 4 or more stages fill shared memory; 3-stage builds of the same kernels
   /// run clean (scripts/gpu-sanitize.sh).
   int64_t maxStages = 0;
+  /// Whether whole tiles of bf16 outputs are stored by TMA (the default) or,
+  /// like every other tile, by threads (sanitizer builds: initcheck).
+  bool tmaStore = true;
 };
 
 struct GroupedGemmConfig {
@@ -128,7 +131,11 @@ struct GroupedGemmConfig {
   // others stage f32 and store the rows inside the tile's group one thread
   // at a time. f32 outputs (no f32 tensor map) and `accumulate` (c is read
   // where it is stored) always take the row-masked path.
-  bool tmaStore() const { return !f32Out && !accumulate; }
+  bool tmaStore() const { return tmaStoreAllowed && !f32Out && !accumulate; }
+  /// GemmChoices::tmaStore: false stores every tile through the row-masked
+  /// path (plain st.global, which compute-sanitizer's initcheck tracks; it
+  /// does not see TMA bulk stores).
+  bool tmaStoreAllowed = true;
   /// Whether some tile may need the row-masked path: a weight gradient's
   /// tiles are always whole.
   bool maskedStores() const { return ragged == RaggedDim::M || !tmaStore(); }

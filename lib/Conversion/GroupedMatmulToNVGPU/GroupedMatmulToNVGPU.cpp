@@ -90,6 +90,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   problem.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
   problem.accumulate = op.getAccumulate();
   problem.numCtas = choices.numCtas;
+  problem.tmaStoreAllowed = choices.tmaStore;
   return chooseConfig(problem, choices.blockN, choices.maxStages);
 }
 
@@ -115,6 +116,7 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.aKMajor = problem.bKMajor = false;
   problem.f32Out = db.getElementType().isF32();
   problem.numCtas = choices.numCtas;
+  problem.tmaStoreAllowed = choices.tmaStore;
   return chooseConfig(problem, choices.blockN, choices.maxStages);
 }
 
@@ -331,7 +333,7 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(maxStages);
       return signalPassFailure();
     }
-    GemmChoices choices{numCtas, *blockN, maxStages};
+    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore};
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {

@@ -243,6 +243,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.numCtas = options.gemmCtas;
     gemms.blockNOption = options.gemmBlockN;
     gemms.maxStages = options.gemmMaxStages;
+    gemms.tmaStore = options.gemmTmaStore;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
   pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
