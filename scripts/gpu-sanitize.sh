@@ -32,9 +32,11 @@
 # on the artifacts whose kernels use shared memory (SANITIZE_SHARED_ARTIFACTS,
 # default "gemm": the compiler's other kernels use none; add examples built
 # with MOE_GEMM=generated to check their generated GEMMs in place; build
-# those with MOE_GEMM_MAX_STAGES=3: memcheck reports "Unknown Error" from
-# generated GEMMs whose 4 or more stages fill shared memory, while the same
-# kernels capped at 3 stages run clean).
+# those with MOE_GEMM_MAX_STAGES=3 MOE_GEMM_TMA_STORE=false: memcheck reports
+# "Unknown Error" from generated GEMMs whose 4 or more stages fill shared
+# memory, while the same kernels capped at 3 stages run clean, and initcheck
+# does not see TMA bulk stores, so it reports every read of a TMA-stored
+# tile; stored by threads the tiles are tracked).
 #
 # Every run: compute-sanitizer --tool T --error-exitcode 86 moe-runner ...
 # --device gpu --iters 1 --warmup 0 (initcheck adds --uninitialized-outputs:
