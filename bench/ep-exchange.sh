@@ -125,9 +125,11 @@ for p in $RANKS; do
           theirs=$(grep '^torch-exchange ' "$OUTDIR/torch-$tag.log" | tail -1)
           echo "$theirs"
           # Same splits on both sides (epSplit / ep_split).
-          if [ -n "$ours" ] && ! diff <(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/ours-$tag.log") \
-                                      <(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/torch-$tag.log") >/dev/null; then
-            echo "FAIL $tag: ours and torch sent different splits"; status=1
+          ours_splits=$(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/ours-$tag.log")
+          torch_splits=$(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/torch-$tag.log")
+          if [ -n "$ours" ] && { [ "$(printf '%s\n' "$ours_splits" | grep -c send_rows)" -ne "$p" ] ||
+                                 [ "$ours_splits" != "$torch_splits" ]; }; then
+            echo "FAIL $tag: ours and torch did not report the same $p ranks' splits"; status=1
           fi
         else
           tail -20 "$OUTDIR/torch-$tag.log"; echo "torch $tag: FAIL"; status=1

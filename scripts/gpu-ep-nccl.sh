@@ -113,6 +113,15 @@ run)
   python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-last" 32 24 8
   CASES=" ${EP_CASES:-reduced full fault} "
   has() { [[ "$CASES" == *" $1 "* ]]; }
+  for c in $CASES; do
+    case $c in reduced|full|fault|profile) ;;
+    *) echo "FAIL: EP_CASES: unknown case '$c' (reduced, full, fault, profile)"; exit 1 ;;
+    esac
+  done
+  if [ "$GPUS" -lt 2 ]; then
+    echo "FAIL: $GPUS GPU(s): expert parallelism over NCCL needs one GPU per rank, 2 at least"
+    exit 1
+  fi
   has reduced || REDUCED=""
   for spec in $REDUCED; do
     IFS=: read -r name src p <<<"$spec"
@@ -178,16 +187,29 @@ run)
       done
       break
     done
+    # stop_all: the runner and its rank processes (they outlive a killed
+    # parent).
+    stop_all() { kill -9 $(pgrep -P "$parent") "$parent" 2>/dev/null; wait "$parent" 2>/dev/null; }
     if [ -z "$victim" ]; then
-      kill -9 "$parent" 2>/dev/null; tail -20 "$log"; echo "fault: FAIL (rank 1 never started)"
+      stop_all; tail -20 "$log"; echo "fault: FAIL (rank 1 never started)"
       status=1
     else
       sleep 2
       t0=$(date +%s.%N); kill -9 "$victim"
-      wait "$parent"; rc=$?; t1=$(date +%s.%N)
+      # At most 120 s for the runner to end (MOE_COMM_TIMEOUT_S = 30 plus
+      # its grace), then it counts as a hang.
+      for _ in $(seq 1 240); do kill -0 "$parent" 2>/dev/null || break; sleep 0.5; done
+      if kill -0 "$parent" 2>/dev/null; then
+        stop_all; rc=124
+      else
+        wait "$parent"; rc=$?
+      fi
+      t1=$(date +%s.%N)
       secs=$(python3 -c "print('%.1f' % ($t1 - $t0))")
       grep -vE "^rank [01]: moe-runner: \[" "$log" | tail -8
-      if [ $rc -ne 0 ] && grep -q "rank 1" "$log" && python3 -c "import sys; sys.exit(not $secs < 60)"; then
+      if [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+         grep -qE "error: --ranks 2: .*rank 1 failed \(signal 9" "$log" &&
+         python3 -c "import sys; sys.exit(not $secs < 60)"; then
         echo "fault: PASS (the runner exited $rc ${secs} s after rank 1 was killed)"
       else
         echo "fault: FAIL (exit $rc after ${secs} s)"; status=1

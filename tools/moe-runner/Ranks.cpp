@@ -352,14 +352,26 @@ Status checkRanksAgree(const RankLayout &layout, const std::vector<RankAgreement
   }
   MOERT_TRY(layout.comm->allReduceSum(table.data(), static_cast<int64_t>(table.size()), DType::I64)
                 .withPrefix("comparing the ranks' artifacts and options"));
-  for (size_t r = 1; r < ranks; ++r)
-    for (size_t i = 0; i < n; ++i)
-      if (table[r * n + i] != table[i])
-        return Status::error(format(
-            "rank %zu and rank 0 differ in %s (%016llx against %016llx): every rank must run the "
-            "same artifact with the same options; nothing was run",
-            r, items[i].what.c_str(), static_cast<unsigned long long>(table[r * n + i]),
-            static_cast<unsigned long long>(table[i])));
+  // The first item that differs, and every rank whose value is not rank 0's
+  // (when rank 0 is the odd one, that is all the others: say so).
+  for (size_t i = 0; i < n; ++i) {
+    std::string differing;
+    size_t count = 0;
+    for (size_t r = 1; r < ranks; ++r)
+      if (table[r * n + i] != table[i]) {
+        differing += (differing.empty() ? "" : ", ") + std::to_string(r);
+        ++count;
+      }
+    if (count == 0)
+      continue;
+    std::string who = count == ranks - 1 && ranks > 2
+                          ? "rank 0 differs from every other rank"
+                          : format("rank%s %s and rank 0 differ", count > 1 ? "s" : "",
+                                   differing.c_str());
+    return Status::error(format("%s in %s: every rank must run the same artifact with the same "
+                                "options; nothing was run",
+                                who.c_str(), items[i].what.c_str()));
+  }
   return Status::success();
 }
 

@@ -1344,7 +1344,7 @@ moe_runner::RankLayout ranksOf(const Options &o, const ArtifactSpec &spec, char 
 /// FILE in place of its artifact's .so, as if it had loaded another build.
 std::vector<moe_runner::RankAgreement> rankAgreement(const Options &o, const ArtifactPaths &paths,
                                                      const std::vector<const EntrySpec *> &selected,
-                                                     int rank) {
+                                                     const std::string &reference, int rank) {
   std::vector<std::string> files = {paths.so, paths.json};
   if (const char *test = std::getenv("MOE_RUNNER_TEST_FINGERPRINT")) {
     std::string spec = test;
@@ -1360,20 +1360,22 @@ std::vector<moe_runner::RankAgreement> rankAgreement(const Options &o, const Art
   std::string entries;
   for (const EntrySpec *e : selected)
     entries += e->name + ",";
-  uint64_t reference = 0;
-  if (!o.checkAgainst.empty() && !isDirectory(o.checkAgainst)) {
-    ArtifactPaths ref = artifactPathsFor(o.checkAgainst);
-    check(moe_runner::fingerprintFiles({ref.so, ref.json}, &reference)
-              .withPrefix("fingerprinting the --check-against artifact"));
-  } else {
-    reference = fnv1a64(o.checkAgainst);
+  // The reference the run uses (--check-against, or --check's cpu compile):
+  // an artifact's bytes where its files are there (a missing one is reported
+  // later, by the reference's own checks), else its path.
+  uint64_t referenceHash = fnv1a64(reference);
+  if (!reference.empty() && !isDirectory(reference)) {
+    ArtifactPaths ref = artifactPathsFor(reference);
+    if (isRegularFile(ref.so) && isRegularFile(ref.json))
+      check(moe_runner::fingerprintFiles({ref.so, ref.json}, &referenceHash)
+                .withPrefix("fingerprinting the reference artifact"));
   }
   return {{"the artifact (" + paths.stem + ".so and .json)", artifact},
           {"the entries run", fnv1a64(entries)},
           {"--warmup and --iters", static_cast<uint64_t>(o.warmup) * 1000000007ULL +
                                        static_cast<uint64_t>(o.iters)},
           {"--seed", o.seed},
-          {"the --check-against reference", reference}};
+          {"the reference (--check-against, --check)", referenceHash}};
 }
 
 /// Fatal (exit 1) when a compared output failed its check.
@@ -1409,7 +1411,8 @@ int main(int argc, char **argv) {
   std::string device = runDevice(o, spec, paths);
   moe_runner::RankLayout layout = ranksOf(o, spec, argv, device);
   if (moe_runner::isRankProcess() && layout.multiRank())
-    check(moe_runner::checkRanksAgree(layout, rankAgreement(o, paths, selected, layout.rank))
+    check(moe_runner::checkRanksAgree(
+              layout, rankAgreement(o, paths, selected, choice.reference, layout.rank))
               .withPrefix(format("rank %d", layout.rank)));
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");

@@ -235,3 +235,27 @@ func.func @auto_n4096(%a: memref<1024x128xbf16>, %b: memref<2x128x4096xbf16>, %n
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x128xbf16>, memref<2x128x4096xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
   return
 }
+
+// -----
+
+// The other clauses of auto at N >= 4096: N = 4160 is not a multiple of 256
+// (a 256-wide tile would compute masked columns in every row), and an
+// accumulating matmul keeps its prefetched c next to 64 accumulators: both
+// stay 128 wide.
+// CHECK-LABEL: func.func @auto_n4160
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NOT:   n = 256
+func.func @auto_n4160(%a: memref<1024x128xbf16>, %b: memref<2x128x4160xbf16>, %n: memref<2xi32>, %c: memref<1024x4160xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x128xbf16>, memref<2x128x4160xbf16>, memref<2xi32> -> memref<1024x4160xbf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @auto_accumulate_n4096
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NOT:   n = 256
+func.func @auto_accumulate_n4096(%a: memref<1024x128xbf16>, %b: memref<2x4096x128xbf16>, %n: memref<2xi32>, %c: memref<1024x4096xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {accumulate, weight_layout = #moe<weight_layout nk>} : memref<1024x128xbf16>, memref<2x4096x128xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
+  return
+}

@@ -81,19 +81,149 @@ func.func @fallbacks(%s48: memref<6x48xf32>, %w: memref<6x2xf32>, %i: memref<6x2
 // CHECK-LABEL: func.func @route_softmax_e64(
 // CHECK-SAME:    %[[L:[^:]+]]: memref<6x64xf32>, %[[S:[^:]+]]: memref<6x64xf32>)
 // CHECK:         scf.parallel
-// CHECK:           %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c6 : index
 // CHECK:           memref.load %[[L]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
 // CHECK:           memref.load %[[L]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK-NOT:       gpu.shuffle  xor
-// CHECK:           math.exp
-// CHECK:           math.exp
-// CHECK:           gpu.shuffle  idx %{{.*}}, %c0_i32{{.*}}, %c32_i32
-// CHECK-COUNT-63:  gpu.shuffle  idx
+// CHECK:           %[[E0:.*]] = math.exp
+// CHECK:           %[[E1:.*]] = math.exp
+// Slot 0 (experts 0-31) broadcast from lanes 0, 1, ..., 31 in order, then
+// added in that order; slot 1 (experts 32-63) likewise after it.
+// CHECK:           %[[A0:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c0_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A1:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c1_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A2:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c2_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A3:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c3_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A4:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c4_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A5:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c5_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A6:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c6_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A7:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c7_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A8:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c8_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A9:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c9_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A10:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c10_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A11:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c11_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A12:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c12_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A13:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c13_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A14:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c14_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A15:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c15_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A16:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c16_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A17:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c17_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A18:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c18_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A19:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c19_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A20:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c20_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A21:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c21_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A22:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c22_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A23:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c23_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A24:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c24_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A25:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c25_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A26:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c26_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A27:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c27_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A28:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c28_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A29:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c29_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A30:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c30_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      arith.constant
+// CHECK-NEXT:      %[[A31:.*]], %{{.*}} = gpu.shuffle  idx %[[E0]], %c31_i32{{[_0-9]*}}, %c32_i32{{[_0-9]*}} : f32
+// CHECK-NEXT:      %[[P0:.*]] = arith.addf %{{.*}}, %[[A0]] : f32
+// CHECK-NEXT:      %[[P1:.*]] = arith.addf %[[P0]], %[[A1]] : f32
+// CHECK-NEXT:      %[[P2:.*]] = arith.addf %[[P1]], %[[A2]] : f32
+// CHECK-NEXT:      %[[P3:.*]] = arith.addf %[[P2]], %[[A3]] : f32
+// CHECK-NEXT:      %[[P4:.*]] = arith.addf %[[P3]], %[[A4]] : f32
+// CHECK-NEXT:      %[[P5:.*]] = arith.addf %[[P4]], %[[A5]] : f32
+// CHECK-NEXT:      %[[P6:.*]] = arith.addf %[[P5]], %[[A6]] : f32
+// CHECK-NEXT:      %[[P7:.*]] = arith.addf %[[P6]], %[[A7]] : f32
+// CHECK-NEXT:      %[[P8:.*]] = arith.addf %[[P7]], %[[A8]] : f32
+// CHECK-NEXT:      %[[P9:.*]] = arith.addf %[[P8]], %[[A9]] : f32
+// CHECK-NEXT:      %[[P10:.*]] = arith.addf %[[P9]], %[[A10]] : f32
+// CHECK-NEXT:      %[[P11:.*]] = arith.addf %[[P10]], %[[A11]] : f32
+// CHECK-NEXT:      %[[P12:.*]] = arith.addf %[[P11]], %[[A12]] : f32
+// CHECK-NEXT:      %[[P13:.*]] = arith.addf %[[P12]], %[[A13]] : f32
+// CHECK-NEXT:      %[[P14:.*]] = arith.addf %[[P13]], %[[A14]] : f32
+// CHECK-NEXT:      %[[P15:.*]] = arith.addf %[[P14]], %[[A15]] : f32
+// CHECK-NEXT:      %[[P16:.*]] = arith.addf %[[P15]], %[[A16]] : f32
+// CHECK-NEXT:      %[[P17:.*]] = arith.addf %[[P16]], %[[A17]] : f32
+// CHECK-NEXT:      %[[P18:.*]] = arith.addf %[[P17]], %[[A18]] : f32
+// CHECK-NEXT:      %[[P19:.*]] = arith.addf %[[P18]], %[[A19]] : f32
+// CHECK-NEXT:      %[[P20:.*]] = arith.addf %[[P19]], %[[A20]] : f32
+// CHECK-NEXT:      %[[P21:.*]] = arith.addf %[[P20]], %[[A21]] : f32
+// CHECK-NEXT:      %[[P22:.*]] = arith.addf %[[P21]], %[[A22]] : f32
+// CHECK-NEXT:      %[[P23:.*]] = arith.addf %[[P22]], %[[A23]] : f32
+// CHECK-NEXT:      %[[P24:.*]] = arith.addf %[[P23]], %[[A24]] : f32
+// CHECK-NEXT:      %[[P25:.*]] = arith.addf %[[P24]], %[[A25]] : f32
+// CHECK-NEXT:      %[[P26:.*]] = arith.addf %[[P25]], %[[A26]] : f32
+// CHECK-NEXT:      %[[P27:.*]] = arith.addf %[[P26]], %[[A27]] : f32
+// CHECK-NEXT:      %[[P28:.*]] = arith.addf %[[P27]], %[[A28]] : f32
+// CHECK-NEXT:      %[[P29:.*]] = arith.addf %[[P28]], %[[A29]] : f32
+// CHECK-NEXT:      %[[P30:.*]] = arith.addf %[[P29]], %[[A30]] : f32
+// CHECK-NEXT:      %[[P31:.*]] = arith.addf %[[P30]], %[[A31]] : f32
+// CHECK:           %[[B0:.*]], %{{.*}} = gpu.shuffle  idx %[[E1]], %c0_i32{{[_0-9]*}}, %c32_i32
+// CHECK:           %[[Q0:.*]] = arith.addf %[[P31]], %[[B0]] : f32
+// CHECK-COUNT-30:  arith.addf
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NOT:       gpu.shuffle
-// CHECK:           arith.divf
-// CHECK:           arith.divf
-// CHECK:           scf.if
+// CHECK:           arith.divf %[[E0]], %[[SUM]]
+// CHECK:           arith.divf %[[E1]], %[[SUM]]
+// CHECK:           scf.if %[[IN]]
 // CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
 // CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<6x64xf32>
 // OFF-LABEL:   func.func @route_softmax_e64(
