@@ -40,6 +40,8 @@ struct TopKConfig {
   Normalize normalize;
   double scalingFactor;
 };
+/// The configuration `op`'s attributes state (q defaulted to k / group_topk).
+TopKConfig topKConfigOf(TopKOp op);
 /// `bias` may be null.
 void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
               Value scores, Value bias, Value weights, Value indices);

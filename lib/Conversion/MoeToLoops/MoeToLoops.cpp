@@ -41,17 +41,7 @@ LogicalResult lower(RouteOp op, OpBuilder &b) {
 }
 
 LogicalResult lower(TopKOp op, OpBuilder &b) {
-  int64_t k = op.getK(), groupTopk = op.getGroupTopk();
-  TopKConfig config{k,
-                    op.getScoreFunction(),
-                    int64_t(op.getNumGroups()),
-                    groupTopk,
-                    op.getGroupScore(),
-                    op.getGroupScoreTopq() ? int64_t(*op.getGroupScoreTopq())
-                                           : k / groupTopk,
-                    op.getNormalize(),
-                    op.getScalingFactor().convertToDouble()};
-  emitTopK(b, op.getLoc(), config, op.getScores(), op.getBias(),
+  emitTopK(b, op.getLoc(), topKConfigOf(op), op.getScores(), op.getBias(),
            op.getWeightsInit(), op.getIndicesInit());
   return success();
 }

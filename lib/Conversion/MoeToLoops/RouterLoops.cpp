@@ -348,6 +348,19 @@ struct TopKOfToken {
 };
 } // namespace
 
+TopKConfig topKConfigOf(TopKOp op) {
+  int64_t k = op.getK(), groupTopk = op.getGroupTopk();
+  return TopKConfig{k,
+                    op.getScoreFunction(),
+                    int64_t(op.getNumGroups()),
+                    groupTopk,
+                    op.getGroupScore(),
+                    op.getGroupScoreTopq() ? int64_t(*op.getGroupScoreTopq())
+                                           : k / groupTopk,
+                    op.getNormalize(),
+                    op.getScalingFactor().convertToDouble()};
+}
+
 void emitTopK(OpBuilder &b, Location loc, const TopKConfig &config,
               Value scores, Value bias, Value weights, Value indices) {
   Value zero = idx(b, loc, 0);

@@ -324,19 +324,6 @@ struct WarpTopK {
   }
 };
 
-TopKConfig topKConfigOf(TopKOp op) {
-  int64_t k = op.getK(), groupTopk = op.getGroupTopk();
-  return TopKConfig{k,
-                    op.getScoreFunction(),
-                    int64_t(op.getNumGroups()),
-                    groupTopk,
-                    op.getGroupScore(),
-                    op.getGroupScoreTopq() ? int64_t(*op.getGroupScoreTopq())
-                                           : k / groupTopk,
-                    op.getNormalize(),
-                    op.getScalingFactor().convertToDouble()};
-}
-
 /// The number of experts when the warp schedule applies to `op`, else 0.
 int64_t warpTopKExperts(TopKOp op, const TopKConfig &config) {
   auto scores = dyn_cast<MemRefType>(op.getScores().getType());
