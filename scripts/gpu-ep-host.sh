@@ -41,17 +41,13 @@ artifacts)
   set -e
   BIN=${BUILD:-$ROOT/build}/bin
   mkdir -p "$DIR"
+  # shellcheck source=scripts/ep-compile.sh
+  . "$ROOT/scripts/ep-compile.sh"
   for spec in $LAYERS; do
     IFS=: read -r name src p seed <<<"$spec"
     one=$(basename "$src" .mlir)-one
-    if [ ! -f "$DIR/$one.so" ]; then
-      "$BIN/moe-opt" "$ROOT/$src" --moe-generate-vjp -o "$DIR/$one.mlir"
-      "$BIN/moe-compile" --quiet --target=cpu "$DIR/$one.mlir" -o "$DIR/$one"
-    fi
-    "$BIN/moe-opt" "$ROOT/$src" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
-      -o "$DIR/$name.mlir"
-    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/$name.mlir" \
-      -o "$DIR/$name"
+    [ -f "$DIR/$one.so" ] || moe_compile_layer "$BIN" "$ROOT/$src" 1 "$DIR/$one" cpu
+    moe_compile_layer "$BIN" "$ROOT/$src" "$p" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
     echo "wrote $DIR/$name.so ($CHIP, P = $p) and $DIR/$one.so (cpu)"
   done
   ;;

@@ -55,27 +55,20 @@ artifacts)
   set -e
   BIN=${BUILD:-$ROOT/build}/bin
   mkdir -p "$DIR"
+  # shellcheck source=scripts/ep-compile.sh
+  . "$ROOT/scripts/ep-compile.sh"
   for spec in $REDUCED; do
     IFS=: read -r name src p <<<"$spec"
     one=$(basename "$src" .mlir)-one
-    if [ ! -f "$DIR/$one.so" ]; then
-      "$BIN/moe-opt" "$ROOT/$src" --moe-generate-vjp -o "$DIR/$one.mlir"
-      "$BIN/moe-compile" --quiet --target=cpu "$DIR/$one.mlir" -o "$DIR/$one"
-    fi
-    "$BIN/moe-opt" "$ROOT/$src" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
-      -o "$DIR/$name.mlir"
-    "$BIN/moe-compile" --quiet --target="$CHIP" --cuda-path="$CUDA_HOME" "$DIR/$name.mlir" \
-      -o "$DIR/$name"
+    [ -f "$DIR/$one.so" ] || moe_compile_layer "$BIN" "$ROOT/$src" 1 "$DIR/$one" cpu
+    moe_compile_layer "$BIN" "$ROOT/$src" "$p" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
     echo "wrote $DIR/$name.so ($CHIP, P = $p)"
   done
-  "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-generate-vjp -o "$DIR/qwen3-full-one.mlir"
-  "$BIN/moe-compile" --quiet --target="$CHIP" --gemm="$GEMM" --cuda-path="$CUDA_HOME" \
-    "$DIR/qwen3-full-one.mlir" -o "$DIR/qwen3-full-one"
-  for p in $FULL_RANKS; do
-    "$BIN/moe-opt" "$ROOT/$FULL_SRC" --moe-expert-parallel=ranks="$p" --moe-generate-vjp \
-      -o "$DIR/qwen3-full-ep$p.mlir"
-    "$BIN/moe-compile" --quiet --target="$CHIP" --gemm="$GEMM" --cuda-path="$CUDA_HOME" \
-      "$DIR/qwen3-full-ep$p.mlir" -o "$DIR/qwen3-full-ep$p"
+  for p in 1 $FULL_RANKS; do
+    stem=$DIR/qwen3-full-ep$p
+    [ "$p" -gt 1 ] || stem=$DIR/qwen3-full-one
+    moe_compile_layer "$BIN" "$ROOT/$FULL_SRC" "$p" "$stem" "$CHIP" --gemm="$GEMM" \
+      --cuda-path="$CUDA_HOME"
   done
   echo "wrote $DIR/qwen3-full-{one,ep2,ep4}.so ($CHIP, --gemm=$GEMM)"
   ;;
