@@ -54,14 +54,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuRankProcesses.h"
 #include "moe_runtime/Collectives.h"
-#include "moe_runtime/Tool.h"
 #include "moe_runtime/moe_runtime_gpu.h"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -544,39 +543,7 @@ int main(int argc, char **argv) {
                             : ("found " + std::to_string(devices)).c_str());
     return 1;
   }
-  std::string shmId;
-  moert::Status created = moert::createShmCommunicator(o.ranks, 0, &shmId);
-  if (!created.ok()) {
-    std::printf("FAIL: %s\n", created.message().c_str());
-    return 1;
-  }
-  std::vector<std::string> visible = moert::cudaVisibleDevices();
-  std::fflush(stdout);
-  std::vector<pid_t> pids;
-  for (int r = 0; r < o.ranks; ++r) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      std::string device = size_t(r) < visible.size() ? visible[size_t(r)] : std::to_string(r);
-      setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
-      int rc = Rank(o, r).run(shmId);
-      std::fflush(stdout);
-      _exit(rc);
-    }
-    if (pid < 0) {
-      std::printf("FAIL: fork: %s\n", std::strerror(errno));
-      break;
-    }
-    pids.push_back(pid);
-  }
-  int failed = int(o.ranks - int(pids.size()));
-  for (size_t r = 0; r < pids.size(); ++r) {
-    int status = 0;
-    waitpid(pids[r], &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::printf("FAIL: rank %zu of %d failed\n", r, o.ranks);
-      ++failed;
-    }
-  }
-  moert::removeShmCommunicator(shmId);
+  int failed = moert_gpu_tests::runGpuRankProcesses(
+      o.ranks, [&](const std::string &shmId, int r) { return Rank(o, r).run(shmId); });
   return failed ? 1 : 0;
 }

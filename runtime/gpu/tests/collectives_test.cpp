@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuRankProcesses.h"
 #include "moe_runtime/Collectives.h"
-#include "moe_runtime/Tool.h"
 #include "moe_runtime/moe_runtime_gpu.h"
 
 #include <cuda_runtime.h>
@@ -26,8 +26,6 @@
 #include <cstring>
 #include <functional>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -216,36 +214,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: moe-gpu-collectives-test [P]\n");
     return 2;
   }
-  std::string shmId;
-  moert::Status created = moert::createShmCommunicator(p, 0, &shmId);
-  if (!created.ok()) {
-    std::printf("FAIL: %s\n", created.message().c_str());
-    return 1;
-  }
-  std::vector<std::string> visible = moert::cudaVisibleDevices();
-  std::fflush(stdout);
-  std::vector<pid_t> pids;
-  for (int r = 0; r < p; ++r) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      std::string device = size_t(r) < visible.size() ? visible[size_t(r)] : std::to_string(r);
-      setenv("CUDA_VISIBLE_DEVICES", device.c_str(), 1);
-      int rc = runRank(shmId, r, p);
-      std::fflush(stdout);
-      _exit(rc);
-    }
-    pids.push_back(pid);
-  }
-  int failed = 0;
-  for (int r = 0; r < p; ++r) {
-    int status = 0;
-    waitpid(pids[size_t(r)], &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::printf("FAIL: rank %d of %d failed\n", r, p);
-      ++failed;
-    }
-  }
-  moert::removeShmCommunicator(shmId);
+  int failed = moert_gpu_tests::runGpuRankProcesses(
+      p, [&](const std::string &shmId, int r) { return runRank(shmId, r, p); });
   if (failed == 0)
     std::printf("ALL PASSED (%d rank%s)\n", p, p == 1 ? "" : "s");
   return failed ? 1 : 0;
