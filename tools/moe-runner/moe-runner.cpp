@@ -1240,12 +1240,14 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
         continue;
       }
       if (arg.splitDim >= 0) {
-        sliceOfNonZero =
-            isFloatDType(arg.dtype) &&
-            !moe_runner::finiteAllZero(moe_runner::oneRankArg(arg, layout.ranks), refOut[n].data());
         check(rankPart.allocate(arg.numBytes));
         moe_runner::copyRankSlice(arg, layout.rank, layout.ranks, refOut[n].data(),
                                   rankPart.data());
+        // The whole one-rank output is scanned only for an all-zero slice
+        // (finiteAllZero stops at the first nonzero element).
+        sliceOfNonZero =
+            isFloatDType(arg.dtype) && moe_runner::finiteAllZero(arg, rankPart.data()) &&
+            !moe_runner::finiteAllZero(moe_runner::oneRankArg(arg, layout.ranks), refOut[n].data());
         refOut[n] = std::move(rankPart);
       } else if (arg.partialSum) {
         check(moe_runner::sumOverRanks(*layout.comm, arg, got, &summed)
