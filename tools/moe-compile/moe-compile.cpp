@@ -68,10 +68,11 @@ static cl::opt<std::string>
              cl::cat(category));
 static cl::opt<moe::GroupedGemmBackend> gemmBackend(
     "gemm", cl::init(moe::GroupedGemmBackend::automatic),
-    cl::desc("GPU targets: how bf16 grouped matmuls are computed"),
+    cl::desc("GPU targets: how grouped matmuls are computed"),
     cl::values(
         clEnumValN(moe::GroupedGemmBackend::automatic, "auto",
-                   "cuBLASLt for now: the faster of the two (default)"),
+                   "bf16: cuBLASLt (the faster of the two for now); FP8: "
+                   "the generated kernels, the only FP8 path (default)"),
         clEnumValN(moe::GroupedGemmBackend::generated, "generated",
                    "compiler-generated TMA + wgmma kernels where the op "
                    "allows (sm_90a), cuBLASLt for the rest"),

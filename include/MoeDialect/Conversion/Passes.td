@@ -219,8 +219,8 @@ def MoeAddPackedWrappersPass
 
 def ConvertGroupedMatmulToNVGPUPass
     : Pass<"convert-grouped-matmul-to-nvgpu", "::mlir::ModuleOp"> {
-  let summary = "Generate Hopper TMA + wgmma kernels for bf16 grouped matmuls "
-                "and weight gradients";
+  let summary = "Generate Hopper TMA + wgmma kernels for bf16 and FP8 grouped "
+                "matmuls and bf16 weight gradients";
   let description = [{
     Rewrites each `moe.grouped_matmul` and `moe.grouped_weight_grad` on
     memrefs that it can generate a kernel for into a `gpu.launch` of a
@@ -247,12 +247,23 @@ def ConvertGroupedMatmulToNVGPUPass
       fragments, wgmma's layout) and stores the rows that belong to the
       tile (row mask at a group's end, column mask at N), as bf16 or f32.
 
+    FP8 grouped matmuls (f8E4M3FN / f8E5M2 operands, mixed allowed, with
+    `scales`): wgmma m64n128k32 on operands that are both K-major (FP8
+    wgmma reads no transposed operand): a `kn` weight is first copied to
+    [G, N, K] (linalg.transpose into a temporary). Tensor-wise scales
+    multiply the accumulator by a_scale · b_scale in the epilogue; block
+    scales (a [R, K/128], b per 128 x 128 block) are applied per 128-wide
+    k-step: each k-step's product goes to a second set of registers, is
+    waited for, and is added to the running sum times a_scale[row, k-step] ·
+    b_scale[group, n-block, k-step] (BN = 128 then). K must be a multiple
+    of 128.
+
     The host side encodes the TMA descriptors with
-    `moert_entry_tensor_map_bf16_2d` (host-only work); each CTA copies them
+    `moert_entry_tensor_map_2d` (host-only work); each CTA copies them
     into its slot of a device scratch buffer and fences them for the tensor
     map proxy. Nothing in the entry waits for the device.
 
-    Tile choice: BK = 64 always. Grouped matmul: BM = 128 (two consumer
+    Tile choice: BK = one 128-byte swizzle row (64 bf16, 128 FP8). Grouped matmul: BM = 128 (two consumer
     warpgroups) when the rows per group on average (R / G) are at least
     128, else 64 (one; small groups waste less of a tile). Weight gradient:
     BM = 128 where db's rows (Kd, or N for `nk`) are a multiple of 128, else
@@ -263,8 +274,9 @@ def ConvertGroupedMatmulToNVGPUPass
     memory holds next to the epilogue tile, at most 8 (BN = 128: 4 for
     BM = 128, 7 for BM = 64; BN = 256: 3 and 4).
 
-    Supported: bf16 operands, both weight layouts, bf16 or f32 output, no
-    FP8 scales; grouped matmul: K a multiple of 64, N of 8; weight gradient:
+    Supported: bf16 operands, both weight layouts, bf16 or f32 output;
+    FP8 grouped matmuls as above; grouped matmul: K a multiple of 64 (FP8:
+    128), N of 8; weight gradient (bf16 only):
     db's rows a multiple of 64, Kd and N of 8. Other ops are left for
     convert-moe-to-runtime-calls (cuBLASLt); `require-all` makes them an
     error naming the dimension and the multiple it needs.
@@ -286,6 +298,10 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "Store whole bf16 output tiles with TMA (false: every tile by "
            "threads, which compute-sanitizer initcheck can follow)">,
+    Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
+           "Generate kernels for FP8 grouped matmuls only (moe-lower-to-gpu "
+           "with gemm=auto: the bf16 ones stay with cuBLASLt, which has no "
+           "FP8 grouped path here)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "
            "instead of leaving it for the runtime call">,

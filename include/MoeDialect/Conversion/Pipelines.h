@@ -63,17 +63,18 @@ struct MoeLowerToGpuOptions
       llvm::cl::init(256)};
   PassOptions::Option<GroupedGemmBackend> gemm{
       *this, "gemm",
-      llvm::cl::desc("How bf16 grouped matmuls are computed"),
+      llvm::cl::desc("How grouped matmuls are computed"),
       llvm::cl::init(GroupedGemmBackend::automatic),
       llvm::cl::values(
           clEnumValN(GroupedGemmBackend::automatic, "auto",
-                     "cublaslt for now: the faster of the two (default)"),
+                     "bf16: cublaslt (the faster of the two for now); FP8: "
+                     "the generated kernels, the only FP8 path (default)"),
           clEnumValN(GroupedGemmBackend::generated, "generated",
                      "compiler-generated TMA + wgmma kernels (sm_90a) for "
                      "the forward (kn) grouped matmuls; cuBLASLt for the rest"),
           clEnumValN(GroupedGemmBackend::cublaslt, "cublaslt",
                      "one cuBLASLt call per group (group sizes read on the "
-                     "host)"))};
+                     "host); FP8 grouped matmuls are an error"))};
   PassOptions::Option<int64_t> gemmCtas{
       *this, "gemm-ctas",
       llvm::cl::desc("CTAs of the generated persistent grouped GEMMs (the "

@@ -52,6 +52,8 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
   wide.blockN = 256;
   wide.stages = deepestPipeline(wide, maxStages);
   bool useWide = false;
+  if (config.scaling == Fp8Scaling::blockwise)
+    blockNChoice = BlockNChoice::n128;
   switch (blockNChoice) {
   case BlockNChoice::automatic:
     // Measured on one H100 (bench/results/2026-11-24-h100-wide-tiles): 256

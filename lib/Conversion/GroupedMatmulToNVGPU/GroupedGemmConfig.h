@@ -24,6 +24,24 @@ enum class RaggedDim {
   K,
 };
 
+/// The element type of A and B as wgmma reads them. FP8 operands (e4m3 or
+/// e5m2, mixed allowed) must both be K-major: wgmma transposes only 16-bit
+/// operands.
+enum class OperandType { bf16, e4m3, e5m2 };
+
+/// How an FP8 product becomes c's values (moe.grouped_matmul's scales).
+enum class Fp8Scaling {
+  none,
+  /// One f32 scale per operand: the accumulator times a_scale · b_scale in
+  /// the epilogue.
+  tensorwise,
+  /// a_scale [R, K/128] (1 x 128 blocks), b_scale per 128 x 128 block: each
+  /// 128-wide k-step's product is accumulated on its own and added to the
+  /// running sum times the row's and the column block's scales (promotion
+  /// in registers, as DeepSeek-V3 trains).
+  blockwise,
+};
+
 /// How the tile's width (blockN) is chosen: `automatic` takes 256 where it
 /// pays (chooseConfig says when), the others force it where it fits.
 enum class BlockNChoice { automatic, n128, n256 };
@@ -40,6 +58,8 @@ struct GemmChoices {
   /// Whether whole tiles of bf16 outputs are stored by TMA (the default) or,
   /// like every other tile, by threads (sanitizer builds: initcheck).
   bool tmaStore = true;
+  /// Only FP8 grouped matmuls get kernels (the others stay with cuBLASLt).
+  bool fp8Only = false;
 };
 
 struct GroupedGemmConfig {
@@ -51,6 +71,11 @@ struct GroupedGemmConfig {
   /// Whether A (or B) is stored with K contiguous (wgmma's "K-major"); else
   /// M (or N) is contiguous and wgmma reads it transposed.
   bool aKMajor = true, bKMajor = false;
+  OperandType aType = OperandType::bf16, bType = OperandType::bf16;
+  Fp8Scaling scaling = Fp8Scaling::none;
+  /// Blockwise: b_scale is [G, N/128, K/128] (the weight stored nk) rather
+  /// than [G, K/128, N/128] (kn, whatever layout B has in the kernel).
+  bool bScaleNK = true;
   bool f32Out = false;
   /// Product columns per column of c: 2 when the epilogue pairs gate and up
   /// halves of B ([.., 2N] columns, gate then up); B's tile then holds BN/2
@@ -60,15 +85,20 @@ struct GroupedGemmConfig {
   /// matmul's `accumulate`): c is read as well as written.
   bool accumulate = false;
 
-  // Tile: blockM rows x blockN product columns, K in blockK steps. Each
-  // consumer runs one m64nBNk16 wgmma per 16-wide k-slice: BN = 128 or 256
+  bool fp8() const { return aType != OperandType::bf16; }
+  int64_t elementBytes() const { return fp8() ? 1 : 2; }
+
+  // Tile: blockM rows x blockN product columns, K in blockK steps of one
+  // 128-byte swizzle row (64 bf16 or 128 FP8). Each consumer runs one
+  // m64nBNkK wgmma per 32 bytes of K (k16 bf16, k32 FP8): BN = 128 or 256
   // (BN / 2 f32 accumulator registers a thread).
   int64_t blockM = 128;
   int64_t blockN = 128;
-  static constexpr int64_t blockK = 64;
-  // TMA boxes are one 128-byte swizzle row wide: 64 bf16.
-  static constexpr int64_t boxWidth = 64;
   static constexpr int64_t swizzleRowBytes = 128;
+  int64_t blockK() const { return swizzleRowBytes / elementBytes(); }
+  // TMA boxes are one 128-byte swizzle row wide: blockK elements of a
+  // K-major operand; 64 bf16 of an M/N-major operand and of c's boxes.
+  static constexpr int64_t boxWidth = 64;
   /// Pipeline depth: as many stages as shared memory holds, up to
   /// maxStages (chooseConfig).
   int64_t stages = 4;
@@ -80,7 +110,8 @@ struct GroupedGemmConfig {
   // One consumer warpgroup per 64 rows of the tile (wgmma + epilogue of
   // its rows), then one producer warpgroup (TMA).
   static constexpr int64_t warpgroupSize = 128;
-  static constexpr int64_t wgmmaM = 64, wgmmaK = 16;
+  static constexpr int64_t wgmmaM = 64;
+  int64_t wgmmaK() const { return 32 / elementBytes(); }
   int64_t consumers() const { return blockM / wgmmaM; }
   int64_t threads() const { return (consumers() + 1) * warpgroupSize; }
   static constexpr int64_t producerRegisters = 40;
@@ -89,7 +120,7 @@ struct GroupedGemmConfig {
   int64_t numCtas = 132;
 
   /// K-steps of every tile where K is static (RaggedDim::M).
-  int64_t kTiles() const { return k / blockK; }
+  int64_t kTiles() const { return k / blockK(); }
   int64_t mTiles() const { return (m + blockM - 1) / blockM; }
   /// Columns of c one tile stores, and B's columns (n is c's).
   int64_t outBlockN() const { return blockN / accumulatorsPerOutput; }
@@ -104,8 +135,8 @@ struct GroupedGemmConfig {
   // rows) x 64 K-columns; one stored M- or N-major as boxes of 64 K-rows x
   // 64 columns, one after another along M (or N).
   // A K-major B with gate|up halves arrives as one box per half.
-  int64_t aBoxRows() const { return aKMajor ? blockM : blockK; }
-  int64_t bBoxRows() const { return bKMajor ? outBlockN() : blockK; }
+  int64_t aBoxRows() const { return aKMajor ? blockM : blockK(); }
+  int64_t bBoxRows() const { return bKMajor ? outBlockN() : blockK(); }
   int64_t aBoxes() const { return aKMajor ? 1 : blockM / boxWidth; }
   int64_t bBoxes() const {
     return bKMajor ? accumulatorsPerOutput : blockN / boxWidth;
@@ -115,8 +146,8 @@ struct GroupedGemmConfig {
 
   // Shared memory, in bytes from a 1024-byte aligned base (the 128-byte
   // swizzle repeats every 1024 bytes; TMA and wgmma need tiles on it).
-  int64_t aStageBytes() const { return blockM * blockK * 2; }
-  int64_t bStageBytes() const { return blockK * blockN * 2; }
+  int64_t aStageBytes() const { return blockM * blockK() * elementBytes(); }
+  int64_t bStageBytes() const { return blockK() * blockN * elementBytes(); }
   int64_t aOffset(int64_t stage) const { return stage * aStageBytes(); }
   int64_t bOffset(int64_t stage) const {
     return stages * aStageBytes() + stage * bStageBytes();
@@ -196,7 +227,9 @@ struct GroupedGemmConfig {
 /// N is a multiple of the tile's output width (256, or 128 with gate|up
 /// halves), at least 3 stages fit, and the epilogue does not
 /// `accumulate` (its prefetched values would not fit the registers next to
-/// 128 accumulators); n256 takes 256 wherever 2 stages fit; else 128. Then
+/// 128 accumulators); n256 takes 256 wherever 2 stages fit; else 128 (and
+/// always 128 with blockwise FP8 scaling, whose k-step products take a
+/// second set of accumulator registers). Then
 /// the deepest pipeline that fits shared memory, at most `maxStages` (0: no
 /// limit; a tile that needs 3 stages to pay stays 128 wide when the limit is
 /// lower).

@@ -34,6 +34,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::moe::grouped_gemm;
 
@@ -307,7 +309,7 @@ private:
     t.reductionEnd = minU(scanAt(scanRows, t.group), index(config.rows));
     t.kSteps = arith::CeilDivUIOp::create(b, loc,
                                           sub(t.reductionEnd, t.reductionBegin),
-                                          index(GroupedGemmConfig::blockK));
+                                          index(config.blockK()));
     return t;
   }
 
@@ -333,9 +335,21 @@ private:
   }
 
   // --- TMA descriptors ------------------------------------------------------
-  nvgpu::TensorMapDescriptorType tensorMapType(int64_t boxRows) {
-    auto box = MemRefType::get({boxRows, GroupedGemmConfig::boxWidth},
-                               b.getBF16Type(), AffineMap(), workgroup);
+  /// What shared memory holds of A and B: bf16, or FP8 as bytes (wgmma
+  /// reads the format from its instruction, TMA only moves bytes).
+  Type operandElementType() {
+    return config.fp8() ? Type(b.getI8Type()) : Type(b.getBF16Type());
+  }
+  /// Elements of one 128-byte swizzle row of an operand box.
+  int64_t operandBoxColumns() {
+    return GroupedGemmConfig::swizzleRowBytes / config.elementBytes();
+  }
+
+  nvgpu::TensorMapDescriptorType tensorMapType(int64_t boxRows,
+                                               Type element,
+                                               int64_t boxColumns) {
+    auto box = MemRefType::get({boxRows, boxColumns}, element, AffineMap(),
+                               workgroup);
     return nvgpu::TensorMapDescriptorType::get(
         ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
@@ -404,11 +418,12 @@ private:
     return add(index(config.bOffset(0)),
                mul(stage, index(config.bStageBytes())));
   }
-  /// Box `box` of a stage at `stageOffset`: boxRows x 64, boxes one after
-  /// another (GroupedGemmConfig::aBoxRows says how they tile an operand).
+  /// Box `box` of a stage at `stageOffset`: boxRows swizzle rows, boxes
+  /// one after another (GroupedGemmConfig::aBoxRows says how they tile an
+  /// operand).
   Value stageBox(Value stageOffset, int64_t boxRows, int64_t box) {
     int64_t boxBytes = boxRows * GroupedGemmConfig::swizzleRowBytes;
-    return sharedView({boxRows, GroupedGemmConfig::boxWidth}, b.getBF16Type(),
+    return sharedView({boxRows, operandBoxColumns()}, operandElementType(),
                       add(stageOffset, index(box * boxBytes)));
   }
 
@@ -421,10 +436,14 @@ private:
             index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
-      Value aMap =
-          asTensorMap(descriptorAddress(0), tensorMapType(config.aBoxRows()));
-      Value bMap =
-          asTensorMap(descriptorAddress(1), tensorMapType(config.bBoxRows()));
+      Value aMap = asTensorMap(
+          descriptorAddress(0), tensorMapType(config.aBoxRows(),
+                                              operandElementType(),
+                                              operandBoxColumns()));
+      Value bMap = asTensorMap(
+          descriptorAddress(1), tensorMapType(config.bBoxRows(),
+                                              operandElementType(),
+                                              operandBoxColumns()));
       nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
       nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
       readScheduleExtent();
@@ -496,7 +515,7 @@ private:
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, fullBarriers, index(config.stageTransactionBytes()), stage,
         Value());
-    Value k = mul(loop.getInductionVar(), index(GroupedGemmConfig::blockK));
+    Value k = mul(loop.getInductionVar(), index(config.blockK()));
     Value aK = k, bK = k;
     if (config.ragged == RaggedDim::K) {
       // Both operands are [R, M or N]: the k-step's rows of the group.
@@ -527,9 +546,14 @@ private:
         NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::GPU,
                                           address, i32(128));
       });
-      outputMap =
-          asTensorMap(address, tensorMapType(GroupedGemmConfig::wgmmaM));
+      outputMap = asTensorMap(
+          address, tensorMapType(GroupedGemmConfig::wgmmaM, b.getBF16Type(),
+                                 GroupedGemmConfig::boxWidth));
     }
+    if (config.scaling == Fp8Scaling::tensorwise)
+      tensorScale = arith::MulFOp::create(
+          b, loc, memref::LoadOp::create(b, loc, operands.aScale, ValueRange{}),
+          memref::LoadOp::create(b, loc, operands.bScale, ValueRange{}));
     forEachTile([&](const TileCoordinates &t, Value count) {
       // c's values that `accumulate` adds are loaded before the main loop,
       // so that their latency hides behind it.
@@ -560,6 +584,8 @@ private:
   }
 
   std::pair<Value, Value> emitTileMma(const TileCoordinates &t, Value count) {
+    if (config.scaling == Fp8Scaling::blockwise)
+      return emitBlockScaledTileMma(t, count);
     Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
     auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
                                    ValueRange{zero, count});
@@ -590,6 +616,36 @@ private:
     return {loop.getResult(0), next};
   }
 
+  /// Blockwise FP8: each k-step (128 of K, one block of both operands'
+  /// scales) is multiplied into a zeroed accumulator and waited for, its
+  /// stage released, and the product added to the running sum times its
+  /// scales. The scales are loaded before the wait, so their latency hides
+  /// behind the wgmma; the other consumer's wgmmas keep the tensor cores
+  /// busy while this one promotes.
+  std::pair<Value, Value> emitBlockScaledTileMma(const TileCoordinates &t,
+                                                 Value count) {
+    Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
+    std::array<Value, 2> rows = accumulatorRowsOfA(t);
+    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
+                                   ValueRange{zero, count});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value sum = loop.getRegionIterArg(0);
+      Value step = loop.getRegionIterArg(1);
+      Value stage = stageOf(step);
+      SmallVector<SmallVector<Value, 2>, 2> factors =
+          blockScaleFactors(t, rows, loop.getInductionVar());
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
+      Value product = emitStageMma(stage, zero, /*inFlight=*/0);
+      ifThen(isConsumerLeader, [&] { releaseStage(step); });
+      sum = promote(sum, product, factors);
+      scf::YieldOp::create(b, loc, ValueRange{sum, add(step, index(1))});
+    }
+    return {loop.getResult(0), loop.getResult(1)};
+  }
+
   /// RaggedDim::K: a group's last k-step may bring rows of the next group
   /// (TMA fills zeros past R only). Before the wgmma reads the stage, those
   /// rows are zeroed in A's box of this consumer and in its share of B's
@@ -598,10 +654,10 @@ private:
   /// since they share B.
   void zeroRowsPastGroup(const TileCoordinates &t, Value kStep, Value stage) {
     Value first =
-        add(t.reductionBegin, mul(kStep, index(GroupedGemmConfig::blockK)));
+        add(t.reductionBegin, mul(kStep, index(config.blockK())));
     Value valid = sub(t.reductionEnd, first);
     Value partial =
-        cmp(arith::CmpIPredicate::ult, valid, index(GroupedGemmConfig::blockK));
+        cmp(arith::CmpIPredicate::ult, valid, index(config.blockK()));
     ifThen(partial, [&] {
       // A is M-major here: this consumer's M-columns are its own box.
       zeroRowsFrom(stageBoxAt(aStageOffset(stage), consumer), valid);
@@ -625,9 +681,8 @@ private:
 
   /// Box `box` (a run-time index) of 64 x 64 at `stageOffset`.
   Value stageBoxAt(Value stageOffset, Value box) {
-    int64_t boxBytes =
-        GroupedGemmConfig::blockK * GroupedGemmConfig::swizzleRowBytes;
-    return sharedView({GroupedGemmConfig::blockK, GroupedGemmConfig::boxWidth},
+    int64_t boxBytes = config.blockK() * GroupedGemmConfig::swizzleRowBytes;
+    return sharedView({config.blockK(), GroupedGemmConfig::boxWidth},
                       b.getBF16Type(),
                       add(stageOffset, mul(box, index(boxBytes))));
   }
@@ -642,7 +697,7 @@ private:
         b, loc,
         DenseElementsAttr::get(vectorType, b.getZeroAttr(b.getBF16Type())));
     auto chunks = scf::ForOp::create(
-        b, loc, consumerThread, index(GroupedGemmConfig::blockK * chunksPerRow),
+        b, loc, consumerThread, index(config.blockK() * chunksPerRow),
         index(GroupedGemmConfig::warpgroupSize));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(chunks.getBody());
@@ -675,48 +730,118 @@ private:
     return arith::OrIOp::create(b, loc, addressField, constant(fields));
   }
 
+  static NVVM::WGMMATypes wgmmaType(OperandType type) {
+    switch (type) {
+    case OperandType::bf16:
+      return NVVM::WGMMATypes::bf16;
+    case OperandType::e4m3:
+      return NVVM::WGMMATypes::e4m3;
+    case OperandType::e5m2:
+      return NVVM::WGMMATypes::e5m2;
+    }
+    llvm_unreachable("unknown operand type");
+  }
+
   /// This consumer's wgmmas on stage `stage`: its 64 rows, 64 x BN +=
-  /// 64 x BK · BK x BN as BK / 16 m64nBNk16 instructions, one commit group.
-  /// A K-major operand advances 16 columns (32 bytes) per instruction, an
-  /// M/N-major one 16 rows (2 KiB); A's 64 rows of this consumer start
-  /// 64 swizzle rows into the stage either way (a K-major box's rows, or
-  /// the consumer's 64 x 64 box of an M-major one).
-  Value emitStageMma(Value stage, Value accumulator) {
+  /// 64 x BK · BK x BN as BK / wgmmaK m64nBNkK instructions, one commit
+  /// group, of which at most `inFlight` stay in flight when it returns. A
+  /// K-major operand advances 32 bytes of K per instruction, an M/N-major
+  /// one 16 rows (2 KiB); A's 64 rows of this consumer start 64 swizzle
+  /// rows into the stage either way (a K-major box's rows, or the
+  /// consumer's 64 x 64 box of an M-major one).
+  Value emitStageMma(Value stage, Value accumulator, int64_t inFlight = 1) {
     constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
     Value aBase =
         add(aStageOffset(stage),
             mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
     Value bBase = bStageOffset(stage);
-    auto kStride = [](bool kMajor) {
-      return kMajor ? GroupedGemmConfig::wgmmaK * 2
-                    : GroupedGemmConfig::wgmmaK * rowBytes;
+    int64_t wgmmaK = config.wgmmaK();
+    auto kStride = [&](bool kMajor) {
+      return kMajor ? wgmmaK * config.elementBytes() : wgmmaK * rowBytes;
     };
     int64_t aLeading = config.aKMajor ? config.aBoxRows() * rowBytes
-                                      : GroupedGemmConfig::blockK * rowBytes;
+                                      : config.blockK() * rowBytes;
     int64_t bLeading = config.bKMajor ? config.bBoxRows() * rowBytes
-                                      : GroupedGemmConfig::blockK * rowBytes;
-    auto shape =
-        NVVM::MMAShapeAttr::get(ctx, GroupedGemmConfig::wgmmaM, config.blockN,
-                                GroupedGemmConfig::wgmmaK);
+                                      : config.blockK() * rowBytes;
+    auto shape = NVVM::MMAShapeAttr::get(ctx, GroupedGemmConfig::wgmmaM,
+                                         config.blockN, wgmmaK);
     // wgmma's layouts: A "row" and B "col" are K-major.
     auto layoutA = config.aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     auto layoutB = config.bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
-    for (int64_t kk = 0;
-         kk < GroupedGemmConfig::blockK / GroupedGemmConfig::wgmmaK; ++kk) {
+    for (int64_t kk = 0; kk < config.blockK() / wgmmaK; ++kk) {
       Value aDescriptor = matrixDescriptor(
           add(aBase, index(kk * kStride(config.aKMajor))), aLeading);
       Value bDescriptor = matrixDescriptor(
           add(bBase, index(kk * kStride(config.bKMajor))), bLeading);
       accumulator = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accumulatorType(), accumulator, aDescriptor, bDescriptor,
-          shape, NVVM::WGMMATypes::bf16, NVVM::WGMMATypes::bf16,
+          shape, wgmmaType(config.aType), wgmmaType(config.bType),
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+    return accumulator;
+  }
+
+  // --- blockwise FP8 scaling ------------------------------------------------
+  /// The rows of a tile this thread's accumulators hold (wgmma layout: row
+  /// 16 (t / 32) + (t mod 32) / 4 of its consumer's 64, and that + 8), as
+  /// rows of A, clamped to R - 1 (rows past R are not stored).
+  std::array<Value, 2> accumulatorRowsOfA(const TileCoordinates &t) {
+    Value lane = remU(consumerThread, index(32));
+    Value row = add(add(t.aBegin, mul(consumer, index(64))),
+                    add(mul(divU(consumerThread, index(32)), index(16)),
+                        divU(lane, index(4))));
+    Value last = index(config.rows - 1);
+    return {minU(row, last), minU(add(row, index(8)), last)};
+  }
+
+  /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] that
+  /// k-step `kStep`'s product of this thread's accumulators takes: [half
+  /// (row, row + 8)][n-block of the tile (one per 128 columns)].
+  SmallVector<SmallVector<Value, 2>, 2>
+  blockScaleFactors(const TileCoordinates &t, ArrayRef<Value> rows,
+                    Value kStep) {
+    int64_t nBlocks = (config.n + 127) / 128;
+    int64_t tileBlocks = (config.blockN + 127) / 128;
+    Value firstBlock = divU(t.colBegin, index(128));
+    SmallVector<Value, 2> bScales;
+    for (int64_t i = 0; i < tileBlocks; ++i) {
+      Value nBlock = minU(add(firstBlock, index(i)), index(nBlocks - 1));
+      SmallVector<Value, 3> at = {t.group, nBlock, kStep};
+      if (!config.bScaleNK)
+        std::swap(at[1], at[2]);
+      bScales.push_back(
+          memref::LoadOp::create(b, loc, operands.bScale, at).getResult());
+    }
+    SmallVector<SmallVector<Value, 2>, 2> factors;
+    for (Value row : rows) {
+      Value aScale = memref::LoadOp::create(b, loc, operands.aScale,
+                                            ValueRange{row, kStep});
+      SmallVector<Value, 2> perBlock;
+      for (Value bScale : bScales)
+        perBlock.push_back(arith::MulFOp::create(b, loc, aScale, bScale));
+      factors.push_back(perBlock);
+    }
+    return factors;
+  }
+
+  /// accumulator += product · factor of its row half and n-block, register
+  /// by register (register 4 chunk + 2 half + k holds 8-column chunk
+  /// `chunk`).
+  Value promote(Value accumulator, Value product,
+                ArrayRef<SmallVector<Value, 2>> factors) {
+    for (int64_t reg = 0; reg < config.blockN / 2; ++reg) {
+      int64_t chunk = reg / 4, half = (reg / 2) % 2;
+      Value factor = factors[half][chunk * 8 / 128];
+      Value sum = LLVM::ExtractValueOp::create(b, loc, accumulator, reg);
+      Value part = LLVM::ExtractValueOp::create(b, loc, product, reg);
+      sum = LLVM::FMAOp::create(b, loc, part, factor, sum);
+      accumulator = LLVM::InsertValueOp::create(b, loc, accumulator, sum, reg);
+    }
     return accumulator;
   }
 
@@ -762,11 +887,16 @@ private:
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
           SmallVector<Value, 3> values;
-          for (int64_t which = 0; which < config.accumulatorsPerOutput; ++which)
-            values.push_back(LLVM::ExtractValueOp::create(
+          for (int64_t which = 0; which < config.accumulatorsPerOutput;
+               ++which) {
+            Value value = LLVM::ExtractValueOp::create(
                 b, loc, accumulator,
                 ArrayRef<int64_t>{4 * (chunk + which * outChunks) + 2 * half +
-                                  k}));
+                                  k});
+            if (tensorScale)
+              value = arith::MulFOp::create(b, loc, value, tensorScale);
+            values.push_back(value);
+          }
           Value v = values.front();
           if (operands.epilogue) {
             if (rowScale)
@@ -1041,6 +1171,7 @@ private:
   Value groupTiles, groupRowsEnd, totalTiles;
   Value consumer, consumerThread, isConsumerLeader;
   Value outputMap; // c's tensor map where the kernel TMA-stores
+  Value tensorScale; // tensorwise FP8: a_scale · b_scale
 };
 
 } // namespace

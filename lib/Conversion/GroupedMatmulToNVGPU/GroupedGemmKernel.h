@@ -34,6 +34,10 @@ struct GroupedGemmKernelOperands {
   /// where `rowScale` ([R] f32) is set, its row's element.
   std::function<Value(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
+  /// FP8 (GroupedGemmConfig::scaling): the f32 scales of A and B, rank 0
+  /// (tensorwise), or a_scale [R, K/128] and b_scale [G, N/128, K/128] (or
+  /// [G, K/128, N/128], GroupedGemmConfig::bScaleNK) (blockwise).
+  Value aScale, bScale;
 };
 
 /// Emits the kernel body at `builder`'s insertion point (the start of the

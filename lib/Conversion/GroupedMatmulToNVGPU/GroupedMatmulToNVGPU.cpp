@@ -3,9 +3,10 @@
 // convert-grouped-matmul-to-nvgpu: a bf16 moe.grouped_matmul or
 // moe.grouped_weight_grad on memrefs becomes, in its host function,
 //
-//   moert_entry_tensor_map_bf16_2d(aMap, A, rows, cols, boxRows, 64)  (host)
-//   moert_entry_tensor_map_bf16_2d(bMap, B, rows, cols, boxRows, 64)
-//   moert_entry_tensor_map_bf16_2d(cMap, c, rows, cols, 64, 64)  (bf16 c)
+//   moert_entry_tensor_map_2d(aMap, A, rows, cols, boxRows, boxCols, bytes)
+//   moert_entry_tensor_map_2d(bMap, B, rows, cols, boxRows, boxCols, bytes)
+//   moert_entry_tensor_map_2d(cMap, c, rows, cols, 64, 64, 2)  (bf16 c)
+//                                                   (host; boxes 128 bytes wide)
 //   %scratch = memref.alloc : memref<numCtas x 16·maps x i64>    (device)
 //   gpu.launch numCtas x (BM / 64 + 1) * 128 threads { GroupedGemmKernel.h }
 //   memref.dealloc %scratch
@@ -26,6 +27,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -50,12 +52,18 @@ std::string dimensionReason(StringRef name, int64_t size, int64_t multiple,
       .str();
 }
 
-/// What both ops need: bf16 operands, a bf16 or f32 result, i32 sizes,
-/// static identity-layout buffers (empty: all there).
-std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
-  for (Value operand : bf16Operands)
-    if (!cast<MemRefType>(operand.getType()).getElementType().isBF16())
+/// What both ops need: bf16 operands (or, `fp8`, f8E4M3FN / f8E5M2 ones), a
+/// bf16 or f32 result, i32 sizes, static identity-layout buffers (empty:
+/// all there).
+std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c,
+                          bool fp8 = false) {
+  for (Value operand : bf16Operands) {
+    Type element = cast<MemRefType>(operand.getType()).getElementType();
+    if (fp8 && !isa<Float8E4M3FNType, Float8E5M2Type>(element))
+      return "FP8 operands that are not f8E4M3FN or f8E5M2";
+    if (!fp8 && !element.isBF16())
       return "operands that are not bf16";
+  }
   Type cElement = cast<MemRefType>(c.getType()).getElementType();
   if (!cElement.isBF16() && !cElement.isF32())
     return "an output that is neither bf16 nor f32";
@@ -73,8 +81,18 @@ std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c) {
   return "";
 }
 
+OperandType operandTypeOf(Value operand) {
+  Type element = cast<MemRefType>(operand.getType()).getElementType();
+  if (isa<Float8E4M3FNType>(element))
+    return OperandType::e4m3;
+  if (isa<Float8E5M2Type>(element))
+    return OperandType::e5m2;
+  return OperandType::bf16;
+}
+
 /// The kernel configuration of a grouped matmul: groups cut its R rows; A is
-/// K-major, B is N-major (kn) or K-major (nk).
+/// K-major, B is N-major (kn) or K-major (nk; FP8 B always: a kn FP8 weight
+/// is transposed first, planKernel).
 GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   auto a = cast<MemRefType>(op.getA().getType());
   auto c = cast<MemRefType>(op.getCInit().getType());
@@ -86,6 +104,15 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   problem.groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
   problem.aKMajor = true;
   problem.bKMajor = op.getWeightLayout() == WeightLayout::NK;
+  problem.aType = operandTypeOf(op.getA());
+  problem.bType = operandTypeOf(op.getB());
+  if (Value aScale = op.getAScale()) {
+    problem.bKMajor = true;
+    problem.bScaleNK = op.getWeightLayout() == WeightLayout::NK;
+    problem.scaling = cast<MemRefType>(aScale.getType()).getRank() == 0
+                          ? Fp8Scaling::tensorwise
+                          : Fp8Scaling::blockwise;
+  }
   problem.f32Out = c.getElementType().isF32();
   problem.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
   problem.accumulate = op.getAccumulate();
@@ -137,23 +164,50 @@ std::string pipelineReason(const GroupedGemmConfig &config) {
 }
 
 /// Why `op` gets no generated kernel (empty: it gets one).
+/// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
+std::string fp8Reason(GroupedMatmulOp op) {
+  if (!op.getAScale() || !op.getBScale())
+    return "FP8 operands without scales";
+  if (op.getEpilogueBlock() || op.getAccumulate())
+    return "an epilogue or accumulate on FP8 operands";
+  auto aScale = cast<MemRefType>(op.getAScale().getType());
+  auto bScale = cast<MemRefType>(op.getBScale().getType());
+  if (aScale.getRank() != bScale.getRank() && aScale.getRank() * bScale.getRank() == 0)
+    return "tensor-wise and block scales mixed";
+  for (auto type : {aScale, bScale})
+    if (!type.getElementType().isF32() || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity())
+      return "scales that are not static contiguous f32 buffers";
+  return "";
+}
+
 std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
-  if (op.getAScale() || op.getBScale())
-    return "FP8 scales";
-  std::string reason =
-      operandReason({op.getA(), op.getB()}, op.getGroupSizes(), op.getCInit());
+  bool fp8 = op.getAScale() != nullptr;
+  if (choices.fp8Only && !fp8)
+    return "bf16 operands (fp8-only)";
+  if (fp8) {
+    std::string reason = fp8Reason(op);
+    if (!reason.empty())
+      return reason;
+  }
+  std::string reason = operandReason({op.getA(), op.getB()},
+                                     op.getGroupSizes(), op.getCInit(), fp8);
   if (!reason.empty())
     return reason;
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
   int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
-  if (k % GroupedGemmConfig::blockK != 0)
-    return dimensionReason("K", k, GroupedGemmConfig::blockK, "");
+  int64_t blockK = GroupedGemmConfig::swizzleRowBytes / (fp8 ? 1 : 2);
+  if (k % blockK != 0)
+    return dimensionReason("K", k, blockK,
+                           fp8 ? "one k-step is one 128-wide scale block" : "");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
   return pipelineReason(configFor(op, choices));
 }
 
 std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices) {
+  if (choices.fp8Only)
+    return "bf16 operands (fp8-only)";
   Value db = op.getOuts().front();
   std::string reason =
       operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
@@ -177,13 +231,14 @@ std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices
   return pipelineReason(configFor(op, choices));
 }
 
-/// Encodes the TMA descriptor of the row-major bf16 matrix `base` viewed as
-/// [rows, cols] on the host; returns its 16 words. The words live on the
+/// Encodes the TMA descriptor of the row-major matrix `base` (elements of
+/// `elementBytes`: bf16 2, FP8 1) viewed as [rows, cols] on the host, for
+/// boxes of boxRows x one 128-byte swizzle row; returns its 16 words. The words live on the
 /// host stack as LLVM ops: host memory that gpu-launch-top-level-loops, which
 /// moves every memref access of host code to the device, leaves alone.
 SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
                                        int64_t rows, int64_t cols,
-                                       int64_t boxRows) {
+                                       int64_t elementBytes, int64_t boxRows) {
   auto i64 = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 64).getResult();
   };
@@ -194,10 +249,11 @@ SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
   Type words = LLVM::LLVMArrayType::get(b.getI64Type(), 16);
   Value storage = LLVM::AllocaOp::create(b, loc, ptrType, words, i64(1),
                                          /*alignment=*/64);
-  runtime_abi::moert_entry_tensor_map_bf16_2d.call(
+  runtime_abi::moert_entry_tensor_map_2d.call(
       b, loc,
       {storage, pointerArgument(b, loc, base), i64(rows), i64(cols),
-       i32(boxRows), i32(GroupedGemmConfig::boxWidth)});
+       i32(boxRows), i32(GroupedGemmConfig::swizzleRowBytes / elementBytes),
+       i32(elementBytes)});
   SmallVector<Value, 16> result;
   for (int32_t i = 0; i < 16; ++i) {
     Value word = LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), storage,
@@ -215,14 +271,37 @@ struct KernelPlan {
   int64_t aRows, aCols, bRows, bCols;
   std::function<Value(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
+  Value aScale, bScale;
+  /// A temporary the kernel reads (the transposed FP8 weight), freed after
+  /// the launch.
+  Value scratch;
 };
 
-KernelPlan planKernel(GroupedMatmulOp op, const GemmChoices &choices) {
+/// b [G, K, N] copied to a new [G, N, K] buffer (FP8 wgmma reads B K-major
+/// only).
+Value transposedWeight(IRRewriter &rewriter, Location loc, Value b) {
+  auto type = cast<MemRefType>(b.getType());
+  auto transposedType =
+      MemRefType::get({type.getDimSize(0), type.getDimSize(2),
+                       type.getDimSize(1)},
+                      type.getElementType());
+  Value transposed = memref::AllocOp::create(rewriter, loc, transposedType);
+  linalg::TransposeOp::create(rewriter, loc, b, transposed,
+                              ArrayRef<int64_t>{0, 2, 1});
+  return transposed;
+}
+
+KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
+                      const GemmChoices &choices) {
   KernelPlan plan;
   plan.config = configFor(op, choices);
   const GroupedGemmConfig &config = plan.config;
   plan.a = op.getA();
   plan.b = op.getB();
+  plan.aScale = op.getAScale();
+  plan.bScale = op.getBScale();
+  if (config.fp8() && op.getWeightLayout() == WeightLayout::KN)
+    plan.b = plan.scratch = transposedWeight(rewriter, op.getLoc(), plan.b);
   plan.groupSizes = op.getGroupSizes();
   plan.c = op.getCInit();
   plan.aRows = config.rows;
@@ -263,15 +342,20 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   operands.c = plan.c;
   operands.epilogue = plan.epilogue;
   operands.rowScale = plan.rowScale;
-  operands.aMapWords = encodeTensorMap(rewriter, loc, plan.a, plan.aRows,
-                                       plan.aCols, config.aBoxRows());
-  operands.bMapWords = encodeTensorMap(rewriter, loc, plan.b, plan.bRows,
-                                       plan.bCols, config.bBoxRows());
+  operands.aScale = plan.aScale;
+  operands.bScale = plan.bScale;
+  operands.aMapWords =
+      encodeTensorMap(rewriter, loc, plan.a, plan.aRows, plan.aCols,
+                      config.elementBytes(), config.aBoxRows());
+  operands.bMapWords =
+      encodeTensorMap(rewriter, loc, plan.b, plan.bRows, plan.bCols,
+                      config.elementBytes(), config.bBoxRows());
   if (config.tmaStore()) {
     auto cType = cast<MemRefType>(plan.c.getType());
     operands.cMapWords =
         encodeTensorMap(rewriter, loc, plan.c, cType.getDimSize(0),
-                        cType.getDimSize(1), GroupedGemmConfig::wgmmaM);
+                        cType.getDimSize(1), /*elementBytes=*/2,
+                        GroupedGemmConfig::wgmmaM);
   }
   operands.descriptorScratch = memref::AllocOp::create(
       rewriter, loc,
@@ -298,6 +382,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
     buildGroupedGemmKernel(rewriter, loc, config, operands);
   }
   memref::DeallocOp::create(rewriter, loc, operands.descriptorScratch);
+  if (plan.scratch)
+    memref::DeallocOp::create(rewriter, loc, plan.scratch);
   rewriter.eraseOp(op);
 }
 
@@ -333,7 +419,7 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(maxStages);
       return signalPassFailure();
     }
-    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore};
+    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore, fp8Only};
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {
@@ -361,7 +447,7 @@ struct ConvertGroupedMatmulToNVGPUPass
       KernelPlan plan =
           TypeSwitch<Operation *, KernelPlan>(op)
               .Case([&](GroupedMatmulOp matmul) {
-                return planKernel(matmul, choices);
+                return planKernel(rewriter, matmul, choices);
               })
               .Case([&](GroupedWeightGradOp weightGrad) {
                 return planKernel(rewriter, weightGrad, choices);

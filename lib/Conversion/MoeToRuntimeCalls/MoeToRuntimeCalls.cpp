@@ -79,8 +79,10 @@ LogicalResult checkRuntimeCanRun(Operation *op) {
     return !mm.getAScale()
                ? checkRuntimeOperands(op, {mm.getA(), mm.getB()},
                                       mm.getGroupSizes(), mm.getCInit())
-               : op->emitOpError("with FP8 scales is not supported on the "
-                                 "GPU target yet");
+               : op->emitOpError(
+                     "with FP8 scales has no cuBLASLt path: it needs the "
+                     "generated kernel (moe-lower-to-gpu gemm=auto or "
+                     "generated; moe-compile --gemm), which did not take it");
   if (auto wg = dyn_cast<GroupedWeightGradOp>(op))
     return checkRuntimeOperands(op, {wg.getA(), wg.getDc()}, wg.getGroupSizes(),
                                 wg.getDbInit());

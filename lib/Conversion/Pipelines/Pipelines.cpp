@@ -238,8 +238,13 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true,
                             /*fuse=*/generatedGemms);
   pm.addPass(moe::createMoeNameKernelSourcesPass());
-  if (generatedGemms) {
+  // FP8 grouped matmuls have only the generated kernel: with gemm=auto they
+  // get it while the bf16 ones stay with cuBLASLt.
+  bool fp8GemmsOnly =
+      !generatedGemms && options.gemm == moe::GroupedGemmBackend::automatic;
+  if (generatedGemms || fp8GemmsOnly) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
+    gemms.fp8Only = fp8GemmsOnly;
     gemms.numCtas = options.gemmCtas;
     gemms.blockNOption = options.gemmBlockN;
     gemms.maxStages = options.gemmMaxStages;
@@ -297,9 +302,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     bool parsed = !digits.getAsInteger(10, version);
     // The generated grouped GEMMs fence their TMA descriptors for the
     // tensor-map proxy: PTX 8.3.
-    nvvm.features = parsed && version >= 100 ? "+ptx88"
-                    : generatedGemms         ? "+ptx83"
-                                             : "+ptx80";
+    nvvm.features = parsed && version >= 100         ? "+ptx88"
+                    : generatedGemms || fp8GemmsOnly ? "+ptx83"
+                                                     : "+ptx80";
   }
   nvvm.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(nvvm));

@@ -38,8 +38,8 @@ func.func @f32_operands(%a: memref<256x64xf32>, %b: memref<4x64x64xf32>, %n: mem
 
 // -----
 
-func.func @fp8_scales(%a: memref<256x64xf8E4M3FN>, %b: memref<4x64x64xf8E4M3FN>, %n: memref<4xi32>, %sa: memref<f32>, %sb: memref<f32>, %c: memref<256x64xbf16>) {
-  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for FP8 scales}}
+func.func @fp8_k_not_multiple_of_128(%a: memref<256x64xf8E4M3FN>, %b: memref<4x64x64xf8E4M3FN>, %n: memref<4xi32>, %sa: memref<f32>, %sb: memref<f32>, %c: memref<256x64xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 64 (a multiple of 128 is needed: one k-step is one 128-wide scale block)}}
   moe.grouped_matmul %a, %b, %n scales(%sa, %sb) outs(%c) : memref<256x64xf8E4M3FN>, memref<4x64x64xf8E4M3FN>, memref<4xi32>, memref<f32>, memref<f32> -> memref<256x64xbf16>
   return
 }

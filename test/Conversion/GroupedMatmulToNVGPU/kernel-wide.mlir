@@ -19,9 +19,9 @@
 // N-major: 64-column boxes 8 KiB apart, the leading offset 8192 / 16 = 512
 // as with 128-wide tiles).
 // FORCED-LABEL: func.func @wide_kn
-// FORCED:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c64_i32
-// FORCED:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c512_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
-// FORCED:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c512_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
+// FORCED:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c64_i32
+// FORCED:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c512_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
+// FORCED:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c512_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
 // FORCED-DAG:   arith.constant 219136 : i32
 // FORCED-DAG:   arith.constant 384 : index
 // FORCED:       gpu.launch
@@ -77,7 +77,7 @@ func.func @wide_kn(%a: memref<1024x128xbf16>, %b: memref<2x128x512xbf16>, %n: me
 // (TMA allows 256 elements a box dimension); its wgmma descriptor's leading
 // offset is 256 x 128 / 16 = 2048 (bits 16-29), B read K-major ("col").
 // FORCED-LABEL: func.func @wide_nk
-// FORCED:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c256_i32{{[_0-9]*}}, %c64_i32
+// FORCED:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c256_i32{{[_0-9]*}}, %c64_i32
 // FORCED:       gpu.launch
 // FORCED:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16
 // FORCED-NEXT:    arith.constant
@@ -99,7 +99,7 @@ func.func @wide_nk(%a: memref<1024x128xbf16>, %b: memref<2x512x128xbf16>, %n: me
 // epilogue pairs accumulator register i (gate) with i + 64 (up: 16 chunks
 // of 8 columns further) and TMA-stores two 64 x 64 boxes.
 // EPI-LABEL: func.func @wide_gated
-// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64, %c64_i32{{.*}}, %c64_i32
+// EPI:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64, %c64_i32{{.*}}, %c64_i32
 // EPI:       gpu.launch
 // EPI:           %[[NT:.*]] = arith.remui %{{.*}}, %c2 : index
 // EPI-NEXT:      %[[COL:.*]] = arith.muli %[[NT]], %c128 : index
@@ -138,7 +138,7 @@ func.func @wide_gated(%a: memref<1024x128xbf16>, %b: memref<2x128x512xbf16>, %n:
 // as one 256-row operand; an f32 output is staged and stored in one 128-column slab.
 // 64-row tiles of 256 columns: 8 + 32 KiB a stage, 4 stages.
 // EPI-LABEL: func.func @wide_gated_nk_f32
-// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c2048_i64, %c128_i64, %c128_i32, %c64_i32
+// EPI:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c2048_i64, %c128_i64, %c128_i32, %c64_i32
 // EPI:       gpu.launch
 // EPI:         nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // EPI:             nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16

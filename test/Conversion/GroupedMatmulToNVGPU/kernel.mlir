@@ -16,13 +16,13 @@
 // CHECK-DAG:   %[[R:.*]] = arith.constant 256 : i64
 // CHECK-DAG:   %[[K:.*]] = arith.constant 128 : i64
 // CHECK-DAG:   %[[BOX:.*]] = arith.constant 64 : i32
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%[[AMAP]], %{{.*}}, %[[R]], %[[K]], %[[BOX]], %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%[[AMAP]], %{{.*}}, %[[R]], %[[K]], %[[BOX]], %{{.*}})
 // B viewed as [G * K, N] = [512, 192] in 64 x 64 boxes.
 // CHECK-DAG:   %[[GK:.*]] = arith.constant 512 : i64
 // CHECK-DAG:   %[[N:.*]] = arith.constant 192 : i64
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %[[GK]], %[[N]], %{{.*}}, %{{.*}})
 // c as [R, N] = [256, 192] in 64 x 64 boxes, for the TMA stores.
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32{{[_0-9]*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c2_i32{{[_0-9]*}})
 // CHECK:       %[[SCRATCH:.*]] = memref.alloc() : memref<132x48xi64>
 // 64-row tiles (R / G = 64 < 128): as many stages of (8 + 16) KiB as fit
 // (7) next to a 64 x 132 f32 epilogue tile (rows padded by 4 floats), two
@@ -166,8 +166,8 @@ func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>,
 // weight_layout nk: b viewed as [G * N, K] = [768, 128] in 128 x 64 boxes
 // (one per stage, 128 rows of N), read K-major by wgmma (B "col").
 // CHECK-LABEL: func.func @nk_layout
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c768_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c768_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %{{.*}})
 // CHECK:       gpu.launch
 // CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:     nvgpu.tma.async.load
@@ -195,8 +195,8 @@ func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: m
 // both consumers synchronized on barrier 3 over 256 threads).
 // CHECK-LABEL: func.func @weight_grad
 // CHECK:       %[[DB:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<4x256x192xf32> into memref<1024x192xf32>
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c256_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c256_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c512_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
 // CHECK:       gpu.launch
 // CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK:         arith.ceildivui
@@ -224,8 +224,8 @@ func.func @weight_grad(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: 
 // is B; Kd = 192 columns.
 // CHECK-LABEL: func.func @weight_grad_nk
 // CHECK:       memref.collapse_shape %{{.*}} : memref<2x128x192xf32> into memref<256x192xf32>
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c300_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c300_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c300_i64{{[_0-9]*}}, %c128_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c300_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %{{.*}})
 // CHECK:       gpu.launch
 // CHECK-NOT:   moe.grouped_weight_grad
 func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %n: memref<2xi32>, %db: memref<2x128x192xf32>) {
@@ -241,9 +241,9 @@ func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %
 // 32 KiB (4 with the f32 staging of the f32 weight gradient above).
 // CHECK-LABEL: func.func @weight_grad_bf16
 // CHECK:       %[[DB:.*]] = memref.collapse_shape %{{.*}} : memref<4x256x192xbf16> into memref<1024x192xbf16>
-// CHECK:       call @moert_entry_tensor_map_bf16_2d
-// CHECK:       call @moert_entry_tensor_map_bf16_2d
-// CHECK:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
+// CHECK:       call @moert_entry_tensor_map_2d
+// CHECK:       call @moert_entry_tensor_map_2d
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c1024_i64{{[_0-9]*}}, %c192_i64{{[_0-9]*}}, %c64_i32{{[_0-9]*}}, %c64_i32
 // CHECK:       memref.alloc() : memref<132x48xi64>
 // CHECK-DAG:   arith.constant 200704 : i32
 // CHECK-DAG:   arith.constant 384 : index
@@ -280,7 +280,7 @@ func.func @weight_grad_bf16(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>,
 // one 64 x 64 bf16 box that TMA stores where the consumer's rows are whole,
 // else as f32 rows whose store moves 64 columns a row (16 threads x 4).
 // EPI-LABEL: func.func @gated_halves
-// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c1024_i64, %c320_i64, %c64_i32{{.*}}, %c64_i32
+// EPI:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c1024_i64, %c320_i64, %c64_i32{{.*}}, %c64_i32
 // EPI:       gpu.launch
 // EPI:         scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %c132
 // EPI:           %[[NT:.*]] = arith.remui %[[TILE]], %c3 : index
@@ -318,7 +318,7 @@ func.func @gated_halves(%a: memref<512x128xbf16>, %b: memref<8x128x320xbf16>, %n
 // colBegin (gate) and g * 2F + F + colBegin (up), stacked in shared memory
 // as one 128-row operand; the row scale is read per row, clamped to R - 1.
 // EPI-LABEL: func.func @gated_halves_nk_row_scale
-// EPI:       call @moert_entry_tensor_map_bf16_2d(%{{.*}}, %{{.*}}, %c768_i64, %c256_i64, %c64_i32
+// EPI:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c768_i64, %c256_i64, %c64_i32
 // EPI:       gpu.launch
 // EPI:             %[[GBASE:.*]] = arith.muli %{{.*}}, %c384 : index
 // EPI:             %[[GATEROW:.*]] = arith.addi %[[GBASE]], %{{.*}} : index

@@ -11,9 +11,9 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.llvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s
 
-// HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
-// HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
-// HOST:     llvm.call @moert_entry_tensor_map_bf16_2d
+// HOST:     llvm.call @moert_entry_tensor_map_2d
+// HOST:     llvm.call @moert_entry_tensor_map_2d
+// HOST:     llvm.call @moert_entry_tensor_map_2d
 // HOST:     gpu.launch_func <%{{.*}} : !llvm.ptr> @gmm_0_grouped_matmul::@gmm_0_grouped_matmul {{.*}} dynamic_shared_memory_size
 // HOST:     gpu.binary @gmm_0_grouped_matmul [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, bin = "\7FELF
 

@@ -9,12 +9,12 @@
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-tma-store=false})' --mlir-print-ir-after=convert-grouped-matmul-to-nvgpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
 
 // TMA-LABEL:   func.func @matmul
-// TMA-COUNT-3: call @moert_entry_tensor_map_bf16_2d
+// TMA-COUNT-3: call @moert_entry_tensor_map_2d
 // TMA:         gpu.launch
 // TMA:         nvgpu.tma.async.store
 // THREADS-LABEL: func.func @matmul
-// THREADS-COUNT-2: call @moert_entry_tensor_map_bf16_2d
-// THREADS-NOT:   call @moert_entry_tensor_map_bf16_2d
+// THREADS-COUNT-2: call @moert_entry_tensor_map_2d
+// THREADS-NOT:   call @moert_entry_tensor_map_2d
 // THREADS:       gpu.launch
 // THREADS-NOT:   nvgpu.tma.async.store
 // THREADS:       vector.store %{{.*}} : memref<256x192xbf16>, vector<4xbf16>

@@ -145,7 +145,7 @@ func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: me
 
 func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN>, %sz: memref<2xi32>,
                       %as: memref<16x2xf32>, %bs: memref<2x2x1xf32>, %c: memref<16x128xbf16>) {
-  // expected-error @+1 {{'moe.grouped_matmul' op with FP8 scales is not supported on the GPU target yet}}
+  // expected-error @+1 {{'moe.grouped_matmul' op with FP8 scales has no cuBLASLt path: it needs the generated kernel (moe-lower-to-gpu gemm=auto or generated; moe-compile --gemm), which did not take it}}
   moe.grouped_matmul %a, %b, %sz scales(%as, %bs) outs(%c) : memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<16x2xf32>, memref<2x2x1xf32> -> memref<16x128xbf16>
   return
 }

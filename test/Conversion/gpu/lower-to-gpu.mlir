@@ -50,9 +50,9 @@
 // CHECK:       llvm.return
 // Kernels: cubins (ELF, from ptxas) for sm_90a.
 // Kernels are named after the op they compute, numbered in launch order.
-// CHECK:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "\7FELF
-// CHECK:       gpu.binary @tiny_layer_1_to_f32  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
-// CHECK:       gpu.binary @tiny_layer_2_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// CHECK:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, bin = "\7FELF
+// CHECK:       gpu.binary @tiny_layer_1_to_f32  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
+// CHECK:       gpu.binary @tiny_layer_2_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
 // CHECK-DAG:   llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
@@ -65,7 +65,7 @@
 
 // The PTX has one kernel per gpu.binary:, ISA 8.0 for sm_90a, 256 threads per block,
 // the thread index feeding the range guard.
-// PTX:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.version 8.0\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_gate(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
+// PTX:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, assembly = "{{.*}}.version 8.3\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_gate(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
 // PTX:       gpu.binary @tiny_layer_2_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_2_route(
 // PTX-NOT:   bin = "
 // B128:      gpu.binary @tiny_layer_0_gate  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_0_gate(\0A{{.*}}.maxntid 128, 1, 1\0A

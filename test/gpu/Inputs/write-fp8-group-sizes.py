@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""write-fp8-group-sizes.py DIR: the i32 group sizes of fp8-grouped-matmul.mlir's
+entries as DIR/<entry>/sizes.npy (moe-runner's --inputs layout), without
+numpy: empty groups, sizes that are not multiples of a tile, rows past the
+last group; bw_many_groups' from a seeded generator (0..20 rows a group)."""
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import npy  # noqa: E402
+
+SKEWED = [0, 300, 0, 0, 5, 1, 0, 100]
+rng = random.Random(11)
+SIZES = {
+    "tw_kn": SKEWED,
+    "tw_nk_e5m2_f32": [0, 130, 257, 1, 0, 64, 300, 200],
+    "bw_kn": SKEWED,
+    "bw_nk_large": [700, 324, 0, 0],
+    "bw_nk_n200_e5m2": [0, 130, 257, 1, 0, 64, 300, 200],
+    "bw_many_groups": [rng.randrange(0, 21) for _ in range(64)],
+}
+
+out = sys.argv[1]
+for entry, sizes in SIZES.items():
+    npy.write(os.path.join(out, entry, "sizes.npy"), "<i4", [len(sizes)], sizes)
