@@ -23,6 +23,12 @@
 #                                            cases and their group sizes;
 #   OUT/gemm/gpu-cublaslt.*                  the same cases on the cuBLASLt
 #                                            path (epilogues as own kernels)
+#   OUT/fp8wgrad/{gpu,gpu-generated,cpu}.*, OUT/fp8wgrad/in
+#                                            test/gpu/Inputs/fp8-wgrad.mlir:
+#                                            moe-fp8-placement's weight
+#                                            gradients on f32 operands (and
+#                                            their group sizes), cuBLASLt
+#                                            path and --gemm=generated
 #   OUT/cublaslt/{gpu,cpu}.*                 test/gpu/Inputs/cublaslt-consumers.mlir:
 #                                            cuBLASLt grouped GEMMs read by
 #                                            compiled kernels (for
@@ -88,6 +94,13 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
+  echo "== FP8 weight gradients on f32 operands (test/gpu/Inputs/fp8-wgrad.mlir)"
+  rm -rf "$OUT/fp8wgrad" && mkdir -p "$OUT/fp8wgrad"
+  python3 "$ROOT/test/gpu/Inputs/write-fp8-wgrad-sizes.py" "$OUT/fp8wgrad/in"
+  wgrads=$ROOT/test/gpu/Inputs/fp8-wgrad.mlir
+  "$BIN/moe-compile" --quiet "$wgrads" --target="$CHIP" -o "$OUT/fp8wgrad/gpu"
+  "$BIN/moe-compile" --quiet "$wgrads" --target="$CHIP" --gemm=generated -o "$OUT/fp8wgrad/gpu-generated"
+  "$BIN/moe-compile" --quiet "$wgrads" --target=cpu -o "$OUT/fp8wgrad/cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
   rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"
   "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target="$CHIP" \

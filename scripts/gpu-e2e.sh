@@ -41,6 +41,23 @@ if [ -d "$ART/gemm" ]; then
   done
 fi
 
+if [ -d "$ART/fp8wgrad" ]; then
+  # moe-fp8-placement's weight gradients on f32 operands
+  # (test/gpu/fp8-wgrad.test): the blockwise transpose/quantize/dequantize
+  # chain, tensorwise, an f32 db, an f32-operand grouped matmul; empty
+  # groups and rows past the last group; cuBLASLt path and --gemm=generated.
+  for variant in gpu gpu-generated; do
+    [ -f "$ART/fp8wgrad/$variant.so" ] || continue
+    echo "=== FP8 weight gradients on f32 operands ($variant) vs CPU reference $(date +%T)"
+    if timeout 120 "$RUNNER" "$ART/fp8wgrad/$variant" --device gpu --inputs "$ART/fp8wgrad/in" \
+         --iters 1 --warmup 0 --check-against "$ART/fp8wgrad/cpu" >"$OUTDIR/fp8wgrad-$variant.log" 2>&1; then
+      grep -E "entry|PASS|^check:" "$OUTDIR/fp8wgrad-$variant.log" | head -20; echo "fp8wgrad $variant: PASS"
+    else
+      tail -40 "$OUTDIR/fp8wgrad-$variant.log"; echo "fp8wgrad $variant: FAIL"; status=1
+    fi
+  done
+fi
+
 echo "=== GPU vs CPU reference, fewer tokens (see scripts/gpu-artifacts.sh) $(date +%T)"
 pids=()
 for name in ${E2E_EXAMPLES:-small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu}; do

@@ -1,8 +1,9 @@
 //===- MoeToRuntimeCalls.h - moe ops as calls into the runtime --*- C++ -*-===//
 //
 // The patterns of convert-moe-to-runtime-calls that turn grouped matmuls and
-// weight gradients on bf16 memrefs into moert_entry_* calls (cuBLASLt), for
-// a pass that chooses between them and another lowering of those ops.
+// weight gradients on bf16 or f32 memrefs into moert_entry_* calls
+// (cuBLASLt), for a pass that chooses between them and another lowering of
+// those ops.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOEDIALECT_CONVERSION_MOETORUNTIMECALLS_H
@@ -12,8 +13,9 @@
 
 namespace mlir::moe {
 
-/// moe.grouped_matmul → moert_entry_grouped_gemm_bf16 and
-/// moe.grouped_weight_grad → moert_entry_grouped_weight_grad_bf16, for ops
+/// moe.grouped_matmul → moert_entry_grouped_gemm_{bf16,f32} and
+/// moe.grouped_weight_grad → moert_entry_grouped_weight_grad_{bf16,f32} (by
+/// the operands' element type), for ops
 /// with pure buffer semantics (conversion patterns; the operands must be
 /// what the runtime takes, which convert-moe-to-runtime-calls checks first).
 void populateGroupedMatmulToRuntimeCallPatterns(RewritePatternSet &patterns,

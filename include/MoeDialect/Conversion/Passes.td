@@ -56,7 +56,11 @@ def ConvertMoeToRuntimeCallsPass
     * `moe.grouped_matmul` / `moe.grouped_weight_grad` on memrefs of bf16
       become `func.call @moert_entry_grouped_gemm_bf16` /
       `@moert_entry_grouped_weight_grad_bf16` (pointers passed as
-      `!llvm.ptr`, group sizes read from device memory);
+      `!llvm.ptr`, group sizes read from device memory), on memrefs of f32
+      (e.g. the dequantized FP8 operands of moe-fp8-placement's weight
+      gradients) `@moert_entry_grouped_gemm_f32` /
+      `@moert_entry_grouped_weight_grad_f32` (TF32 tensor cores for a bf16
+      output, true fp32 for an f32 one);
     * linalg contractions with f32 accumulation (what autodiff writes for
       the router adjoints, dlogits·Wᵀ and xᵀ·dlogits) become
       `func.call @moert_entry_matmul_f32` (one dense cuBLASLt f32 GEMM,
@@ -67,7 +71,7 @@ def ConvertMoeToRuntimeCallsPass
     The call signatures come from the runtime's ABI list (moert_abi.def).
     What the runtime cannot do is an error, located at the op, not a
     fallback to loops: grouped matmuls with FP8 scales, operands other than
-    bf16, group sizes other than i32, outputs other than bf16/f32,
+    bf16 or f32, group sizes other than i32, outputs other than bf16/f32,
     non-contiguous buffers. The other moe ops are left for
     `convert-moe-to-parallel-loops`.
   }];

@@ -43,27 +43,26 @@ Value i32Value(OpBuilder &b, Location loc, int32_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
-/// The runtime takes bf16 operands, i32 group sizes, a bf16 or f32 output,
-/// and identity-layout (contiguous) buffers.
-LogicalResult checkRuntimeOperands(Operation *op, ValueRange bf16Operands,
+/// The runtime takes bf16 or f32 operands (the op verifiers make both of
+/// one type), i32 group sizes, a bf16 or f32 output, and identity-layout
+/// (contiguous) buffers.
+LogicalResult checkRuntimeOperands(Operation *op, ValueRange operands,
                                    Value sizes, Value out) {
   auto elem = [](Value v) {
     return cast<MemRefType>(v.getType()).getElementType();
   };
-  for (Value v : bf16Operands)
-    if (!elem(v).isBF16())
-      return op->emitOpError("on the GPU target takes bf16 operands (cuBLASLt "
-                             "grouped GEMM); got ")
-             << elem(v)
-             << " (FP8 and f32 grouped matmuls are not supported "
-                "on the GPU target yet)";
+  for (Value v : operands)
+    if (!elem(v).isBF16() && !elem(v).isF32())
+      return op->emitOpError("on the GPU target takes bf16 or f32 operands "
+                             "(cuBLASLt grouped GEMM); got ")
+             << elem(v);
   if (!elem(sizes).isInteger(32))
     return op->emitOpError("on the GPU target needs i32 group sizes; got ")
            << elem(sizes);
   if (!elem(out).isBF16() && !elem(out).isF32())
     return op->emitOpError("on the GPU target writes bf16 or f32; got ")
            << elem(out);
-  SmallVector<Value> all(bf16Operands);
+  SmallVector<Value> all(operands);
   all.append({sizes, out});
   for (Value v : all)
     if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
@@ -89,9 +88,9 @@ LogicalResult checkRuntimeCanRun(Operation *op) {
   return success();
 }
 
-/// Calls `entry`, moert_entry_grouped_gemm_bf16 or
-/// moert_entry_grouped_weight_grad_bf16: both take (a, b or dc, sizes, G, Kd,
-/// N, layout, out, out dtype, R).
+/// Calls `entry`, moert_entry_grouped_gemm_{bf16,f32} or
+/// moert_entry_grouped_weight_grad_{bf16,f32}: all take (a, b or dc, sizes,
+/// G, Kd, N, layout, out, out dtype, R).
 template <typename Entry>
 void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
                      Value bOrDc, Value sizes, Value kDim, Value n,
@@ -110,21 +109,32 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
 }
 
 /// Where a grouped op's runtime call gets what differs between the two ops:
-/// the entry, the second operand (b or dc), the output, and the buffers
-/// whose dimension 1 is N and dimension 0 is R.
+/// the entry (by op and operand type), the second operand (b or dc), the
+/// output, and the buffers whose dimension 1 is N and dimension 0 is R.
 struct GroupedCall {
   const decltype(runtime_abi::moert_entry_grouped_gemm_bf16) &entry;
   Value second, out, nFrom, rowsFrom;
 };
 
+bool hasF32Elements(Value buffer) {
+  return cast<MemRefType>(buffer.getType()).getElementType().isF32();
+}
+
+/// f32 operands (e.g. the dequantized FP8 values of moe-fp8-placement's
+/// weight gradients) take the runtime's f32 entries (TF32 tensor cores for a
+/// bf16 output, true fp32 for an f32 one: GroupedGemm.cpp says why).
 GroupedCall groupedCallOf(GroupedMatmulOp op) {
-  return {runtime_abi::moert_entry_grouped_gemm_bf16, op.getB(), op.getCInit(),
-          op.getCInit(), op.getCInit()};
+  return {hasF32Elements(op.getA())
+              ? runtime_abi::moert_entry_grouped_gemm_f32
+              : runtime_abi::moert_entry_grouped_gemm_bf16,
+          op.getB(), op.getCInit(), op.getCInit(), op.getCInit()};
 }
 
 GroupedCall groupedCallOf(GroupedWeightGradOp op) {
-  return {runtime_abi::moert_entry_grouped_weight_grad_bf16, op.getDc(),
-          op.getDbInit(), op.getDc(), op.getA()};
+  return {hasF32Elements(op.getA())
+              ? runtime_abi::moert_entry_grouped_weight_grad_f32
+              : runtime_abi::moert_entry_grouped_weight_grad_bf16,
+          op.getDc(), op.getDbInit(), op.getDc(), op.getA()};
 }
 
 /// moe.grouped_matmul / moe.grouped_weight_grad on buffers -> their

@@ -3,7 +3,8 @@
 // moert_matmul_f32: one dense f32 cublasLtMatmul (C += op(A)·op(B), true fp32
 // compute), for the contractions autodiff writes (the router adjoints).
 //
-// moert_grouped_gemm_bf16 / moert_grouped_weight_grad_bf16: one cublasLtMatmul
+// moert_grouped_gemm_{bf16,f32} / moert_grouped_weight_grad_{bf16,f32} (the
+// suffix names the operands' element type): one cublasLtMatmul
 // per run of consecutive groups of equal size (a strided-batched call when the
 // run holds more than one group), with cached handles, workspaces, matmul
 // descriptors, layouts and heuristic results keyed by problem shape and
@@ -16,6 +17,18 @@
 // matrix is the column-major N x M matrix with ld = N, so the row-major
 // product C = A * B is computed as the column-major C^T = B^T * A^T, i.e. with
 // the roles of the two operands swapped.
+//
+// Compute precision: fp32 accumulation always. bf16 operands multiply exactly
+// in fp32. f32 operands (the FP8 placement's weight gradients read dequantized
+// FP8 values, an f32 per-block scale times an e4m3/e5m2 value) run on TF32
+// tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32) when the output is bf16: TF32
+// keeps 10 of f32's 23 mantissa bits, a relative error of at most 2^-10 per
+// operand (truncated; 2^-11 rounded), 4-8x below the rounding of the bf16
+// output itself (unit roundoff 2^-8) and ~10x below DESIGN.md's bf16
+// tolerance (relative L2 1e-2 against the f32 CPU reference), at ~7x the
+// throughput of fp32 FMAs on Hopper (the FP8 operands' own error, 2^-4 for
+// e4m3, is larger still). With an f32 output the compute is true fp32
+// (CUBLAS_COMPUTE_32F), as DESIGN.md's f32 tolerance (1e-5) needs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,8 +106,8 @@ constexpr size_t kMaxPlans = 8192;
 constexpr int kInBF16 = 0, kInF32 = 1;
 
 // One cuBLASLt problem: D = op(A) * op(B), column-major, A/B of type `in`
-// (bf16 or f32), fp32 compute, D of type `out` (bf16 or f32), optionally
-// strided-batched.
+// (bf16 or f32), fp32 accumulation (computeTypeOf), D of type `out` (bf16 or
+// f32), optionally strided-batched.
 struct PlanKey {
   int device;
   int transA, transB;
@@ -260,8 +273,15 @@ int makeLayout(cublasLtMatrixLayout_t *out, cudaDataType_t type, uint64_t rows,
   return 0;
 }
 
+/// TF32 tensor cores for f32 operands with a bf16 output, true fp32 otherwise
+/// (the file's header says why).
+cublasComputeType_t computeTypeOf(const PlanKey &k) {
+  return k.in == kInF32 && k.out == MOERT_GPU_OUT_BF16 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                        : CUBLAS_COMPUTE_32F;
+}
+
 int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
-  CK_LT(cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  CK_LT(cublasLtMatmulDescCreate(&p.op, computeTypeOf(k), CUDA_R_32F));
   cublasOperation_t ta = k.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t tb = k.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
   CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
@@ -299,10 +319,10 @@ int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
                                        &result, &found));
   if (found < 1)
     return fail("%s: cublasLtMatmulAlgoGetHeuristic found no algorithm for m=%llu "
-                "n=%llu k=%llu batch=%d (transA=%d transB=%d, out %s)",
+                "n=%llu k=%llu batch=%d (transA=%d transB=%d, in %s, out %s)",
                 gWhat, (unsigned long long)k.m, (unsigned long long)k.n,
                 (unsigned long long)k.k, (int)k.batch, k.transA, k.transB,
-                k.out == MOERT_GPU_OUT_F32 ? "f32" : "bf16");
+                k.in == kInF32 ? "f32" : "bf16", k.out == MOERT_GPU_OUT_F32 ? "f32" : "bf16");
   p.algo = result.algo;
   p.workspace = result.workspaceSize;
   return 0;
@@ -405,18 +425,18 @@ int ensureAux(int device, int count, Aux *&out) {
   return 0;
 }
 
-int issue(const Context &ctx, const Call &c, int32_t out) {
+int issue(const Context &ctx, const Call &c, int32_t out, int in) {
   return matmul(ctx, c.transA, c.transB, c.m, c.n, c.k, c.A, c.lda, c.strideA, c.B, c.ldb,
-                c.strideB, c.C, c.ldc, c.strideC, c.batch, out);
+                c.strideB, c.C, c.ldc, c.strideC, c.batch, out, in);
 }
 
 // Issues the calls: on the caller's stream, or spread over auxiliary streams
 // (largest first, each to the least-loaded stream) between a fork and a join.
-int runCalls(const Context &ctx, const std::vector<Call> &calls, int32_t out) {
+int runCalls(const Context &ctx, const std::vector<Call> &calls, int32_t out, int in) {
   const int want = auxStreamsWanted();
   if (calls.size() < 2 || want < 2) {
     for (const Call &c : calls)
-      CK(issue(ctx, c, out));
+      CK(issue(ctx, c, out, in));
     return 0;
   }
   const int ns = (int)std::min<size_t>(want, calls.size());
@@ -439,7 +459,7 @@ int runCalls(const Context &ctx, const std::vector<Call> &calls, int32_t out) {
     Context sub = ctx;
     sub.stream = aux->streams[s];
     sub.workspace = aux->workspaces[s];
-    if ((rc = issue(sub, calls[i], out)) != 0)
+    if ((rc = issue(sub, calls[i], out, in)) != 0)
       break;
   }
   // Join even after a failure, so that the caller's stream stays ordered
@@ -508,9 +528,10 @@ int readSizes(const Context &ctx, const int32_t *sizes, bool onDevice, int64_t n
   return 0;
 }
 
-int groupedGemm(const void *a, const void *b, const int32_t *sizes, bool sizesOnDevice,
-                int64_t num_groups, int64_t K, int64_t N, int32_t layout, void *c,
-                int32_t cdt, int64_t rows, void *stream) {
+// `in`: the element type of a and b (kInBF16 or kInF32).
+int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
+                bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N, int32_t layout,
+                void *c, int32_t cdt, int64_t rows, void *stream) {
   CK(checkCommon(a, b, c, sizes, num_groups, K, N, layout, cdt, rows));
   if (N == 0 || rows == 0)
     return 0;
@@ -524,6 +545,7 @@ int groupedGemm(const void *a, const void *b, const int32_t *sizes, bool sizesOn
   if (total > 0 && K > 0 && (!a || !b))
     return fail("%s: input pointer a or b is NULL", gWhat);
   const int64_t elt = cdt == MOERT_GPU_OUT_F32 ? 4 : 2;
+  const int64_t inElt = in == kInF32 ? 4 : 2;
   char *cp = static_cast<char *>(c);
   const char *ap = static_cast<const char *>(a);
   const char *bp = static_cast<const char *>(b);
@@ -545,8 +567,8 @@ int groupedGemm(const void *a, const void *b, const int32_t *sizes, bool sizesOn
     const int32_t batch = int32_t(g1 - g);
     if (mg > 0) {
       // Column-major: C^T (N x mg) = op(B_g)(N x K) * A_g^T (K x mg).
-      const void *A = bp + size_t(g) * K * N * 2;
-      const void *B = ap + size_t(off) * K * 2;
+      const void *A = bp + size_t(g) * K * N * inElt;
+      const void *B = ap + size_t(off) * K * inElt;
       void *C = cp + size_t(off) * N * elt;
       const bool nk = layout == MOERT_WEIGHT_NK;
       calls.push_back(Call{nk, false, uint64_t(N), uint64_t(mg), uint64_t(K), A,
@@ -556,10 +578,11 @@ int groupedGemm(const void *a, const void *b, const int32_t *sizes, bool sizesOn
     off += mg * batch;
     g = g1;
   }
-  return runCalls(ctx, calls, cdt);
+  return runCalls(ctx, calls, cdt, in);
 }
 
-int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
+// `in`: the element type of a and dc (kInBF16 or kInF32).
+int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *sizes,
                       bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N,
                       int32_t layout, void *db, int32_t dt, int64_t rows, void *stream) {
   CK(checkCommon(a, dc, db, sizes, num_groups, K, N, layout, dt, rows));
@@ -575,6 +598,7 @@ int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
   if (total > 0 && (!a || !dc))
     return fail("%s: input pointer a or dc is NULL", gWhat);
   const int64_t elt = dt == MOERT_GPU_OUT_F32 ? 4 : 2;
+  const int64_t inElt = in == kInF32 ? 4 : 2;
   const size_t groupBytes = size_t(K) * N * elt;
   char *dbp = static_cast<char *>(db);
   const char *ap = static_cast<const char *>(a);
@@ -593,8 +617,8 @@ int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
       // Empty groups: the gradient is exactly zero (cuBLASLt would skip them).
       CK_CUDA(cudaMemsetAsync(D, 0, groupBytes * batch, ctx.stream));
     } else {
-      const void *Ag = ap + size_t(off) * K * 2;
-      const void *dCg = dcp + size_t(off) * N * 2;
+      const void *Ag = ap + size_t(off) * K * inElt;
+      const void *dCg = dcp + size_t(off) * N * inElt;
       if (layout == MOERT_WEIGHT_KN)
         // db_g row-major [K,N] = column-major N x K = dC_g^T (N x mg) * A_g (mg x K).
         calls.push_back(Call{false, true, uint64_t(N), uint64_t(K), uint64_t(mg), dCg, N,
@@ -607,7 +631,7 @@ int groupedWeightGrad(const void *a, const void *dc, const int32_t *sizes,
     off += mg * batch;
     g = g1;
   }
-  return runCalls(ctx, calls, dt);
+  return runCalls(ctx, calls, dt, in);
 }
 
 // Row-major C[m, n] += Σ_k A(m, k)·B(k, n), A stored [m, k] (or [k, m] when
@@ -678,7 +702,7 @@ int moert_grouped_gemm_bf16(const void *a, const void *b, const int32_t *group_s
                             int32_t weight_layout, void *c, int32_t c_dtype, int64_t rows,
                             void *stream) {
   Entry e("moert_grouped_gemm_bf16");
-  return groupedGemm(a, b, group_sizes_device, true, num_groups, k_dim, n, weight_layout,
+  return groupedGemm(kInBF16, a, b, group_sizes_device, true, num_groups, k_dim, n, weight_layout,
                      c, c_dtype, rows, stream);
 }
 
@@ -688,7 +712,7 @@ int moert_grouped_gemm_bf16_host_sizes(const void *a, const void *b,
                                        void *c, int32_t c_dtype, int64_t rows,
                                        void *stream) {
   Entry e("moert_grouped_gemm_bf16_host_sizes");
-  return groupedGemm(a, b, group_sizes_host, false, num_groups, k_dim, n, weight_layout,
+  return groupedGemm(kInBF16, a, b, group_sizes_host, false, num_groups, k_dim, n, weight_layout,
                      c, c_dtype, rows, stream);
 }
 
@@ -703,7 +727,7 @@ int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
                                    int64_t k_dim, int64_t n, int32_t weight_layout,
                                    void *db, int32_t db_dtype, int64_t rows, void *stream) {
   Entry e("moert_grouped_weight_grad_bf16");
-  return groupedWeightGrad(a, dc, group_sizes_device, true, num_groups, k_dim, n,
+  return groupedWeightGrad(kInBF16, a, dc, group_sizes_device, true, num_groups, k_dim, n,
                            weight_layout, db, db_dtype, rows, stream);
 }
 
@@ -714,7 +738,46 @@ int moert_grouped_weight_grad_bf16_host_sizes(const void *a, const void *dc,
                                               int32_t db_dtype, int64_t rows,
                                               void *stream) {
   Entry e("moert_grouped_weight_grad_bf16_host_sizes");
-  return groupedWeightGrad(a, dc, group_sizes_host, false, num_groups, k_dim, n,
+  return groupedWeightGrad(kInBF16, a, dc, group_sizes_host, false, num_groups, k_dim, n,
+                           weight_layout, db, db_dtype, rows, stream);
+}
+
+int moert_grouped_gemm_f32(const float *a, const float *b, const int32_t *group_sizes_device,
+                           int64_t num_groups, int64_t k_dim, int64_t n,
+                           int32_t weight_layout, void *c, int32_t c_dtype, int64_t rows,
+                           void *stream) {
+  Entry e("moert_grouped_gemm_f32");
+  return groupedGemm(kInF32, a, b, group_sizes_device, true, num_groups, k_dim, n,
+                     weight_layout, c, c_dtype, rows, stream);
+}
+
+int moert_grouped_gemm_f32_host_sizes(const float *a, const float *b,
+                                      const int32_t *group_sizes_host, int64_t num_groups,
+                                      int64_t k_dim, int64_t n, int32_t weight_layout,
+                                      void *c, int32_t c_dtype, int64_t rows,
+                                      void *stream) {
+  Entry e("moert_grouped_gemm_f32_host_sizes");
+  return groupedGemm(kInF32, a, b, group_sizes_host, false, num_groups, k_dim, n,
+                     weight_layout, c, c_dtype, rows, stream);
+}
+
+int moert_grouped_weight_grad_f32(const float *a, const float *dc,
+                                  const int32_t *group_sizes_device, int64_t num_groups,
+                                  int64_t k_dim, int64_t n, int32_t weight_layout,
+                                  void *db, int32_t db_dtype, int64_t rows, void *stream) {
+  Entry e("moert_grouped_weight_grad_f32");
+  return groupedWeightGrad(kInF32, a, dc, group_sizes_device, true, num_groups, k_dim, n,
+                           weight_layout, db, db_dtype, rows, stream);
+}
+
+int moert_grouped_weight_grad_f32_host_sizes(const float *a, const float *dc,
+                                             const int32_t *group_sizes_host,
+                                             int64_t num_groups, int64_t k_dim, int64_t n,
+                                             int32_t weight_layout, void *db,
+                                             int32_t db_dtype, int64_t rows,
+                                             void *stream) {
+  Entry e("moert_grouped_weight_grad_f32_host_sizes");
+  return groupedWeightGrad(kInF32, a, dc, group_sizes_host, false, num_groups, k_dim, n,
                            weight_layout, db, db_dtype, rows, stream);
 }
 
@@ -747,6 +810,29 @@ void moert_entry_grouped_weight_grad_bf16(const void *a, const void *dc,
         return moert_grouped_weight_grad_bf16(a, dc, group_sizes_device, num_groups, k_dim,
                                               n, weight_layout, db, db_dtype, rows, stream);
       });
+}
+
+void moert_entry_grouped_gemm_f32(const float *a, const float *b,
+                                  const int32_t *group_sizes_device, int64_t num_groups,
+                                  int64_t k_dim, int64_t n, int32_t weight_layout, void *c,
+                                  int32_t c_dtype, int64_t rows) {
+  const char *entry = "moert_entry_grouped_gemm_f32";
+  entryCall(entry, describeGrouped(entry, num_groups, k_dim, n, rows), [&](void *stream) {
+    return moert_grouped_gemm_f32(a, b, group_sizes_device, num_groups, k_dim, n,
+                                  weight_layout, c, c_dtype, rows, stream);
+  });
+}
+
+void moert_entry_grouped_weight_grad_f32(const float *a, const float *dc,
+                                         const int32_t *group_sizes_device,
+                                         int64_t num_groups, int64_t k_dim, int64_t n,
+                                         int32_t weight_layout, void *db, int32_t db_dtype,
+                                         int64_t rows) {
+  const char *entry = "moert_entry_grouped_weight_grad_f32";
+  entryCall(entry, describeGrouped(entry, num_groups, k_dim, n, rows), [&](void *stream) {
+    return moert_grouped_weight_grad_f32(a, dc, group_sizes_device, num_groups, k_dim, n,
+                                         weight_layout, db, db_dtype, rows, stream);
+  });
 }
 
 void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,

@@ -1,9 +1,9 @@
 //===- grouped_gemm_test.cpp - moert_grouped_* against a CPU reference ----===//
 //
-// Checks moert_grouped_gemm_bf16 and moert_grouped_weight_grad_bf16 (and their
-// *_host_sizes variants) on random bf16 data against a double-precision CPU
-// reference computed from the same bf16 inputs: both weight layouts, both
-// output types, empty groups (leading, trailing, consecutive), rows past the
+// Checks moert_grouped_gemm_{bf16,f32} and moert_grouped_weight_grad_{bf16,f32}
+// (and their *_host_sizes variants) on random bf16 and f32 operands against a
+// double-precision CPU reference computed from the same inputs: both weight
+// layouts, both output types, empty groups (leading, trailing, consecutive), rows past the
 // last group, equal-size runs (the strided-batched path), unaligned shapes,
 // the argument errors; with the matmuls on the caller's stream and spread
 // over auxiliary streams (MOERT_GPU_STREAMS=1 and 4); and the same through
@@ -11,8 +11,10 @@
 // errors). Outputs are poisoned
 // (all-ones bytes: NaN) first, so an element left unwritten fails.
 //
-// Pass: relative L2 error <= 1e-2 for bf16 outputs, <= 1e-3 for f32 outputs;
-// tail rows and empty groups' gradients exactly zero.
+// Pass: relative L2 error <= 1e-2 for bf16 outputs, <= 1e-3 for f32 outputs
+// of bf16 operands, <= 1e-5 for f32 outputs of f32 operands (true fp32: TF32
+// would be off by ~3e-4 there); tail rows and empty groups' gradients
+// exactly zero. f32 operands with a bf16 output run on TF32 tensor cores.
 // Usage: moe-gpu-grouped-gemm-test [seed]   (prints "ALL PASSED" / "FAILED")
 //
 //===----------------------------------------------------------------------===//
@@ -72,13 +74,83 @@ struct DevBuf {
   DevBuf &operator=(const DevBuf &) = delete;
 };
 
-std::vector<uint16_t> randomBf16(std::mt19937_64 &rng, size_t n, std::vector<double> &vals) {
+/// The functions under test for one operand element type (device pointers
+/// passed as void *).
+struct Api {
+  const char *name; ///< "bf16" or "f32"
+  size_t elt;       ///< operand element size in bytes
+  int (*gemm)(const void *, const void *, const int32_t *, int64_t, int64_t, int64_t,
+              int32_t, void *, int32_t, int64_t, void *);
+  int (*gemmHostSizes)(const void *, const void *, const int32_t *, int64_t, int64_t,
+                       int64_t, int32_t, void *, int32_t, int64_t, void *);
+  int (*wgrad)(const void *, const void *, const int32_t *, int64_t, int64_t, int64_t,
+               int32_t, void *, int32_t, int64_t, void *);
+  int (*wgradHostSizes)(const void *, const void *, const int32_t *, int64_t, int64_t,
+                        int64_t, int32_t, void *, int32_t, int64_t, void *);
+  void (*entryGemm)(const void *, const void *, const int32_t *, int64_t, int64_t, int64_t,
+                    int32_t, void *, int32_t, int64_t);
+  void (*entryWgrad)(const void *, const void *, const int32_t *, int64_t, int64_t,
+                     int64_t, int32_t, void *, int32_t, int64_t);
+};
+
+const float *f32(const void *p) { return static_cast<const float *>(p); }
+
+const Api kBf16Api = {"bf16",
+                      2,
+                      moert_grouped_gemm_bf16,
+                      moert_grouped_gemm_bf16_host_sizes,
+                      moert_grouped_weight_grad_bf16,
+                      moert_grouped_weight_grad_bf16_host_sizes,
+                      moert_entry_grouped_gemm_bf16,
+                      moert_entry_grouped_weight_grad_bf16};
+
+const Api kF32Api = {
+    "f32",
+    4,
+    [](const void *a, const void *b, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *c, int32_t dt, int64_t r, void *st) {
+      return moert_grouped_gemm_f32(f32(a), f32(b), s, g, k, n, l, c, dt, r, st);
+    },
+    [](const void *a, const void *b, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *c, int32_t dt, int64_t r, void *st) {
+      return moert_grouped_gemm_f32_host_sizes(f32(a), f32(b), s, g, k, n, l, c, dt, r, st);
+    },
+    [](const void *a, const void *dc, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *db, int32_t dt, int64_t r, void *st) {
+      return moert_grouped_weight_grad_f32(f32(a), f32(dc), s, g, k, n, l, db, dt, r, st);
+    },
+    [](const void *a, const void *dc, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *db, int32_t dt, int64_t r, void *st) {
+      return moert_grouped_weight_grad_f32_host_sizes(f32(a), f32(dc), s, g, k, n, l, db, dt,
+                                                      r, st);
+    },
+    [](const void *a, const void *b, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *c, int32_t dt, int64_t r) {
+      moert_entry_grouped_gemm_f32(f32(a), f32(b), s, g, k, n, l, c, dt, r);
+    },
+    [](const void *a, const void *dc, const int32_t *s, int64_t g, int64_t k, int64_t n,
+       int32_t l, void *db, int32_t dt, int64_t r) {
+      moert_entry_grouped_weight_grad_f32(f32(a), f32(dc), s, g, k, n, l, db, dt, r);
+    }};
+
+/// n random N(0, 1) operands of `api`'s element type as bytes, and their
+/// values in `vals`. f32 values keep all 24 mantissa bits, so TF32's
+/// rounding of them is exercised.
+std::vector<unsigned char> randomOperands(std::mt19937_64 &rng, const Api &api, size_t n,
+                                          std::vector<double> &vals) {
   std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<uint16_t> out(n);
+  std::vector<unsigned char> out(n * api.elt);
   vals.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    out[i] = toBf16(d(rng));
-    vals[i] = fromBf16(out[i]);
+    float f = d(rng);
+    if (api.elt == 2) {
+      uint16_t h = toBf16(f);
+      std::memcpy(&out[i * 2], &h, 2);
+      vals[i] = fromBf16(h);
+    } else {
+      std::memcpy(&out[i * 4], &f, 4);
+      vals[i] = f;
+    }
   }
   return out;
 }
@@ -139,7 +211,7 @@ void compare(const std::string &what, const std::vector<double> &got,
   report(ok, what, detail);
 }
 
-void runCase(std::mt19937_64 &rng, const Case &cs) {
+void runCase(std::mt19937_64 &rng, const Case &cs, const Api &api) {
   const int64_t G = (int64_t)cs.sizes.size(), K = cs.K, N = cs.N, R = cs.rows;
   std::vector<int64_t> off(G + 1, 0);
   for (int64_t g = 0; g < G; ++g)
@@ -147,13 +219,13 @@ void runCase(std::mt19937_64 &rng, const Case &cs) {
   const int64_t total = off[G];
 
   std::vector<double> av, bv, dcv;
-  auto ah = randomBf16(rng, size_t(R) * K, av);
-  auto bh = randomBf16(rng, size_t(G) * K * N, bv); // interpreted per layout
-  auto dch = randomBf16(rng, size_t(R) * N, dcv);
-  DevBuf a(ah.size() * 2), b(bh.size() * 2), dc(dch.size() * 2), sizes(G * 4);
-  CUDA_OR_DIE(cudaMemcpy(a.p, ah.data(), ah.size() * 2, cudaMemcpyHostToDevice));
-  CUDA_OR_DIE(cudaMemcpy(b.p, bh.data(), bh.size() * 2, cudaMemcpyHostToDevice));
-  CUDA_OR_DIE(cudaMemcpy(dc.p, dch.data(), dch.size() * 2, cudaMemcpyHostToDevice));
+  auto ah = randomOperands(rng, api, size_t(R) * K, av);
+  auto bh = randomOperands(rng, api, size_t(G) * K * N, bv); // interpreted per layout
+  auto dch = randomOperands(rng, api, size_t(R) * N, dcv);
+  DevBuf a(ah.size()), b(bh.size()), dc(dch.size()), sizes(G * 4);
+  CUDA_OR_DIE(cudaMemcpy(a.p, ah.data(), ah.size(), cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(b.p, bh.data(), bh.size(), cudaMemcpyHostToDevice));
+  CUDA_OR_DIE(cudaMemcpy(dc.p, dch.data(), dch.size(), cudaMemcpyHostToDevice));
   if (G)
     CUDA_OR_DIE(cudaMemcpy(sizes.p, cs.sizes.data(), G * 4, cudaMemcpyHostToDevice));
   // The copies ran on the legacy stream; the calls below use a non-blocking one.
@@ -196,7 +268,8 @@ void runCase(std::mt19937_64 &rng, const Case &cs) {
 
     for (int dtype = 0; dtype < 2; ++dtype) {
       const size_t elt = dtype == MOERT_GPU_OUT_F32 ? 4 : 2;
-      const double tol = dtype == MOERT_GPU_OUT_F32 ? 1e-3 : 1e-2;
+      const double tol =
+          dtype == MOERT_GPU_OUT_BF16 ? 1e-2 : api.elt == 4 ? 1e-5 : 1e-3;
       // 0: device sizes, 1: host sizes, 2: moert_entry_* (device sizes, the
       // runtime stream, failures sticky).
       for (int mode = 0; mode < 3; ++mode) {
@@ -205,23 +278,21 @@ void runCase(std::mt19937_64 &rng, const Case &cs) {
         cudaStream_t st = entry ? (cudaStream_t)moert_gpu_stream() : stream;
         char what[256];
         std::snprintf(what, sizeof what, "%s G=%" PRId64 " K=%" PRId64 " N=%" PRId64
-                      " rows=%" PRId64 " sum=%" PRId64 " layout=%s out=%s sizes=%s",
-                      cs.name.c_str(), G, K, N, R, total, layout ? "nk" : "kn",
+                      " rows=%" PRId64 " sum=%" PRId64 " layout=%s in=%s out=%s sizes=%s",
+                      cs.name.c_str(), G, K, N, R, total, layout ? "nk" : "kn", api.name,
                       dtype ? "f32" : "bf16",
                       entry ? "entry" : hostSizes ? "host" : "device");
         DevBuf c(size_t(R) * N * elt);
         CUDA_OR_DIE(cudaMemsetAsync(c.p, 0xff, c.bytes, st)); // ordered before the call
         int rc;
         if (entry) {
-          moert_entry_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N, layout,
-                                        c.p, dtype, R);
+          api.entryGemm(a.p, b.p, (const int32_t *)sizes.p, G, K, N, layout, c.p, dtype, R);
           rc = moert_gpu_sticky_error()[0] ? -1 : 0;
         } else {
-          rc = hostSizes
-                   ? moert_grouped_gemm_bf16_host_sizes(a.p, b.p, cs.sizes.data(), G, K, N,
-                                                        layout, c.p, dtype, R, stream)
-                   : moert_grouped_gemm_bf16(a.p, b.p, (const int32_t *)sizes.p, G, K, N,
-                                             layout, c.p, dtype, R, stream);
+          rc = hostSizes ? api.gemmHostSizes(a.p, b.p, cs.sizes.data(), G, K, N, layout, c.p,
+                                             dtype, R, stream)
+                         : api.gemm(a.p, b.p, (const int32_t *)sizes.p, G, K, N, layout, c.p,
+                                    dtype, R, stream);
         }
         if (rc != 0) {
           report(false, std::string("gemm ") + what, moert_gpu_last_error());
@@ -234,16 +305,14 @@ void runCase(std::mt19937_64 &rng, const Case &cs) {
         DevBuf db(size_t(G) * K * N * elt);
         CUDA_OR_DIE(cudaMemsetAsync(db.p, 0xff, db.bytes, st));
         if (entry) {
-          moert_entry_grouped_weight_grad_bf16(a.p, dc.p, (const int32_t *)sizes.p, G, K, N,
-                                               layout, db.p, dtype, R);
+          api.entryWgrad(a.p, dc.p, (const int32_t *)sizes.p, G, K, N, layout, db.p, dtype,
+                         R);
           rc = moert_gpu_sticky_error()[0] ? -1 : 0;
         } else {
-          rc = hostSizes ? moert_grouped_weight_grad_bf16_host_sizes(
-                               a.p, dc.p, cs.sizes.data(), G, K, N, layout, db.p, dtype, R,
-                               stream)
-                         : moert_grouped_weight_grad_bf16(a.p, dc.p,
-                                                          (const int32_t *)sizes.p, G, K, N,
-                                                          layout, db.p, dtype, R, stream);
+          rc = hostSizes ? api.wgradHostSizes(a.p, dc.p, cs.sizes.data(), G, K, N, layout,
+                                              db.p, dtype, R, stream)
+                         : api.wgrad(a.p, dc.p, (const int32_t *)sizes.p, G, K, N, layout,
+                                     db.p, dtype, R, stream);
         }
         if (rc != 0) {
           report(false, std::string("wgrad ") + what, moert_gpu_last_error());
@@ -309,6 +378,23 @@ void errorCases() {
   report(sticky.find("moert_entry_grouped_weight_grad_bf16: ") != std::string::npos &&
              sticky.find("is negative") != std::string::npos,
          "error moert_entry_grouped_weight_grad_bf16 negative size: sticky",
+         "sticky=\"" + sticky + "\"");
+  moert_gpu_clear_sticky_error();
+  // The f32-operand functions check and report alike.
+  expectError("f32 negative size",
+              moert_grouped_gemm_f32(f32(a.p), f32(b.p), (const int32_t *)sizes.p, 2, 16, 16,
+                                     0, c.p, 0, 64, nullptr),
+              "moert_grouped_gemm_f32: group_sizes[1] = -1 is negative");
+  expectError("f32 bad dtype",
+              moert_grouped_weight_grad_f32_host_sizes(f32(a.p), f32(c.p), ok, 2, 16, 16, 0,
+                                                       b.p, 3, 64, nullptr),
+              "moert_grouped_weight_grad_f32_host_sizes: output dtype 3");
+  moert_entry_grouped_weight_grad_f32(f32(a.p), f32(c.p), (const int32_t *)sizes.p, 2, 16, 16,
+                                      0, b.p, 0, 64);
+  sticky = moert_gpu_sticky_error();
+  report(sticky.find("moert_entry_grouped_weight_grad_f32: moert_grouped_weight_grad_f32: "
+                     "group_sizes[1] = -1 is negative") != std::string::npos,
+         "error moert_entry_grouped_weight_grad_f32 negative size: sticky",
          "sticky=\"" + sticky + "\"");
   moert_gpu_clear_sticky_error();
 }
@@ -452,12 +538,14 @@ int main(int argc, char **argv) {
   }
 
   // Once with every matmul on the caller's stream, once spread over the
-  // auxiliary streams (the default).
-  for (const char *streams : {"1", "4"}) {
-    setenv("MOERT_GPU_STREAMS", streams, 1);
-    for (Case c : cases) {
-      c.name = std::string("streams=") + streams + " " + c.name;
-      runCase(rng, c);
+  // auxiliary streams (the default); bf16 operands, then f32 operands.
+  for (const Api *api : {&kBf16Api, &kF32Api}) {
+    for (const char *streams : {"1", "4"}) {
+      setenv("MOERT_GPU_STREAMS", streams, 1);
+      for (Case c : cases) {
+        c.name = std::string("streams=") + streams + " " + c.name;
+        runCase(rng, c, *api);
+      }
     }
   }
   unsetenv("MOERT_GPU_STREAMS");

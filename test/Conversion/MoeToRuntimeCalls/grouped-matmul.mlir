@@ -2,8 +2,8 @@
 // Sizes fold to the constants the runtime receives:
 // RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-runtime-calls --canonicalize | FileCheck %s --check-prefix=FOLD
 
-// convert-moe-to-runtime-calls: bf16 grouped matmuls on memrefs become calls
-// into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
+// convert-moe-to-runtime-calls: bf16 and f32 grouped matmuls on memrefs become
+// calls into libmoe_runtime_gpu (moert_entry_*(a, b, sizes, G, Kd, N, layout, out,
 // out_dtype, rows) with layout KN = 0 / NK = 1 and out bf16 = 0 / f32 = 1);
 // what the runtime cannot do is an error. Shapes are chosen so that every
 // size differs: G = 4 groups, K = 32, N = 48, R = 16 rows.
@@ -126,18 +126,79 @@ func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, 
 
 // -----
 
-// What cuBLASLt cannot do is a located error, not a fallback to loops.
-func.func @f32_operands(%a: memref<16x32xf32>, %b: memref<4x32x48xf32>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
-  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32' (FP8 and f32 grouped matmuls are not supported on the GPU target yet)}}
-  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xf32>, memref<4x32x48xf32>, memref<4xi32> -> memref<16x48xf32>
+// f32 operands (what moe-fp8-placement's weight gradients read: dequantized
+// FP8 values) call the runtime's f32 entries, with the same arguments.
+// CHECK-LABEL: func.func private @moert_entry_grouped_gemm_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-NOT:   @moert_entry_grouped_gemm_bf16
+// CHECK-LABEL: func.func @gmm_f32_operands(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xf32>, %[[B:[^:]+]]: memref<4x48x32xf32>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xf32> -> index
+// CHECK-DAG:   %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]] : memref<4x48x32xf32> -> index
+// CHECK-DAG:   memref.dim %[[A]], %c1{{.*}} : memref<16x32xf32>
+// CHECK:       call @moert_entry_grouped_gemm_f32(
+// CHECK-NEXT:  return
+// FOLD-LABEL: func.func @gmm_f32_operands(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+func.func @gmm_f32_operands(%a: memref<16x32xf32>, %b: memref<4x48x32xf32>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<16x32xf32>, memref<4x48x32xf32>, memref<4xi32> -> memref<16x48xbf16>
   return
 }
 
 // -----
 
-func.func @f32_weight_grad(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
-  // expected-error @+1 {{'moe.grouped_weight_grad' op on the GPU target takes bf16 operands (cuBLASLt grouped GEMM); got 'f32'}}
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x32x48xf32>
+// The FP8 placement's weight gradient: f32 a and dc, bf16 db.
+// CHECK-LABEL: func.func private @moert_entry_grouped_weight_grad_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
+// CHECK-NOT:   @moert_entry_grouped_weight_grad_bf16
+// CHECK-LABEL: func.func @weight_grad_f32_operands(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xf32>, %[[DC:[^:]+]]: memref<16x48xf32>, %[[N:[^:]+]]: memref<4xi32>, %[[DB:[^:]+]]: memref<4x32x48xbf16>)
+// CHECK-DAG:   memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xf32> -> index
+// CHECK-DAG:   memref.extract_aligned_pointer_as_index %[[DC]] : memref<16x48xf32> -> index
+// CHECK-DAG:   memref.dim %[[DC]], %c1{{.*}} : memref<16x48xf32>
+// CHECK:       call @moert_entry_grouped_weight_grad_f32(
+// CHECK-NEXT:  return
+// FOLD-LABEL: func.func @weight_grad_f32_operands(
+// FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
+// FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
+// FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
+// FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
+// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[BF16]], %{{.*}}, %[[BF16]], %[[R]])
+func.func @weight_grad_f32_operands(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x32x48xbf16>
+  return
+}
+
+// -----
+
+// f32 operands and an f32 output (nk): output dtype 1.
+// FOLD-LABEL: func.func @weight_grad_f32_nk_f32(
+// FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NK]], %{{.*}}, %[[NK]], %{{.*}})
+func.func @weight_grad_f32_nk_f32(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x48x32xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x48x32xf32>
+  return
+}
+
+// -----
+
+// What cuBLASLt cannot do is a located error, not a fallback to loops.
+func.func @f16_operands(%a: memref<16x32xf16>, %b: memref<4x32x48xf16>, %n: memref<4xi32>, %c: memref<16x48xf32>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op on the GPU target takes bf16 or f32 operands (cuBLASLt grouped GEMM); got 'f16'}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<16x32xf16>, memref<4x32x48xf16>, memref<4xi32> -> memref<16x48xf32>
+  return
+}
+
+// -----
+
+func.func @f16_weight_grad(%a: memref<16x32xf16>, %dc: memref<16x48xf16>, %n: memref<4xi32>, %db: memref<4x32x48xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op on the GPU target takes bf16 or f32 operands (cuBLASLt grouped GEMM); got 'f16'}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf16>, memref<16x48xf16>, memref<4xi32> -> memref<4x32x48xf32>
   return
 }
 

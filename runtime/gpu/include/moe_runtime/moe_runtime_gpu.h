@@ -75,6 +75,24 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16(const void *a, const void *d
                                                     void *db, int32_t db_dtype,
                                                     int64_t rows, void *stream);
 
+/* The same two with f32 operands (a, b / dc f32; c / db bf16 or f32), for
+ * grouped GEMMs on dequantized FP8 values (moe-fp8-placement's weight
+ * gradients) and f32 references. Accumulation fp32. With a bf16 output the
+ * products run on TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32: each
+ * operand rounded to 10 mantissa bits, a relative error of 2^-10 at most,
+ * below the bf16 output's own rounding); with an f32 output in true fp32. */
+MOERT_GPU_EXPORT int moert_grouped_gemm_f32(const float *a, const float *b,
+                                            const int32_t *group_sizes_device,
+                                            int64_t num_groups, int64_t k_dim, int64_t n,
+                                            int32_t weight_layout, void *c,
+                                            int32_t c_dtype, int64_t rows, void *stream);
+MOERT_GPU_EXPORT int moert_grouped_weight_grad_f32(const float *a, const float *dc,
+                                                   const int32_t *group_sizes_device,
+                                                   int64_t num_groups, int64_t k_dim,
+                                                   int64_t n, int32_t weight_layout,
+                                                   void *db, int32_t db_dtype,
+                                                   int64_t rows, void *stream);
+
 /* The same with the group sizes in host memory (no device-to-host copy, no
  * synchronisation; the host array may be reused as soon as the call returns). */
 MOERT_GPU_EXPORT int moert_grouped_gemm_bf16_host_sizes(
@@ -85,11 +103,20 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16_host_sizes(
     const void *a, const void *dc, const int32_t *group_sizes_host, int64_t num_groups,
     int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
     int64_t rows, void *stream);
+MOERT_GPU_EXPORT int moert_grouped_gemm_f32_host_sizes(
+    const float *a, const float *b, const int32_t *group_sizes_host, int64_t num_groups,
+    int64_t k_dim, int64_t n, int32_t weight_layout, void *c, int32_t c_dtype,
+    int64_t rows, void *stream);
+MOERT_GPU_EXPORT int moert_grouped_weight_grad_f32_host_sizes(
+    const float *a, const float *dc, const int32_t *group_sizes_host, int64_t num_groups,
+    int64_t k_dim, int64_t n, int32_t weight_layout, void *db, int32_t db_dtype,
+    int64_t rows, void *stream);
 
 /* Entry points for compiled code (what the sm_* lowering calls), declared
  * from moert_abi.def, the list the compiler builds its calls from:
  *   moert_entry_grouped_gemm_bf16, moert_entry_matmul_f32,
- *   moert_entry_grouped_weight_grad_bf16
+ *   moert_entry_grouped_weight_grad_bf16, moert_entry_grouped_gemm_f32,
+ *   moert_entry_grouped_weight_grad_f32
  * are the device-size functions above without their `stream` argument, run
  * on the runtime stream (moert_gpu_stream(), moe_runtime_mgpu.h) with the
  * default device's primary context current.
