@@ -48,6 +48,11 @@
 # TMA (moe-compile --gemm-tma-store; initcheck does not see TMA stores).
 # CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
+# MOE_FP8_RECIPE=tensorwise|delayed|blockwise places FP8 (moe-fp8-placement
+# after moe-generate-vjp, every expert GEMM) in every example's full and
+# check layers; blockwise needs each check layer's T·K to be a multiple of
+# 128, so mixtral-8x7b's check T is then 64 (small contracts over 32 and is
+# skipped).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -62,6 +67,19 @@ mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
 # name  full-T  check-T  (dsv3's sequence aux loss: seq_length = check-T / 2)
 CHECK_TOKENS="seed-test:32768:256 mixtral-8x7b:8192:16 qwen3-30b-a3b:16384:128 dsv3-1gpu:4096:32 small:64:64"
+FP8=${MOE_FP8_RECIPE:-}
+if [ -n "$FP8" ]; then
+  CHECK_TOKENS="seed-test:32768:256 mixtral-8x7b:8192:64 qwen3-30b-a3b:16384:128 dsv3-1gpu:4096:32"
+fi
+# moe-generate-vjp, then moe-fp8-placement where MOE_FP8_RECIPE asks for it.
+differentiate() {
+  local in=$1 out=$2
+  if [ -n "$FP8" ]; then
+    "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" --moe-fp8-placement="recipe=$FP8" -o "$out"
+  else
+    "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$out"
+  fi
+}
 
 for spec in $CHECK_TOKENS; do
   IFS=: read -r name full small <<<"$spec"
@@ -69,13 +87,13 @@ for spec in $CHECK_TOKENS; do
   src=$ROOT/examples/$name.mlir
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
-    "$BIN/moe-opt" "$src" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name.mlir"
+    differentiate "$src" "$OUT/src/$name.mlir"
     "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
-  "$BIN/moe-opt" "$OUT/src/$name-check.in.mlir" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$OUT/src/$name-check.mlir"
+  differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
     "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
