@@ -28,8 +28,11 @@ constexpr int64_t kLaneColumns = 8;
 /// uses them: loads in flight per thread.
 constexpr int64_t kUnroll = 4;
 /// Tensorwise amax: at most this many blocks of kBlockThreads, so that at
-/// most 8 · kMaxAmaxBlocks warp partials are left for one warp.
+/// most 8 · kMaxAmaxBlocks warp partials are left for one warp, whose lanes
+/// load kPartialUnroll of them at a time (4096 partials: 8 rounds of
+/// loads).
 constexpr int64_t kMaxAmaxBlocks = 512;
+constexpr int64_t kPartialUnroll = 16;
 
 /// Whether `v` is a memref of rank ≥ 1 with the identity layout and a
 /// static last dimension.
@@ -218,13 +221,13 @@ void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
       [&](OpBuilder &tb, Location tl, Value, Value lane) {
         Idx t{tb, tl};
         Value lastPartial = t.sub(numPartials, t.c(1));
-        Value iters = t.ceilDiv(numPartials, t.c(kWarpSize * kUnroll));
+        Value iters = t.ceilDiv(numPartials, t.c(kWarpSize * kPartialUnroll));
         Value acc = forReduce(
             tb, tl, t.c(0), iters, f32Const(tb, tl, 0.0),
             [&](OpBuilder &lb, Location ll, Value i, Value acc) -> Value {
               Idx l{lb, ll};
-              for (int64_t u = 0; u < kUnroll; ++u) {
-                Value step = l.add(l.mul(i, l.c(kUnroll)), l.c(u));
+              for (int64_t u = 0; u < kPartialUnroll; ++u) {
+                Value step = l.add(l.mul(i, l.c(kPartialUnroll)), l.c(u));
                 Value j = l.min(l.add(lane, l.mul(step, l.c(kWarpSize))),
                                 lastPartial);
                 acc = arith::MaxNumFOp::create(

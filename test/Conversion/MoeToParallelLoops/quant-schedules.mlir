@@ -8,8 +8,8 @@
 //  1. ⌈2048 / (256 · 4)⌉ = 2 blocks (block_x) of 256 threads (thread_x),
 //     4 vector loads an iteration, a butterfly of shuffles xor 16 ... 1
 //     (maxnumf), lane 0 of each warp stores its partial (2 · 8 = 16);
-//  2. one block of 32 lanes: the partials' maximum, the butterfly, lane 0
-//     stores the scale;
+//  2. one block of 32 lanes: the partials' maximum (16 loads a lane at a
+//     time), the butterfly, lane 0 stores the scale;
 //  3. a thread per (row, vector): x / scale stored as 8 FP8 bytes.
 // CHECK-LABEL: func.func @tensorwise(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<64x256xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<f32>)
@@ -32,7 +32,7 @@
 // CHECK:       scf.parallel
 // CHECK:         scf.parallel (%[[LANE:.*]]) = (%{{.*}}) to (%c32{{.*}})
 // CHECK:           scf.for {{.*}} -> (f32)
-// CHECK-COUNT-4:     memref.load %[[PART]]
+// CHECK-COUNT-16:    memref.load %[[PART]]
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK:           scf.if
 // CHECK:             arith.divf
