@@ -547,6 +547,20 @@ bool AuxLossOp::hasParallelSchedule() {
       });
 }
 
+/// Whether the FP8 GPU schedules (QuantSchedules.h) take `input`: rows of a
+/// static length; mx_1x32 keeps its reference loops.
+static bool hasQuantSchedule(QuantRecipe recipe, Value input) {
+  auto type = dyn_cast<ShapedType>(input.getType());
+  return recipe != QuantRecipe::MX1x32 && type && type.hasRank() &&
+         type.getRank() >= 1 && !type.isDynamicDim(type.getRank() - 1);
+}
+bool QuantizeOp::hasParallelSchedule() {
+  return hasQuantSchedule(getRecipe(), getInput());
+}
+bool DequantizeOp::hasParallelSchedule() {
+  return hasQuantSchedule(getRecipe(), getInput());
+}
+
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyAuxLossSymbols(*this, symbolTable);
 }

@@ -97,7 +97,11 @@ def ConvertMoeToParallelLoopsPass
     combine, glu) get a block-per-row schedule: an `scf.parallel` over rows
     mapped to `block_x` holding one over the row's vectors mapped to
     `thread_x` (`#gpu.loop_dim_map`), with 16-byte `vector.load` /
-    `vector.store` accesses.
+    `vector.store` accesses. FP8 `moe.quantize` / `moe.dequantize` (all
+    recipes but mx_1x32) amax-reduce with warp shuffle butterflies
+    (tensor-wise: warp partials, then one warp; 1x128: 16 lanes a block;
+    128x128: a warp a tile) and cast with vector accesses, bit for bit the
+    reference's (a maximum is exact in any order).
     The results are the CPU reference's bit for bit for the integer outputs
     (indices, rows, group sizes) and within f32 reassociation for the
     reductions. Every other moe op gets its reference loops

@@ -57,7 +57,8 @@ def Moe_ParallelScheduleOpInterface : OpInterface<"ParallelScheduleOpInterface">
     An op whose lowering on memrefs is parallel loops over independent work
     items (tokens, rows, elements, token chunks), so that on the GPU every
     item is a thread: either a chunked multi-phase schedule of its own
-    (convert-moe-to-parallel-loops: permute, combine_grad, the losses) or
+    (convert-moe-to-parallel-loops: permute, combine_grad, the losses, FP8
+    quantize/dequantize but mx_1x32) or
     reference loops that are parallel loops already (gate, route, topk, glu,
     combine). convert-moe-to-parallel-loops{single-thread-kernels} runs the
     sequential reference loops of every other op in a single-thread kernel.

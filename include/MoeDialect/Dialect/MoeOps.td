@@ -715,7 +715,9 @@ def Moe_CombineGradOp : Moe_DpsOp<"combine_grad", ["Dy", "Dweights"],
 // FP8
 //===----------------------------------------------------------------------===//
 
-def Moe_QuantizeOp : Moe_DpsOp<"quantize", ["Output", "Scale"]> {
+def Moe_QuantizeOp : Moe_DpsOp<"quantize", ["Output", "Scale"],
+    [DeclareOpInterfaceMethods<Moe_ParallelScheduleOpInterface,
+                               ["hasParallelSchedule"]>]> {
   let summary = "FP8 quantization with an explicit scale";
   let description = [{
     `output = saturate(input / scale)` in f8E4M3FN or f8E5M2 (saturating
@@ -774,7 +776,9 @@ def Moe_QuantizeOp : Moe_DpsOp<"quantize", ["Output", "Scale"]> {
   }];
 }
 
-def Moe_DequantizeOp : Moe_DpsOp<"dequantize", ["Output"]> {
+def Moe_DequantizeOp : Moe_DpsOp<"dequantize", ["Output"],
+    [DeclareOpInterfaceMethods<Moe_ParallelScheduleOpInterface,
+                               ["hasParallelSchedule"]>]> {
   let summary = "FP8 dequantization: output = input · scale";
   let description = [{
     The inverse of `moe.quantize` for the same `recipe`: each element of

@@ -154,6 +154,19 @@ void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
                   Value newAmaxHistory);
 void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                     Value input, Value scale, Value output);
+/// moe.quantize's amax step: acc ← max(acc, |x|) with arith.maxnumf, so a
+/// NaN x leaves acc unchanged. From an initial 0 the result is the maximum
+/// of the non-NaN |x|, whatever the order of the steps (the GPU schedules
+/// reduce in another order and get the same bits).
+Value accumulateAmax(OpBuilder &b, Location loc, Value acc, Value x);
+/// A block's scale: amax / fp8Max, and 1 where that is 0.
+Value scaleFromAmax(OpBuilder &b, Location loc, Value amax, double fp8Max);
+/// Delayed scaling: max(amax_history) (arith.maxnumf from 0, in order).
+Value amaxHistoryMax(OpBuilder &b, Location loc, Value amaxHistory);
+/// Delayed scaling's history update: new[i] = old[i - 1] written back to
+/// front (right when the two buffers are one), then new[0] = amax.
+void rollAmaxHistory(OpBuilder &b, Location loc, Value amaxHistory,
+                     Value newAmaxHistory, Value amax);
 
 } // namespace mlir::moe::loops
 

@@ -70,18 +70,20 @@ Value reduceAll(OpBuilder &b, Location loc, Value memref, Value init,
   return nest(b, loc, 0, init);
 }
 
-/// acc ← max(acc, |x|), skipping NaN.
+} // namespace
+
 Value accumulateAmax(OpBuilder &b, Location loc, Value acc, Value x) {
   return arith::MaxNumFOp::create(b, loc, acc, math::AbsFOp::create(b, loc, x));
 }
 
-/// amax / fp8Max, and 1 where that is 0.
 Value scaleFromAmax(OpBuilder &b, Location loc, Value amax, double fp8Max) {
   Value s = arith::DivFOp::create(b, loc, amax, f32Const(b, loc, fp8Max));
   Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s,
                                        f32Const(b, loc, 0.0));
   return arith::SelectOp::create(b, loc, isZero, f32Const(b, loc, 1.0), s);
 }
+
+namespace {
 
 /// Stores fp8(x / scale) into output[idx].
 void storeQuantized(OpBuilder &b, Location loc, Value input, Value output,
@@ -177,20 +179,12 @@ void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
       opmath::fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
   int64_t rank = cast<MemRefType>(input.getType()).getRank();
   Value zeroF = f32Const(b, loc, 0.0);
-  Value zero = indexConst(b, loc, 0);
 
   // The scale of delayed scaling comes from the history, read before the
   // new history is written (the two may share a buffer).
-  Value historyLen, historyMax;
-  if (recipe == QuantRecipe::Delayed) {
-    historyLen = dimOf(b, loc, amaxHistory, 0);
-    historyMax = forReduce(
-        b, loc, zero, historyLen, zeroF,
-        [&](OpBuilder &nb, Location nl, Value i, Value acc) -> Value {
-          Value h = memref::LoadOp::create(nb, nl, amaxHistory, i);
-          return arith::MaxNumFOp::create(nb, nl, acc, h);
-        });
-  }
+  Value historyMax;
+  if (recipe == QuantRecipe::Delayed)
+    historyMax = amaxHistoryMax(b, loc, amaxHistory);
 
   Value amax = reduceAll(
       b, loc, input, zeroF,
@@ -205,11 +199,27 @@ void emitQuantize(OpBuilder &b, Location loc, QuantRecipe recipe, Value input,
                  storeQuantized(nb, nl, input, output, ivs, s);
                });
 
-  if (recipe != QuantRecipe::Delayed)
-    return;
+  if (recipe == QuantRecipe::Delayed)
+    rollAmaxHistory(b, loc, amaxHistory, newAmaxHistory, amax);
+}
+
+Value amaxHistoryMax(OpBuilder &b, Location loc, Value amaxHistory) {
+  return forReduce(
+      b, loc, indexConst(b, loc, 0), dimOf(b, loc, amaxHistory, 0),
+      f32Const(b, loc, 0.0),
+      [&](OpBuilder &nb, Location nl, Value i, Value acc) -> Value {
+        Value h = memref::LoadOp::create(nb, nl, amaxHistory, i);
+        return arith::MaxNumFOp::create(nb, nl, acc, h);
+      });
+}
+
+void rollAmaxHistory(OpBuilder &b, Location loc, Value amaxHistory,
+                     Value newAmaxHistory, Value amax) {
   // new[i] = old[i - 1] for i = L-1 down to 1, then new[0] = amax.
+  Value zero = indexConst(b, loc, 0);
   Value one = indexConst(b, loc, 1);
-  Value last = arith::SubIOp::create(b, loc, historyLen, one);
+  Value last =
+      arith::SubIOp::create(b, loc, dimOf(b, loc, amaxHistory, 0), one);
   forRange(b, loc, zero, last, [&](OpBuilder &nb, Location nl, Value j) {
     Value i = arith::SubIOp::create(nb, nl, last, j);
     Value prev = arith::SubIOp::create(nb, nl, i, indexConst(nb, nl, 1));

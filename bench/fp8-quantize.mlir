@@ -1,0 +1,36 @@
+// FP8 quantization bandwidth (scripts/gpu-fp8-quantize.sh with BENCH=1;
+// bench/fp8-quantize-bandwidth.py turns moe-runner's median times into
+// GB/s). DeepSeek-V3-like sizes: activations x [16384, 7168] bf16 (224 MiB),
+// expert weights w [16, 7168, 2048] bf16 (448 MiB), random inputs.
+
+func.func @tensorwise(%x: tensor<16384x7168xbf16> {moe.name = "x"})
+    -> (tensor<16384x7168xf8E4M3FN> {moe.name = "q"}, tensor<f32> {moe.name = "scale"}) {
+  %q0 = tensor.empty() : tensor<16384x7168xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%q0, %s0) : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<f32>
+  return %q, %s : tensor<16384x7168xf8E4M3FN>, tensor<f32>
+}
+
+func.func @block_1x128(%x: tensor<16384x7168xbf16> {moe.name = "x"})
+    -> (tensor<16384x7168xf8E4M3FN> {moe.name = "q"}, tensor<16384x56xf32> {moe.name = "scale"}) {
+  %q0 = tensor.empty() : tensor<16384x7168xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<16384x56xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%q0, %s0) : tensor<16384x7168xbf16> -> tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
+  return %q, %s : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32>
+}
+
+func.func @block_128x128(%w: tensor<16x7168x2048xbf16> {moe.name = "w"})
+    -> (tensor<16x7168x2048xf8E4M3FN> {moe.name = "q"}, tensor<16x56x16xf32> {moe.name = "scale"}) {
+  %q0 = tensor.empty() : tensor<16x7168x2048xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<16x56x16xf32>
+  %q, %s = moe.quantize block_128x128 %w outs(%q0, %s0) : tensor<16x7168x2048xbf16> -> tensor<16x7168x2048xf8E4M3FN>, tensor<16x56x16xf32>
+  return %q, %s : tensor<16x7168x2048xf8E4M3FN>, tensor<16x56x16xf32>
+}
+
+func.func @dequantize_1x128(%q: tensor<16384x7168xf8E4M3FN> {moe.name = "q"},
+                            %s: tensor<16384x56xf32> {moe.name = "scale"})
+    -> (tensor<16384x7168xbf16> {moe.name = "y"}) {
+  %y0 = tensor.empty() : tensor<16384x7168xbf16>
+  %y = moe.dequantize block_1x128 %q, %s outs(%y0) : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32> -> tensor<16384x7168xbf16>
+  return %y : tensor<16384x7168xbf16>
+}

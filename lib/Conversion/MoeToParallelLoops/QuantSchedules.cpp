@@ -1,0 +1,522 @@
+//===- QuantSchedules.cpp - moe.quantize / moe.dequantize on the GPU ------===//
+#include "QuantSchedules.h"
+#include "RowSchedules.h"
+#include "WarpRouter.h"
+
+#include "../MoeToLoops/LoopBuilder.h"
+#include "../MoeToLoops/LoopEmitters.h"
+
+#include "MoeDialect/Dialect/Utils/OpMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::moe::loops;
+
+namespace mlir::moe::gpu_schedules {
+namespace {
+
+/// Threads of a block in every schedule here.
+constexpr int64_t kBlockThreads = 256;
+/// Block recipes: lanes per 128 columns of a row, and columns per lane.
+constexpr int64_t kSegmentLanes = 16;
+constexpr int64_t kLaneColumns = 8;
+/// Rows (block_128x128) or vectors (tensorwise) a thread loads before it
+/// uses them: loads in flight per thread.
+constexpr int64_t kUnroll = 4;
+/// Tensorwise amax: at most this many blocks of kBlockThreads, so that at
+/// most 8 · kMaxAmaxBlocks warp partials are left for one warp, whose lanes
+/// load kPartialUnroll of them at a time (4096 partials: 8 rounds of
+/// loads).
+constexpr int64_t kMaxAmaxBlocks = 512;
+constexpr int64_t kPartialUnroll = 16;
+
+/// Whether `v` is a memref of rank ≥ 1 with the identity layout and a
+/// static last dimension.
+bool isRowMajor(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && type.getRank() >= 1 && type.getLayout().isIdentity() &&
+         !type.isDynamicDim(type.getRank() - 1);
+}
+
+int64_t lastDimOf(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  return type.getDimSize(type.getRank() - 1);
+}
+
+/// Elements per access of every buffer: the largest power of two w ≤
+/// `maxWidth` with w · element bytes ≤ kRowAccessBytes for each buffer and
+/// w dividing `cols`.
+int64_t accessWidth(ArrayRef<Value> buffers, int64_t cols, int64_t maxWidth) {
+  int64_t width = maxWidth;
+  for (Value buffer : buffers) {
+    int64_t bytes =
+        cast<MemRefType>(buffer.getType()).getElementTypeBitWidth() / 8;
+    width = std::min(width, kRowAccessBytes / std::max<int64_t>(bytes, 1));
+  }
+  while (width > 1 && cols % width != 0)
+    width /= 2;
+  return width;
+}
+
+/// `memref` [d0, ..., N] as [d0 · ... , N] (rank 1: [1, N]); a view.
+Value asRows(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  if (rank == 2)
+    return memref;
+  if (rank == 1)
+    return memref::ExpandShapeOp::create(
+        b, loc, ArrayRef<int64_t>{1, type.getDimSize(0)}, memref,
+        ArrayRef<ReassociationIndices>{{0, 1}});
+  ReassociationIndices leading;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    leading.push_back(d);
+  return memref::CollapseShapeOp::create(
+      b, loc, memref, ArrayRef<ReassociationIndices>{leading, {rank - 1}});
+}
+
+/// Small index arithmetic.
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return indexConst(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxUIOp::create(b, loc, x, y); }
+  Value ceilDiv(Value x, Value y) {
+    return arith::CeilDivUIOp::create(b, loc, x, y);
+  }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value eq(Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(v));
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+};
+
+using BlockThreadBody =
+    llvm::function_ref<void(OpBuilder &, Location, Value block, Value thread)>;
+/// scf.parallel over `numBlocks` (block_x) holding one over `threads`
+/// (thread_x, static): gpu-launch-top-level-loops launches numBlocks blocks
+/// of `threads` threads.
+void blockThreadsFor(OpBuilder &b, Location loc, Value numBlocks,
+                     int64_t threads, BlockThreadBody body) {
+  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
+  auto blocks = scf::ParallelOp::create(
+      b, loc, ValueRange{c0}, ValueRange{numBlocks}, ValueRange{c1},
+      [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
+        auto inner = scf::ParallelOp::create(
+            bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
+            ValueRange{indexConst(bb, bloc, threads)},
+            ValueRange{indexConst(bb, bloc, 1)},
+            [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
+              body(tb, tloc, blockIvs[0], threadIvs[0]);
+            });
+        mapLoopTo(inner, gpu::Processor::ThreadX);
+      });
+  mapLoopTo(blocks, gpu::Processor::BlockX);
+}
+
+/// The maximum (arith.maxnumf) of `v` over groups of `lanes` consecutive
+/// lanes (a power of two ≤ 32), in every lane: a butterfly of shuffles xor
+/// lanes/2, ..., 1.
+Value butterflyMax(OpBuilder &b, Location loc, Value v, int64_t lanes) {
+  for (int32_t offset = lanes / 2; offset > 0; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    v = arith::MaxNumFOp::create(b, loc, v, other);
+  }
+  return v;
+}
+
+Value amaxOf(OpBuilder &b, Location loc, Value acc, ArrayRef<Value> lanes) {
+  for (Value x : lanes)
+    acc = accumulateAmax(b, loc, acc, x);
+  return acc;
+}
+
+/// Stores fp8(x / scale) of `lanes` at quantized[row, col ...] (one vector).
+void storeQuantizedLanes(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
+                         Value scale, Value quantized, Value row, Value col) {
+  SmallVector<Value> q;
+  for (Value x : lanes)
+    q.push_back(arith::DivFOp::create(b, loc, x, scale));
+  storeRowVectorFromF32(b, loc, q, quantized, row, col);
+}
+
+//===----------------------------------------------------------------------===//
+// tensorwise, delayed
+//===----------------------------------------------------------------------===//
+
+void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
+                        Value input, Value amaxHistory, Value output,
+                        Value scale, double fp8Max) {
+  Idx ix{b, loc};
+  int64_t cols = lastDimOf(input);
+  int64_t width = accessWidth({input, output}, cols, kRowAccessBytes);
+  int64_t vectorsPerRow = cols / width;
+  Value x = asRows(b, loc, input), q = asRows(b, loc, output);
+  Value rows = dimOf(b, loc, x, 0);
+  Value numVectors = ix.mul(rows, ix.c(vectorsPerRow));
+  Value numBlocks =
+      ix.max(ix.min(ix.ceilDiv(numVectors, ix.c(kBlockThreads * kUnroll)),
+                    ix.c(kMaxAmaxBlocks)),
+             ix.c(1));
+  int64_t warpsPerBlock = kBlockThreads / kWarpSize;
+  Value numPartials = ix.mul(numBlocks, ix.c(warpsPerBlock));
+  Value partials = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
+      ValueRange{numPartials});
+
+  // 1. A partial amax per warp: the threads stride over the vectors,
+  //    kUnroll loads at a time (an index past the last vector reads the last
+  //    one again, which leaves a maximum unchanged).
+  blockThreadsFor(
+      b, loc, numBlocks, kBlockThreads,
+      [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+        Idx t{tb, tl};
+        Value stride = t.mul(numBlocks, t.c(kBlockThreads));
+        Value first = t.add(t.mul(block, t.c(kBlockThreads)), thread);
+        Value lastVector = t.sub(numVectors, t.c(1));
+        Value iters = t.ceilDiv(numVectors, t.mul(stride, t.c(kUnroll)));
+        Value acc = forReduce(
+            tb, tl, t.c(0), iters, f32Const(tb, tl, 0.0),
+            [&](OpBuilder &lb, Location ll, Value i, Value acc) -> Value {
+              Idx l{lb, ll};
+              for (int64_t u = 0; u < kUnroll; ++u) {
+                Value step = l.add(l.mul(i, l.c(kUnroll)), l.c(u));
+                Value v = l.min(l.add(first, l.mul(step, stride)), lastVector);
+                Value row = l.div(v, l.c(vectorsPerRow));
+                Value col = l.mul(l.rem(v, l.c(vectorsPerRow)), l.c(width));
+                acc = amaxOf(lb, ll, acc,
+                             loadRowVectorAsF32(lb, ll, x, row, col, width));
+              }
+              return acc;
+            });
+        Value warpMax = butterflyMax(tb, tl, acc, kWarpSize);
+        ifThen(tb, tl, t.eq(t.rem(thread, t.c(kWarpSize)), 0),
+               [&](OpBuilder &sb, Location sl) {
+                 Idx s{sb, sl};
+                 Value slot = s.add(s.mul(block, s.c(warpsPerBlock)),
+                                    s.div(thread, s.c(kWarpSize)));
+                 memref::StoreOp::create(sb, sl, warpMax, partials,
+                                         ValueRange{slot});
+               });
+      });
+
+  // 2. One warp: the amax, the scale; delayed scaling's history is read
+  //    and rolled by lane 0 alone (the buffers may be one).
+  blockThreadsFor(
+      b, loc, ix.c(1), kWarpSize,
+      [&](OpBuilder &tb, Location tl, Value, Value lane) {
+        Idx t{tb, tl};
+        Value lastPartial = t.sub(numPartials, t.c(1));
+        Value iters = t.ceilDiv(numPartials, t.c(kWarpSize * kPartialUnroll));
+        Value acc = forReduce(
+            tb, tl, t.c(0), iters, f32Const(tb, tl, 0.0),
+            [&](OpBuilder &lb, Location ll, Value i, Value acc) -> Value {
+              Idx l{lb, ll};
+              for (int64_t u = 0; u < kPartialUnroll; ++u) {
+                Value step = l.add(l.mul(i, l.c(kPartialUnroll)), l.c(u));
+                Value j = l.min(l.add(lane, l.mul(step, l.c(kWarpSize))),
+                                lastPartial);
+                acc = arith::MaxNumFOp::create(
+                    lb, ll, acc,
+                    memref::LoadOp::create(lb, ll, partials, ValueRange{j}));
+              }
+              return acc;
+            });
+        Value amax = butterflyMax(tb, tl, acc, kWarpSize);
+        ifThen(tb, tl, t.eq(lane, 0), [&](OpBuilder &sb, Location sl) {
+          Value fromAmax = recipe == QuantRecipe::Delayed
+                               ? amaxHistoryMax(sb, sl, amaxHistory)
+                               : amax;
+          storeFromF32(sb, sl, scaleFromAmax(sb, sl, fromAmax, fp8Max), scale,
+                       {});
+          if (recipe == QuantRecipe::Delayed)
+            rollAmaxHistory(sb, sl, amaxHistory, amaxHistory, amax);
+        });
+      });
+
+  // 3. The cast, a thread per vector.
+  parallelFor(b, loc, {rows, ix.c(vectorsPerRow)},
+              [&](OpBuilder &nb, Location nl, ValueRange ivs) {
+                Idx n{nb, nl};
+                Value s = loadAsF32(nb, nl, scale, {});
+                Value col = n.mul(ivs[1], n.c(width));
+                storeQuantizedLanes(
+                    nb, nl, loadRowVectorAsF32(nb, nl, x, ivs[0], col, width),
+                    s, q, ivs[0], col);
+              });
+  memref::DeallocOp::create(b, loc, partials);
+}
+
+//===----------------------------------------------------------------------===//
+// Block recipes
+//===----------------------------------------------------------------------===//
+
+/// A lane's kLaneColumns columns of a 128-column block: `loads` accesses of
+/// `width` elements from `first`. Where the last block is partial (N not a
+/// multiple of 128) an access past N is `clamped` to the block's last
+/// vector (re-reading it leaves the amax unchanged) and not `stored`.
+struct LaneColumns {
+  int64_t cols, width, loads;
+  bool partialBlocks;
+  SmallVector<Value> start;   ///< the column of each access
+  SmallVector<Value> clamped; ///< where it loads from
+  SmallVector<Value> inside;  ///< i1: whether it holds columns < N (or null)
+
+  LaneColumns(OpBuilder &b, Location loc, Value first, int64_t cols,
+              int64_t width)
+      : cols(cols), width(width), loads(kLaneColumns / width),
+        partialBlocks(cols % (kSegmentLanes * kLaneColumns) != 0) {
+    Idx ix{b, loc};
+    for (int64_t k = 0; k < loads; ++k) {
+      Value c = ix.add(first, ix.c(k * width));
+      start.push_back(c);
+      clamped.push_back(partialBlocks ? ix.min(c, ix.c(cols - width)) : c);
+      inside.push_back(partialBlocks ? ix.lt(c, ix.c(cols)) : Value());
+    }
+  }
+
+  /// Each access's lanes as f32, from row `row` of `x`.
+  SmallVector<SmallVector<Value>> load(OpBuilder &b, Location loc, Value x,
+                                       Value row) const {
+    SmallVector<SmallVector<Value>> lanes;
+    for (Value c : clamped)
+      lanes.push_back(loadRowVectorAsF32(b, loc, x, row, c, width));
+    return lanes;
+  }
+
+  /// Stores each access (inside N) quantized with `scale`, where `valid`.
+  void store(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> lanes,
+             Value scale, Value q, Value row, Value valid) const {
+    for (int64_t k = 0; k < loads; ++k) {
+      Value cond =
+          inside[k] ? arith::AndIOp::create(b, loc, valid, inside[k]) : valid;
+      ifThen(b, loc, cond, [&](OpBuilder &sb, Location sl) {
+        storeQuantizedLanes(sb, sl, lanes[k], scale, q, row, start[k]);
+      });
+    }
+  }
+};
+
+/// block_1x128: 16 lanes per (row, column block), kBlockThreads / 16 such
+/// units per block; a unit past the last computes on the last one and
+/// stores nothing (every lane takes part in the shuffles).
+void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
+                          Value scale, double fp8Max) {
+  Idx ix{b, loc};
+  int64_t cols = lastDimOf(input);
+  int64_t width = accessWidth({input, output}, cols, kLaneColumns);
+  int64_t blockCols = kSegmentLanes * kLaneColumns;
+  int64_t colBlocks = llvm::divideCeil(cols, blockCols);
+  int64_t unitsPerBlock = kBlockThreads / kSegmentLanes;
+  Value x = asRows(b, loc, input), q = asRows(b, loc, output),
+        sv = asRows(b, loc, scale);
+  Value units = ix.mul(dimOf(b, loc, x, 0), ix.c(colBlocks));
+  blockThreadsFor(b, loc, ix.ceilDiv(units, ix.c(unitsPerBlock)), kBlockThreads,
+                  [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+                    Idx t{tb, tl};
+                    Value unit = t.add(t.mul(block, t.c(unitsPerBlock)),
+                                       t.div(thread, t.c(kSegmentLanes)));
+                    Value sub = t.rem(thread, t.c(kSegmentLanes));
+                    Value valid = t.lt(unit, units);
+                    Value u = t.min(unit, t.sub(units, t.c(1)));
+                    Value row = t.div(u, t.c(colBlocks));
+                    Value colBlock = t.rem(u, t.c(colBlocks));
+                    Value first = t.add(t.mul(colBlock, t.c(blockCols)),
+                                        t.mul(sub, t.c(kLaneColumns)));
+                    LaneColumns lane(tb, tl, first, cols, width);
+                    SmallVector<SmallVector<Value>> lanes =
+                        lane.load(tb, tl, x, row);
+                    Value acc = f32Const(tb, tl, 0.0);
+                    for (ArrayRef<Value> access : lanes)
+                      acc = amaxOf(tb, tl, acc, access);
+                    Value amax = butterflyMax(tb, tl, acc, kSegmentLanes);
+                    Value s = scaleFromAmax(tb, tl, amax, fp8Max);
+                    ifThen(tb, tl, t.both(valid, t.eq(sub, 0)),
+                           [&](OpBuilder &sb, Location sl) {
+                             storeFromF32(sb, sl, s, sv, {row, colBlock});
+                           });
+                    lane.store(tb, tl, lanes, s, q, row, valid);
+                  });
+}
+
+/// block_128x128: a warp per tile, kBlockThreads / 32 tiles per block;
+/// half-warp h takes rows r0 + h, r0 + h + 2, ... (kUnroll at a time; a
+/// row past the tile reads its last row again and stores nothing); a tile
+/// past the last computes on the last one and stores nothing.
+void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
+                      Value scale, double fp8Max) {
+  Idx ix{b, loc};
+  auto inputType = cast<MemRefType>(input.getType());
+  int64_t rank = inputType.getRank();
+  int64_t cols = lastDimOf(input);
+  int64_t width = accessWidth({input, output}, cols, kLaneColumns);
+  opmath::QuantBlockShape blk =
+      *opmath::quantBlockShape(QuantRecipe::Block128x128);
+  int64_t colBlocks = llvm::divideCeil(cols, blk.cols);
+  int64_t tilesPerBlock = kBlockThreads / kWarpSize;
+  Value x = asRows(b, loc, input), q = asRows(b, loc, output),
+        sv = asRows(b, loc, scale);
+  Value m = dimOf(b, loc, input, rank - 2);
+  Value batches = ix.c(1);
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    batches = ix.mul(batches, dimOf(b, loc, input, d));
+  Value rowBlocks = ix.ceilDiv(m, ix.c(blk.rows));
+  Value tilesPerBatch = ix.mul(rowBlocks, ix.c(colBlocks));
+  Value tiles = ix.mul(batches, tilesPerBatch);
+  blockThreadsFor(
+      b, loc, ix.ceilDiv(tiles, ix.c(tilesPerBlock)), kBlockThreads,
+      [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+        Idx t{tb, tl};
+        Value tile = t.add(t.mul(block, t.c(tilesPerBlock)),
+                           t.div(thread, t.c(kWarpSize)));
+        Value lane = t.rem(thread, t.c(kWarpSize));
+        Value half = t.div(lane, t.c(kSegmentLanes));
+        Value sub = t.rem(lane, t.c(kSegmentLanes));
+        Value valid = t.lt(tile, tiles);
+        Value tc = t.min(tile, t.sub(tiles, t.c(1)));
+        Value batch = t.div(tc, tilesPerBatch);
+        Value inBatch = t.rem(tc, tilesPerBatch);
+        Value rowBlock = t.div(inBatch, t.c(colBlocks));
+        Value colBlock = t.rem(inBatch, t.c(colBlocks));
+        Value r0 = t.mul(rowBlock, t.c(blk.rows));
+        Value r1 = t.min(t.add(r0, t.c(blk.rows)), m);
+        Value lastRow = t.sub(r1, t.c(1));
+        Value batchRow0 = t.mul(batch, m);
+        // Rows of this half-warp: r0 + half + 2 i, i < ⌈(r1 - r0) / 2⌉.
+        Value rowSteps = t.ceilDiv(t.sub(r1, r0), t.c(2));
+        Value iters = t.ceilDiv(rowSteps, t.c(kUnroll));
+        auto rowOf = [&](Idx &l, Value i, int64_t u) {
+          Value step = l.add(l.mul(i, l.c(kUnroll)), l.c(u));
+          return l.add(l.add(r0, half), l.mul(step, l.c(2)));
+        };
+        Value first = t.add(t.mul(colBlock, t.c(blk.cols)),
+                            t.mul(sub, t.c(kLaneColumns)));
+        LaneColumns columns(tb, tl, first, cols, width);
+        Value acc = forReduce(
+            tb, tl, t.c(0), iters, f32Const(tb, tl, 0.0),
+            [&](OpBuilder &lb, Location ll, Value i, Value acc) -> Value {
+              Idx l{lb, ll};
+              for (int64_t u = 0; u < kUnroll; ++u) {
+                Value r = l.min(rowOf(l, i, u), lastRow);
+                for (ArrayRef<Value> access :
+                     columns.load(lb, ll, x, l.add(batchRow0, r)))
+                  acc = amaxOf(lb, ll, acc, access);
+              }
+              return acc;
+            });
+        Value amax = butterflyMax(tb, tl, acc, kWarpSize);
+        Value s = scaleFromAmax(tb, tl, amax, fp8Max);
+        ifThen(tb, tl, t.both(valid, t.eq(lane, 0)),
+               [&](OpBuilder &sb, Location sl) {
+                 Idx st{sb, sl};
+                 Value scaleRow = st.add(st.mul(batch, rowBlocks), rowBlock);
+                 storeFromF32(sb, sl, s, sv, {scaleRow, colBlock});
+               });
+        forRange(
+            tb, tl, t.c(0), iters, [&](OpBuilder &lb, Location ll, Value i) {
+              Idx l{lb, ll};
+              SmallVector<std::pair<Value, SmallVector<SmallVector<Value>>>>
+                  rows;
+              for (int64_t u = 0; u < kUnroll; ++u) {
+                Value r = rowOf(l, i, u);
+                Value row = l.add(batchRow0, l.min(r, lastRow));
+                rows.push_back({r, columns.load(lb, ll, x, row)});
+              }
+              for (auto &[r, lanes] : rows)
+                columns.store(lb, ll, lanes, s, q, l.add(batchRow0, r),
+                              l.both(valid, l.lt(r, r1)));
+            });
+      });
+}
+
+} // namespace
+
+LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
+                              Value input, Value amaxHistory, Value output,
+                              Value scale) {
+  if (recipe == QuantRecipe::MX1x32 || !isRowMajor(input) ||
+      !isRowMajor(output) || lastDimOf(input) == 0)
+    return failure();
+  auto scaleType = dyn_cast<MemRefType>(scale.getType());
+  if (!scaleType || !scaleType.getLayout().isIdentity())
+    return failure();
+  double fp8Max =
+      opmath::fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
+  switch (recipe) {
+  case QuantRecipe::Tensorwise:
+  case QuantRecipe::Delayed:
+    emitTensorQuantize(b, loc, recipe, input, amaxHistory, output, scale,
+                       fp8Max);
+    return success();
+  case QuantRecipe::Block1x128:
+    emitRowBlockQuantize(b, loc, input, output, scale, fp8Max);
+    return success();
+  case QuantRecipe::Block128x128:
+    if (cast<MemRefType>(input.getType()).getRank() < 2)
+      return failure();
+    emitTileQuantize(b, loc, input, output, scale, fp8Max);
+    return success();
+  case QuantRecipe::MX1x32:
+    break;
+  }
+  return failure();
+}
+
+LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
+                                Value input, Value scale, Value output) {
+  if (recipe == QuantRecipe::MX1x32 || !isRowMajor(input) ||
+      !isRowMajor(output) || lastDimOf(input) == 0)
+    return failure();
+  auto scaleType = dyn_cast<MemRefType>(scale.getType());
+  if (!scaleType || !scaleType.getLayout().isIdentity())
+    return failure();
+  int64_t rank = cast<MemRefType>(input.getType()).getRank();
+  std::optional<opmath::QuantBlockShape> blk = opmath::quantBlockShape(recipe);
+  if (blk && blk->rows > 1 && rank < 2)
+    return failure();
+  Idx ix{b, loc};
+  int64_t cols = lastDimOf(input);
+  int64_t width = accessWidth({input, output}, cols, kRowAccessBytes);
+  Value x = asRows(b, loc, input), y = asRows(b, loc, output);
+  Value sv = blk ? asRows(b, loc, scale) : scale;
+  Value m = blk && blk->rows > 1 ? dimOf(b, loc, input, rank - 2) : Value();
+  Value rowBlocks = m ? ix.ceilDiv(m, ix.c(blk->rows)) : Value();
+  // A vector of `width` (a divisor of 128) elements lies in one block.
+  parallelFor(
+      b, loc, {dimOf(b, loc, x, 0), ix.c(cols / width)},
+      [&](OpBuilder &nb, Location nl, ValueRange ivs) {
+        Idx n{nb, nl};
+        Value row = ivs[0], col = n.mul(ivs[1], n.c(width));
+        Value s;
+        if (!blk) {
+          s = loadAsF32(nb, nl, sv, {});
+        } else {
+          Value scaleRow = row;
+          if (m) // [batch · M + r] → [batch · ⌈M/128⌉ + r / 128]
+            scaleRow = n.add(n.mul(n.div(row, m), rowBlocks),
+                             n.div(n.rem(row, m), n.c(blk->rows)));
+          s = loadAsF32(nb, nl, sv, {scaleRow, n.div(col, n.c(blk->cols))});
+        }
+        SmallVector<Value> lanes;
+        for (Value v : loadRowVectorAsF32(nb, nl, x, row, col, width))
+          lanes.push_back(arith::MulFOp::create(nb, nl, v, s));
+        storeRowVectorFromF32(nb, nl, lanes, y, row, col);
+      });
+  return success();
+}
+
+} // namespace mlir::moe::gpu_schedules

@@ -1,0 +1,58 @@
+//===- QuantSchedules.h - moe.quantize / moe.dequantize on the GPU -*- C++
+//-*-===//
+//
+// The GPU schedules of FP8 quantization, bit for bit the CPU reference's
+// (QuantLoops.cpp): every element's arithmetic is the reference's (x / scale
+// encoded by encodeFp8, decode(q) · scale), and the only reassociated
+// reduction is the amax, a maximum of non-NaN values (arith.maxnumf from
+// 0), which is exact and does not depend on the order. Buffers are viewed
+// as rows of their last dimension ([..., N] → [rows, N]) and read and
+// written with vectors of up to 16 bytes.
+//
+//   tensorwise, delayed   1. blocks of 256 threads stride over the tensor's
+//                            vectors (four loads in flight a thread), a
+//                            warp's maximum by a shuffle butterfly, one
+//                            partial amax a warp;
+//                         2. one warp: the partials' maximum, the scale
+//                            (delayed: from the history, which lane 0 then
+//                            rolls as the reference does);
+//                         3. a thread per vector: the cast.
+//   block_1x128           16 lanes per (row, 128-column block), 8 columns
+//                         each: one pass, loads kept in registers across
+//                         the shuffle butterfly (xor 8, 4, 2, 1).
+//   block_128x128         a warp per 128 × 128 tile ([..., M, N], batched
+//                         over the leading dims): the two half-warps take
+//                         alternate rows, four rows of loads in flight;
+//                         the butterfly (xor 16 ... 1); then the tile again
+//                         (mostly from L2), cast and stored.
+//   dequantize            a thread per vector, its block's scale.
+//
+// mx_1x32 keeps the reference loops (moe-lower-to-gpu rejects it before
+// sm_100). On the CPU (moe-lower-to-cpu{gpu-schedules}) the loops run in
+// order and the shuffles lane by lane.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_QUANTSCHEDULES_H
+#define MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_QUANTSCHEDULES_H
+
+#include "MoeDialect/Dialect/MoeOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::moe::gpu_schedules {
+
+/// moe.quantize on buffers; `amaxHistory` (delayed only, else null) is
+/// read and rolled in place. Fails (the caller keeps the reference loops)
+/// for mx_1x32 and for buffers that are not row-major with a static last
+/// dimension.
+LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
+                              Value input, Value amaxHistory, Value output,
+                              Value scale);
+
+/// moe.dequantize on buffers; fails where emitQuantizeGpu does.
+LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
+                                Value input, Value scale, Value output);
+
+} // namespace mlir::moe::gpu_schedules
+
+#endif // MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_QUANTSCHEDULES_H

@@ -1,0 +1,196 @@
+// RUN: moe-opt %s -split-input-file --convert-moe-to-parallel-loops=single-thread-kernels | FileCheck %s
+
+// convert-moe-to-parallel-loops: moe.quantize / moe.dequantize get their GPU
+// schedules (QuantSchedules.h), not the reference loops in a single-thread
+// gpu.launch; mx_1x32 keeps those.
+
+// tensorwise, x [64, 256] bf16 = 2048 vectors of 8 (16 bytes):
+//  1. ⌈2048 / (256 · 4)⌉ = 2 blocks (block_x) of 256 threads (thread_x),
+//     4 vector loads an iteration, a butterfly of shuffles xor 16 ... 1
+//     (maxnumf), lane 0 of each warp stores its partial (2 · 8 = 16);
+//  2. one block of 32 lanes: the partials' maximum (16 loads a lane at a
+//     time), the butterfly, lane 0 stores the scale;
+//  3. a thread per (row, vector): x / scale stored as 8 FP8 bytes.
+// CHECK-LABEL: func.func @tensorwise(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<64x256xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<f32>)
+// CHECK-NOT:   gpu.launch
+// CHECK:       %[[PART:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[T1:.*]]) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK-COUNT-4:     vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xbf16>, vector<8xbf16>
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           arith.maxnumf
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[PART]][%{{.*}}] : memref<?xf32>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[LANE:.*]]) = (%{{.*}}) to (%c32{{.*}})
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK-COUNT-16:    memref.load %[[PART]]
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           scf.if
+// CHECK:             arith.divf
+// CHECK:             memref.store %{{.*}}, %[[S]][] : memref<f32>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK:       scf.parallel (%[[R:.*]], %[[V:.*]]) = (%{{.*}}, %{{.*}}) to (%c64{{.*}}, %c32{{.*}})
+// CHECK:         memref.load %[[S]][] : memref<f32>
+// CHECK:         vector.load %[[X]][%[[R]], %{{.*}}] {alignment = 16 : i64} : memref<64x256xbf16>, vector<8xbf16>
+// CHECK-COUNT-8: arith.divf
+// CHECK:         vector.store %{{.*}}, %[[Q]][%[[R]], %{{.*}}] {alignment = 8 : i64} : memref<64x256xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:       memref.dealloc %[[PART]]
+// CHECK-NOT:   gpu.launch
+// CHECK:       return
+func.func @tensorwise(%x: memref<64x256xbf16>, %q: memref<64x256xf8E4M3FN>, %s: memref<f32>) {
+  moe.quantize tensorwise %x outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E4M3FN>, memref<f32>
+  return
+}
+
+// -----
+
+// delayed: as tensorwise; lane 0 of the final warp takes the scale from the
+// history's maximum, stores it, then rolls the history back to front and
+// stores the new amax in slot 0.
+// CHECK-LABEL: func.func @delayed(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<8x64xf32>, %[[Q:[^:]+]]: memref<8x64xf8E5M2>, %[[S:[^:]+]]: memref<f32>, %[[H:[^:]+]]: memref<16xf32>)
+// CHECK-NOT:   gpu.launch
+// CHECK:       scf.parallel (%[[LANE:.*]]) = (%{{.*}}) to (%c32{{.*}})
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK:         %[[AMAX:.*]] = arith.maxnumf
+// CHECK:         scf.if
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK:             memref.load %[[H]][%{{.*}}] : memref<16xf32>
+// CHECK:           memref.store %{{.*}}, %[[S]][] : memref<f32>
+// CHECK:           scf.for
+// CHECK:             memref.load %[[H]]
+// CHECK:             memref.store %{{.*}}, %[[H]]
+// CHECK:           memref.store %[[AMAX]], %[[H]][%{{.*}}] : memref<16xf32>
+// CHECK:       scf.parallel (%[[R:.*]], %[[V:.*]]) = (%{{.*}}, %{{.*}}) to (%c8{{.*}}, %c16{{.*}})
+// CHECK:         vector.load %[[X]][%[[R]], %{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK:         vector.store %{{.*}}, %[[Q]][%[[R]], %{{.*}}] {alignment = 4 : i64} : memref<8x64xf8E5M2>, vector<4xf8E5M2>
+// CHECK-NOT:   gpu.launch
+func.func @delayed(%x: memref<8x64xf32>, %q: memref<8x64xf8E5M2>, %s: memref<f32>, %h: memref<16xf32>) {
+  moe.quantize delayed %x outs(%q, %s, %h) : memref<8x64xf32> -> memref<8x64xf8E5M2>, memref<f32>, memref<16xf32>
+  return
+}
+
+// -----
+
+// block_1x128, x [40, 256] bf16: 40 · 2 = 80 (row, block) units of 16
+// lanes, 16 units a block of 256 threads → 5 blocks; each lane loads 8
+// columns once (16 bytes), the butterfly over 16 lanes (xor 8, 4, 2, 1:
+// no xor 16), lane 0 of the 16 stores the scale, every lane its 8 bytes.
+// CHECK-LABEL: func.func @block_1x128(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<40x256xbf16>, %[[Q:[^:]+]]: memref<40x256xf8E4M3FN>, %[[S:[^:]+]]: memref<40x2xf32>)
+// CHECK-NOT:   gpu.launch
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:           vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<40x256xbf16>, vector<8xbf16>
+// CHECK-NOT:       vector.load
+// CHECK-NOT:       gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           arith.divf %{{.*}}, %cst
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<40x2xf32>
+// CHECK:           scf.if
+// CHECK-COUNT-8:     arith.divf
+// CHECK:             vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<40x256xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-NOT:   gpu.launch
+// CHECK:       return
+func.func @block_1x128(%x: memref<40x256xbf16>, %q: memref<40x256xf8E4M3FN>, %s: memref<40x2xf32>) {
+  moe.quantize block_1x128 %x outs(%q, %s) : memref<40x256xbf16> -> memref<40x256xf8E4M3FN>, memref<40x2xf32>
+  return
+}
+
+// -----
+
+// block_128x128 on batched weights [4, 256, 384]: viewed as [1024, 384],
+// a warp per 128 × 128 tile (4 · 2 · 3 = 24 tiles, 8 a block); the amax
+// loop loads 4 rows a half-warp an iteration, the butterfly spans the
+// warp (xor 16 ... 1), lane 0 stores the tile's scale, then the tile again,
+// 4 rows an iteration, cast and stored.
+// CHECK-LABEL: func.func @block_128x128(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<4x256x384xbf16>, %[[Q:[^:]+]]: memref<4x256x384xf8E4M3FN>, %[[S:[^:]+]]: memref<4x2x3xf32>)
+// CHECK-NOT:   gpu.launch
+// CHECK:       %[[XV:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1], [2]] : memref<4x256x384xbf16> into memref<1024x384xbf16>
+// CHECK:       %[[QV:.*]] = memref.collapse_shape %[[Q]]
+// CHECK:       %[[SV:.*]] = memref.collapse_shape %[[S]] {{\[\[}}0, 1], [2]] : memref<4x2x3xf32> into memref<8x3xf32>
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK-COUNT-4:     vector.load %[[XV]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1024x384xbf16>, vector<8xbf16>
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[SV]][%{{.*}}, %{{.*}}] : memref<8x3xf32>
+// CHECK:           scf.for
+// CHECK-COUNT-4:     vector.load %[[XV]]
+// CHECK-COUNT-4:     vector.store %{{.*}}, %[[QV]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<1024x384xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x
+// CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-NOT:   gpu.launch
+// CHECK:       return
+func.func @block_128x128(%x: memref<4x256x384xbf16>, %q: memref<4x256x384xf8E4M3FN>, %s: memref<4x2x3xf32>) {
+  moe.quantize block_128x128 %x outs(%q, %s) : memref<4x256x384xbf16> -> memref<4x256x384xf8E4M3FN>, memref<4x2x3xf32>
+  return
+}
+
+// -----
+
+// dequantize: a thread per (row, vector of 8), the block's scale (128x128:
+// row r of the [G · M, N] view is batch r / M, row block (r mod M) / 128).
+// CHECK-LABEL: func.func @dequantize(
+// CHECK-SAME:    %[[Q:[^:]+]]: memref<4x256x384xf8E4M3FN>, %[[S:[^:]+]]: memref<4x2x3xf32>, %[[Y:[^:]+]]: memref<4x256x384xbf16>,
+// CHECK-SAME:    %[[Q1:[^:]+]]: memref<40x256xf8E5M2>, %[[S1:[^:]+]]: memref<40x2xf32>, %[[Y1:[^:]+]]: memref<40x256xf32>)
+// CHECK-NOT:   gpu.launch
+// CHECK:       %[[QV:.*]] = memref.collapse_shape %[[Q]]
+// CHECK:       %[[YV:.*]] = memref.collapse_shape %[[Y]]
+// CHECK:       %[[SV:.*]] = memref.collapse_shape %[[S]]
+// CHECK:       scf.parallel (%[[R:.*]], %[[V:.*]]) = (%{{.*}}, %{{.*}}) to (%c1024{{.*}}, %c48{{.*}})
+// CHECK:         arith.divui %[[R]], %c256
+// CHECK:         arith.remui %[[R]], %c256
+// CHECK:         memref.load %[[SV]][%{{.*}}, %{{.*}}] : memref<8x3xf32>
+// CHECK:         vector.load %[[QV]][%[[R]], %{{.*}}] {alignment = 8 : i64} : memref<1024x384xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK-COUNT-8: arith.mulf
+// CHECK:         vector.store %{{.*}}, %[[YV]][%[[R]], %{{.*}}] {alignment = 16 : i64} : memref<1024x384xbf16>, vector<8xbf16>
+// CHECK:       scf.parallel (%[[R1:.*]], %[[V1:.*]]) = (%{{.*}}, %{{.*}}) to (%c40{{.*}}, %c64{{.*}})
+// CHECK:         memref.load %[[S1]][%[[R1]], %{{.*}}] : memref<40x2xf32>
+// CHECK:         vector.load %[[Q1]][%[[R1]], %{{.*}}] {alignment = 4 : i64} : memref<40x256xf8E5M2>, vector<4xf8E5M2>
+// CHECK-COUNT-4: arith.mulf
+// CHECK:         vector.store %{{.*}}, %[[Y1]][%[[R1]], %{{.*}}] {alignment = 16 : i64} : memref<40x256xf32>, vector<4xf32>
+// CHECK-NOT:   gpu.launch
+// CHECK:       return
+func.func @dequantize(%q: memref<4x256x384xf8E4M3FN>, %s: memref<4x2x3xf32>, %y: memref<4x256x384xbf16>,
+                      %q1: memref<40x256xf8E5M2>, %s1: memref<40x2xf32>, %y1: memref<40x256xf32>) {
+  moe.dequantize block_128x128 %q, %s outs(%y) : memref<4x256x384xf8E4M3FN>, memref<4x2x3xf32> -> memref<4x256x384xbf16>
+  moe.dequantize block_1x128 %q1, %s1 outs(%y1) : memref<40x256xf8E5M2>, memref<40x2xf32> -> memref<40x256xf32>
+  return
+}
+
+// -----
+
+// mx_1x32 has no GPU schedule: its reference loops in a single-thread
+// kernel (moe-lower-to-gpu rejects it before sm_100 anyway).
+// CHECK-LABEL: func.func @mx(
+// CHECK:       gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-NOT:     gpu.shuffle
+// CHECK:         scf.for
+// CHECK-NOT:   scf.parallel
+func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf8E8M0FNU>) {
+  moe.quantize mx_1x32 %x outs(%q, %s) : memref<4x64xbf16> -> memref<4x64xf8E4M3FN>, memref<4x2xf8E8M0FNU>
+  return
+}

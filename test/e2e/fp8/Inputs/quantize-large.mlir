@@ -1,0 +1,107 @@
+// moe.quantize / moe.dequantize at sizes where the GPU schedules
+// (lib/Conversion/MoeToParallelLoops/QuantSchedules.h) use many blocks,
+// every recipe but mx_1x32, on the inputs that Inputs/write-quantize-inputs.py
+// writes (NaN, ±inf, huge, subnormal, zero and all-NaN blocks). Shapes
+// exercise full and partial 128-column blocks (N = 2048, 200, 100: 16-byte,
+// 16-byte and 8-byte vectors), partial 128-row blocks (M = 200) and
+// batched weights. Each function returns the FP8 tensor, its scales and the
+// dequantized tensor, which must be the CPU reference's bit for bit
+// (test/gpu/fp8-quantize.test, test/e2e/fp8/gpu-schedules.test).
+
+// Tensor-wise scaling on activations without infinities (an inf makes the
+// scale inf and every finite value 0).
+func.func @tensorwise_e4m3(%x: tensor<1000x2048xbf16> {moe.name = "x"})
+    -> (tensor<1000x2048xf8E4M3FN> {moe.name = "q"}, tensor<f32> {moe.name = "scale"},
+        tensor<1000x2048xbf16> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<1000x2048xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%q0, %s0) : tensor<1000x2048xbf16> -> tensor<1000x2048xf8E4M3FN>, tensor<f32>
+  %y0 = tensor.empty() : tensor<1000x2048xbf16>
+  %y = moe.dequantize tensorwise %q, %s outs(%y0) : tensor<1000x2048xf8E4M3FN>, tensor<f32> -> tensor<1000x2048xbf16>
+  return %q, %s, %y : tensor<1000x2048xf8E4M3FN>, tensor<f32>, tensor<1000x2048xbf16>
+}
+
+func.func @tensorwise_e5m2_rank3(%x: tensor<4x100x72xf32> {moe.name = "x3"})
+    -> (tensor<4x100x72xf8E5M2> {moe.name = "q"}, tensor<f32> {moe.name = "scale"},
+        tensor<4x100x72xf32> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<4x100x72xf8E5M2>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %x outs(%q0, %s0) : tensor<4x100x72xf32> -> tensor<4x100x72xf8E5M2>, tensor<f32>
+  %y0 = tensor.empty() : tensor<4x100x72xf32>
+  %y = moe.dequantize tensorwise %q, %s outs(%y0) : tensor<4x100x72xf8E5M2>, tensor<f32> -> tensor<4x100x72xf32>
+  return %q, %s, %y : tensor<4x100x72xf8E5M2>, tensor<f32>, tensor<4x100x72xf32>
+}
+
+// Delayed scaling: the scale from the history, the history rolled with the
+// current amax in slot 0.
+func.func @delayed_e4m3(%x: tensor<1000x2048xbf16> {moe.name = "x"},
+                        %h: tensor<16xf32> {moe.name = "history"})
+    -> (tensor<1000x2048xf8E4M3FN> {moe.name = "q"}, tensor<f32> {moe.name = "scale"},
+        tensor<16xf32> {moe.name = "new_history"}, tensor<1000x2048xbf16> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<1000x2048xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s, %nh = moe.quantize delayed %x outs(%q0, %s0, %h) : tensor<1000x2048xbf16> -> tensor<1000x2048xf8E4M3FN>, tensor<f32>, tensor<16xf32>
+  %y0 = tensor.empty() : tensor<1000x2048xbf16>
+  %y = moe.dequantize delayed %q, %s outs(%y0) : tensor<1000x2048xf8E4M3FN>, tensor<f32> -> tensor<1000x2048xbf16>
+  return %q, %s, %nh, %y : tensor<1000x2048xf8E4M3FN>, tensor<f32>, tensor<16xf32>, tensor<1000x2048xbf16>
+}
+
+// Block recipes see the specials: a block holding an inf gets scale inf.
+func.func @block_1x128_e4m3(%x: tensor<1000x2048xbf16> {moe.name = "xs"})
+    -> (tensor<1000x2048xf8E4M3FN> {moe.name = "q"}, tensor<1000x16xf32> {moe.name = "scale"},
+        tensor<1000x2048xbf16> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<1000x2048xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<1000x16xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%q0, %s0) : tensor<1000x2048xbf16> -> tensor<1000x2048xf8E4M3FN>, tensor<1000x16xf32>
+  %y0 = tensor.empty() : tensor<1000x2048xbf16>
+  %y = moe.dequantize block_1x128 %q, %s outs(%y0) : tensor<1000x2048xf8E4M3FN>, tensor<1000x16xf32> -> tensor<1000x2048xbf16>
+  return %q, %s, %y : tensor<1000x2048xf8E4M3FN>, tensor<1000x16xf32>, tensor<1000x2048xbf16>
+}
+
+// N = 200: a partial last block of 72 columns.
+func.func @block_1x128_e5m2_partial(%x: tensor<300x200xbf16> {moe.name = "xp"})
+    -> (tensor<300x200xf8E5M2> {moe.name = "q"}, tensor<300x2xf32> {moe.name = "scale"},
+        tensor<300x200xf32> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<300x200xf8E5M2>
+  %s0 = tensor.empty() : tensor<300x2xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%q0, %s0) : tensor<300x200xbf16> -> tensor<300x200xf8E5M2>, tensor<300x2xf32>
+  %y0 = tensor.empty() : tensor<300x200xf32>
+  %y = moe.dequantize block_1x128 %q, %s outs(%y0) : tensor<300x200xf8E5M2>, tensor<300x2xf32> -> tensor<300x200xf32>
+  return %q, %s, %y : tensor<300x200xf8E5M2>, tensor<300x2xf32>, tensor<300x200xf32>
+}
+
+// N = 100 (not a multiple of 8): 4-element vectors, one partial block.
+func.func @block_1x128_e4m3_narrow(%x: tensor<130x100xf32> {moe.name = "xn"})
+    -> (tensor<130x100xf8E4M3FN> {moe.name = "q"}, tensor<130x1xf32> {moe.name = "scale"},
+        tensor<130x100xbf16> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<130x100xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<130x1xf32>
+  %q, %s = moe.quantize block_1x128 %x outs(%q0, %s0) : tensor<130x100xf32> -> tensor<130x100xf8E4M3FN>, tensor<130x1xf32>
+  %y0 = tensor.empty() : tensor<130x100xbf16>
+  %y = moe.dequantize block_1x128 %q, %s outs(%y0) : tensor<130x100xf8E4M3FN>, tensor<130x1xf32> -> tensor<130x100xbf16>
+  return %q, %s, %y : tensor<130x100xf8E4M3FN>, tensor<130x1xf32>, tensor<130x100xbf16>
+}
+
+// Batched weights [G, M, N].
+func.func @block_128x128_e4m3(%w: tensor<4x256x384xbf16> {moe.name = "w"})
+    -> (tensor<4x256x384xf8E4M3FN> {moe.name = "q"}, tensor<4x2x3xf32> {moe.name = "scale"},
+        tensor<4x256x384xbf16> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<4x256x384xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<4x2x3xf32>
+  %q, %s = moe.quantize block_128x128 %w outs(%q0, %s0) : tensor<4x256x384xbf16> -> tensor<4x256x384xf8E4M3FN>, tensor<4x2x3xf32>
+  %y0 = tensor.empty() : tensor<4x256x384xbf16>
+  %y = moe.dequantize block_128x128 %q, %s outs(%y0) : tensor<4x256x384xf8E4M3FN>, tensor<4x2x3xf32> -> tensor<4x256x384xbf16>
+  return %q, %s, %y : tensor<4x256x384xf8E4M3FN>, tensor<4x2x3xf32>, tensor<4x256x384xbf16>
+}
+
+// M = 200, N = 136: partial row blocks (72 rows) and column blocks (8).
+func.func @block_128x128_e5m2_partial(%w: tensor<3x200x136xbf16> {moe.name = "wp"})
+    -> (tensor<3x200x136xf8E5M2> {moe.name = "q"}, tensor<3x2x2xf32> {moe.name = "scale"},
+        tensor<3x200x136xf32> {moe.name = "y"}) {
+  %q0 = tensor.empty() : tensor<3x200x136xf8E5M2>
+  %s0 = tensor.empty() : tensor<3x2x2xf32>
+  %q, %s = moe.quantize block_128x128 %w outs(%q0, %s0) : tensor<3x200x136xbf16> -> tensor<3x200x136xf8E5M2>, tensor<3x2x2xf32>
+  %y0 = tensor.empty() : tensor<3x200x136xf32>
+  %y = moe.dequantize block_128x128 %q, %s outs(%y0) : tensor<3x200x136xf8E5M2>, tensor<3x2x2xf32> -> tensor<3x200x136xf32>
+  return %q, %s, %y : tensor<3x200x136xf8E5M2>, tensor<3x2x2xf32>, tensor<3x200x136xf32>
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""write-quantize-inputs.py DIR: writes the inputs of Inputs/quantize-large.mlir
+into DIR (moe-runner's flat --inputs layout, DIR/<name>.npy, float32; bf16
+arguments get values that bf16 holds exactly), without numpy. Seeded: the
+same files every run.
+
+x, x3   random values over ±2^-10 ... ±2^9 by row, with NaN, -0 and bf16
+        subnormals (no infinity: it would make the tensor-wise scale inf)
+history delayed scaling's amax history
+xs      x's kind of values, plus in chosen 128-column blocks: +inf, -inf,
+        3e38, an all-NaN block, an all-zero block, a block of subnormals only
+        (its scale underflows to 0 and becomes 1), values that saturate
+xp, xn  partial blocks (N = 200, 100) with NaN, inf and zero blocks
+w, wp   weights [G, M, N] with an inf tile, a zero tile, NaN and subnormals"""
+import math
+import os
+import random
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "..", "scripts"))
+import npy  # noqa: E402
+
+NAN = float("nan")
+INF = float("inf")
+
+
+def bf16(v):
+    """v truncated to a value bf16 holds exactly (the high half of its f32)."""
+    bits = struct.unpack("<I", struct.pack("<f", v))[0] & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def subnormal(rng):
+    """A random bf16 subnormal (f32 exponent field 0), either sign."""
+    bits = (rng.randrange(1, 0x80) << 16) | (0x80000000 if rng.random() < 0.5 else 0)
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def random_matrix(rng, rows, cols, exact_bf16):
+    out = []
+    for r in range(rows):
+        scale = math.ldexp(1.0, r % 20 - 10)
+        row = []
+        for _ in range(cols):
+            u = rng.random()
+            if u < 0.001:
+                v = NAN
+            elif u < 0.002:
+                v = -0.0
+            elif u < 0.004:
+                v = subnormal(rng)
+            else:
+                v = rng.gauss(0.0, 1.0) * scale
+            row.append(bf16(v) if exact_bf16 else v)
+        out.append(row)
+    return out
+
+
+def fill_block(m, r, c0, c1, value):
+    for c in range(c0, min(c1, len(m[r]))):
+        m[r][c] = value(c) if callable(value) else value
+
+
+def write(path, shape, rows):
+    npy.write(path, "<f4", shape, [v for row in rows for v in row])
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(20240514)
+
+    x = random_matrix(rng, 1000, 2048, True)
+    write(os.path.join(out, "x.npy"), [1000, 2048], x)
+    x3 = random_matrix(rng, 400, 72, False)
+    write(os.path.join(out, "x3.npy"), [4, 100, 72], x3)
+    write(os.path.join(out, "history.npy"), [16],
+          [[0.5, 100.0, 3.0, 0.0, 7.25, 1e-3, 250.0, 42.0,
+            1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0]])
+
+    xs = random_matrix(rng, 1000, 2048, True)
+    fill_block(xs, 3, 0, 1, INF)
+    fill_block(xs, 4, 128, 129, -INF)
+    fill_block(xs, 5, 300, 301, 3e38)
+    fill_block(xs, 6, 256, 384, NAN)
+    fill_block(xs, 7, 384, 512, 0.0)
+    fill_block(xs, 8, 512, 640, lambda c: subnormal(rng))
+    # One huge value next to small ones: the small ones become FP8
+    # subnormals or 0.
+    fill_block(xs, 9, 640, 641, bf16(1e30))
+    write(os.path.join(out, "xs.npy"), [1000, 2048], xs)
+
+    xp = random_matrix(rng, 300, 200, True)
+    fill_block(xp, 0, 128, 200, NAN)
+    fill_block(xp, 1, 128, 200, 0.0)
+    fill_block(xp, 2, 199, 200, INF)
+    write(os.path.join(out, "xp.npy"), [300, 200], xp)
+    xn = random_matrix(rng, 130, 100, False)
+    fill_block(xn, 0, 0, 100, 0.0)
+    fill_block(xn, 1, 99, 100, -INF)
+    write(os.path.join(out, "xn.npy"), [130, 100], xn)
+
+    w = random_matrix(rng, 4 * 256, 384, True)
+    w[0][0] = INF                       # tile (0, 0, 0): scale inf
+    for r in range(256, 384):           # tile (1, 0, 1): all zero
+        fill_block(w, r, 128, 256, 0.0)
+    write(os.path.join(out, "w.npy"), [4, 256, 384], w)
+    wp = random_matrix(rng, 3 * 200, 136, True)
+    wp[199][135] = -INF                 # tile (0, 1, 1), its last element
+    write(os.path.join(out, "wp.npy"), [3, 200, 136], wp)
+
+
+if __name__ == "__main__":
+    main()
