@@ -92,6 +92,10 @@ run)
     gpu_files=$(find "$OUT/dump/gpu/$name" -name '*.npy' | wc -l)
     if [ "$files" = 0 ] || [ "$files" != "$gpu_files" ] || [ ${#differ[@]} != 0 ]; then
       echo "$name: FAIL: $files cpu dumps, $gpu_files gpu dumps, differing: ${differ[*]:-}"
+      for rel in "${differ[@]}"; do
+        python3 "$ROOT/scripts/npy-first-differences.py" "$OUT/dump/cpu/$name/$rel" \
+          "$OUT/dump/gpu/$name/$rel" 3
+      done
       status=1
     else
       echo "$name: identical ($files dumps)"
@@ -103,6 +107,7 @@ run)
   if [ -f "$OUT/bench/quantize-bench.so" ]; then
     "$RUNNER" "$OUT/bench/quantize-bench" --device "$DEVICE" --warmup 3 --iters 20 \
       >"$OUT/bench.log" 2>&1 || { tail -5 "$OUT/bench.log"; status=1; }
+    grep -E "^entry|error" "$OUT/bench.log" | head -20
     python3 "$ROOT/bench/fp8-quantize-bandwidth.py" "$ROOT/bench/fp8-quantize.mlir" \
       "$OUT/bench.log" || status=1
   fi

@@ -17,6 +17,15 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+Value canonicalizeNaN(OpBuilder &b, Location loc, Value v) {
+  Value isNaN =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+  Value quietNaN = arith::ConstantIntOp::create(b, loc, 0x7FC00000, 32);
+  Value canonical = arith::SelectOp::create(b, loc, isNaN, quietNaN, bits);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), canonical);
+}
+
 Value f32Const(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }

@@ -13,6 +13,12 @@ using ReduceBody =
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
 Value f32Const(OpBuilder &b, Location loc, double v);
+
+/// `v` (f32) with every NaN replaced by the one quiet NaN 0x7FC00000, in the
+/// bits (an integer select: no optimizer may take it for a no-op). The FP8
+/// casts use it so that both targets store the same bits for NaN: x86
+/// arithmetic keeps a NaN's sign and payload, the GPU's returns 0x7FFFFFFF.
+Value canonicalizeNaN(OpBuilder &b, Location loc, Value v);
 Value i32Const(OpBuilder &b, Location loc, int32_t v);
 Value i64Const(OpBuilder &b, Location loc, int64_t v);
 /// Dim `i` of a memref as an index (a constant when static).

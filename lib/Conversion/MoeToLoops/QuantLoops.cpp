@@ -29,6 +29,10 @@
 //
 // Dequantize: y = decode(q) · scale of q's block.
 //
+// Every NaN that quantize or dequantize stores is the one quiet NaN
+// (canonicalizeNaN; in FP8 the positive NaN code), whatever NaN the input
+// held: the GPU's arithmetic does not keep a NaN's sign or payload.
+//
 //===----------------------------------------------------------------------===//
 #include "Fp8Codec.h"
 #include "LoopBuilder.h"
@@ -89,7 +93,8 @@ namespace {
 void storeQuantized(OpBuilder &b, Location loc, Value input, Value output,
                     ArrayRef<Value> idx, Value scale) {
   Value x = loadAsF32(b, loc, input, idx);
-  storeFromF32(b, loc, arith::DivFOp::create(b, loc, x, scale), output, idx);
+  Value q = arith::DivFOp::create(b, loc, x, scale);
+  storeFromF32(b, loc, canonicalizeNaN(b, loc, q), output, idx);
 }
 
 /// Block recipes: one scale per tile of the last two dims.
@@ -237,7 +242,9 @@ void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
     forEachIndex(b, loc, input, rank,
                  [&](OpBuilder &nb, Location nl, ArrayRef<Value> ivs) {
                    Value q = loadAsF32(nb, nl, input, ivs);
-                   storeFromF32(nb, nl, arith::MulFOp::create(nb, nl, q, s),
+                   storeFromF32(nb, nl,
+                                canonicalizeNaN(nb, nl,
+                                                arith::MulFOp::create(nb, nl, q, s)),
                                 output, ivs);
                  });
     return;
@@ -256,7 +263,9 @@ void emitDequantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                  scaleIdx[rank - 1] = blockOf(ivs[rank - 1], blk.cols);
                  Value q = loadAsF32(nb, nl, input, ivs);
                  Value s = loadAsF32(nb, nl, scale, scaleIdx);
-                 storeFromF32(nb, nl, arith::MulFOp::create(nb, nl, q, s),
+                 storeFromF32(nb, nl,
+                                canonicalizeNaN(nb, nl,
+                                                arith::MulFOp::create(nb, nl, q, s)),
                               output, ivs);
                });
 }

@@ -150,7 +150,8 @@ void storeQuantizedLanes(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
                          Value scale, Value quantized, Value row, Value col) {
   SmallVector<Value> q;
   for (Value x : lanes)
-    q.push_back(arith::DivFOp::create(b, loc, x, scale));
+    q.push_back(
+        canonicalizeNaN(b, loc, arith::DivFOp::create(b, loc, x, scale)));
   storeRowVectorFromF32(b, loc, q, quantized, row, col);
 }
 
@@ -513,7 +514,8 @@ LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
         }
         SmallVector<Value> lanes;
         for (Value v : loadRowVectorAsF32(nb, nl, x, row, col, width))
-          lanes.push_back(arith::MulFOp::create(nb, nl, v, s));
+          lanes.push_back(
+              canonicalizeNaN(nb, nl, arith::MulFOp::create(nb, nl, v, s)));
         storeRowVectorFromF32(nb, nl, lanes, y, row, col);
       });
   return success();

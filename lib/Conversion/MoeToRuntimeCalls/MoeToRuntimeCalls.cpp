@@ -90,13 +90,19 @@ LogicalResult checkRuntimeCanRun(Operation *op) {
 
 /// Calls `entry`, moert_entry_grouped_gemm_{bf16,f32} or
 /// moert_entry_grouped_weight_grad_{bf16,f32}: all take (a, b or dc, sizes,
-/// G, Kd, N, layout, out, out dtype, R).
+/// G, Kd, N, layout, out, out dtype, R). `tf32`: an f32 `out` that compiled
+/// code rounds to bf16 afterwards, whose f32 operands may multiply on TF32
+/// tensor cores.
 template <typename Entry>
 void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
                      Value bOrDc, Value sizes, Value kDim, Value n,
-                     WeightLayout layout, Value out, Value rows) {
+                     WeightLayout layout, Value out, Value rows,
+                     bool tf32 = false) {
   Location loc = op->getLoc();
   bool f32Out = cast<MemRefType>(out.getType()).getElementType().isF32();
+  int32_t outCode = tf32     ? MOERT_GPU_OUT_F32_TF32
+                    : f32Out ? MOERT_GPU_OUT_F32
+                             : MOERT_GPU_OUT_BF16;
   entry.call(
       b, loc,
       {pointerArgument(b, loc, a), pointerArgument(b, loc, bOrDc),
@@ -104,8 +110,7 @@ void callGroupedGemm(OpBuilder &b, Operation *op, const Entry &entry, Value a,
        i32Value(b, loc,
                 layout == WeightLayout::NK ? MOERT_WEIGHT_NK : MOERT_WEIGHT_KN),
        pointerArgument(b, loc, out),
-       i32Value(b, loc, f32Out ? MOERT_GPU_OUT_F32 : MOERT_GPU_OUT_BF16),
-       rows});
+       i32Value(b, loc, outCode), rows});
 }
 
 /// Where a grouped op's runtime call gets what differs between the two ops:
@@ -150,21 +155,58 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     GroupedCall call = groupedCallOf(op);
     Value product = productBuffer(rewriter, op);
-    Value out = product ? product : call.out;
+    Value unrounded = product ? Value() : f32Output(rewriter, op, call.out);
+    Value out = product ? product : unrounded ? unrounded : call.out;
     Value nFrom = product ? product : call.nFrom;
     callGroupedGemm(rewriter, op, call.entry, op.getA(), call.second,
                     op.getGroupSizes(), i64Dim(rewriter, loc, op.getA(), 1),
                     i64Dim(rewriter, loc, nFrom, 1), op.getWeightLayout(), out,
-                    i64Dim(rewriter, loc, call.rowsFrom, 0));
+                    i64Dim(rewriter, loc, call.rowsFrom, 0),
+                    /*tf32=*/unrounded != nullptr);
     if (product) {
       applyEpilogue(rewriter, op, product);
       memref::DeallocOp::create(rewriter, loc, product);
+    }
+    if (unrounded) {
+      roundInto(rewriter, loc, unrounded, call.out);
+      memref::DeallocOp::create(rewriter, loc, unrounded);
     }
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
+  /// f32 operands with a bf16 output: the runtime writes f32 only (cuBLASLt
+  /// has no f32-operand matmul into bf16), so the product goes to an f32
+  /// buffer of the output's shape first (null: no such buffer needed).
+  static Value f32Output(OpBuilder &b, Operation *op, Value out) {
+    auto outType = cast<MemRefType>(out.getType());
+    if (!cast<MemRefType>(op->getOperand(0).getType()).getElementType().isF32() ||
+        outType.getElementType().isF32())
+      return Value();
+    return memref::AllocOp::create(
+        b, op->getLoc(),
+        MemRefType::get(outType.getShape(), b.getF32Type()));
+  }
+
+  /// out = product rounded to out's element type, as a parallel loop over
+  /// out (a kernel of its own).
+  static void roundInto(OpBuilder &b, Location loc, Value product, Value out) {
+    auto type = cast<MemRefType>(out.getType());
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t size : type.getShape()) {
+      lower.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      upper.push_back(arith::ConstantIndexOp::create(b, loc, size));
+      steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    }
+    scf::ParallelOp::create(
+        b, loc, lower, upper, steps,
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value v = memref::LoadOp::create(nb, nloc, product, ivs);
+          storeRounded(nb, nloc, v, out, ivs);
+        });
+  }
+
   /// A grouped matmul with an epilogue or `accumulate` computes its product
   /// into an f32 buffer [R, N] first (null: neither, the product is c).
   static Value productBuffer(OpBuilder &b, Operation *op) {

@@ -20,15 +20,13 @@
 //
 // Compute precision: fp32 accumulation always. bf16 operands multiply exactly
 // in fp32. f32 operands (the FP8 placement's weight gradients read dequantized
-// FP8 values, an f32 per-block scale times an e4m3/e5m2 value) run on TF32
-// tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32) when the output is bf16: TF32
-// keeps 10 of f32's 23 mantissa bits, a relative error of at most 2^-10 per
-// operand (truncated; 2^-11 rounded), 4-8x below the rounding of the bf16
-// output itself (unit roundoff 2^-8) and ~10x below DESIGN.md's bf16
-// tolerance (relative L2 1e-2 against the f32 CPU reference), at ~7x the
-// throughput of fp32 FMAs on Hopper (the FP8 operands' own error, 2^-4 for
-// e4m3, is larger still). With an f32 output the compute is true fp32
-// (CUBLAS_COMPUTE_32F), as DESIGN.md's f32 tolerance (1e-5) needs.
+// FP8 values, an f32 per-block scale times an e4m3/e5m2 value) compute in true
+// fp32 (CUBLAS_COMPUTE_32F) into an f32 output, the only output cuBLASLt
+// offers for them (on one H100, a bf16 D with f32 operands ran algorithms
+// that wrote past it); compiled code rounds the product to a bf16 result,
+// and for such products asks for TF32 tensor cores (MOERT_GPU_OUT_F32_TF32:
+// operands rounded to 10 mantissa bits, a relative error of 2^-11 each,
+// below the bf16 result's own rounding of 2^-9 and DESIGN.md's 1e-2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +101,7 @@ constexpr size_t kWorkspaceBytes = 32u << 20; // cuBLASLt's advice for Hopper
 constexpr size_t kMaxPlans = 8192;
 
 /// Operand element types of a matmul.
-constexpr int kInBF16 = 0, kInF32 = 1;
+constexpr int kInBF16 = 0, kInF32 = 1, kInF32Tf32 = 2;
 
 // One cuBLASLt problem: D = op(A) * op(B), column-major, A/B of type `in`
 // (bf16 or f32), fp32 accumulation (computeTypeOf), D of type `out` (bf16 or
@@ -115,7 +113,7 @@ struct PlanKey {
   int64_t lda, ldb, ldc;
   int32_t batch;
   int64_t strideA, strideB, strideC;
-  int in; ///< operand type: kInBF16 or kInF32
+  int in; ///< operand type: kInBF16, kInF32 or kInF32Tf32 (f32, TF32 compute)
   int out;
   uint32_t alignA, alignB, alignC;
   bool operator<(const PlanKey &o) const {
@@ -273,11 +271,18 @@ int makeLayout(cublasLtMatrixLayout_t *out, cudaDataType_t type, uint64_t rows,
   return 0;
 }
 
-/// TF32 tensor cores for f32 operands with a bf16 output, true fp32 otherwise
-/// (the file's header says why).
+/// fp32 accumulation; TF32 products where asked (the file's header says when).
 cublasComputeType_t computeTypeOf(const PlanKey &k) {
-  return k.in == kInF32 && k.out == MOERT_GPU_OUT_BF16 ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                        : CUBLAS_COMPUTE_32F;
+  return k.in == kInF32Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+}
+
+/// The f32 functions' operand mode and output type for `dtype`
+/// (MOERT_GPU_OUT_F32_TF32: f32 written, TF32 products).
+int f32OperandsOf(int32_t &dtype) {
+  if (dtype != MOERT_GPU_OUT_F32_TF32)
+    return kInF32;
+  dtype = MOERT_GPU_OUT_F32;
+  return kInF32Tf32;
 }
 
 int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
@@ -287,7 +292,7 @@ int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
   CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
   CK_LT(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   // Stored shapes: op(A) is m x k, op(B) is k x n, C is m x n.
-  const cudaDataType_t in = k.in == kInF32 ? CUDA_R_32F : CUDA_R_16BF;
+  const cudaDataType_t in = k.in != kInBF16 ? CUDA_R_32F : CUDA_R_16BF;
   CK(makeLayout(&p.a, in, k.transA ? k.k : k.m, k.transA ? k.m : k.k, k.lda, k.batch,
                 k.strideA));
   CK(makeLayout(&p.b, in, k.transB ? k.n : k.k, k.transB ? k.k : k.n, k.ldb, k.batch,
@@ -322,7 +327,8 @@ int buildPlan(const Context &ctx, const PlanKey &k, Plan &p) {
                 "n=%llu k=%llu batch=%d (transA=%d transB=%d, in %s, out %s)",
                 gWhat, (unsigned long long)k.m, (unsigned long long)k.n,
                 (unsigned long long)k.k, (int)k.batch, k.transA, k.transB,
-                k.in == kInF32 ? "f32" : "bf16", k.out == MOERT_GPU_OUT_F32 ? "f32" : "bf16");
+                k.in == kInBF16 ? "bf16" : k.in == kInF32 ? "f32" : "f32 (TF32)",
+                k.out == MOERT_GPU_OUT_F32 ? "f32" : "bf16");
   p.algo = result.algo;
   p.workspace = result.workspaceSize;
   return 0;
@@ -337,7 +343,7 @@ int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
   if (m == 0 || n == 0 || batch == 0)
     return 0;
   const int64_t outElt = out == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in == kInF32 ? 4 : 2;
+  const int64_t inElt = in != kInBF16 ? 4 : 2;
   PlanKey key{};
   key.device = ctx.device;
   key.transA = transA;
@@ -493,6 +499,16 @@ int checkCommon(const void *x, const void *y, const void *out, const int32_t *si
   return 0;
 }
 
+// cuBLASLt has no f32-operand matmul into bf16 (its heuristic offers
+// algorithms that write f32 there): f32 operands need an f32 output, which
+// compiled code rounds to bf16 itself.
+int checkOperandsAndOutput(int in, int32_t dtype) {
+  if (in != kInBF16 && dtype != MOERT_GPU_OUT_F32)
+    return fail("%s: f32 operands need an f32 output (dtype 1), got dtype %d", gWhat,
+                (int)dtype);
+  return 0;
+}
+
 // Reads the sizes (host or device) into `sz` and validates them.
 int readSizes(const Context &ctx, const int32_t *sizes, bool onDevice, int64_t num_groups,
               int64_t rows, std::vector<int64_t> &sz, int64_t &total) {
@@ -533,6 +549,7 @@ int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
                 bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N, int32_t layout,
                 void *c, int32_t cdt, int64_t rows, void *stream) {
   CK(checkCommon(a, b, c, sizes, num_groups, K, N, layout, cdt, rows));
+  CK(checkOperandsAndOutput(in, cdt));
   if (N == 0 || rows == 0)
     return 0;
   if (!c)
@@ -545,7 +562,7 @@ int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
   if (total > 0 && K > 0 && (!a || !b))
     return fail("%s: input pointer a or b is NULL", gWhat);
   const int64_t elt = cdt == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in == kInF32 ? 4 : 2;
+  const int64_t inElt = in != kInBF16 ? 4 : 2;
   char *cp = static_cast<char *>(c);
   const char *ap = static_cast<const char *>(a);
   const char *bp = static_cast<const char *>(b);
@@ -586,6 +603,7 @@ int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *size
                       bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N,
                       int32_t layout, void *db, int32_t dt, int64_t rows, void *stream) {
   CK(checkCommon(a, dc, db, sizes, num_groups, K, N, layout, dt, rows));
+  CK(checkOperandsAndOutput(in, dt));
   if (num_groups == 0 || K == 0 || N == 0)
     return 0;
   if (!db)
@@ -598,7 +616,7 @@ int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *size
   if (total > 0 && (!a || !dc))
     return fail("%s: input pointer a or dc is NULL", gWhat);
   const int64_t elt = dt == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in == kInF32 ? 4 : 2;
+  const int64_t inElt = in != kInBF16 ? 4 : 2;
   const size_t groupBytes = size_t(K) * N * elt;
   char *dbp = static_cast<char *>(db);
   const char *ap = static_cast<const char *>(a);
@@ -747,7 +765,8 @@ int moert_grouped_gemm_f32(const float *a, const float *b, const int32_t *group_
                            int32_t weight_layout, void *c, int32_t c_dtype, int64_t rows,
                            void *stream) {
   Entry e("moert_grouped_gemm_f32");
-  return groupedGemm(kInF32, a, b, group_sizes_device, true, num_groups, k_dim, n,
+  int in = f32OperandsOf(c_dtype);
+  return groupedGemm(in, a, b, group_sizes_device, true, num_groups, k_dim, n,
                      weight_layout, c, c_dtype, rows, stream);
 }
 
@@ -757,7 +776,8 @@ int moert_grouped_gemm_f32_host_sizes(const float *a, const float *b,
                                       void *c, int32_t c_dtype, int64_t rows,
                                       void *stream) {
   Entry e("moert_grouped_gemm_f32_host_sizes");
-  return groupedGemm(kInF32, a, b, group_sizes_host, false, num_groups, k_dim, n,
+  int in = f32OperandsOf(c_dtype);
+  return groupedGemm(in, a, b, group_sizes_host, false, num_groups, k_dim, n,
                      weight_layout, c, c_dtype, rows, stream);
 }
 
@@ -766,7 +786,8 @@ int moert_grouped_weight_grad_f32(const float *a, const float *dc,
                                   int64_t k_dim, int64_t n, int32_t weight_layout,
                                   void *db, int32_t db_dtype, int64_t rows, void *stream) {
   Entry e("moert_grouped_weight_grad_f32");
-  return groupedWeightGrad(kInF32, a, dc, group_sizes_device, true, num_groups, k_dim, n,
+  int in = f32OperandsOf(db_dtype);
+  return groupedWeightGrad(in, a, dc, group_sizes_device, true, num_groups, k_dim, n,
                            weight_layout, db, db_dtype, rows, stream);
 }
 
@@ -777,7 +798,8 @@ int moert_grouped_weight_grad_f32_host_sizes(const float *a, const float *dc,
                                              int32_t db_dtype, int64_t rows,
                                              void *stream) {
   Entry e("moert_grouped_weight_grad_f32_host_sizes");
-  return groupedWeightGrad(kInF32, a, dc, group_sizes_host, false, num_groups, k_dim, n,
+  int in = f32OperandsOf(db_dtype);
+  return groupedWeightGrad(in, a, dc, group_sizes_host, false, num_groups, k_dim, n,
                            weight_layout, db, db_dtype, rows, stream);
 }
 

@@ -3,7 +3,7 @@
 // Checks moert_grouped_gemm_{bf16,f32} and moert_grouped_weight_grad_{bf16,f32}
 // (and their *_host_sizes variants) on random bf16 and f32 operands against a
 // double-precision CPU reference computed from the same inputs: both weight
-// layouts, both output types, empty groups (leading, trailing, consecutive), rows past the
+// layouts, both output types (f32 only for f32 operands), empty groups (leading, trailing, consecutive), rows past the
 // last group, equal-size runs (the strided-batched path), unaligned shapes,
 // the argument errors; with the matmuls on the caller's stream and spread
 // over auxiliary streams (MOERT_GPU_STREAMS=1 and 4); and the same through
@@ -14,7 +14,7 @@
 // Pass: relative L2 error <= 1e-2 for bf16 outputs, <= 1e-3 for f32 outputs
 // of bf16 operands, <= 1e-5 for f32 outputs of f32 operands (true fp32: TF32
 // would be off by ~3e-4 there); tail rows and empty groups' gradients
-// exactly zero. f32 operands with a bf16 output run on TF32 tensor cores.
+// exactly zero. f32 operands write f32 only (a bf16 output is an error).
 // Usage: moe-gpu-grouped-gemm-test [seed]   (prints "ALL PASSED" / "FAILED")
 //
 //===----------------------------------------------------------------------===//
@@ -158,7 +158,7 @@ std::vector<unsigned char> randomOperands(std::mt19937_64 &rng, const Api &api, 
 // Output read back as doubles; NaN for unwritten (poisoned) elements.
 std::vector<double> readOut(const DevBuf &buf, size_t n, int dtype) {
   std::vector<double> r(n);
-  if (dtype == MOERT_GPU_OUT_F32) {
+  if (dtype != MOERT_GPU_OUT_BF16) {
     std::vector<float> h(n);
     CUDA_OR_DIE(cudaMemcpy(h.data(), buf.p, n * 4, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < n; ++i)
@@ -266,10 +266,16 @@ void runCase(std::mt19937_64 &rng, const Case &cs, const Api &api) {
         }
     }
 
-    for (int dtype = 0; dtype < 2; ++dtype) {
-      const size_t elt = dtype == MOERT_GPU_OUT_F32 ? 4 : 2;
-      const double tol =
-          dtype == MOERT_GPU_OUT_BF16 ? 1e-2 : api.elt == 4 ? 1e-5 : 1e-3;
+    for (int dtype = 0; dtype < 3; ++dtype) {
+      // f32 operands write f32 only (bf16 is an error, checked in
+      // errorCases), in fp32 or with TF32 products; bf16 ones bf16 or f32.
+      if (api.elt == 4 ? dtype == MOERT_GPU_OUT_BF16 : dtype == MOERT_GPU_OUT_F32_TF32)
+        continue;
+      const size_t elt = dtype == MOERT_GPU_OUT_BF16 ? 2 : 4;
+      const double tol = dtype == MOERT_GPU_OUT_BF16       ? 1e-2
+                         : dtype == MOERT_GPU_OUT_F32_TF32 ? 2e-3
+                         : api.elt == 4                    ? 1e-5
+                                                           : 1e-3;
       // 0: device sizes, 1: host sizes, 2: moert_entry_* (device sizes, the
       // runtime stream, failures sticky).
       for (int mode = 0; mode < 3; ++mode) {
@@ -280,7 +286,7 @@ void runCase(std::mt19937_64 &rng, const Case &cs, const Api &api) {
         std::snprintf(what, sizeof what, "%s G=%" PRId64 " K=%" PRId64 " N=%" PRId64
                       " rows=%" PRId64 " sum=%" PRId64 " layout=%s in=%s out=%s sizes=%s",
                       cs.name.c_str(), G, K, N, R, total, layout ? "nk" : "kn", api.name,
-                      dtype ? "f32" : "bf16",
+                      dtype == MOERT_GPU_OUT_BF16 ? "bf16" : dtype == MOERT_GPU_OUT_F32 ? "f32" : "f32-tf32",
                       entry ? "entry" : hostSizes ? "host" : "device");
         DevBuf c(size_t(R) * N * elt);
         CUDA_OR_DIE(cudaMemsetAsync(c.p, 0xff, c.bytes, st)); // ordered before the call
@@ -380,17 +386,21 @@ void errorCases() {
          "error moert_entry_grouped_weight_grad_bf16 negative size: sticky",
          "sticky=\"" + sticky + "\"");
   moert_gpu_clear_sticky_error();
-  // The f32-operand functions check and report alike.
+  // The f32-operand functions check and report alike, and write f32 only.
+  expectError("f32 operands into bf16",
+              moert_grouped_gemm_f32(f32(a.p), f32(b.p), (const int32_t *)sizes.p, 2, 16, 16,
+                                     0, c.p, MOERT_GPU_OUT_BF16, 64, nullptr),
+              "moert_grouped_gemm_f32: f32 operands need an f32 output");
   expectError("f32 negative size",
               moert_grouped_gemm_f32(f32(a.p), f32(b.p), (const int32_t *)sizes.p, 2, 16, 16,
-                                     0, c.p, 0, 64, nullptr),
+                                     0, c.p, MOERT_GPU_OUT_F32, 64, nullptr),
               "moert_grouped_gemm_f32: group_sizes[1] = -1 is negative");
   expectError("f32 bad dtype",
               moert_grouped_weight_grad_f32_host_sizes(f32(a.p), f32(c.p), ok, 2, 16, 16, 0,
                                                        b.p, 3, 64, nullptr),
               "moert_grouped_weight_grad_f32_host_sizes: output dtype 3");
   moert_entry_grouped_weight_grad_f32(f32(a.p), f32(c.p), (const int32_t *)sizes.p, 2, 16, 16,
-                                      0, b.p, 0, 64);
+                                      0, b.p, MOERT_GPU_OUT_F32, 64);
   sticky = moert_gpu_sticky_error();
   report(sticky.find("moert_entry_grouped_weight_grad_f32: moert_grouped_weight_grad_f32: "
                      "group_sizes[1] = -1 is negative") != std::string::npos,

@@ -127,7 +127,9 @@ func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, 
 // -----
 
 // f32 operands (what moe-fp8-placement's weight gradients read: dequantized
-// FP8 values) call the runtime's f32 entries, with the same arguments.
+// FP8 values) call the runtime's f32 entries, which write f32 only: a bf16
+// result is the f32 product (a temporary, TF32 products: out dtype code 2)
+// rounded by a parallel loop.
 // CHECK-LABEL: func.func private @moert_entry_grouped_gemm_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64)
 // CHECK-NOT:   @moert_entry_grouped_gemm_bf16
 // CHECK-LABEL: func.func @gmm_f32_operands(
@@ -135,7 +137,13 @@ func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, 
 // CHECK-DAG:   %[[AI:.*]] = memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xf32> -> index
 // CHECK-DAG:   %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]] : memref<4x48x32xf32> -> index
 // CHECK-DAG:   memref.dim %[[A]], %c1{{.*}} : memref<16x32xf32>
+// CHECK-DAG:   %[[P:.*]] = memref.alloc() : memref<16x48xf32>
 // CHECK:       call @moert_entry_grouped_gemm_f32(
+// CHECK:       scf.parallel
+// CHECK:         %[[V:.*]] = memref.load %[[P]]
+// CHECK:         arith.truncf %[[V]] : f32 to bf16
+// CHECK:         memref.store %{{.*}}, %[[C]]
+// CHECK:       memref.dealloc %[[P]]
 // CHECK-NEXT:  return
 // FOLD-LABEL: func.func @gmm_f32_operands(
 // FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
@@ -143,8 +151,8 @@ func.func @weight_grad_nk_bf16(%a: memref<16x32xbf16>, %dc: memref<16x48xbf16>, 
 // FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
 // FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
 // FOLD-DAG:   %[[NK:.*]] = arith.constant 1 : i32
-// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
-// FOLD:       call @moert_entry_grouped_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[BF16]], %[[R]])
+// FOLD-DAG:   %[[TF32:.*]] = arith.constant 2 : i32
+// FOLD:       call @moert_entry_grouped_gemm_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[NK]], %{{.*}}, %[[TF32]], %[[R]])
 func.func @gmm_f32_operands(%a: memref<16x32xf32>, %b: memref<4x48x32xf32>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<16x32xf32>, memref<4x48x32xf32>, memref<4xi32> -> memref<16x48xbf16>
   return
@@ -160,15 +168,21 @@ func.func @gmm_f32_operands(%a: memref<16x32xf32>, %b: memref<4x48x32xf32>, %n: 
 // CHECK-DAG:   memref.extract_aligned_pointer_as_index %[[A]] : memref<16x32xf32> -> index
 // CHECK-DAG:   memref.extract_aligned_pointer_as_index %[[DC]] : memref<16x48xf32> -> index
 // CHECK-DAG:   memref.dim %[[DC]], %c1{{.*}} : memref<16x48xf32>
+// CHECK-DAG:   %[[P:.*]] = memref.alloc() : memref<4x32x48xf32>
 // CHECK:       call @moert_entry_grouped_weight_grad_f32(
+// CHECK:       scf.parallel
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         memref.store %{{.*}}, %[[DB]]
+// CHECK:       memref.dealloc %[[P]]
 // CHECK-NEXT:  return
 // FOLD-LABEL: func.func @weight_grad_f32_operands(
 // FOLD-DAG:   %[[G:.*]] = arith.constant 4 : i64
 // FOLD-DAG:   %[[K:.*]] = arith.constant 32 : i64
 // FOLD-DAG:   %[[N:.*]] = arith.constant 48 : i64
 // FOLD-DAG:   %[[R:.*]] = arith.constant 16 : i64
-// FOLD-DAG:   %[[BF16:.*]] = arith.constant 0 : i32
-// FOLD:       call @moert_entry_grouped_weight_grad_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[BF16]], %{{.*}}, %[[BF16]], %[[R]])
+// FOLD-DAG:   %[[KN:.*]] = arith.constant 0 : i32
+// FOLD-DAG:   %[[TF32:.*]] = arith.constant 2 : i32
+// FOLD:       call @moert_entry_grouped_weight_grad_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[G]], %[[K]], %[[N]], %[[KN]], %{{.*}}, %[[TF32]], %[[R]])
 func.func @weight_grad_f32_operands(%a: memref<16x32xf32>, %dc: memref<16x48xf32>, %n: memref<4xi32>, %db: memref<4x32x48xbf16>) {
   moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<16x32xf32>, memref<16x48xf32>, memref<4xi32> -> memref<4x32x48xbf16>
   return

@@ -75,12 +75,10 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_bf16(const void *a, const void *d
                                                     void *db, int32_t db_dtype,
                                                     int64_t rows, void *stream);
 
-/* The same two with f32 operands (a, b / dc f32; c / db bf16 or f32), for
- * grouped GEMMs on dequantized FP8 values (moe-fp8-placement's weight
- * gradients) and f32 references. Accumulation fp32. With a bf16 output the
- * products run on TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32: each
- * operand rounded to 10 mantissa bits, a relative error of 2^-10 at most,
- * below the bf16 output's own rounding); with an f32 output in true fp32. */
+/* The same two with f32 operands (a, b / dc f32; c / db f32: a bf16 dtype is
+ * an error, cuBLASLt has no such matmul), for grouped GEMMs on dequantized
+ * FP8 values (moe-fp8-placement's weight gradients; compiled code rounds the
+ * f32 product to its bf16 result) and f32 references. True fp32 compute. */
 MOERT_GPU_EXPORT int moert_grouped_gemm_f32(const float *a, const float *b,
                                             const int32_t *group_sizes_device,
                                             int64_t num_groups, int64_t k_dim, int64_t n,

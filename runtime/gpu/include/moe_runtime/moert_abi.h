@@ -17,5 +17,8 @@
 /* Output element types (c_dtype, db_dtype arguments). */
 #define MOERT_GPU_OUT_BF16 0
 #define MOERT_GPU_OUT_F32 1
+/* f32 output of f32 operands multiplied on TF32 tensor cores (10-bit
+ * mantissas): for products that compiled code then rounds to bf16. */
+#define MOERT_GPU_OUT_F32_TF32 2
 
 #endif /* MOE_RUNTIME_MOERT_ABI_H */
