@@ -32,7 +32,7 @@ def main():
             r"func\.func @(\w+)\((.*?)\)\s*->\s*\((.*?)\)\s*\{", src, re.S):
         entries[name] = (tensor_bytes(args), tensor_bytes(results))
     found = 0
-    for name, ms in re.findall(r"entry (\w+) on \w+: median ([0-9.e+-]+) ms", log):
+    for name, ms in re.findall(r"entry (\w+) on \w+(?: \[[^\]]*\])?: median ([0-9.e+-]+) ms", log):
         if name not in entries:
             continue
         found += 1
