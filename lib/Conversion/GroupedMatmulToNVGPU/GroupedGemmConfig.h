@@ -95,7 +95,11 @@ struct GroupedGemmConfig {
   int64_t blockM = 128;
   int64_t blockN = 128;
   static constexpr int64_t swizzleRowBytes = 128;
-  int64_t blockK() const { return swizzleRowBytes / elementBytes(); }
+  /// Elements of `elementBytes` bytes in one swizzle row.
+  static constexpr int64_t swizzleRowElements(int64_t elementBytes) {
+    return swizzleRowBytes / elementBytes;
+  }
+  int64_t blockK() const { return swizzleRowElements(elementBytes()); }
   // TMA boxes are one 128-byte swizzle row wide: blockK elements of a
   // K-major operand; 64 bf16 of an M/N-major operand and of c's boxes.
   static constexpr int64_t boxWidth = 64;

@@ -342,7 +342,7 @@ private:
   }
   /// Elements of one 128-byte swizzle row of an operand box.
   int64_t operandBoxColumns() {
-    return GroupedGemmConfig::swizzleRowBytes / config.elementBytes();
+    return GroupedGemmConfig::swizzleRowElements(config.elementBytes());
   }
 
   nvgpu::TensorMapDescriptorType tensorMapType(int64_t boxRows,
@@ -786,15 +786,21 @@ private:
     return accumulator;
   }
 
-  // --- blockwise FP8 scaling ------------------------------------------------
-  /// The rows of a tile this thread's accumulators hold (wgmma layout: row
-  /// 16 (t / 32) + (t mod 32) / 4 of its consumer's 64, and that + 8), as
-  /// rows of A, clamped to R - 1 (rows past R are not stored).
-  std::array<Value, 2> accumulatorRowsOfA(const TileCoordinates &t) {
+  /// The first of the two rows of its consumer's 64 that this thread's
+  /// accumulator registers hold (wgmma's layout: 16 (t / 32) + (t mod 32) /
+  /// 4; the other is 8 further).
+  Value accumulatorRow() {
     Value lane = remU(consumerThread, index(32));
-    Value row = add(add(t.aBegin, mul(consumer, index(64))),
-                    add(mul(divU(consumerThread, index(32)), index(16)),
-                        divU(lane, index(4))));
+    return add(mul(divU(consumerThread, index(32)), index(16)),
+               divU(lane, index(4)));
+  }
+
+  // --- blockwise FP8 scaling ------------------------------------------------
+  /// The two rows of a tile this thread's accumulators hold
+  /// (accumulatorRow), as rows of A, clamped to R - 1 (rows past R are not
+  /// stored).
+  std::array<Value, 2> accumulatorRowsOfA(const TileCoordinates &t) {
+    Value row = add(add(t.aBegin, mul(consumer, index(64))), accumulatorRow());
     Value last = index(config.rows - 1);
     return {minU(row, last), minU(add(row, index(8)), last)};
   }
@@ -869,9 +875,7 @@ private:
   void forEachOutputPair(const TileCoordinates &t, Value accumulator,
                          llvm::function_ref<void(Value, int64_t, Value)> store,
                          int64_t firstChunk = 0, int64_t endChunk = -1) {
-    Value lane = remU(consumerThread, index(32));
-    Value row = add(mul(divU(consumerThread, index(32)), index(16)),
-                    divU(lane, index(4)));
+    Value row = accumulatorRow();
     auto pairType = VectorType::get({2}, b.getF32Type());
     Value pair0 = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(pairType, b.getF32FloatAttr(0.0f)));

@@ -163,7 +163,6 @@ std::string pipelineReason(const GroupedGemmConfig &config) {
   return "";
 }
 
-/// Why `op` gets no generated kernel (empty: it gets one).
 /// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
 std::string fp8Reason(GroupedMatmulOp op) {
   if (!op.getAScale() || !op.getBScale())
@@ -172,7 +171,7 @@ std::string fp8Reason(GroupedMatmulOp op) {
     return "an epilogue or accumulate on FP8 operands";
   auto aScale = cast<MemRefType>(op.getAScale().getType());
   auto bScale = cast<MemRefType>(op.getBScale().getType());
-  if (aScale.getRank() != bScale.getRank() && aScale.getRank() * bScale.getRank() == 0)
+  if ((aScale.getRank() == 0) != (bScale.getRank() == 0))
     return "tensor-wise and block scales mixed";
   for (auto type : {aScale, bScale})
     if (!type.getElementType().isF32() || !type.hasStaticShape() ||
@@ -181,6 +180,7 @@ std::string fp8Reason(GroupedMatmulOp op) {
   return "";
 }
 
+/// Why `op` gets no generated kernel (empty: it gets one).
 std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
   bool fp8 = op.getAScale() != nullptr;
   if (choices.fp8Only && !fp8)
@@ -196,7 +196,7 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
     return reason;
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
   int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
-  int64_t blockK = GroupedGemmConfig::swizzleRowBytes / (fp8 ? 1 : 2);
+  int64_t blockK = GroupedGemmConfig::swizzleRowElements(fp8 ? 1 : 2);
   if (k % blockK != 0)
     return dimensionReason("K", k, blockK,
                            fp8 ? "one k-step is one 128-wide scale block" : "");
@@ -252,7 +252,7 @@ SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
   runtime_abi::moert_entry_tensor_map_2d.call(
       b, loc,
       {storage, pointerArgument(b, loc, base), i64(rows), i64(cols),
-       i32(boxRows), i32(GroupedGemmConfig::swizzleRowBytes / elementBytes),
+       i32(boxRows), i32(GroupedGemmConfig::swizzleRowElements(elementBytes)),
        i32(elementBytes)});
   SmallVector<Value, 16> result;
   for (int32_t i = 0; i < 16; ++i) {

@@ -126,8 +126,8 @@ bool hasF32Elements(Value buffer) {
 }
 
 /// f32 operands (e.g. the dequantized FP8 values of moe-fp8-placement's
-/// weight gradients) take the runtime's f32 entries (TF32 tensor cores for a
-/// bf16 output, true fp32 for an f32 one: GroupedGemm.cpp says why).
+/// weight gradients) take the runtime's f32 entries, which write f32 only
+/// (f32Output; GroupedGemm.cpp says why).
 GroupedCall groupedCallOf(GroupedMatmulOp op) {
   return {hasF32Elements(op.getA())
               ? runtime_abi::moert_entry_grouped_gemm_f32
@@ -180,10 +180,9 @@ private:
   /// has no f32-operand matmul into bf16), so the product goes to an f32
   /// buffer of the output's shape first (null: no such buffer needed).
   static Value f32Output(OpBuilder &b, Operation *op, Value out) {
-    auto outType = cast<MemRefType>(out.getType());
-    if (!cast<MemRefType>(op->getOperand(0).getType()).getElementType().isF32() ||
-        outType.getElementType().isF32())
+    if (!hasF32Elements(op->getOperand(0)) || hasF32Elements(out))
       return Value();
+    auto outType = cast<MemRefType>(out.getType());
     return memref::AllocOp::create(
         b, op->getLoc(),
         MemRefType::get(outType.getShape(), b.getF32Type()));

@@ -271,6 +271,9 @@ int makeLayout(cublasLtMatrixLayout_t *out, cudaDataType_t type, uint64_t rows,
   return 0;
 }
 
+/// Bytes of an operand element of mode `in`.
+int64_t operandBytes(int in) { return in == kInBF16 ? 2 : 4; }
+
 /// fp32 accumulation; TF32 products where asked (the file's header says when).
 cublasComputeType_t computeTypeOf(const PlanKey &k) {
   return k.in == kInF32Tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
@@ -343,7 +346,7 @@ int matmul(const Context &ctx, bool transA, bool transB, uint64_t m, uint64_t n,
   if (m == 0 || n == 0 || batch == 0)
     return 0;
   const int64_t outElt = out == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in != kInBF16 ? 4 : 2;
+  const int64_t inElt = operandBytes(in);
   PlanKey key{};
   key.device = ctx.device;
   key.transA = transA;
@@ -504,8 +507,9 @@ int checkCommon(const void *x, const void *y, const void *out, const int32_t *si
 // compiled code rounds to bf16 itself.
 int checkOperandsAndOutput(int in, int32_t dtype) {
   if (in != kInBF16 && dtype != MOERT_GPU_OUT_F32)
-    return fail("%s: f32 operands need an f32 output (dtype 1), got dtype %d", gWhat,
-                (int)dtype);
+    return fail("%s: f32 operands need an f32 output (dtype 1, or 2 for TF32 products), "
+                "got dtype %d",
+                gWhat, (int)dtype);
   return 0;
 }
 
@@ -544,7 +548,7 @@ int readSizes(const Context &ctx, const int32_t *sizes, bool onDevice, int64_t n
   return 0;
 }
 
-// `in`: the element type of a and b (kInBF16 or kInF32).
+// `in`: the element type of a and b (kInBF16, or kInF32 / kInF32Tf32).
 int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
                 bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N, int32_t layout,
                 void *c, int32_t cdt, int64_t rows, void *stream) {
@@ -562,7 +566,7 @@ int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
   if (total > 0 && K > 0 && (!a || !b))
     return fail("%s: input pointer a or b is NULL", gWhat);
   const int64_t elt = cdt == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in != kInBF16 ? 4 : 2;
+  const int64_t inElt = operandBytes(in);
   char *cp = static_cast<char *>(c);
   const char *ap = static_cast<const char *>(a);
   const char *bp = static_cast<const char *>(b);
@@ -598,7 +602,7 @@ int groupedGemm(int in, const void *a, const void *b, const int32_t *sizes,
   return runCalls(ctx, calls, cdt, in);
 }
 
-// `in`: the element type of a and dc (kInBF16 or kInF32).
+// `in`: the element type of a and dc (kInBF16, or kInF32 / kInF32Tf32).
 int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *sizes,
                       bool sizesOnDevice, int64_t num_groups, int64_t K, int64_t N,
                       int32_t layout, void *db, int32_t dt, int64_t rows, void *stream) {
@@ -616,7 +620,7 @@ int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *size
   if (total > 0 && (!a || !dc))
     return fail("%s: input pointer a or dc is NULL", gWhat);
   const int64_t elt = dt == MOERT_GPU_OUT_F32 ? 4 : 2;
-  const int64_t inElt = in != kInBF16 ? 4 : 2;
+  const int64_t inElt = operandBytes(in);
   const size_t groupBytes = size_t(K) * N * elt;
   char *dbp = static_cast<char *>(db);
   const char *ap = static_cast<const char *>(a);
