@@ -1531,7 +1531,8 @@ void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,
           return dimOf(b, loc, groupSizes, 0);
         return (d == 1) == kn ? dimOf(b, loc, a, 1) : dimOf(b, loc, dc, 1);
       });
-  build(b, state, a, dc, groupSizes, weightLayout, inits);
+  build(b, state, a, dc, groupSizes, /*a_scale=*/Value(), /*dc_scale=*/Value(),
+        weightLayout, /*transposed_operands=*/UnitAttr(), inits);
 }
 
 void GluOp::build(OpBuilder &b, OperationState &state,

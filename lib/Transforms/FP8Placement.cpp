@@ -465,7 +465,8 @@ LogicalResult FunctionPlacer::placeWeightGrad(GroupedWeightGradOp op,
       fakeQuantizeColumns(b, loc, op.getDc(), config.gradType, prefix + "dy");
   auto placed = GroupedWeightGradOp::create(
       b, loc, op->getResultTypes(), a, dc, op.getGroupSizes(),
-      op.getWeightLayoutAttr(), op.getOuts());
+      /*a_scale=*/Value(), /*dc_scale=*/Value(), op.getWeightLayoutAttr(),
+      /*transposed_operands=*/UnitAttr(), op.getOuts());
   placed->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   op->replaceAllUsesWith(placed);
   op->erase();

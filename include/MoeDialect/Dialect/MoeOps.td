@@ -465,7 +465,8 @@ def Moe_YieldOp : Moe_Op<"yield", [Pure, Terminator,
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
-def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"]> {
+def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"],
+    [AttrSizedOperandSegments]> {
   let summary = "per-group aᵀ · dc: the weight gradient of grouped_matmul";
   let description = [{
     For `a` `[R, Kd]`, `dc` `[R, N]` and `group_sizes` `[G]` (i32),
@@ -473,18 +474,38 @@ def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"]> {
     (`weight_layout = kn`) or `[G, N, Kd]` (`nk`, transposed), accumulated
     in f32. An empty group's gradient is exactly zero.
 
+    With the unit attribute `transposed_operands`, `a` is `[Kd, R]` and `dc`
+    `[N, R]`: the R rows (tokens) are the contiguous dimension, as
+    columnwise quantization writes them, and `db[g] = a[:, rows of g] ·
+    dc[:, rows of g]ᵀ`.
+
+    FP8: f8E4M3FN/f8E5M2 operands need `transposed_operands` and the f32
+    operands `a_scale` and `dc_scale`: 0-d tensors (tensor-wise scaling) or
+    the scales of `moe.quantize block_1x128` of the transposed operands
+    (`a_scale` `[Kd, ⌈R/128⌉]`, `dc_scale` `[N, ⌈R/128⌉]`: blocks of 128
+    consecutive rows, counted from row 0 whatever the groups). The product
+    is computed on the dequantized values.
+
     ```mlir
     %dw = moe.grouped_weight_grad %xs, %dh, %sizes outs(%init)
         : tensor<144x32xbf16>, tensor<144x48xbf16>, tensor<8xi32>
         -> tensor<8x32x48xf32>
+    %dw8 = moe.grouped_weight_grad %xt, %dht, %sizes scales(%xs_s, %dh_s)
+        outs(%init) {transposed_operands}
+        : tensor<32x256xf8E4M3FN>, tensor<48x256xf8E5M2>, tensor<8xi32>,
+          tensor<32x2xf32>, tensor<48x2xf32> -> tensor<8x32x48xbf16>
     ```
   }];
   let arguments = !con((ins
-    Moe_Shaped:$a, Moe_Shaped:$dc, Moe_Shaped:$group_sizes),
-    Moe_WeightLayoutAttrs, (ins Variadic<Moe_Shaped>:$outs));
+    Moe_Shaped:$a, Moe_Shaped:$dc, Moe_Shaped:$group_sizes,
+    Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$dc_scale),
+    Moe_WeightLayoutAttrs, (ins UnitAttr:$transposed_operands),
+    (ins Variadic<Moe_Shaped>:$outs));
   let assemblyFormat = [{
-    $a `,` $dc `,` $group_sizes `outs` `(` $outs `)` attr-dict
-    `:` type($a) `,` type($dc) `,` type($group_sizes) `->` type($outs)
+    $a `,` $dc `,` $group_sizes (`scales` `(` $a_scale^ `,` $dc_scale `)`)?
+    `outs` `(` $outs `)` attr-dict
+    `:` type($a) `,` type($dc) `,` type($group_sizes)
+    (`,` type($a_scale)^ `,` type($dc_scale))? `->` type($outs)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$db, "::mlir::Value":$a,
