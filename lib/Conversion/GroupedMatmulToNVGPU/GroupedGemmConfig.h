@@ -38,7 +38,9 @@ enum class Fp8Scaling {
   /// a_scale [R, K/128] (1 x 128 blocks), b_scale per 128 x 128 block: each
   /// 128-wide k-step's product is accumulated on its own and added to the
   /// running sum times the row's and the column block's scales (promotion
-  /// in registers, as DeepSeek-V3 trains).
+  /// in registers, as DeepSeek-V3 trains). RaggedDim::K: a_scale [M, R/128]
+  /// and b_scale [N, R/128], 1 x 128 blocks along the reduction of both
+  /// transposed operands: a scale per row and one per column.
   blockwise,
 };
 
@@ -86,6 +88,13 @@ struct GroupedGemmConfig {
   bool accumulate = false;
 
   bool fp8() const { return aType != OperandType::bf16; }
+  /// A weight gradient whose operands are stored with the reduction (R)
+  /// contiguous (both K-major). Its k-steps then cover whole blockK-row
+  /// blocks counted from row 0 (the blocks of the operands' scales), and
+  /// the columns of a step outside the group are zeroed in shared memory.
+  bool kMajorReduction() const {
+    return ragged == RaggedDim::K && aKMajor && bKMajor;
+  }
   int64_t elementBytes() const { return fp8() ? 1 : 2; }
 
   // Tile: blockM rows x blockN product columns, K in blockK steps of one

@@ -49,8 +49,10 @@ struct TileCoordinates {
   /// The tile's first M index in A: a row of a (RaggedDim::M) or a column
   /// of the transposed operand (RaggedDim::K).
   Value aBegin;
-  /// RaggedDim::K: the group's rows of both operands.
-  Value reductionBegin, reductionEnd;
+  /// RaggedDim::K: the group's rows of both operands, and the row where its
+  /// first k-step starts (reductionBegin, or the blockK-row block holding it
+  /// where GroupedGemmConfig::kMajorReduction).
+  Value reductionBegin, reductionEnd, stepBegin;
   Value kSteps;
 };
 
@@ -307,9 +309,16 @@ private:
     // Sizes past R (invalid) never reach past the operands.
     t.reductionBegin = minU(rowsBefore, index(config.rows));
     t.reductionEnd = minU(scanAt(scanRows, t.group), index(config.rows));
-    t.kSteps = arith::CeilDivUIOp::create(b, loc,
-                                          sub(t.reductionEnd, t.reductionBegin),
-                                          index(config.blockK()));
+    t.stepBegin = t.reductionBegin;
+    if (config.kMajorReduction())
+      t.stepBegin = mul(divU(t.reductionBegin, index(config.blockK())),
+                        index(config.blockK()));
+    // An empty group has no k-steps (its block may still start before it).
+    Value rows = sub(t.reductionEnd, t.reductionBegin);
+    Value stepRows = sub(t.reductionEnd, t.stepBegin);
+    t.kSteps = select(
+        cmp(arith::CmpIPredicate::eq, rows, index(0)), index(0),
+        arith::CeilDivUIOp::create(b, loc, stepRows, index(config.blockK())));
     return t;
   }
 
@@ -518,8 +527,8 @@ private:
     Value k = mul(loop.getInductionVar(), index(config.blockK()));
     Value aK = k, bK = k;
     if (config.ragged == RaggedDim::K) {
-      // Both operands are [R, M or N]: the k-step's rows of the group.
-      aK = bK = add(t.reductionBegin, k);
+      // The k-step's rows of both operands ([R, M or N], or [M or N, R]).
+      aK = bK = add(t.stepBegin, k);
     } else if (!config.bKMajor) {
       bK = add(mul(t.group, index(config.k)), k); // b as [G*K, N]
     }
@@ -598,7 +607,7 @@ private:
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
       if (config.ragged == RaggedDim::K)
-        zeroRowsPastGroup(t, loop.getInductionVar(), stage);
+        zeroOutsideGroup(t, loop.getInductionVar(), stage);
       Value result = emitStageMma(stage, accumulator);
       // The wgmma group of this step waits until at most one is in flight:
       // the previous step's is done, so its stage is free.
@@ -634,16 +643,115 @@ private:
       Value sum = loop.getRegionIterArg(0);
       Value step = loop.getRegionIterArg(1);
       Value stage = stageOf(step);
-      SmallVector<SmallVector<Value, 2>, 2> factors =
-          blockScaleFactors(t, rows, loop.getInductionVar());
+      Value kStep = loop.getInductionVar();
+      std::function<Value(int64_t)> factorOf =
+          config.ragged == RaggedDim::K
+              ? reductionBlockScaleFactors(t, rows, kStep)
+              : blockScaleFactors(t, rows, kStep);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
+      if (config.ragged == RaggedDim::K)
+        zeroOutsideGroup(t, kStep, stage);
       Value product = emitStageMma(stage, zero, /*inFlight=*/0);
       ifThen(isConsumerLeader, [&] { releaseStage(step); });
-      sum = promote(sum, product, factors);
+      sum = promote(sum, product, factorOf);
       scf::YieldOp::create(b, loc, ValueRange{sum, add(step, index(1))});
     }
     return {loop.getResult(0), loop.getResult(1)};
+  }
+
+  /// RaggedDim::K: a k-step's rows outside the group become zeros before
+  /// the wgmma reads them.
+  void zeroOutsideGroup(const TileCoordinates &t, Value kStep, Value stage) {
+    if (config.kMajorReduction())
+      zeroColumnsOutsideGroup(t, kStep, stage);
+    else
+      zeroRowsPastGroup(t, kStep, stage);
+  }
+
+  /// GroupedGemmConfig::kMajorReduction: a k-step covers one block of
+  /// blockK rows of R, which may begin before the group (its first step) or
+  /// run past it (its last). Those rows are K-columns of the stage's tiles:
+  /// bytes [lo, hi) of each 128-byte swizzle row are the group's, the rest
+  /// are zeroed, A's rows of this consumer and its share of B's rows, 16
+  /// bytes at a time (the 128-byte swizzle moves whole 16-byte chunks: the
+  /// chunk c of row r is at chunk c xor (r mod 8)). Then the writes are
+  /// fenced for the async proxy and the consumers synchronized, as they
+  /// share B.
+  void zeroColumnsOutsideGroup(const TileCoordinates &t, Value kStep,
+                               Value stage) {
+    int64_t elementBytes = config.elementBytes();
+    Value first = add(t.stepBegin, mul(kStep, index(config.blockK())));
+    Value lo = mul(sub(arith::MaxUIOp::create(b, loc, t.reductionBegin, first),
+                       first),
+                   index(elementBytes));
+    Value hi = mul(minU(sub(t.reductionEnd, first), index(config.blockK())),
+                   index(elementBytes));
+    Value partial =
+        arith::OrIOp::create(b, loc, cmp(arith::CmpIPredicate::ugt, lo, index(0)),
+                             cmp(arith::CmpIPredicate::ult, hi,
+                                 index(GroupedGemmConfig::swizzleRowBytes)));
+    ifThen(partial, [&] {
+      constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
+      Value aRows = add(aStageOffset(stage),
+                        mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
+      zeroSwizzledBytesOutside(aRows, GroupedGemmConfig::wgmmaM, lo, hi);
+      int64_t bShare = config.blockN / config.consumers();
+      Value bRows = add(bStageOffset(stage), mul(consumer, index(bShare * rowBytes)));
+      zeroSwizzledBytesOutside(bRows, bShare, lo, hi);
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      NVVM::BarrierOp::create(
+          b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
+          /*numberOfThreads=*/
+          i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
+          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+    });
+  }
+
+  /// Zeroes, in `rows` 128-byte-swizzled rows at `byteOffset`, the bytes of
+  /// each row's logical positions outside [lo, hi), by this consumer's
+  /// threads, a 16-byte chunk each at a time.
+  void zeroSwizzledBytesOutside(Value byteOffset, int64_t rows, Value lo,
+                                Value hi) {
+    constexpr int64_t chunkBytes = 16;
+    constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
+    constexpr int64_t chunksPerRow = rowBytes / chunkBytes;
+    Type i8 = b.getI8Type();
+    Value view = sharedView({rows * rowBytes}, i8, byteOffset);
+    auto bytesType = VectorType::get({chunkBytes}, i8);
+    auto positionsType = VectorType::get({chunkBytes}, b.getIndexType());
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(bytesType, b.getZeroAttr(i8)));
+    Value lanes = vector::StepOp::create(b, loc, positionsType);
+    Value loSplat = vector::BroadcastOp::create(b, loc, positionsType, lo);
+    Value hiSplat = vector::BroadcastOp::create(b, loc, positionsType, hi);
+    auto chunks = scf::ForOp::create(b, loc, consumerThread,
+                                     index(rows * chunksPerRow),
+                                     index(GroupedGemmConfig::warpgroupSize));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(chunks.getBody());
+    Value chunk = chunks.getInductionVar();
+    Value row = divU(chunk, index(chunksPerRow));
+    Value logical = remU(chunk, index(chunksPerRow));
+    Value physical =
+        arith::XOrIOp::create(b, loc, logical, remU(row, index(8)));
+    Value at = add(mul(row, index(rowBytes)), mul(physical, index(chunkBytes)));
+    Value positions = arith::AddIOp::create(
+        b, loc,
+        vector::BroadcastOp::create(b, loc, positionsType,
+                                    mul(logical, index(chunkBytes))),
+        lanes);
+    Value keep = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, positions,
+                              loSplat),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, positions,
+                              hiSplat));
+    Value bytes = vector::LoadOp::create(b, loc, bytesType, view, ValueRange{at});
+    Value masked = arith::SelectOp::create(b, loc, keep, bytes, zeros);
+    vector::StoreOp::create(b, loc, masked, view, ValueRange{at});
   }
 
   /// RaggedDim::K: a group's last k-step may bring rows of the next group
@@ -801,14 +909,16 @@ private:
   /// stored).
   std::array<Value, 2> accumulatorRowsOfA(const TileCoordinates &t) {
     Value row = add(add(t.aBegin, mul(consumer, index(64))), accumulatorRow());
-    Value last = index(config.rows - 1);
+    Value last =
+        index((config.ragged == RaggedDim::M ? config.rows : config.m) - 1);
     return {minU(row, last), minU(add(row, index(8)), last)};
   }
 
   /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] that
-  /// k-step `kStep`'s product of this thread's accumulators takes: [half
-  /// (row, row + 8)][n-block of the tile (one per 128 columns)].
-  SmallVector<SmallVector<Value, 2>, 2>
+  /// k-step `kStep`'s product of this thread's accumulators takes, by
+  /// accumulator register (its row half and its column's n-block): the
+  /// scales are loaded and multiplied here, before the step's wait.
+  std::function<Value(int64_t)>
   blockScaleFactors(const TileCoordinates &t, ArrayRef<Value> rows,
                     Value kStep) {
     int64_t nBlocks = (config.n + 127) / 128;
@@ -823,29 +933,61 @@ private:
       bScales.push_back(
           memref::LoadOp::create(b, loc, operands.bScale, at).getResult());
     }
-    SmallVector<SmallVector<Value, 2>, 2> factors;
+    SmallVector<SmallVector<Value, 2>, 2> perHalf;
     for (Value row : rows) {
       Value aScale = memref::LoadOp::create(b, loc, operands.aScale,
                                             ValueRange{row, kStep});
       SmallVector<Value, 2> perBlock;
       for (Value bScale : bScales)
         perBlock.push_back(arith::MulFOp::create(b, loc, aScale, bScale));
-      factors.push_back(perBlock);
+      perHalf.push_back(perBlock);
     }
-    return factors;
+    return [perHalf](int64_t reg) {
+      int64_t chunk = reg / 4, half = (reg / 2) % 2;
+      return perHalf[half][chunk * 8 / 128];
+    };
   }
 
-  /// accumulator += product · factor of its row half and n-block, register
-  /// by register (register 4 chunk + 2 half + k holds 8-column chunk
-  /// `chunk`).
+  /// RaggedDim::K: the factors a_scale[row, block] · b_scale[column, block]
+  /// of k-step `kStep` (block: its blockK rows of R from row 0), by
+  /// accumulator register: register 4 j + 2 h + i holds row `rows[h]` and
+  /// column 8 j + 2 (lane mod 4) + i of the tile (forEachOutputPair). The
+  /// 2 + BN / 4 scales are loaded here, before the step's wait; each factor
+  /// is multiplied where promote asks for it, so that BN / 2 products are
+  /// not live across the wgmma.
+  std::function<Value(int64_t)>
+  reductionBlockScaleFactors(const TileCoordinates &t, ArrayRef<Value> rows,
+                             Value kStep) {
+    Value block =
+        add(divU(t.stepBegin, index(config.blockK())), kStep);
+    SmallVector<Value, 2> aScales;
+    for (Value row : rows)
+      aScales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
+                                               ValueRange{row, block}));
+    Value lane = remU(consumerThread, index(32));
+    Value firstColumn = add(t.colBegin, mul(remU(lane, index(4)), index(2)));
+    Value lastColumn = index(config.n - 1);
+    SmallVector<Value> bScales;
+    for (int64_t column = 0; column < config.blockN / 4; ++column) {
+      int64_t chunk = column / 2, i = column % 2;
+      Value n = minU(add(firstColumn, index(chunk * 8 + i)), lastColumn);
+      bScales.push_back(memref::LoadOp::create(b, loc, operands.bScale,
+                                               ValueRange{n, block}));
+    }
+    return [this, aScales, bScales](int64_t reg) -> Value {
+      int64_t chunk = reg / 4, half = (reg / 2) % 2, i = reg % 2;
+      return arith::MulFOp::create(b, loc, aScales[half],
+                                   bScales[chunk * 2 + i]);
+    };
+  }
+
+  /// accumulator += product · factorOf(register), register by register.
   Value promote(Value accumulator, Value product,
-                ArrayRef<SmallVector<Value, 2>> factors) {
+                const std::function<Value(int64_t)> &factorOf) {
     for (int64_t reg = 0; reg < config.blockN / 2; ++reg) {
-      int64_t chunk = reg / 4, half = (reg / 2) % 2;
-      Value factor = factors[half][chunk * 8 / 128];
       Value sum = LLVM::ExtractValueOp::create(b, loc, accumulator, reg);
       Value part = LLVM::ExtractValueOp::create(b, loc, product, reg);
-      sum = LLVM::FMAOp::create(b, loc, part, factor, sum);
+      sum = LLVM::FMAOp::create(b, loc, part, factorOf(reg), sum);
       accumulator = LLVM::InsertValueOp::create(b, loc, accumulator, sum, reg);
     }
     return accumulator;

@@ -121,26 +121,39 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   return chooseConfig(problem, choices.blockN, choices.maxStages);
 }
 
-/// The operands of a weight gradient as the kernel's A and B: db[g] =
-/// a[rows of g]ᵀ · dc[rows of g] (kn), or its transpose dc[..]ᵀ · a[..]
-/// (nk); both are [R, ·] and read transposed.
-std::pair<Value, Value> weightGradOperands(GroupedWeightGradOp op) {
-  bool nk = op.getWeightLayout() == WeightLayout::NK;
-  return nk ? std::make_pair(op.getDc(), op.getA())
-            : std::make_pair(op.getA(), op.getDc());
+/// The operands of a weight gradient as the kernel's A and B (and their
+/// scales): db[g] = a[rows of g]ᵀ · dc[rows of g] (kn), or its transpose
+/// dc[..]ᵀ · a[..] (nk). Both are [R, ·], read transposed, or, with
+/// `transposed_operands`, [·, R] and K-major.
+struct WeightGradOperands {
+  Value a, b, aScale, bScale;
+};
+WeightGradOperands weightGradOperands(GroupedWeightGradOp op) {
+  if (op.getWeightLayout() == WeightLayout::NK)
+    return {op.getDc(), op.getA(), op.getDcScale(), op.getAScale()};
+  return {op.getA(), op.getDc(), op.getAScale(), op.getDcScale()};
 }
 
 GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) {
-  auto [aOperand, bOperand] = weightGradOperands(op);
+  WeightGradOperands operands = weightGradOperands(op);
   auto db = cast<MemRefType>(op.getOuts().front().getType());
+  bool transposed = op.getTransposedOperands();
+  // The dimension of each operand that is R, and the other one.
+  unsigned rowsDim = transposed ? 1 : 0, otherDim = 1 - rowsDim;
   GroupedGemmConfig problem;
   problem.ragged = RaggedDim::K;
   problem.rows = problem.k =
-      cast<MemRefType>(op.getA().getType()).getDimSize(0);
-  problem.m = cast<MemRefType>(aOperand.getType()).getDimSize(1);
-  problem.n = cast<MemRefType>(bOperand.getType()).getDimSize(1);
+      cast<MemRefType>(op.getA().getType()).getDimSize(rowsDim);
+  problem.m = cast<MemRefType>(operands.a.getType()).getDimSize(otherDim);
+  problem.n = cast<MemRefType>(operands.b.getType()).getDimSize(otherDim);
   problem.groups = cast<MemRefType>(op.getGroupSizes().getType()).getDimSize(0);
-  problem.aKMajor = problem.bKMajor = false;
+  problem.aKMajor = problem.bKMajor = transposed;
+  problem.aType = operandTypeOf(operands.a);
+  problem.bType = operandTypeOf(operands.b);
+  if (operands.aScale)
+    problem.scaling = cast<MemRefType>(operands.aScale.getType()).getRank() == 0
+                          ? Fp8Scaling::tensorwise
+                          : Fp8Scaling::blockwise;
   problem.f32Out = db.getElementType().isF32();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
@@ -163,14 +176,13 @@ std::string pipelineReason(const GroupedGemmConfig &config) {
   return "";
 }
 
-/// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
-std::string fp8Reason(GroupedMatmulOp op) {
-  if (!op.getAScale() || !op.getBScale())
+/// Why the scales `aScaleValue` and `bScaleValue` of FP8 operands cannot be
+/// read by a generated kernel (empty: they can).
+std::string scalesReason(Value aScaleValue, Value bScaleValue) {
+  if (!aScaleValue || !bScaleValue)
     return "FP8 operands without scales";
-  if (op.getEpilogueBlock() || op.getAccumulate())
-    return "an epilogue or accumulate on FP8 operands";
-  auto aScale = cast<MemRefType>(op.getAScale().getType());
-  auto bScale = cast<MemRefType>(op.getBScale().getType());
+  auto aScale = cast<MemRefType>(aScaleValue.getType());
+  auto bScale = cast<MemRefType>(bScaleValue.getType());
   if ((aScale.getRank() == 0) != (bScale.getRank() == 0))
     return "tensor-wise and block scales mixed";
   for (auto type : {aScale, bScale})
@@ -178,6 +190,13 @@ std::string fp8Reason(GroupedMatmulOp op) {
         !type.getLayout().isIdentity())
       return "scales that are not static contiguous f32 buffers";
   return "";
+}
+
+/// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
+std::string fp8Reason(GroupedMatmulOp op) {
+  if (op.getEpilogueBlock() || op.getAccumulate())
+    return "an epilogue or accumulate on FP8 operands";
+  return scalesReason(op.getAScale(), op.getBScale());
 }
 
 /// Why `op` gets no generated kernel (empty: it gets one).
@@ -206,15 +225,32 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
 }
 
 std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices) {
-  if (choices.fp8Only)
+  bool fp8 = op.getAScale() != nullptr;
+  if (choices.fp8Only && !fp8)
     return "bf16 operands (fp8-only)";
+  if (fp8) {
+    std::string reason = scalesReason(op.getAScale(), op.getDcScale());
+    if (!reason.empty())
+      return reason;
+  }
   Value db = op.getOuts().front();
   std::string reason =
-      operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db);
+      operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db, fp8);
   if (!reason.empty())
     return reason;
-  int64_t kd = cast<MemRefType>(op.getA().getType()).getDimSize(1);
-  int64_t n = cast<MemRefType>(op.getDc().getType()).getDimSize(1);
+  bool transposed = op.getTransposedOperands();
+  unsigned otherDim = transposed ? 0 : 1;
+  int64_t kd = cast<MemRefType>(op.getA().getType()).getDimSize(otherDim);
+  int64_t n = cast<MemRefType>(op.getDc().getType()).getDimSize(otherDim);
+  if (transposed) {
+    // Each operand row holds R elements; TMA rows are 16-byte aligned.
+    int64_t r = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+    int64_t multiple = 16 / (fp8 ? 1 : 2);
+    if (r % multiple != 0)
+      return dimensionReason("R", r, multiple,
+                             "TMA rows of the transposed operands are "
+                             "16-byte aligned");
+  }
   // The rows of db (Kd, or N when nk) are the kernel's M: whole tiles.
   bool nk = op.getWeightLayout() == WeightLayout::NK;
   if (!nk && kd % GroupedGemmConfig::wgmmaM != 0)
@@ -322,14 +358,26 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
                       const GemmChoices &choices) {
   KernelPlan plan;
   plan.config = configFor(op, choices);
-  std::tie(plan.a, plan.b) = weightGradOperands(op);
+  const GroupedGemmConfig &config = plan.config;
+  WeightGradOperands operands = weightGradOperands(op);
+  plan.a = operands.a;
+  plan.b = operands.b;
+  plan.aScale = operands.aScale;
+  plan.bScale = operands.bScale;
   plan.groupSizes = op.getGroupSizes();
   plan.c = memref::CollapseShapeOp::create(
       rewriter, op.getLoc(), op.getOuts().front(),
       ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-  plan.aRows = plan.bRows = plan.config.rows;
-  plan.aCols = plan.config.m;
-  plan.bCols = plan.config.n;
+  if (config.kMajorReduction()) {
+    // [M, R] and [N, R].
+    plan.aRows = config.m;
+    plan.bRows = config.n;
+    plan.aCols = plan.bCols = config.rows;
+  } else {
+    plan.aRows = plan.bRows = config.rows;
+    plan.aCols = config.m;
+    plan.bCols = config.n;
+  }
   return plan;
 }
 
