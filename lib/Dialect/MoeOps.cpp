@@ -900,30 +900,85 @@ LogicalResult GroupedMatmulOp::verify() {
 // moe.grouped_weight_grad
 //===----------------------------------------------------------------------===//
 
+/// The scales of FP8 weight-gradient operands: both present, both 0-d
+/// (tensor-wise) or both the block_1x128 scales of the transposed operands
+/// `a` [Kd, R] and `dc` [N, R].
+static LogicalResult checkWeightGradScales(ErrorSink err, Value aScale,
+                                           Value dcScale, RankedTensorType a,
+                                           RankedTensorType dc) {
+  if (!aScale || !dcScale) {
+    StringRef got = aScale    ? "only 'a_scale'"
+                    : dcScale ? "only 'dc_scale'"
+                              : "neither";
+    return err("FP8 operands need the scales: 'a_scale' and 'dc_scale', got " +
+               got);
+  }
+  if (failed(checkMatmulScale(err, "a_scale", typeOf(aScale),
+                              QuantRecipe::Block1x128, "a", a)) ||
+      failed(checkMatmulScale(err, "dc_scale", typeOf(dcScale),
+                              QuantRecipe::Block1x128, "dc", dc)))
+    return failure();
+  bool aTensorwise = typeOf(aScale).getRank() == 0;
+  bool dcTensorwise = typeOf(dcScale).getRank() == 0;
+  if (aTensorwise != dcTensorwise)
+    return err("'a_scale' (" + str(typeOf(aScale)) + ") and 'dc_scale' (" +
+               str(typeOf(dcScale)) +
+               ") must both be 0-d (tensor-wise) or both block scales");
+  return success();
+}
+
 template <typename OpT> static LogicalResult verifyGroupedWeightGrad(OpT op) {
   OpErrorSink err{op};
-  auto a = expectTensor(err, "a", typeOf(op.getA()), 2, "[R, Kd]",
-                        Elem::Activation);
+  bool transposed = op.getTransposedOperands();
+  // Dimensions of R, Kd (in a) and N (in dc).
+  int64_t rowDim = transposed ? 1 : 0, colDim = transposed ? 0 : 1;
+  auto a =
+      expectTensor(err, "a", typeOf(op.getA()), 2,
+                   transposed ? "[Kd, R] (transposed_operands)" : "[R, Kd]",
+                   Elem::ActivationOrFp8);
   if (failed(a))
     return failure();
-  auto dc = expectTensor(err, "dc", typeOf(op.getDc()), 2, "[R, N]",
-                         Elem::Activation);
-  if (failed(dc) || failed(expectSameDim(err, "R", "a", *a, 0, "dc", *dc, 0)))
+  auto dc = expectTensor(err, "dc", typeOf(op.getDc()), 2,
+                         transposed ? "[N, R] (transposed_operands)" : "[R, N]",
+                         Elem::ActivationOrFp8);
+  if (failed(dc) ||
+      failed(expectSameDim(err, "R", "a", *a, rowDim, "dc", *dc, rowDim)))
     return failure();
   auto sizes = expectTensor(err, "group_sizes", typeOf(op.getGroupSizes()), 1,
                             "[G]", Elem::I32);
   if (failed(sizes))
     return failure();
-  if (a->getElementType() != dc->getElementType())
-    return err("'a' has " + str(a->getElementType()) + " elements but 'dc' has " +
-               str(dc->getElementType()));
+
+  Type aElem = a->getElementType(), dcElem = dc->getElementType();
+  bool aFp8 = isFp8Type(aElem), dcFp8 = isFp8Type(dcElem);
+  if (aFp8 != dcFp8)
+    return err("'a' (" + str(aElem) + ") and 'dc' (" + str(dcElem) +
+               ") must both be FP8 or both not");
+  if (aFp8) {
+    if (!transposed)
+      return err("FP8 operands need 'transposed_operands' (a [Kd, R], dc "
+                 "[N, R], as columnwise quantization writes them); got a " +
+                 shapeStr(a->getShape()) + " of " + str(aElem) + ", dc " +
+                 shapeStr(dc->getShape()) + " of " + str(dcElem));
+    if (failed(checkWeightGradScales(err, op.getAScale(), op.getDcScale(), *a,
+                                     *dc)))
+      return failure();
+  } else {
+    if (op.getAScale() || op.getDcScale())
+      return err("'a_scale' and 'dc_scale' apply only to FP8 operands, got " +
+                 str(aElem));
+    if (aElem != dcElem)
+      return err("'a' has " + str(aElem) + " elements but 'dc' has " +
+                 str(dcElem));
+  }
+
   auto db = dyn_cast<RankedTensorType>(typeOf(op.getDbInit()));
   if (!db || !isActivationType(db.getElementType()))
     return err("result 'db' must be a tensor of bf16, f16 or f32, got " +
                str(typeOf(op.getDbInit())));
   bool kn = op.getWeightLayout() == WeightLayout::KN;
-  int64_t g = sizes->getDimSize(0), kd = a->getDimSize(1),
-          n = dc->getDimSize(1);
+  int64_t g = sizes->getDimSize(0), kd = a->getDimSize(colDim),
+          n = dc->getDimSize(colDim);
   SmallVector<int64_t> expected =
       kn ? SmallVector<int64_t>{g, kd, n} : SmallVector<int64_t>{g, n, kd};
   return expectResult(err, "db", db, expected, db.getElementType(),
@@ -1522,17 +1577,21 @@ void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
 
 void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,
                                 Value a, Value dc, Value groupSizes,
-                                WeightLayoutAttr weightLayout) {
+                                WeightLayoutAttr weightLayout, Value aScale,
+                                Value dcScale, bool transposedOperands) {
   Location loc = state.location;
   bool kn = weightLayout.getValue() == WeightLayout::KN;
+  // Kd is a's and N dc's non-row dimension.
+  int64_t colDim = transposedOperands ? 0 : 1;
   SmallVector<Value> inits =
       createEmptyDestinations(b, loc, db, [&](unsigned, unsigned d) {
         if (d == 0)
           return dimOf(b, loc, groupSizes, 0);
-        return (d == 1) == kn ? dimOf(b, loc, a, 1) : dimOf(b, loc, dc, 1);
+        return (d == 1) == kn ? dimOf(b, loc, a, colDim)
+                              : dimOf(b, loc, dc, colDim);
       });
-  build(b, state, a, dc, groupSizes, /*a_scale=*/Value(), /*dc_scale=*/Value(),
-        weightLayout, /*transposed_operands=*/UnitAttr(), inits);
+  build(b, state, a, dc, groupSizes, aScale, dcScale, weightLayout,
+        transposedOperands ? b.getUnitAttr() : UnitAttr(), inits);
 }
 
 void GluOp::build(OpBuilder &b, OperationState &state,

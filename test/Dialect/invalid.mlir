@@ -1268,8 +1268,170 @@ func.func @weight_grad_a_rank(%a: tensor<8xbf16>, %dc: tensor<8x6xbf16>, %s: ten
 
 func.func @weight_grad_a_fp8(%a: tensor<8x4xf8E4M3FN>, %dc: tensor<8x6xbf16>, %s: tensor<2xi32>) {
   %init143 = tensor.empty() : tensor<2x4x6xf32>
-  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got f8E4M3FN}}
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a' (f8E4M3FN) and 'dc' (bf16) must both be FP8 or both not}}
   %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init143) : tensor<8x4xf8E4M3FN>, tensor<8x6xbf16>, tensor<2xi32> -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_a_i8(%a: tensor<8x4xi8>, %dc: tensor<8x6xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x4x6xf32>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got i8}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) : tensor<8x4xi8>, tensor<8x6xbf16>, tensor<2xi32> -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_transposed_a_rank(%a: tensor<4x8x1xbf16>, %dc: tensor<6x8xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x4x6xf32>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a' must be a rank-2 tensor [Kd, R] (transposed_operands), got rank 3 (tensor<4x8x1xbf16>)}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands} : tensor<4x8x1xbf16>, tensor<6x8xbf16>, tensor<2xi32> -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_transposed_rows(%a: tensor<4x8xbf16>, %dc: tensor<6x16xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x4x6xf32>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op R mismatch: 'a' dim 1 is 8 but 'dc' dim 1 is 16}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands} : tensor<4x8xbf16>, tensor<6x16xbf16>, tensor<2xi32> -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_transposed_result(%a: tensor<4x8xbf16>, %dc: tensor<6x8xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x8x6xf32>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op result 'db' must be [2, 4, 6] of f32 ([G, Kd, N] for weight_layout kn), got tensor<2x8x6xf32>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands} : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<2xi32> -> tensor<2x8x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_transposed_result_nk(%a: tensor<4x8xbf16>, %dc: tensor<6x8xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x4x6xf32>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op result 'db' must be [2, 6, 4] of f32 ([G, N, Kd] for weight_layout nk), got tensor<2x4x6xf32>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands, weight_layout = #moe<weight_layout nk>} : tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<2xi32> -> tensor<2x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_not_transposed(%a: tensor<256x4xf8E4M3FN>, %dc: tensor<256x6xf8E5M2>, %s: tensor<2xi32>, %as: tensor<f32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op FP8 operands need 'transposed_operands' (a [Kd, R], dc [N, R], as columnwise quantization writes them); got a [256, 4] of f8E4M3FN, dc [256, 6] of f8E5M2}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) : tensor<256x4xf8E4M3FN>, tensor<256x6xf8E5M2>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_dc_not_fp8(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xbf16>, %s: tensor<2xi32>, %as: tensor<f32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a' (f8E4M3FN) and 'dc' (bf16) must both be FP8 or both not}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xbf16>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_no_scales(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op FP8 operands need the scales: 'a_scale' and 'dc_scale', got neither}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_only_a_scale(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op FP8 operands need the scales: 'a_scale' and 'dc_scale', got only 'a_scale'}}
+  %0 = "moe.grouped_weight_grad"(%a, %dc, %s, %as, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1>, transposed_operands, weight_layout = #moe<weight_layout kn>}> : (tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<f32>, tensor<2x4x6xbf16>) -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_only_dc_scale(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op FP8 operands need the scales: 'a_scale' and 'dc_scale', got only 'dc_scale'}}
+  %0 = "moe.grouped_weight_grad"(%a, %dc, %s, %ds, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>, transposed_operands, weight_layout = #moe<weight_layout kn>}> : (tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<f32>, tensor<2x4x6xbf16>) -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_scales_not_fp8(%a: tensor<4x256xbf16>, %dc: tensor<6x256xbf16>, %s: tensor<2xi32>, %as: tensor<f32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' and 'dc_scale' apply only to FP8 operands, got bf16}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xbf16>, tensor<6x256xbf16>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_one_scale_not_fp8(%a: tensor<4x256xbf16>, %dc: tensor<6x256xbf16>, %s: tensor<2xi32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' and 'dc_scale' apply only to FP8 operands, got bf16}}
+  %0 = "moe.grouped_weight_grad"(%a, %dc, %s, %ds, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>, transposed_operands, weight_layout = #moe<weight_layout kn>}> : (tensor<4x256xbf16>, tensor<6x256xbf16>, tensor<2xi32>, tensor<f32>, tensor<2x4x6xbf16>) -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_scale_f16(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<f16>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' must be a 0-d f32 tensor (tensor-wise) or block scales, got tensor<f16>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<f16>, tensor<f32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_a_scale_blocks(%a: tensor<4x300xf8E4M3FN>, %dc: tensor<6x300xf8E5M2>, %s: tensor<2xi32>, %as: tensor<4x2xf32>, %ds: tensor<6x3xf32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' must be [4, 3] of f32 (the scales of recipe block_1x128 for 'a' [4, 300]), got tensor<4x2xf32>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x300xf8E4M3FN>, tensor<6x300xf8E5M2>, tensor<2xi32>, tensor<4x2xf32>, tensor<6x3xf32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_dc_scale_rows(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<4x2xf32>, %ds: tensor<4x2xf32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'dc_scale' must be [6, 2] of f32 (the scales of recipe block_1x128 for 'dc' [6, 256]), got tensor<4x2xf32>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<4x2xf32>, tensor<4x2xf32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_scale_rank1(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<4xf32>, %ds: tensor<6x2xf32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' must be [4, 2] of f32 (the scales of recipe block_1x128 for 'a' [4, 256]), got tensor<4xf32>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<4xf32>, tensor<6x2xf32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_mixed_scale_kinds(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<f32>, %ds: tensor<6x2xf32>) {
+  %init = tensor.empty() : tensor<2x4x6xbf16>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op 'a_scale' (tensor<f32>) and 'dc_scale' (tensor<6x2xf32>) must both be 0-d (tensor-wise) or both block scales}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<f32>, tensor<6x2xf32> -> tensor<2x4x6xbf16>
+  return
+}
+
+// -----
+
+func.func @weight_grad_fp8_result_f8(%a: tensor<4x256xf8E4M3FN>, %dc: tensor<6x256xf8E5M2>, %s: tensor<2xi32>, %as: tensor<f32>, %ds: tensor<f32>) {
+  %init = tensor.empty() : tensor<2x4x6xf8E4M3FN>
+  // expected-error @+1 {{'moe.grouped_weight_grad' op result 'db' must be a tensor of bf16, f16 or f32, got tensor<2x4x6xf8E4M3FN>}}
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<4x256xf8E4M3FN>, tensor<6x256xf8E5M2>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<2x4x6xf8E4M3FN>
   return
 }
 

@@ -465,6 +465,64 @@ func.func @grouped_weight_grad_nk(%a: tensor<144x32xbf16>, %dc: tensor<144x48xbf
 
 // -----
 
+// transposed_operands: a [Kd, R], dc [N, R], without scales.
+// CHECK-LABEL: func.func @grouped_weight_grad_transposed(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<32x144xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<48x144xbf16>, %[[ARG2:[a-z0-9_]+]]: tensor<8xi32>) -> tensor<8x32x48xf32>
+// CHECK-NEXT: %[[INIT:.+]] = tensor.empty() : tensor<8x32x48xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.grouped_weight_grad %[[ARG0]], %[[ARG1]], %[[ARG2]] outs(%[[INIT]]) {transposed_operands} : tensor<32x144xbf16>, tensor<48x144xbf16>, tensor<8xi32> -> tensor<8x32x48xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<8x32x48xf32>
+// GENERIC-LABEL: sym_name = "grouped_weight_grad_transposed"
+// GENERIC: "moe.grouped_weight_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>, transposed_operands, weight_layout = #moe<weight_layout kn>}> : (tensor<32x144xbf16>, tensor<48x144xbf16>, tensor<8xi32>, tensor<8x32x48xf32>) -> tensor<8x32x48xf32>
+func.func @grouped_weight_grad_transposed(%a: tensor<32x144xbf16>, %dc: tensor<48x144xbf16>, %s: tensor<8xi32>) -> tensor<8x32x48xf32> {
+  %init = tensor.empty() : tensor<8x32x48xf32>
+  %0 = moe.grouped_weight_grad %a, %dc, %s outs(%init) {transposed_operands} : tensor<32x144xbf16>, tensor<48x144xbf16>, tensor<8xi32> -> tensor<8x32x48xf32>
+  return %0 : tensor<8x32x48xf32>
+}
+
+// -----
+
+// FP8 with block_1x128 scales of the transposed operands (mixed e4m3/e5m2),
+// weight_layout nk.
+// CHECK-LABEL: func.func @grouped_weight_grad_fp8_block(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<32x256xf8E4M3FN>, %[[ARG1:[a-z0-9_]+]]: tensor<48x256xf8E5M2>, %[[ARG2:[a-z0-9_]+]]: tensor<8xi32>, %[[ARG3:[a-z0-9_]+]]: tensor<32x2xf32>, %[[ARG4:[a-z0-9_]+]]: tensor<48x2xf32>) -> tensor<8x48x32xbf16>
+// CHECK-NEXT: %[[INIT:.+]] = tensor.empty() : tensor<8x48x32xbf16>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.grouped_weight_grad %[[ARG0]], %[[ARG1]], %[[ARG2]] scales(%[[ARG3]], %[[ARG4]]) outs(%[[INIT]]) {transposed_operands, weight_layout = #moe<weight_layout nk>} : tensor<32x256xf8E4M3FN>, tensor<48x256xf8E5M2>, tensor<8xi32>, tensor<32x2xf32>, tensor<48x2xf32> -> tensor<8x48x32xbf16>
+// CHECK-NEXT: return %[[V0]] : tensor<8x48x32xbf16>
+// GENERIC-LABEL: sym_name = "grouped_weight_grad_fp8_block"
+// GENERIC: "moe.grouped_weight_grad"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1>, transposed_operands, weight_layout = #moe<weight_layout nk>}>
+func.func @grouped_weight_grad_fp8_block(%a: tensor<32x256xf8E4M3FN>, %dc: tensor<48x256xf8E5M2>, %s: tensor<8xi32>, %as: tensor<32x2xf32>, %ds: tensor<48x2xf32>) -> tensor<8x48x32xbf16> {
+  %init = tensor.empty() : tensor<8x48x32xbf16>
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands, weight_layout = #moe<weight_layout nk>} : tensor<32x256xf8E4M3FN>, tensor<48x256xf8E5M2>, tensor<8xi32>, tensor<32x2xf32>, tensor<48x2xf32> -> tensor<8x48x32xbf16>
+  return %0 : tensor<8x48x32xbf16>
+}
+
+// -----
+
+// FP8 with tensor-wise (0-d) scales; R = 200 is no multiple of 128.
+// CHECK-LABEL: func.func @grouped_weight_grad_fp8_tensorwise(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<32x200xf8E4M3FN>, %[[ARG1:[a-z0-9_]+]]: tensor<48x200xf8E4M3FN>, %[[ARG2:[a-z0-9_]+]]: tensor<8xi32>, %[[ARG3:[a-z0-9_]+]]: tensor<f32>, %[[ARG4:[a-z0-9_]+]]: tensor<f32>) -> tensor<8x32x48xf32>
+// CHECK-NEXT: %[[INIT:.+]] = tensor.empty() : tensor<8x32x48xf32>
+// CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.grouped_weight_grad %[[ARG0]], %[[ARG1]], %[[ARG2]] scales(%[[ARG3]], %[[ARG4]]) outs(%[[INIT]]) {transposed_operands} : tensor<32x200xf8E4M3FN>, tensor<48x200xf8E4M3FN>, tensor<8xi32>, tensor<f32>, tensor<f32> -> tensor<8x32x48xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<8x32x48xf32>
+func.func @grouped_weight_grad_fp8_tensorwise(%a: tensor<32x200xf8E4M3FN>, %dc: tensor<48x200xf8E4M3FN>, %s: tensor<8xi32>, %as: tensor<f32>, %ds: tensor<f32>) -> tensor<8x32x48xf32> {
+  %init = tensor.empty() : tensor<8x32x48xf32>
+  %0 = moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%init) {transposed_operands} : tensor<32x200xf8E4M3FN>, tensor<48x200xf8E4M3FN>, tensor<8xi32>, tensor<f32>, tensor<f32> -> tensor<8x32x48xf32>
+  return %0 : tensor<8x32x48xf32>
+}
+
+// -----
+
+// On memrefs: a dynamic R, block scales [Kd, ?] and [N, ?].
+// CHECK-LABEL: func.func @grouped_weight_grad_fp8_memref(
+// CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: memref<32x?xf8E4M3FN>, %[[ARG1:[a-z0-9_]+]]: memref<48x?xf8E5M2>, %[[ARG2:[a-z0-9_]+]]: memref<8xi32>, %[[ARG3:[a-z0-9_]+]]: memref<32x?xf32>, %[[ARG4:[a-z0-9_]+]]: memref<48x?xf32>, %[[ARG5:[a-z0-9_]+]]: memref<8x32x48xbf16>)
+// CHECK-NEXT: moe.grouped_weight_grad %[[ARG0]], %[[ARG1]], %[[ARG2]] scales(%[[ARG3]], %[[ARG4]]) outs(%[[ARG5]]) {transposed_operands} : memref<32x?xf8E4M3FN>, memref<48x?xf8E5M2>, memref<8xi32>, memref<32x?xf32>, memref<48x?xf32> -> memref<8x32x48xbf16>
+func.func @grouped_weight_grad_fp8_memref(%a: memref<32x?xf8E4M3FN>, %dc: memref<48x?xf8E5M2>, %s: memref<8xi32>, %as: memref<32x?xf32>, %ds: memref<48x?xf32>, %db: memref<8x32x48xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %s scales(%as, %ds) outs(%db) {transposed_operands} : memref<32x?xf8E4M3FN>, memref<48x?xf8E5M2>, memref<8xi32>, memref<32x?xf32>, memref<48x?xf32> -> memref<8x32x48xbf16>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @glu_two_operands(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<144x48xbf16>, %[[ARG1:[a-z0-9_]+]]: tensor<144x48xbf16>) -> (tensor<144x48xbf16>, tensor<144x48xbf16>, tensor<144x48xbf16>)
 // CHECK-NEXT: %[[INIT97:.+]] = tensor.empty() : tensor<144x48xbf16>

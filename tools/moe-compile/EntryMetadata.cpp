@@ -6,6 +6,7 @@
 #include "MoeDialect/Transforms/ShardingAttrs.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
@@ -72,6 +73,27 @@ static int64_t tokenRows(Value a) {
   return sizeProduct({cast<ShapedType>(a.getType()).getDimSize(0)});
 }
 
+/// Rows of a weight gradient that really carry tokens (tokenRows). A
+/// transposed_operands `a` ([Kd, R]) is traced through its moe.quantize and
+/// linalg.transpose back to the [R, Kd] tensor it was made from.
+static int64_t weightGradRows(moe::GroupedWeightGradOp wg) {
+  if (!wg.getTransposedOperands())
+    return tokenRows(wg.getA());
+  Value a = wg.getA();
+  while (Operation *def = a.getDefiningOp()) {
+    if (auto quantize = dyn_cast<moe::QuantizeOp>(def)) {
+      a = quantize.getInput();
+    } else if (auto transpose = dyn_cast<linalg::TransposeOp>(def)) {
+      if (transpose.getPermutation() == ArrayRef<int64_t>{1, 0})
+        return tokenRows(transpose.getInput());
+      break;
+    } else {
+      break;
+    }
+  }
+  return sizeProduct({wg.getA().getType().getDimSize(1)});
+}
+
 /// Expert-FFN FLOPs: 6·T·K·H·F per moe.layer, 2·rows·Kd·N per grouped
 /// matmul and per grouped weight gradient (saturated at INT64_MAX; dynamic
 /// sizes count 0).
@@ -90,9 +112,11 @@ static int64_t expertFlops(func::FuncOp func) {
       opFlops = sizeProduct({2, tokenRows(mm.getA()), a.getDimSize(1),
                              mm.getC().getType().getDimSize(1)});
     } else if (auto wg = dyn_cast<moe::GroupedWeightGradOp>(op)) {
-      auto a = wg.getA().getType();
-      opFlops = sizeProduct({2, tokenRows(wg.getA()), a.getDimSize(1),
-                             wg.getDc().getType().getDimSize(1)});
+      // Kd and N: the non-row dimension of a and dc.
+      int64_t col = wg.getTransposedOperands() ? 0 : 1;
+      opFlops = sizeProduct({2, weightGradRows(wg),
+                             wg.getA().getType().getDimSize(col),
+                             wg.getDc().getType().getDimSize(col)});
     }
     flops = llvm::SaturatingAdd(flops, static_cast<uint64_t>(opFlops));
   });

@@ -508,9 +508,14 @@ def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"],
     (`,` type($a_scale)^ `,` type($dc_scale))? `->` type($outs)
   }];
   let builders = [
+    // Destinations from the operands' sizes; the scales and
+    // transposed_operands as the op states them.
     OpBuilder<(ins "::mlir::Type":$db, "::mlir::Value":$a,
                    "::mlir::Value":$dc, "::mlir::Value":$group_sizes,
-                   "::mlir::moe::WeightLayoutAttr":$weight_layout)>
+                   "::mlir::moe::WeightLayoutAttr":$weight_layout,
+                   CArg<"::mlir::Value", "{}">:$a_scale,
+                   CArg<"::mlir::Value", "{}">:$dc_scale,
+                   CArg<"bool", "false">:$transposed_operands)>
   ];
 }
 

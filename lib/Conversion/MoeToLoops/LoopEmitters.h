@@ -140,8 +140,13 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
 /// through the epilogue.
 void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
                      Value rowAcc, Value r, Value c);
+/// `transposed`: a is [Kd, R] and dc [N, R] (else [R, Kd] and [R, N]).
+/// `aScale`/`dcScale` are null unless a and dc are FP8; then they are rank-0
+/// (tensor-wise) or the block_1x128 scales of the transposed operands
+/// ([Kd, ⌈R/128⌉], [N, ⌈R/128⌉]).
 void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
-                           Value a, Value dc, Value sizes, Value db);
+                           bool transposed, Value a, Value dc, Value sizes,
+                           Value aScale, Value dcScale, Value db);
 
 //===-- Activations and FP8 (ActivationLoops.cpp, QuantLoops.cpp) ---------===//
 

@@ -266,16 +266,35 @@ void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
 // moe.grouped_weight_grad
 //===----------------------------------------------------------------------===//
 
-// db[g, kd, n] (kn) or db[g, n, kd] (nk) = Σ_{r in group g} a[r, kd]·dc[r, n],
+// db[g, kd, n] (kn) or db[g, n, kd] (nk) = Σ_{r in group g} A(r, kd)·D(r, n),
 // accumulated in f32 over r ascending from 0.0: an empty group gets exactly
-// zero.
+// zero. A(r, kd) = a[r, kd], or a[kd, r] with `transposed` (and D likewise
+// from dc); FP8 operands are decoded and multiplied by their scale (0-d) or
+// by the scale of their 128-row block, a_scale[kd, r/128] /
+// dc_scale[n, r/128], before the product.
 void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
-                           Value a, Value dc, Value sizes, Value db) {
+                           bool transposed, Value a, Value dc, Value sizes,
+                           Value aScale, Value dcScale, Value db) {
   bool kn = layout == WeightLayout::KN;
-  Value numRows64 = toI64(b, loc, dimOf(b, loc, a, 0));
+  Value numRows64 = toI64(b, loc, dimOf(b, loc, a, transposed ? 1 : 0));
   Value numGroups = dimOf(b, loc, db, 0);
   Value dim1 = dimOf(b, loc, db, 1); // Kd (kn) or N (nk)
   Value dim2 = dimOf(b, loc, db, 2); // N (kn) or Kd (nk)
+  Value block = indexConst(
+      b, loc, opmath::quantBlockShape(QuantRecipe::Block1x128)->cols);
+  Scale sa = makeScale(b, loc, aScale);
+  Scale sdc = makeScale(b, loc, dcScale);
+  // Element (r, col) of an operand, dequantized when it has a scale.
+  auto load = [&](OpBuilder &rb, Location rloc, Value operand, Value scale,
+                  const Scale &s, Value r, Value col) -> Value {
+    Value v = loadAsF32(rb, rloc, operand,
+                        transposed ? ValueRange{col, r} : ValueRange{r, col});
+    if (!scale)
+      return v;
+    Value rBlock = arith::DivUIOp::create(rb, rloc, r, block);
+    return arith::MulFOp::create(rb, rloc, v,
+                                 s.at(rb, rloc, ValueRange{col, rBlock}));
+  };
 
   forEachGroup(
       b, loc, sizes, numGroups, numRows64,
@@ -292,8 +311,8 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                         jb, jloc, lo, hi, f32Const(jb, jloc, 0.0),
                         [&](OpBuilder &rb, Location rloc, Value r,
                             Value sum) -> Value {
-                          Value av = loadAsF32(rb, rloc, a, ValueRange{r, kd});
-                          Value dv = loadAsF32(rb, rloc, dc, ValueRange{r, n});
+                          Value av = load(rb, rloc, a, aScale, sa, r, kd);
+                          Value dv = load(rb, rloc, dc, dcScale, sdc, r, n);
                           return arith::AddFOp::create(
                               rb, rloc, sum,
                               arith::MulFOp::create(rb, rloc, av, dv));

@@ -101,8 +101,10 @@ LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
 }
 
 LogicalResult lower(GroupedWeightGradOp op, OpBuilder &b) {
-  emitGroupedWeightGrad(b, op.getLoc(), op.getWeightLayout(), op.getA(),
-                        op.getDc(), op.getGroupSizes(), op.getDbInit());
+  emitGroupedWeightGrad(b, op.getLoc(), op.getWeightLayout(),
+                        op.getTransposedOperands(), op.getA(), op.getDc(),
+                        op.getGroupSizes(), op.getAScale(), op.getDcScale(),
+                        op.getDbInit());
   return success();
 }
 

@@ -71,6 +71,25 @@ LogicalResult checkRuntimeOperands(Operation *op, ValueRange operands,
   return success();
 }
 
+/// The runtime's weight gradient reads row-major [R, Kd] and [R, N] bf16 or
+/// f32 operands: an FP8 or transposed_operands form is the generated
+/// kernel's alone; reports which at the op.
+LogicalResult checkRuntimeCanRunWeightGrad(GroupedWeightGradOp op) {
+  StringRef generated = ": it needs the generated kernel (moe-lower-to-gpu "
+                        "gemm=auto or generated; moe-compile --gemm), which "
+                        "did not take it";
+  if (op.getAScale())
+    return op.emitOpError("with FP8 operands (")
+           << cast<MemRefType>(op.getA().getType()).getElementType() << ", "
+           << cast<MemRefType>(op.getDc().getType()).getElementType()
+           << ") and scales has no cuBLASLt path" << generated;
+  if (op.getTransposedOperands())
+    return op.emitOpError("with transposed_operands (a [Kd, R], dc [N, R]) "
+                          "has no cuBLASLt path")
+           << generated;
+  return success();
+}
+
 /// Whether the runtime can run `op` (a grouped matmul or weight gradient
 /// on memrefs); reports why not at the op.
 LogicalResult checkRuntimeCanRun(Operation *op) {
@@ -82,9 +101,12 @@ LogicalResult checkRuntimeCanRun(Operation *op) {
                      "with FP8 scales has no cuBLASLt path: it needs the "
                      "generated kernel (moe-lower-to-gpu gemm=auto or "
                      "generated; moe-compile --gemm), which did not take it");
-  if (auto wg = dyn_cast<GroupedWeightGradOp>(op))
+  if (auto wg = dyn_cast<GroupedWeightGradOp>(op)) {
+    if (failed(checkRuntimeCanRunWeightGrad(wg)))
+      return failure();
     return checkRuntimeOperands(op, {wg.getA(), wg.getDc()}, wg.getGroupSizes(),
                                 wg.getDbInit());
+  }
   return success();
 }
 
@@ -125,9 +147,9 @@ bool hasF32Elements(Value buffer) {
   return cast<MemRefType>(buffer.getType()).getElementType().isF32();
 }
 
-/// f32 operands (e.g. the dequantized FP8 values of moe-fp8-placement's
-/// weight gradients) take the runtime's f32 entries, which write f32 only
-/// (f32Output; GroupedGemm.cpp says why).
+/// f32 operands take the runtime's f32 entries, which write f32 only
+/// (f32Output; GroupedGemm.cpp says why). FP8 and transposed_operands weight
+/// gradients never get here (checkRuntimeCanRunWeightGrad).
 GroupedCall groupedCallOf(GroupedMatmulOp op) {
   return {hasF32Elements(op.getA())
               ? runtime_abi::moert_entry_grouped_gemm_f32
@@ -152,6 +174,10 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.hasPureBufferSemantics())
       return failure();
+    if (auto wg = dyn_cast<GroupedWeightGradOp>(op.getOperation());
+        wg && (wg.getAScale() || wg.getTransposedOperands()))
+      return rewriter.notifyMatchFailure(
+          op, "FP8 or transposed weight gradients have no cuBLASLt path");
     Location loc = op.getLoc();
     GroupedCall call = groupedCallOf(op);
     Value product = productBuffer(rewriter, op);

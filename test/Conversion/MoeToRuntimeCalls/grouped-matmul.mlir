@@ -227,6 +227,38 @@ func.func @fp8_scales(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN
 
 // -----
 
+// An FP8 weight gradient (transposed operands, block scales) is the
+// generated kernel's alone.
+func.func @fp8_weight_grad(%a: memref<32x256xf8E4M3FN>, %dc: memref<48x256xf8E5M2>, %n: memref<4xi32>,
+                           %as: memref<32x2xf32>, %ds: memref<48x2xf32>, %db: memref<4x32x48xbf16>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op with FP8 operands ('f8E4M3FN', 'f8E5M2') and scales has no cuBLASLt path: it needs the generated kernel (moe-lower-to-gpu gemm=auto or generated; moe-compile --gemm), which did not take it}}
+  moe.grouped_weight_grad %a, %dc, %n scales(%as, %ds) outs(%db) {transposed_operands} : memref<32x256xf8E4M3FN>, memref<48x256xf8E5M2>, memref<4xi32>, memref<32x2xf32>, memref<48x2xf32> -> memref<4x32x48xbf16>
+  return
+}
+
+// -----
+
+// Tensor-wise scales: the same.
+func.func @fp8_weight_grad_tensorwise(%a: memref<32x16xf8E4M3FN>, %dc: memref<48x16xf8E4M3FN>, %n: memref<4xi32>,
+                                      %as: memref<f32>, %ds: memref<f32>, %db: memref<4x32x48xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op with FP8 operands ('f8E4M3FN', 'f8E4M3FN') and scales has no cuBLASLt path}}
+  moe.grouped_weight_grad %a, %dc, %n scales(%as, %ds) outs(%db) {transposed_operands} : memref<32x16xf8E4M3FN>, memref<48x16xf8E4M3FN>, memref<4xi32>, memref<f32>, memref<f32> -> memref<4x32x48xf32>
+  return
+}
+
+// -----
+
+// bf16 operands with transposed_operands ([Kd, R], [N, R]): the runtime
+// reads [R, Kd] and [R, N], so this is refused too, not run on the wrong
+// layout.
+func.func @transposed_weight_grad(%a: memref<32x16xbf16>, %dc: memref<48x16xbf16>, %n: memref<4xi32>, %db: memref<4x32x48xbf16>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op with transposed_operands (a [Kd, R], dc [N, R]) has no cuBLASLt path: it needs the generated kernel (moe-lower-to-gpu gemm=auto or generated; moe-compile --gemm), which did not take it}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {transposed_operands} : memref<32x16xbf16>, memref<48x16xbf16>, memref<4xi32> -> memref<4x32x48xbf16>
+  return
+}
+
+// -----
+
 // i64 group sizes: the op verifier already rejects them (the GPU target's
 // own i32 check is behind it).
 func.func @i64_sizes(%a: memref<16x32xbf16>, %b: memref<4x32x48xbf16>, %n: memref<4xi64>, %c: memref<16x48xbf16>) {
