@@ -128,12 +128,22 @@ private:
                                                 Type fp8, StringRef tag);
   Value dequantize(OpBuilder &b, Location loc, Quantized q, QuantRecipe r,
                    Type elem);
-  /// q/dq of `value` [R, C] in 128×1 (or 32×1) blocks along the rows: the
-  /// row-contracted operand of a wgrad.
+  /// A wgrad operand `value` [R, C] (or, `rowsLast`, already [C, R]) as
+  /// FP8 [C, R], the rows contiguous, with the scales the transposed_operands
+  /// form of moe.grouped_weight_grad takes: blockwise quantizes the
+  /// transposed value in 1×128 blocks ([C, R/128] scales); tensorwise and
+  /// delayed transpose the value's row quantization (one scale, whatever
+  /// the layout: shared with the dgrad and the FP8 residuals).
+  Quantized quantizeColumns(OpBuilder &b, Location loc, Value value,
+                            bool rowsLast, Type fp8, StringRef tag);
+  /// mxfp8: q/dq of `value` [R, C] in 32×1 blocks along the rows, back in
+  /// f32 [R, C]: the row-contracted operand of a wgrad.
   Value fakeQuantizeColumns(OpBuilder &b, Location loc, Value value, Type fp8,
                             StringRef tag);
   Value transpose(OpBuilder &b, Location loc, Value value,
                   ArrayRef<int64_t> perm);
+  /// `value` [R, C] transposed to [C, R], once per value.
+  Value transposeRows(OpBuilder &b, Location loc, Value value);
   Value addAmaxHistory(StringRef tag, Location loc);
   void returnResidualsInFP8();
   std::string uniqueTag(const Twine &tag);
@@ -145,6 +155,9 @@ private:
   /// Dequantizations by FP8 data and element type (a wgrad operand that
   /// another wgrad dequantized already).
   llvm::DenseMap<std::pair<Value, Type>, Value> dequantizations;
+  /// [C, R] transposes of wgrad operands (fc1's x, read by the gate and up
+  /// wgrads, is transposed once).
+  llvm::DenseMap<Value, Value> rowTransposes;
   llvm::StringSet<> tags;
   SmallVector<Operation *> movedRowOps;
   /// Histories that recipe delayed rolls: returned as new results.
@@ -353,16 +366,34 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
   return moved;
 }
 
+Value FunctionPlacer::transposeRows(OpBuilder &b, Location loc, Value value) {
+  Value &transposed = rowTransposes[value];
+  if (!transposed)
+    transposed = transpose(b, loc, value, {1, 0});
+  return transposed;
+}
+
+Quantized FunctionPlacer::quantizeColumns(OpBuilder &b, Location loc,
+                                          Value value, bool rowsLast, Type fp8,
+                                          StringRef tag) {
+  QuantRecipe r = config.rowRecipe();
+  if (opmath::quantBlockShape(r)) {
+    Value columns = rowsLast ? value : transposeRows(b, loc, value);
+    return quantize(b, loc, columns, r, fp8, tag);
+  }
+  Quantized q = quantize(b, loc, value, r, fp8, tag);
+  if (!rowsLast)
+    q.data = transposeRows(b, loc, q.data);
+  return q;
+}
+
 Value FunctionPlacer::fakeQuantizeColumns(OpBuilder &b, Location loc,
                                           Value value, Type fp8,
                                           StringRef tag) {
   Type f32 = b.getF32Type();
   QuantRecipe r = config.rowRecipe();
-  if (!opmath::quantBlockShape(r))
-    return dequantize(b, loc, quantize(b, loc, value, r, fp8, tag), r, f32);
-  Value transposed = transpose(b, loc, value, {1, 0});
-  Quantized q = quantize(b, loc, transposed, r, fp8, tag);
-  return transpose(b, loc, dequantize(b, loc, q, r, f32), {1, 0});
+  Quantized q = quantize(b, loc, transposeRows(b, loc, value), r, fp8, tag);
+  return transposeRows(b, loc, dequantize(b, loc, q, r, f32));
 }
 
 std::string dimStr(int64_t dim) {
@@ -448,8 +479,9 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
 
 LogicalResult FunctionPlacer::placeWeightGrad(GroupedWeightGradOp op,
                                               Layer layer) {
+  bool rowsLast = op.getTransposedOperands();
   auto aType = cast<RankedTensorType>(op.getA().getType());
-  int64_t rows = aType.getDimSize(0);
+  int64_t rows = aType.getDimSize(rowsLast ? 1 : 0);
   std::string gemm = (layerName(layer) + " wgrad").str();
   if (config.recipe == Recipe::Blockwise && !isMultipleOf(rows, 128))
     return op.emitOpError("moe-fp8-placement recipe blockwise: the ")
@@ -459,14 +491,31 @@ LogicalResult FunctionPlacer::placeWeightGrad(GroupedWeightGradOp op,
   OpBuilder b(op);
   Location loc = op.getLoc();
   std::string prefix = (layerName(layer) + "_wgrad_").str();
-  Value a =
-      fakeQuantizeColumns(b, loc, op.getA(), config.forwardType, prefix + "x");
-  Value dc =
-      fakeQuantizeColumns(b, loc, op.getDc(), config.gradType, prefix + "dy");
-  auto placed = GroupedWeightGradOp::create(
-      b, loc, op->getResultTypes(), a, dc, op.getGroupSizes(),
-      /*a_scale=*/Value(), /*dc_scale=*/Value(), op.getWeightLayoutAttr(),
-      /*transposed_operands=*/UnitAttr(), op.getOuts());
+  GroupedWeightGradOp placed;
+  if (config.recipe == Recipe::MXFP8) {
+    // No MX form of the weight gradient: it runs on the dequantized values.
+    if (rowsLast)
+      return op.emitOpError("moe-fp8-placement recipe mxfp8 places weight "
+                            "gradients of [R, Kd] and [R, N] operands, not "
+                            "transposed_operands");
+    Value a = fakeQuantizeColumns(b, loc, op.getA(), config.forwardType,
+                                  prefix + "x");
+    Value dc =
+        fakeQuantizeColumns(b, loc, op.getDc(), config.gradType, prefix + "dy");
+    placed = GroupedWeightGradOp::create(
+        b, loc, op->getResultTypes(), a, dc, op.getGroupSizes(),
+        /*a_scale=*/Value(), /*dc_scale=*/Value(), op.getWeightLayoutAttr(),
+        /*transposed_operands=*/UnitAttr(), op.getOuts());
+  } else {
+    Quantized a = quantizeColumns(b, loc, op.getA(), rowsLast,
+                                  config.forwardType, prefix + "x");
+    Quantized dc = quantizeColumns(b, loc, op.getDc(), rowsLast,
+                                   config.gradType, prefix + "dy");
+    placed = GroupedWeightGradOp::create(b, loc, op->getResultTypes(), a.data,
+                                         dc.data, op.getGroupSizes(), a.scale,
+                                         dc.scale, op.getWeightLayoutAttr(),
+                                         b.getUnitAttr(), op.getOuts());
+  }
   placed->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   op->replaceAllUsesWith(placed);
   op->erase();
@@ -509,8 +558,10 @@ LogicalResult FunctionPlacer::run() {
       if (!opmath::isFp8Type(
               cast<ShapedType>(mm.getA().getType()).getElementType()))
         gemms.push_back(op);
-    } else if (isa<GroupedWeightGradOp>(op)) {
-      gemms.push_back(op);
+    } else if (auto wg = dyn_cast<GroupedWeightGradOp>(op)) {
+      if (!opmath::isFp8Type(
+              cast<ShapedType>(wg.getA().getType()).getElementType()))
+        gemms.push_back(op);
     }
   });
   for (Operation *op : gemms) {

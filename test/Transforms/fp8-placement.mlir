@@ -51,18 +51,27 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // TW:       %[[DY:.*]], %{{.*}} = moe.combine_grad
 // TW:       %[[QDY:.*]], %[[SDY:.*]] = moe.quantize tensorwise %[[DY]] {{.*}} -> tensor<128x128xf8E5M2>, tensor<f32>
 // TW:       moe.grouped_matmul %[[QDY]], {{.*}} scales(%[[SDY]], {{.*}} {weight_layout = #moe<weight_layout nk>} : tensor<128x128xf8E5M2>, tensor<4x256x128xf8E4M3FN>
-// wgrad of fc2: both operands quantized and dequantized to f32; the
-// quantized gradient is the dgrad's.
+// wgrad of fc2: the FP8 data of both operands' quantizations transposed
+// to [C, R] (one scale whatever the layout: the gradient's is the dgrad's),
+// then one FP8 weight gradient on them; nothing dequantized.
+// TW-NOT:   moe.dequantize
 // TW:       %[[QA:.*]], %[[SA:.*]] = moe.quantize tensorwise {{.*}} : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>
-// TW:       %[[A32:.*]] = moe.dequantize tensorwise %[[QA]], %[[SA]] {{.*}} -> tensor<128x256xf32>
-// TW:       %[[DY32:.*]] = moe.dequantize tensorwise %[[QDY]], %[[SDY]] {{.*}} -> tensor<128x128xf32>
-// TW:       moe.grouped_weight_grad %[[A32]], %[[DY32]], {{.*}} : tensor<128x256xf32>, tensor<128x128xf32>, tensor<4xi32> -> tensor<4x256x128xbf16>
+// TW-NEXT:  tensor.empty() : tensor<256x128xf8E4M3FN>
+// TW-NEXT:  %[[AT:.*]] = linalg.transpose ins(%[[QA]] : tensor<128x256xf8E4M3FN>) {{.*}} permutation = [1, 0]
+// TW-NEXT:  tensor.empty() : tensor<128x128xf8E5M2>
+// TW-NEXT:  %[[DYT:.*]] = linalg.transpose ins(%[[QDY]] : tensor<128x128xf8E5M2>) {{.*}} permutation = [1, 0]
+// TW-NEXT:  moe.grouped_weight_grad %[[AT]], %[[DYT]], %{{.*}} scales(%[[SA]], %[[SDY]]) outs(%{{.*}}) {transposed_operands} : tensor<256x128xf8E4M3FN>, tensor<128x128xf8E5M2>, tensor<4xi32>, tensor<f32>, tensor<f32> -> tensor<4x256x128xbf16>
+// fc1's wgrads read the FP8 residual x, transposed once for both, with
+// its saved scale.
 // TW:       moe.grouped_matmul {{.*}} scales(
-// TW:       %[[X32:.*]] = moe.dequantize tensorwise %[[RES9]], %[[RES9S]] {{.*}} -> tensor<128x128xf32>
-// TW:       moe.grouped_weight_grad %[[X32]],
+// TW:       %[[XT:.*]] = linalg.transpose ins(%[[RES9]] : tensor<128x128xf8E4M3FN>) {{.*}} permutation = [1, 0]
+// TW:       linalg.transpose ins(%{{.*}} : tensor<128x256xf8E5M2>)
+// TW-NEXT:  moe.grouped_weight_grad %[[XT]], %{{.*}} scales(%[[RES9S]], %{{.*}}) {{.*}} {transposed_operands} : tensor<128x128xf8E4M3FN>, tensor<256x128xf8E5M2>
 // TW:       moe.grouped_matmul {{.*}} scales(
-// TW:       moe.grouped_weight_grad %[[X32]],
-// TW-NOT:   moe.grouped_weight_grad {{.*}}bf16>, tensor<
+// TW-NOT:   linalg.transpose ins(%[[RES9]]
+// TW:       moe.grouped_weight_grad %[[XT]], %{{.*}} scales(%[[RES9S]], %{{.*}}) {{.*}} {transposed_operands}
+// TW-NOT:   moe.grouped_weight_grad
+// TW-NOT:   moe.dequantize
 // TW:       return
 
 // NORES-LABEL: func.func @moe_layer_fwd(
@@ -103,7 +112,10 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // DL-SAME:  {moe.name = "new_amax_fc2_dgrad_dy_w_down", moe.role = "output"}
 
 // blockwise: 1×128 activation blocks, 128×128 weight blocks; wgrad in
-// 128×1 blocks along the rows (transposed 1×128).
+// 128×1 blocks along the rows: each bf16 operand transposed to [C, R] and
+// quantized block_1x128 ([C, R/128] scales), one FP8 weight gradient on
+// them; no dequantize, no transpose back. fc1's x (the dequantized FP8
+// residual) is transposed and quantized once for the gate and up wgrads.
 // BW-LABEL: func.func @moe_layer(
 // BW:       moe.quantize block_1x128 {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<128x1xf32>
 // BW:       moe.quantize block_128x128 %arg2 {{.*}} -> tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>
@@ -114,8 +126,17 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // BW:       moe.quantize block_128x128 {{.*}} : tensor<4x256x128xbf16> -> tensor<4x256x128xf8E4M3FN>, tensor<4x2x1xf32>
 // BW:       %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x256xbf16>) {{.*}} permutation = [1, 0]
 // BW:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %[[T]] {{.*}} : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>
-// BW:       %[[D:.*]] = moe.dequantize block_1x128 %[[Q]], %[[S]] {{.*}} -> tensor<256x128xf32>
-// BW:       linalg.transpose ins(%[[D]] : tensor<256x128xf32>) {{.*}} permutation = [1, 0]
+// BW:       %[[TDY:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x128xbf16>) {{.*}} permutation = [1, 0]
+// BW:       %[[QDY:.*]], %[[SDY:.*]] = moe.quantize block_1x128 %[[TDY]] {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E5M2>, tensor<128x1xf32>
+// BW-NEXT:  moe.grouped_weight_grad %[[Q]], %[[QDY]], %{{.*}} scales(%[[S]], %[[SDY]]) outs(%{{.*}}) {transposed_operands} : tensor<256x128xf8E4M3FN>, tensor<128x128xf8E5M2>, tensor<4xi32>, tensor<256x1xf32>, tensor<128x1xf32> -> tensor<4x256x128xbf16>
+// BW:       %[[XT:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x128xbf16>) {{.*}} permutation = [1, 0]
+// BW:       %[[QX:.*]], %[[SX:.*]] = moe.quantize block_1x128 %[[XT]] {{.*}} -> tensor<128x128xf8E4M3FN>, tensor<128x1xf32>
+// BW:       moe.quantize block_1x128 {{.*}} : tensor<256x128xbf16> -> tensor<256x128xf8E5M2>, tensor<256x1xf32>
+// BW-NEXT:  moe.grouped_weight_grad %[[QX]], %{{.*}} scales(%[[SX]], %{{.*}}) {{.*}} {transposed_operands}
+// BW-NOT:   moe.quantize {{.*}} -> tensor<128x128xf8E4M3FN>
+// BW:       moe.grouped_weight_grad %[[QX]], %{{.*}} scales(%[[SX]], %{{.*}}) {{.*}} {transposed_operands}
+// BW-NOT:   moe.dequantize
+// BW:       return
 
 // mxfp8: 1×32 blocks with e8m0 scales along the contraction; a kn weight
 // is transposed to nk; the GEMM runs on the dequantized (exact) values.
@@ -126,6 +147,19 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // MX:       %[[QW:.*]], %[[SW:.*]] = moe.quantize mx_1x32 %[[WT]] {{.*}} -> tensor<4x256x128xf8E4M3FN>, tensor<4x256x4xf8E8M0FNU>
 // MX:       %[[W:.*]] = moe.dequantize mx_1x32 %[[QW]], %[[SW]] {{.*}} -> tensor<4x256x128xbf16>
 // MX:       moe.grouped_matmul %[[A]], %[[W]], {{.*}} {weight_layout = #moe<weight_layout nk>} : tensor<128x128xbf16>, tensor<4x256x128xbf16>
+// mxfp8 has no FP8 weight gradient: each operand transposed, quantized in
+// 1×32 blocks, dequantized to f32 and transposed back; fc1's x once for
+// the gate and up wgrads.
+// MX-LABEL: func.func @moe_layer_bwd(
+// MX:       moe.grouped_weight_grad {{.*}} : tensor<128x256xf32>, tensor<128x128xf32>, tensor<4xi32> -> tensor<4x256x128xbf16>
+// MX:       %[[XT:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x128xbf16>) {{.*}} permutation = [1, 0]
+// MX:       %[[QX:.*]], %[[SX:.*]] = moe.quantize mx_1x32 %[[XT]] {{.*}} -> tensor<128x128xf8E4M3FN>, tensor<128x4xf8E8M0FNU>
+// MX:       %[[DX:.*]] = moe.dequantize mx_1x32 %[[QX]], %[[SX]] {{.*}} -> tensor<128x128xf32>
+// MX:       %[[X32:.*]] = linalg.transpose ins(%[[DX]] : tensor<128x128xf32>) {{.*}} permutation = [1, 0]
+// MX:       moe.grouped_weight_grad %[[X32]], %{{.*}} : tensor<128x128xf32>, tensor<128x256xf32>, tensor<4xi32> -> tensor<4x128x256xbf16>
+// MX-NOT:   moe.quantize mx_1x32 {{.*}} -> tensor<128x128xf8E4M3FN>
+// MX-NOT:   linalg.transpose ins(%[[DX]]
+// MX:       moe.grouped_weight_grad %[[X32]], %{{.*}} : tensor<128x128xf32>, tensor<128x256xf32>, tensor<4xi32> -> tensor<4x128x256xbf16>
 
 // gemms=fc2,wgrad: only fc2's weight gradient is quantized.
 // SEL-LABEL: func.func @moe_layer(
@@ -136,7 +170,7 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // SEL-NOT:   moe.grouped_matmul {{.*}}scales
 // SEL:       moe.quantize block_1x128 {{.*}} : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>
 // SEL:       moe.quantize block_1x128 {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E5M2>
-// SEL:       moe.grouped_weight_grad {{.*}} : tensor<128x256xf32>, tensor<128x128xf32>, tensor<4xi32> -> tensor<4x256x128xbf16>
+// SEL:       moe.grouped_weight_grad {{.*}} {transposed_operands} : tensor<256x128xf8E4M3FN>, tensor<128x128xf8E5M2>, tensor<4xi32>, tensor<256x1xf32>, tensor<128x1xf32> -> tensor<4x256x128xbf16>
 // SEL-NOT:   moe.quantize
 // SEL:       return
 

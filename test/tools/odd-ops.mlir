@@ -275,7 +275,7 @@ func.func @grouped_matmul_i1_28(%a: tensor<4x8xi1>, %b: tensor<2x8x4xf32>, %s: t
 
 func.func @weight_grad_i1_29(%a: tensor<4x8xi1>, %d: tensor<4x6xf32>, %s: tensor<2xi32>) {
   %init23 = tensor.empty() : tensor<2x8x6xf32>
-  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got i1
+  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got i1
   %0 = moe.grouped_weight_grad %a, %d, %s outs(%init23) : tensor<4x8xi1>, tensor<4x6xf32>, tensor<2xi32> -> tensor<2x8x6xf32>
   return
 }
@@ -651,7 +651,7 @@ func.func @grouped_matmul_complex_68(%a: tensor<4x8xcomplex<f32>>, %b: tensor<2x
 
 func.func @weight_grad_complex_69(%a: tensor<4x8xcomplex<f32>>, %d: tensor<4x6xf32>, %s: tensor<2xi32>) {
   %init53 = tensor.empty() : tensor<2x8x6xf32>
-  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got complex<f32>
+  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got complex<f32>
   %0 = moe.grouped_weight_grad %a, %d, %s outs(%init53) : tensor<4x8xcomplex<f32>>, tensor<4x6xf32>, tensor<2xi32> -> tensor<2x8x6xf32>
   return
 }
@@ -839,7 +839,7 @@ func.func @grouped_matmul_index_88(%a: tensor<4x8xindex>, %b: tensor<2x8x4xf32>,
 
 func.func @weight_grad_index_89(%a: tensor<4x8xindex>, %d: tensor<4x6xf32>, %s: tensor<2xi32>) {
   %init68 = tensor.empty() : tensor<2x8x6xf32>
-  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got index
+  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got index
   %0 = moe.grouped_weight_grad %a, %d, %s outs(%init68) : tensor<4x8xindex>, tensor<4x6xf32>, tensor<2xi32> -> tensor<2x8x6xf32>
   return
 }
@@ -1027,7 +1027,7 @@ func.func @grouped_matmul_f64_108(%a: tensor<4x8xf64>, %b: tensor<2x8x4xf32>, %s
 
 func.func @weight_grad_f64_109(%a: tensor<4x8xf64>, %d: tensor<4x6xf32>, %s: tensor<2xi32>) {
   %init86 = tensor.empty() : tensor<2x8x6xf32>
-  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got f64
+  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got f64
   %0 = moe.grouped_weight_grad %a, %d, %s outs(%init86) : tensor<4x8xf64>, tensor<4x6xf32>, tensor<2xi32> -> tensor<2x8x6xf32>
   return
 }
@@ -1215,7 +1215,7 @@ func.func @grouped_matmul_fnuz_128(%a: tensor<4x8xf8E4M3FNUZ>, %b: tensor<2x8x4x
 
 func.func @weight_grad_fnuz_129(%a: tensor<4x8xf8E4M3FNUZ>, %d: tensor<4x6xf32>, %s: tensor<2xi32>) {
   %init105 = tensor.empty() : tensor<2x8x6xf32>
-  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16 or f32 elements, got f8E4M3FNUZ
+  // CHECK: {{.*}}odd-ops.mlir:[[@LINE+1]]:8: error: 'moe.grouped_weight_grad' op 'a' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got f8E4M3FNUZ
   %0 = moe.grouped_weight_grad %a, %d, %s outs(%init105) : tensor<4x8xf8E4M3FNUZ>, tensor<4x6xf32>, tensor<2xi32> -> tensor<2x8x6xf32>
   return
 }

@@ -240,9 +240,18 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
       FP8 value is a bf16 value) — it lowers on the CPU; the GPU target
       reports MX scaling as unsupported on sm_90.
 
-    Wgrad (`moe.grouped_weight_grad` has no FP8 form): both operands are
-    quantized with the recipe and dequantized to f32, so the weight gradient
-    is computed on exactly the FP8 values, accumulated in f32.
+    Wgrad contracts over the R rows, so its FP8 operands are laid out with
+    the rows contiguous: each operand `[R, C]` becomes FP8 `[C, R]` and one
+    `moe.grouped_weight_grad ... scales(...) {transposed_operands}` reads
+    them. `blockwise` transposes the operand (`linalg.transpose`) and
+    quantizes that in 1×128 blocks (scales `[C, R/128]`, i.e. 128×1 blocks
+    of the rows); `tensorwise` and `delayed` transpose the FP8 data of the
+    operand's ordinary quantization (one scale, whatever the layout: shared
+    with the dgrad's gradient, the FP8 residual and their amax histories).
+    An operand read by two wgrads (fc1's x, by the gate and up GEMMs) is
+    transposed and quantized once. `mxfp8` has no FP8 weight gradient:
+    both operands are quantized in 32×1 blocks and dequantized to f32, and
+    the weight gradient is computed on those values, accumulated in f32.
 
     Formats: forward operands (activations, weights) are e4m3;
     gradients (dgrad's `a`, wgrad's `dc`) are `grad-format`, e5m2 by
@@ -257,8 +266,8 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     output when it is saved) is returned as that FP8 tensor, followed by
     its scale (`<name>_scale`, role residual), instead of in bf16; `@f_bwd`
     takes both and dequantizes where a reader needs the values. A wgrad of
-    recipe tensorwise or delayed reads the saved FP8 tensor and scale
-    directly (its quantization is orientation-free); blockwise and mxfp8
+    recipe tensorwise or delayed reads the saved FP8 tensor (transposed) and
+    scale directly (its quantization is orientation-free); blockwise and mxfp8
     re-quantize the dequantized residual in 128×1 / 32×1 blocks for wgrad,
     as DeepSeek-V3 does with its cached 1×128 activations.
 
