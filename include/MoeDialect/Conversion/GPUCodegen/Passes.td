@@ -144,10 +144,15 @@ def GpuLaunchTopLevelLoopsPass
       end do nothing);
     * a block-per-row loop nest (a one-dimensional `scf.parallel` mapped to
       `block_x` by upstream's `#gpu.loop_dim_map` attribute whose body holds
-      one mapped to `thread_x`) becomes a `gpu.launch` with a block per
-      iteration of the outer loop; the block has one thread per iteration of
-      the inner loop (rounded up to whole warps) when that count is static and
-      at most 1024, otherwise `block-size` threads that stride over it;
+      one or more mapped to `thread_x`, and no other `scf.parallel`) becomes
+      a `gpu.launch` with a block per iteration of the outer loop; the block
+      has one thread per iteration of the longest inner loop (rounded up to
+      whole warps) when every inner count is static and at most 1024,
+      otherwise `block-size` threads that stride over them. Several inner
+      loops are phases: a `gpu.barrier` separates each from the next, as
+      the CPU runs them (one after the other). A static-shaped
+      `memref.alloca` in workgroup memory in the outer body becomes a
+      workgroup attribution of the launch (shared memory of the block);
     * any other top-level op that reads or writes memory (`scf.for`,
       `scf.if`, `memref.load/store`, ...: sequential reference code) runs in
       a single-thread `gpu.launch`;
@@ -163,6 +168,24 @@ def GpuLaunchTopLevelLoopsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def GpuAlignWorkgroupBuffersPass
+    : Pass<"gpu-align-workgroup-buffers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the shared-memory buffers of kernels for vector accesses";
+  let description = [{
+    convert-gpu-to-nvvm gives a workgroup attribution of a gpu.func the
+    alignment of its element type unless the attribution carries
+    `llvm.align`, and gpu-kernel-outlining has no way to pass one from a
+    gpu.launch; a 16-byte vector load or store into an i16 buffer could then
+    be misaligned. Here every memref workgroup attribution of the module's
+    kernels without `llvm.align` gets `alignment` (the transpose tiles of
+    convert-linalg-transpose-to-tiles store 16-byte chunks).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Bytes each workgroup buffer is aligned to">,
+  ];
 }
 
 def GpuHostBuffersToDevicePass
