@@ -109,6 +109,62 @@ def ConvertElementwiseLinalgToVectorRowsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ConvertLinalgTransposeToTilesPass
+    : Pass<"convert-linalg-transpose-to-tiles", "::mlir::func::FuncOp"> {
+  let summary = "Transposes of the last two dimensions as tiles staged in shared memory";
+  let description = [{
+    Upstream linalg-to-parallel-loops makes a transpose one thread per
+    element: a warp writes 32 consecutive elements of an output row but
+    reads them a whole input row apart, a fraction of the memory bandwidth.
+    Here a buffer-form linalg.transpose at the top level of a function whose
+    permutation swaps the last two dimensions ([A, B] -> [B, A], or batched
+    [..., A, B] -> [..., B, A] with the leading dimensions in place), on
+    memrefs with the identity layout and elements of 1, 2 or 4 bytes,
+    becomes a block per T x T tile (T = 128 bytes over the element size:
+    128 for FP8, 64 for bf16/f16, 32 for f32/i32; a tile row is one
+    128-byte line) of 256 threads in two phases:
+
+    1. each thread reads T/32 16-byte chunks of input rows (a warp: four
+       rows of 128 bytes) and stores each into the tile (one 16-byte store);
+    2. each thread gathers T/32 chunks of a tile column (an output row:
+       16/elem scalar reads from consecutive tile rows) and writes each with
+       one 16-byte store (a warp: four output rows of 128 bytes).
+
+    The tile holds the bits of the elements (integers of their width); the
+    16-byte chunks of tile row r are stored with their index xor'ed with
+    (r / (16 / elem bytes)) mod 8, so the stores of phase 1 (a quarter-warp
+    writes one row's 8 chunks) and the scalar reads of phase 2 (a warp reads
+    one element of each of 8 chunk rows, 4 columns apart at most) touch 32
+    distinct banks. Global accesses are as wide as the row length allows (a
+    power of two of elements dividing it, up to 16 bytes; single elements
+    for odd lengths). At the edges of a partial tile, reads are clamped to
+    the last row and the last piece of a row (in bounds, no branches; what
+    they hold is never written) and each write is masked; only the
+    dimensions that are not multiples of T get clamps and masks. Indices
+    are `index` (64-bit on the GPU). Transposes with A or B of 1 (the same
+    bytes in both layouts) are left alone.
+
+    The tile is an scf.parallel over tiles mapped to `block_x` holding two
+    scf.parallel mapped to `thread_x`, the phases (gpu-launch-top-level-loops
+    puts a barrier between them), and a memref.alloca of the tile in
+    workgroup memory, which becomes the launch's shared memory. With
+    `hoist-tiles` (the CPU: moe-lower-to-cpu{gpu-schedules}, where the
+    blocks and their threads run one after another) the tile is allocated
+    once at the start of the function instead, in the default memory space.
+    Other transposes are left for convert-linalg-to-parallel-loops.
+  }];
+  let options = [
+    Option<"hoistTiles", "hoist-tiles", "bool", /*default=*/"false",
+           "Allocate the tile once at the start of the function, in the "
+           "default memory space (the CPU)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvertWarpShufflesToLaneLoopsPass
     : Pass<"convert-warp-shuffles-to-lane-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the lanes of thread loops with warp shuffles in order (CPU)";
