@@ -98,6 +98,12 @@ static cl::opt<bool> gemmTmaStore(
              "generated grouped GEMMs with TMA (=false: by threads, which "
              "compute-sanitizer initcheck sees)"),
     cl::cat(category));
+static cl::opt<bool> tiledTransposes(
+    "tiled-transposes", cl::init(true),
+    cl::desc("GPU targets: transposes of the last two dimensions as a block "
+             "per tile staged in shared memory (=false: one thread per "
+             "element, to compare)"),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -317,6 +323,7 @@ int main(int argc, char **argv) {
     options.gemmBlockN = gemmBlockN;
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
+    options.tiledTransposes = tiledTransposes;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

@@ -31,8 +31,8 @@ def MoeNameKernelSourcesPass
   let summary = "Name the location of every op that becomes a kernel after the op";
   let description = [{
     Wraps the location of every moe op and every linalg op in a `NameLoc`
-    saying what it computes (`permute`, `combine_grad`, and `elementwise` or
-    `reduction` for linalg ops); a location that is a `NameLoc` already
+    saying what it computes (`permute`, `combine_grad`, and `transpose`,
+    `elementwise` or `reduction` for linalg ops); a location that is a `NameLoc` already
     stays. The loops lowered from an op inherit its location, and
     `gpu-launch-top-level-loops` names each kernel after it, so profiles and
     runtime errors show which op a kernel came from.

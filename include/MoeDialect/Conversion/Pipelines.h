@@ -105,6 +105,13 @@ struct MoeLowerToGpuOptions
                      "(convert-elementwise-linalg-to-vector-rows); off: one "
                      "thread per element"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tiledTransposes{
+      *this, "tiled-transposes",
+      llvm::cl::desc("Transposes of the last two dimensions as a block per "
+                     "tile staged in shared memory "
+                     "(convert-linalg-transpose-to-tiles); off: one thread "
+                     "per element"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};

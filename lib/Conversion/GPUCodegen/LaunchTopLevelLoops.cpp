@@ -4,10 +4,11 @@
 // op of a host function that touches memory must run on the device. Parallel
 // loops become grids (one thread per iteration, collapsed to 1-D so any
 // number of iterations fits the x dimension), except block-per-row loops
-// (an scf.parallel mapped to block_x holding one mapped to thread_x, as
+// (an scf.parallel mapped to block_x holding ones mapped to thread_x, as
 // upstream's gpu.loop_dim_map attributes say): a block per row, its threads
-// over the row. Sequential code becomes a single-thread kernel. Upstream
-// gpu-kernel-outlining then makes kernels.
+// over the row, phase after phase (barriers between them), with the row
+// body's workgroup allocas as shared memory. Sequential code becomes a
+// single-thread kernel. Upstream gpu-kernel-outlining then makes kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h"
@@ -112,22 +113,23 @@ struct LaunchLoopsPass
     return launch;
   }
 
-  /// The loop over a row's vectors inside `rows` when `rows` is a
+  /// The loops over a row's vectors inside `rows` when `rows` is a
   /// block-per-row schedule (RowSchedules.h): a one-dimensional scf.parallel
-  /// mapped to block_x whose body holds one mapped to thread_x.
-  static scf::ParallelOp threadLoopOf(scf::ParallelOp rows) {
+  /// mapped to block_x whose body holds one or more mapped to thread_x (the
+  /// block's phases, in order) and no other scf.parallel.
+  static SmallVector<scf::ParallelOp> threadLoopsOf(scf::ParallelOp rows) {
     if (!isMappedTo(rows, gpu::Processor::BlockX))
-      return nullptr;
-    scf::ParallelOp threads;
+      return {};
+    SmallVector<scf::ParallelOp> phases;
     for (Operation &op : rows.getBody()->without_terminator()) {
       auto inner = dyn_cast<scf::ParallelOp>(op);
       if (!inner)
         continue;
-      if (threads || !isMappedTo(inner, gpu::Processor::ThreadX))
-        return nullptr;
-      threads = inner;
+      if (!isMappedTo(inner, gpu::Processor::ThreadX))
+        return {};
+      phases.push_back(inner);
     }
-    return threads;
+    return phases;
   }
   static bool isMappedTo(scf::ParallelOp loop, gpu::Processor processor) {
     auto mapping = loop->getAttrOfType<ArrayAttr>(gpu::getMappingAttrName());
@@ -189,27 +191,52 @@ struct LaunchLoopsPass
     }
   }
 
+  /// Whether `op` allocates memory the block's threads share: a
+  /// memref.alloca in workgroup memory with a static shape.
+  static bool isSharedAlloca(Operation &op) {
+    auto alloca = dyn_cast<memref::AllocaOp>(op);
+    if (!alloca || !alloca.getType().hasStaticShape())
+      return false;
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        alloca.getType().getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  }
+
   /// A block per row: the grid is the row loop's trip count, the block
-  /// `threads` threads over the row's vectors. With a static vector count
-  /// of at most 1024, one thread per vector (rounded up to whole warps);
-  /// otherwise `blockSize` threads stride over the vectors.
-  LogicalResult launchRows(scf::ParallelOp rows, scf::ParallelOp vectors) {
+  /// `threads` threads over the row's vectors. With static vector counts
+  /// of at most 1024 in every phase, one thread per vector of the longest
+  /// (rounded up to whole warps); otherwise `blockSize` threads stride over
+  /// the vectors. Phases are separated by barriers; workgroup allocas of
+  /// the row body become the launch's shared memory.
+  LogicalResult launchRows(scf::ParallelOp rows,
+                           ArrayRef<scf::ParallelOp> phases) {
     OpBuilder b(rows);
     Location loc = rows.getLoc();
     Value numRows = tripCount(b, loc, rows);
     std::optional<int64_t> staticRows = getConstantIntValue(numRows);
-    std::optional<int64_t> lb = getConstantIntValue(vectors.getLowerBound()[0]);
-    std::optional<int64_t> ub = getConstantIntValue(vectors.getUpperBound()[0]);
-    std::optional<int64_t> step = getConstantIntValue(vectors.getStep()[0]);
-    std::optional<int64_t> staticVectors;
-    if (lb && ub && step && *step > 0)
-      staticVectors = std::max<int64_t>(0, llvm::divideCeil(*ub - *lb, *step));
+    SmallVector<std::optional<int64_t>> staticVectors;
+    for (scf::ParallelOp vectors : phases) {
+      std::optional<int64_t> lb =
+          getConstantIntValue(vectors.getLowerBound()[0]);
+      std::optional<int64_t> ub =
+          getConstantIntValue(vectors.getUpperBound()[0]);
+      std::optional<int64_t> step = getConstantIntValue(vectors.getStep()[0]);
+      staticVectors.push_back(std::nullopt);
+      if (lb && ub && step && *step > 0)
+        staticVectors.back() =
+            std::max<int64_t>(0, llvm::divideCeil(*ub - *lb, *step));
+    }
     constexpr int64_t kWarp = 32, kMaxThreads = 1024;
-    bool oneVectorPerThread = staticVectors && *staticVectors <= kMaxThreads;
-    int64_t threads =
-        oneVectorPerThread
-            ? std::max<int64_t>(kWarp, llvm::alignTo(*staticVectors, kWarp))
-            : int64_t(blockSize);
+    bool oneVectorPerThread =
+        llvm::all_of(staticVectors, [](std::optional<int64_t> count) {
+          return count && *count <= kMaxThreads;
+        });
+    int64_t threads = blockSize;
+    if (oneVectorPerThread) {
+      threads = kWarp;
+      for (std::optional<int64_t> count : staticVectors)
+        threads = std::max<int64_t>(threads, llvm::alignTo(*count, kWarp));
+    }
     Value blocks = arith::MaxUIOp::create(b, loc, numRows, index(b, loc, 1));
     gpu::LaunchOp launch = createLaunch(b, loc, blocks, index(b, loc, threads));
 
@@ -228,16 +255,27 @@ struct LaunchLoopsPass
                 arith::AddIOp::create(
                     b, loc, rows.getLowerBound()[0],
                     arith::MulIOp::create(b, loc, blockId, rows.getStep()[0])));
+    unsigned phase = 0;
     for (Operation &op : rows.getBody()->without_terminator()) {
-      if (&op != vectors.getOperation()) {
+      if (isSharedAlloca(op)) {
+        auto alloca = cast<memref::AllocaOp>(op);
+        mapping.map(alloca.getResult(), launch.addWorkgroupAttribution(
+                                            alloca.getType(), alloca.getLoc()));
+        continue;
+      }
+      if (phase == phases.size() || &op != phases[phase]) {
         b.clone(op, mapping);
         continue;
       }
+      // What the previous phase wrote is visible to the next one's threads.
+      if (phase != 0)
+        gpu::BarrierOp::create(b, loc);
       VectorsPerThread share = !oneVectorPerThread ? VectorsPerThread::Strided
-                               : threads == *staticVectors
+                               : threads == *staticVectors[phase]
                                    ? VectorsPerThread::One
                                    : VectorsPerThread::AtMostOne;
-      cloneThreadLoop(b, vectors, mapping, threadId, threads, share);
+      cloneThreadLoop(b, phases[phase], mapping, threadId, threads, share);
+      ++phase;
     }
     dissolveAllocaScopes(launch);
     rows.erase();
@@ -245,8 +283,9 @@ struct LaunchLoopsPass
   }
 
   LogicalResult launchParallel(scf::ParallelOp loop) {
-    if (scf::ParallelOp vectors = threadLoopOf(loop))
-      return launchRows(loop, vectors);
+    SmallVector<scf::ParallelOp> phases = threadLoopsOf(loop);
+    if (!phases.empty())
+      return launchRows(loop, phases);
     if (loop.getNumResults() != 0)
       return loop.emitOpError(
           "with reductions cannot run on the GPU target yet");

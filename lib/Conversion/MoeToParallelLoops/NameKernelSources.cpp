@@ -21,11 +21,14 @@ using namespace mlir;
 
 namespace {
 
-/// What a kernel lowered from `op` computes: the moe op's name, or
-/// "elementwise" / "reduction" for a linalg op; empty for other ops.
+/// What a kernel lowered from `op` computes: the moe op's name,
+/// "transpose" for linalg.transpose, or "elementwise" / "reduction" for
+/// another linalg op; empty for other ops.
 StringRef kernelSourceName(Operation *op) {
   if (isa<moe::MoeDialect>(op->getDialect()))
     return op->getName().stripDialect();
+  if (isa<linalg::TransposeOp>(op))
+    return "transpose";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return linalgOp.getNumLoops() == linalgOp.getNumParallelLoops()
                ? "elementwise"

@@ -196,7 +196,12 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
         moe::createConvertWarpShufflesToLaneLoopsPass());
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
-    // The GPU target's elementwise chunks (moe-lower-to-gpu's default).
+    // The GPU target's transpose tiles (one tile buffer: the blocks run in
+    // order) and elementwise chunks (moe-lower-to-gpu's defaults).
+    moe::ConvertLinalgTransposeToTilesPassOptions tiles;
+    tiles.hoistTiles = true;
+    pm.addNestedPass<func::FuncOp>(
+        moe::createConvertLinalgTransposeToTilesPass(tiles));
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertElementwiseLinalgToVectorRowsPass());
   } else {
@@ -261,6 +266,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   // sequential in a thread, which keeps its running sum in a register.
   pm.addNestedPass<func::FuncOp>(
       moe::createConvertLinalgReductionsToAccumulatingLoopsPass());
+  if (options.tiledTransposes)
+    pm.addNestedPass<func::FuncOp>(
+        moe::createConvertLinalgTransposeToTilesPass());
   if (options.vectorElementwise)
     pm.addNestedPass<func::FuncOp>(
         moe::createConvertElementwiseLinalgToVectorRowsPass());
@@ -277,6 +285,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // The transpose tiles' 16-byte chunks in shared memory.
+  pm.addNestedPass<gpu::GPUModuleOp>(moe::createGpuAlignWorkgroupBuffersPass());
   // nvgpu (the generated GEMMs' TMA, mbarrier and wgmma ops) to nvvm while
   // their loops are still scf: it converts the loop-carried accumulator
   // types of scf.for, not those of cf blocks.

@@ -113,3 +113,52 @@ func.func @rows_long(%a: memref<2x16384xbf16>) {
   } {mapping = [#blocks]}
   return
 }
+
+// -----
+
+// Two thread loops in a row body are phases (convert-linalg-transpose-to-
+// tiles' tiles): a barrier between them, as the CPU runs them one after the
+// other; the row body's workgroup alloca is the block's shared memory (a
+// workgroup attribution), not a buffer per thread. 64 and 256 iterations:
+// 256 threads, the first phase guarded to threads < 64.
+// CHECK-LABEL: func.func @phases(
+// CHECK-SAME:    %[[SRC:[^:]+]]: memref<4x256xf32>, %[[DST:[^:]+]]: memref<4x256xf32>)
+// CHECK:       gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-SAME:    workgroup(%[[SMEM:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-NOT:     memref.alloca
+// CHECK:         %[[FIRST:.*]] = arith.muli %[[TX]], %c4 : index
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi slt, %[[FIRST]], %c256 : index
+// CHECK-NEXT:    scf.if %[[IN]] {
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[SRC]][%[[BX]], %[[FIRST]]]
+// CHECK-NEXT:      vector.store %[[V]], %[[SMEM]][%[[FIRST]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    %[[REV:.*]] = arith.subi %c255, %[[TX]] : index
+// CHECK-NEXT:    %[[E:.*]] = memref.load %[[SMEM]][%[[REV]]]
+// CHECK-NEXT:    memref.store %[[E]], %[[DST]][%[[BX]], %[[TX]]]
+// CHECK-NEXT:    gpu.terminator
+#blocks = #gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>
+#threads = #gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>
+func.func @phases(%src: memref<4x256xf32>, %dst: memref<4x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c255 = arith.constant 255 : index
+  %c256 = arith.constant 256 : index
+  scf.parallel (%r) = (%c0) to (%c4) step (%c1) {
+    %smem = memref.alloca() : memref<256xf32, #gpu.address_space<workgroup>>
+    scf.parallel (%c) = (%c0) to (%c256) step (%c4) {
+      %v = vector.load %src[%r, %c] : memref<4x256xf32>, vector<4xf32>
+      vector.store %v, %smem[%c] : memref<256xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      scf.reduce
+    } {mapping = [#threads]}
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %rev = arith.subi %c255, %t : index
+      %e = memref.load %smem[%rev] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %e, %dst[%r, %t] : memref<4x256xf32>
+      scf.reduce
+    } {mapping = [#threads]}
+    scf.reduce
+  } {mapping = [#blocks]}
+  return
+}

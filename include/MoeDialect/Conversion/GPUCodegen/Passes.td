@@ -109,6 +109,62 @@ def ConvertElementwiseLinalgToVectorRowsPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def ConvertLinalgTransposeToTilesPass
+    : Pass<"convert-linalg-transpose-to-tiles", "::mlir::func::FuncOp"> {
+  let summary = "Transposes of the last two dimensions as tiles staged in shared memory";
+  let description = [{
+    Upstream linalg-to-parallel-loops makes a transpose one thread per
+    element: a warp writes 32 consecutive elements of an output row but
+    reads them a whole input row apart, a fraction of the memory bandwidth.
+    Here a buffer-form linalg.transpose at the top level of a function whose
+    permutation swaps the last two dimensions ([A, B] -> [B, A], or batched
+    [..., A, B] -> [..., B, A] with the leading dimensions in place), on
+    memrefs with the identity layout and elements of 1, 2 or 4 bytes,
+    becomes a block per T x T tile (T = 128 bytes over the element size:
+    128 for FP8, 64 for bf16/f16, 32 for f32/i32; a tile row is one
+    128-byte line) of 256 threads in two phases:
+
+    1. each thread reads T/32 16-byte chunks of input rows (a warp: four
+       rows of 128 bytes) and stores each into the tile (one 16-byte store);
+    2. each thread gathers T/32 chunks of a tile column (an output row:
+       16/elem scalar reads from consecutive tile rows) and writes each with
+       one 16-byte store (a warp: four output rows of 128 bytes).
+
+    The tile holds the bits of the elements (integers of their width); the
+    16-byte chunks of tile row r are stored with their index xor'ed with
+    (r / (16 / elem bytes)) mod 8, so the stores of phase 1 (a quarter-warp
+    writes one row's 8 chunks) and the scalar reads of phase 2 (a warp reads
+    one element of each of 8 chunk rows, 4 columns apart at most) touch 32
+    distinct banks. Global accesses are as wide as the row length allows (a
+    power of two of elements dividing it, up to 16 bytes; single elements
+    for odd lengths). At the edges of a partial tile, reads are clamped to
+    the last row and the last piece of a row (in bounds, no branches; what
+    they hold is never written) and each write is masked; only the
+    dimensions that are not multiples of T get clamps and masks. Indices
+    are `index` (64-bit on the GPU). Transposes with A or B of 1 (the same
+    bytes in both layouts) are left alone.
+
+    The tile is an scf.parallel over tiles mapped to `block_x` holding two
+    scf.parallel mapped to `thread_x`, the phases (gpu-launch-top-level-loops
+    puts a barrier between them), and a memref.alloca of the tile in
+    workgroup memory, which becomes the launch's shared memory. With
+    `hoist-tiles` (the CPU: moe-lower-to-cpu{gpu-schedules}, where the
+    blocks and their threads run one after another) the tile is allocated
+    once at the start of the function instead, in the default memory space.
+    Other transposes are left for convert-linalg-to-parallel-loops.
+  }];
+  let options = [
+    Option<"hoistTiles", "hoist-tiles", "bool", /*default=*/"false",
+           "Allocate the tile once at the start of the function, in the "
+           "default memory space (the CPU)">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvertWarpShufflesToLaneLoopsPass
     : Pass<"convert-warp-shuffles-to-lane-loops", "::mlir::func::FuncOp"> {
   let summary = "Run the lanes of thread loops with warp shuffles in order (CPU)";
@@ -144,10 +200,15 @@ def GpuLaunchTopLevelLoopsPass
       end do nothing);
     * a block-per-row loop nest (a one-dimensional `scf.parallel` mapped to
       `block_x` by upstream's `#gpu.loop_dim_map` attribute whose body holds
-      one mapped to `thread_x`) becomes a `gpu.launch` with a block per
-      iteration of the outer loop; the block has one thread per iteration of
-      the inner loop (rounded up to whole warps) when that count is static and
-      at most 1024, otherwise `block-size` threads that stride over it;
+      one or more mapped to `thread_x`, and no other `scf.parallel`) becomes
+      a `gpu.launch` with a block per iteration of the outer loop; the block
+      has one thread per iteration of the longest inner loop (rounded up to
+      whole warps) when every inner count is static and at most 1024,
+      otherwise `block-size` threads that stride over them. Several inner
+      loops are phases: a `gpu.barrier` separates each from the next, as
+      the CPU runs them (one after the other). A static-shaped
+      `memref.alloca` in workgroup memory in the outer body becomes a
+      workgroup attribution of the launch (shared memory of the block);
     * any other top-level op that reads or writes memory (`scf.for`,
       `scf.if`, `memref.load/store`, ...: sequential reference code) runs in
       a single-thread `gpu.launch`;
@@ -163,6 +224,24 @@ def GpuLaunchTopLevelLoopsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def GpuAlignWorkgroupBuffersPass
+    : Pass<"gpu-align-workgroup-buffers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the shared-memory buffers of kernels for vector accesses";
+  let description = [{
+    convert-gpu-to-nvvm gives a workgroup attribution of a gpu.func the
+    alignment of its element type unless the attribution carries
+    `llvm.align`, and gpu-kernel-outlining has no way to pass one from a
+    gpu.launch; a 16-byte vector load or store into an i16 buffer could then
+    be misaligned. Here every memref workgroup attribution of the module's
+    kernels without `llvm.align` gets `alignment` (the transpose tiles of
+    convert-linalg-transpose-to-tiles store 16-byte chunks).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Bytes each workgroup buffer is aligned to">,
+  ];
 }
 
 def GpuHostBuffersToDevicePass
