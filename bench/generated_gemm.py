@@ -14,10 +14,12 @@ balanced and skewed group sizes, next to the same run's dense bf16 ceiling.
       compile it twice with moe-compile --target=sm_90a --gemm=generated /
       --gemm=cublaslt.
   python3 bench/generated_gemm.py entries --fp8 tensorwise|blockwise OUT.mlir
-      the same entries for fwd and dgrad with FP8 operands as the generated
-      FP8 kernel reads them (quantized beforehand, both K-major: the weight
-      stored [E, N, Kd] for fwd, [E, Kd, N] for dgrad; e4m3, dc e5m2) and
-      their scales (rank 0, or a [R, Kd/128] and w per 128 x 128 block).
+      the same entries with FP8 operands as the generated FP8 kernel reads
+      them (quantized beforehand, both K-major: the weight stored
+      [E, N, Kd] for fwd, [E, Kd, N] for dgrad; for wgrad the activations
+      transposed, a^T [Kd, R] and dc^T [N, R], {transposed_operands}; e4m3,
+      dc e5m2) and their scales (rank 0, or a [R, Kd/128] and w per
+      128 x 128 block; wgrad: a^T [Kd, R/128], dc^T [N, R/128]).
   python3 bench/generated_gemm.py run --runner R --generated A --cublaslt B
       --out DIR [--iters 20] [--warmup 3] [--passes fwd,dgrad,wgrad]
       [--shapes NAME,...] [--fp8-tensorwise A8] [--fp8-blockwise B8]
@@ -26,7 +28,7 @@ balanced and skewed group sizes, next to the same run's dense bf16 ceiling.
       (moe-runner's median, same random a and b), times torch._grouped_mm on
       the same sizes and the dense 8192^3 bf16 torch.matmul ceiling (at the
       start and the end), prints a table and writes DIR/generated_gemm.json.
-      With the FP8 artifacts, their fwd and dgrad entries are timed too, next
+      With the FP8 artifacts, their entries are timed too, next
       to the same run's dense FP8 ceiling (torch._scaled_mm, e4m3 8192^3).
 """
 import argparse
@@ -78,9 +80,26 @@ def entry_lines(entry, pas, R, kd, n, E):
 
 
 def fp8_entry_lines(entry, pas, R, kd, n, E, recipe):
-    """One FP8 entry (fwd or dgrad) on pre-quantized K-major operands."""
+    """One FP8 entry on pre-quantized K-major operands."""
     cdiv = lambda a: (a + 127) // 128  # noqa: E731
     s = "tensor<%dxi32>" % E
+    if pas == "wgrad":  # dw[g] = a^T[:, rows of g] . dc^T[:, rows of g]^T
+        x = "tensor<%dx%dxf8E4M3FN>" % (kd, R)
+        y = "tensor<%dx%dxf8E5M2>" % (n, R)
+        c = "tensor<%dx%dx%dxbf16>" % (E, kd, n)
+        if recipe == "tensorwise":
+            sx = sy = "tensor<f32>"
+        else:
+            sx = "tensor<%dx%dxf32>" % (kd, cdiv(R))
+            sy = "tensor<%dx%dxf32>" % (n, cdiv(R))
+        return ["func.func @%s(%%x: %s, %%y: %s, %%sizes: %s {moe.name = \"sizes\"}, "
+                "%%sx: %s, %%sy: %s) -> %s {" % (entry, x, y, s, sx, sy, c),
+                "  %%e = tensor.empty() : %s" % c,
+                "  %%c = moe.grouped_weight_grad %%x, %%y, %%sizes scales(%%sx, %%sy) "
+                "outs(%%e) {transposed_operands} : %s, %s, %s, %s, %s -> %s"
+                % (x, y, s, sx, sy, c),
+                "  return %%c : %s" % c,
+                "}"]
     if pas == "fwd":  # c[R, N] = x[R, Kd] . w[g], w stored [E, N, Kd]
         x_t, red, out = "f8E4M3FN", kd, n
     else:  # da[R, Kd] = dc[R, N] . w[g]^T, w[E, Kd, N] read as nk
@@ -113,7 +132,7 @@ def write_entries(path, fp8=None):
             for pas in PASSES:
                 if not fp8:
                     lines += entry_lines(entry_name(gemm, pas, name), pas, R, kd, n, E)
-                elif pas != "wgrad":  # moe.grouped_weight_grad has no FP8 form
+                else:
                     lines += fp8_entry_lines(entry_name(gemm, pas, name), pas, R, kd, n,
                                              E, fp8)
     with open(path, "w") as f:
@@ -215,7 +234,7 @@ def run(args):
                     kd, n = gemm_dims(gemm, H, F)
                     cases[(entry, routing)] = (pas, R, kd, n, sizes)
     entries = sorted({e for e, _ in cases})
-    fp8_entries = sorted({e for (e, _), v in cases.items() if v[0] != "wgrad"})
+    fp8_entries = entries
     artifacts = [("generated", args.generated, entries)]
     if args.cublaslt:
         artifacts.append(("cublaslt", args.cublaslt, entries))
@@ -289,7 +308,7 @@ def main():
     e = sub.add_parser("entries")
     e.add_argument("out")
     e.add_argument("--fp8", choices=("tensorwise", "blockwise"),
-                   help="FP8 entries (fwd, dgrad) for this scaling recipe")
+                   help="FP8 entries for this scaling recipe")
     r = sub.add_parser("run")
     r.add_argument("--runner", required=True)
     r.add_argument("--generated", required=True)

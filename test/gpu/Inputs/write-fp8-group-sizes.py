@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """write-fp8-group-sizes.py DIR: the i32 group sizes of fp8-grouped-matmul.mlir's
-entries as DIR/<entry>/sizes.npy (moe-runner's --inputs layout), without
+and fp8-weight-grad.mlir's entries as DIR/<entry>/sizes.npy (moe-runner's --inputs layout), without
 numpy: empty groups, sizes that are not multiples of a tile, rows past the
 last group; bw_many_groups' from a seeded generator (0..20 rows a group)."""
 import os
@@ -19,6 +19,13 @@ SIZES = {
     "bw_nk_large": [700, 324, 0, 0],
     "bw_nk_n200_e5m2": [0, 130, 257, 1, 0, 64, 300, 200],
     "bw_many_groups": [rng.randrange(0, 21) for _ in range(64)],
+    # fp8-weight-grad.mlir
+    "wg_bw_kn": SKEWED,
+    "wg_bw_nk_f32": [0, 130, 257, 1, 0, 64, 300, 200],
+    "wg_tw_kn": [0, 130, 257, 1, 0, 64, 300, 200],
+    "wg_bw_large": [700, 324, 0, 0],
+    "wg_bw_many_groups": [rng.randrange(0, 21) for _ in range(64)],
+    "wg_bf16_transposed": SKEWED,
 }
 
 out = sys.argv[1]

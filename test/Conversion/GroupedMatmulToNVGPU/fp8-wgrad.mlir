@@ -1,0 +1,81 @@
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=fp8-only | FileCheck %s --check-prefix=ONLY
+
+// Weight gradients on transposed operands (a [Kd, R], dc [N, R]: the
+// reduction contiguous, both K-major): the tensor maps view them as [M, R]
+// and [N, R] with boxes of 128 bytes of R. A group's k-steps cover whole
+// 128-row blocks of R from row 0 (the blocks of the scales); in a step that
+// starts before the group or runs past it, the bytes outside the group are
+// zeroed in shared memory (16-byte chunks at their swizzled place, selected
+// by position), fenced for the async proxy, and the consumers synchronized.
+// Block scales: per k-step a_scale[row, block] for the thread's two rows and
+// dc_scale[column, block] for its 32 columns, then 64 promotions.
+
+// CHECK-LABEL: func.func @blockwise_kn
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
+// CHECK:       gpu.launch
+// CHECK:         scf.for
+// CHECK-COUNT-2:   memref.load %arg3[%{{.*}}, %{{.*}}] : memref<128x4xf32>
+// CHECK-COUNT-32:  memref.load %arg4[%{{.*}}, %{{.*}}] : memref<256x4xf32>
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           scf.if
+// CHECK:             vector.step : vector<16xindex>
+// CHECK:             scf.for
+// CHECK:               arith.xori
+// CHECK:               vector.load %{{.*}} : memref<8192xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK:               arith.select %{{.*}} : vector<16xi1>, vector<16xi8>
+// CHECK:               vector.store
+// CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvgpu.mbarrier.arrive
+// CHECK-COUNT-64:  llvm.intr.fma
+func.func @blockwise_kn(%a: memref<128x512xf8E4M3FN>, %dc: memref<256x512xf8E5M2>, %n: memref<4xi32>, %sa: memref<128x4xf32>, %sd: memref<256x4xf32>, %db: memref<4x128x256xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands} : memref<128x512xf8E4M3FN>, memref<256x512xf8E5M2>, memref<4xi32>, memref<128x4xf32>, memref<256x4xf32> -> memref<4x128x256xbf16>
+  return
+}
+// ONLY-LABEL: func.func @blockwise_kn
+// ONLY:       gpu.launch
+// ONLY-NOT:   moe.grouped_weight_grad
+
+// -----
+
+// Tensor-wise scales, weight layout nk: the kernel's A is dc ([N, R], N the
+// rows of db [G, N, Kd]) and B is a; the epilogue multiplies by
+// a_scale · dc_scale.
+
+// CHECK-LABEL: func.func @tensorwise_nk
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c192_i64, %c256_i64, %c64_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c256_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
+// CHECK:       gpu.launch
+// CHECK:         %[[SA:.*]] = memref.load %arg4[] : memref<f32>
+// CHECK:         %[[SB:.*]] = memref.load %arg3[] : memref<f32>
+// CHECK:         %[[S:.*]] = arith.mulf %[[SA]], %[[SB]] : f32
+// CHECK:         vector.load %{{.*}} : memref<8192xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK:         arith.mulf %{{.*}}, %[[S]] : f32
+func.func @tensorwise_nk(%a: memref<128x256xf8E4M3FN>, %dc: memref<192x256xf8E5M2>, %n: memref<4xi32>, %sa: memref<f32>, %sd: memref<f32>, %db: memref<4x192x128xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands, weight_layout = #moe<weight_layout nk>} : memref<128x256xf8E4M3FN>, memref<192x256xf8E5M2>, memref<4xi32>, memref<f32>, memref<f32> -> memref<4x192x128xf32>
+  return
+}
+
+// -----
+
+// bf16 operands stored transposed: K-major bf16 (k16 steps, 64 of R a
+// k-step), the same column masking; fp8-only leaves them to the runtime.
+
+// CHECK-LABEL: func.func @bf16_transposed
+// CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c64_i32{{[_0-9]*}}, %c2_i32)
+// CHECK:       gpu.launch
+// CHECK:         vector.load %{{.*}} vector<16xi8>
+// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = {{128|256}}, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// ONLY-LABEL: func.func @bf16_transposed
+// ONLY:       moe.grouped_weight_grad
+// ONLY-NOT:   gpu.launch
+func.func @bf16_transposed(%a: memref<128x512xbf16>, %dc: memref<256x512xbf16>, %n: memref<4xi32>, %db: memref<4x128x256xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {transposed_operands} : memref<128x512xbf16>, memref<256x512xbf16>, memref<4xi32> -> memref<4x128x256xbf16>
+  return
+}

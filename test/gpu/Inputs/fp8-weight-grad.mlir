@@ -1,0 +1,96 @@
+// Weight gradients (moe.grouped_weight_grad {transposed_operands}) for the
+// generated Hopper kernel's K-major reduction: a [R, Kd] and dc [R, N] come in
+// as random bf16, are transposed to [Kd, R] and [N, R] in the entry and, for
+// FP8, quantized there (the same quantization on both targets); group sizes
+// from write-fp8-group-sizes.py. Group boundaries fall inside 128-row blocks,
+// so a group's first and last k-steps are partial.
+//   wg_bw_kn: blockwise (1 x 128 blocks along R), a e4m3 x dc e5m2, kn, skewed sizes
+//   wg_bw_nk_f32: blockwise, nk (db [G, N, Kd]), f32 output
+//   wg_tw_kn: tensorwise scales
+//   wg_bw_large: groups of 700 and 324 rows, two m-tiles and two n-tiles per group
+//   wg_bw_many_groups: 64 groups of 0..20 rows (many groups inside one block), f32 output
+//   wg_bf16_transposed: bf16 operands stored [Kd, R] / [N, R] (K-major bf16)
+func.func @wg_bw_kn(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
+  %at0 = tensor.empty() : tensor<256x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x384xbf16>) outs(%dct0 : tensor<384x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x256x384xbf16>
+  %qa0 = tensor.empty() : tensor<256x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<256x8xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<256x1024xbf16> -> tensor<256x1024xf8E4M3FN>, tensor<256x8xf32>
+  %qd0 = tensor.empty() : tensor<384x1024xf8E5M2>
+  %sd0 = tensor.empty() : tensor<384x8xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<384x1024xbf16> -> tensor<384x1024xf8E5M2>, tensor<384x8xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<256x1024xf8E4M3FN>, tensor<384x1024xf8E5M2>, tensor<8xi32>, tensor<256x8xf32>, tensor<384x8xf32> -> tensor<8x256x384xbf16>
+  return %db : tensor<8x256x384xbf16>
+}
+func.func @wg_bw_nk_f32(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x384x256xf32> {
+  %at0 = tensor.empty() : tensor<256x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x384xbf16>) outs(%dct0 : tensor<384x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x384x256xf32>
+  %qa0 = tensor.empty() : tensor<256x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<256x8xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<256x1024xbf16> -> tensor<256x1024xf8E4M3FN>, tensor<256x8xf32>
+  %qd0 = tensor.empty() : tensor<384x1024xf8E5M2>
+  %sd0 = tensor.empty() : tensor<384x8xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<384x1024xbf16> -> tensor<384x1024xf8E5M2>, tensor<384x8xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands, weight_layout = #moe<weight_layout nk>} : tensor<256x1024xf8E4M3FN>, tensor<384x1024xf8E5M2>, tensor<8xi32>, tensor<256x8xf32>, tensor<384x8xf32> -> tensor<8x384x256xf32>
+  return %db : tensor<8x384x256xf32>
+}
+func.func @wg_tw_kn(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
+  %at0 = tensor.empty() : tensor<256x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x384xbf16>) outs(%dct0 : tensor<384x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x256x384xbf16>
+  %qa0 = tensor.empty() : tensor<256x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<f32>
+  %qa, %sa = moe.quantize tensorwise %at outs(%qa0, %sa0) : tensor<256x1024xbf16> -> tensor<256x1024xf8E4M3FN>, tensor<f32>
+  %qd0 = tensor.empty() : tensor<384x1024xf8E5M2>
+  %sd0 = tensor.empty() : tensor<f32>
+  %qd, %sd = moe.quantize tensorwise %dct outs(%qd0, %sd0) : tensor<384x1024xbf16> -> tensor<384x1024xf8E5M2>, tensor<f32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<256x1024xf8E4M3FN>, tensor<384x1024xf8E5M2>, tensor<8xi32>, tensor<f32>, tensor<f32> -> tensor<8x256x384xbf16>
+  return %db : tensor<8x256x384xbf16>
+}
+func.func @wg_bw_large(%a: tensor<1024x512xbf16>, %dc: tensor<1024x256xbf16>, %sizes: tensor<4xi32> {moe.name = "sizes"}) -> tensor<4x512x256xbf16> {
+  %at0 = tensor.empty() : tensor<512x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x512xbf16>) outs(%at0 : tensor<512x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<256x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x256xbf16>) outs(%dct0 : tensor<256x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<4x512x256xbf16>
+  %qa0 = tensor.empty() : tensor<512x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<512x8xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<512x1024xbf16> -> tensor<512x1024xf8E4M3FN>, tensor<512x8xf32>
+  %qd0 = tensor.empty() : tensor<256x1024xf8E4M3FN>
+  %sd0 = tensor.empty() : tensor<256x8xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<256x1024xbf16> -> tensor<256x1024xf8E4M3FN>, tensor<256x8xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<512x1024xf8E4M3FN>, tensor<256x1024xf8E4M3FN>, tensor<4xi32>, tensor<512x8xf32>, tensor<256x8xf32> -> tensor<4x512x256xbf16>
+  return %db : tensor<4x512x256xbf16>
+}
+func.func @wg_bw_many_groups(%a: tensor<1024x128xbf16>, %dc: tensor<1024x128xbf16>, %sizes: tensor<64xi32> {moe.name = "sizes"}) -> tensor<64x128x128xf32> {
+  %at0 = tensor.empty() : tensor<128x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x128xbf16>) outs(%at0 : tensor<128x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<128x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x128xbf16>) outs(%dct0 : tensor<128x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<64x128x128xf32>
+  %qa0 = tensor.empty() : tensor<128x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<128x8xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<128x1024xbf16> -> tensor<128x1024xf8E4M3FN>, tensor<128x8xf32>
+  %qd0 = tensor.empty() : tensor<128x1024xf8E5M2>
+  %sd0 = tensor.empty() : tensor<128x8xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<128x1024xbf16> -> tensor<128x1024xf8E5M2>, tensor<128x8xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<128x1024xf8E4M3FN>, tensor<128x1024xf8E5M2>, tensor<64xi32>, tensor<128x8xf32>, tensor<128x8xf32> -> tensor<64x128x128xf32>
+  return %db : tensor<64x128x128xf32>
+}
+func.func @wg_bf16_transposed(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
+  %at0 = tensor.empty() : tensor<256x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x384xbf16>) outs(%dct0 : tensor<384x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x256x384xbf16>
+  %db = moe.grouped_weight_grad %at, %dct, %sizes outs(%e) {transposed_operands} : tensor<256x1024xbf16>, tensor<384x1024xbf16>, tensor<8xi32> -> tensor<8x256x384xbf16>
+  return %db : tensor<8x256x384xbf16>
+}
