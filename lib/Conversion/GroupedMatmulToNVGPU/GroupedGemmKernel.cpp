@@ -646,7 +646,7 @@ private:
       Value kStep = loop.getInductionVar();
       std::function<Value(int64_t)> factorOf =
           config.ragged == RaggedDim::K
-              ? reductionBlockScaleFactors(t, rows, kStep)
+              ? reductionScaleFactors(loadReductionScales(t, rows, kStep))
               : blockScaleFactors(t, rows, kStep);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
@@ -948,36 +948,45 @@ private:
     };
   }
 
-  /// RaggedDim::K: the factors a_scale[row, block] · b_scale[column, block]
-  /// of k-step `kStep` (block: its blockK rows of R from row 0), by
-  /// accumulator register: register 4 j + 2 h + i holds row `rows[h]` and
-  /// column 8 j + 2 (lane mod 4) + i of the tile (forEachOutputPair). The
-  /// 2 + BN / 4 scales are loaded here, before the step's wait; each factor
-  /// is multiplied where promote asks for it, so that BN / 2 products are
-  /// not live across the wgmma.
-  std::function<Value(int64_t)>
-  reductionBlockScaleFactors(const TileCoordinates &t, ArrayRef<Value> rows,
-                             Value kStep) {
-    Value block =
-        add(divU(t.stepBegin, index(config.blockK())), kStep);
-    SmallVector<Value, 2> aScales;
+  /// RaggedDim::K: the scales of k-step `kStep`, loaded before the step's
+  /// wait so that their latency hides behind it (block: its blockK rows of
+  /// R from row 0): a_scale[block, row] of the thread's two rows, then
+  /// b_scale[block, column] of its BN / 4 columns, register order
+  /// (forEachOutputPair: register 4 j + 2 h + i holds row `rows[h]` and
+  /// column 8 j + 2 (lane mod 4) + i of the tile).
+  SmallVector<Value> loadReductionScales(const TileCoordinates &t,
+                                         ArrayRef<Value> rows, Value kStep) {
+    Value block = add(divU(t.stepBegin, index(config.blockK())), kStep);
+    SmallVector<Value> scales;
     for (Value row : rows)
-      aScales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
-                                               ValueRange{row, block}));
+      scales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
+                                              ValueRange{block, row}));
+    // The thread's columns come in pairs (2 (lane mod 4) + 8 j and the
+    // next): one 8-byte load a pair. N is a multiple of 8, so a pair past N
+    // is clamped to the last one whole.
     Value lane = remU(consumerThread, index(32));
     Value firstColumn = add(t.colBegin, mul(remU(lane, index(4)), index(2)));
-    Value lastColumn = index(config.n - 1);
-    SmallVector<Value> bScales;
-    for (int64_t column = 0; column < config.blockN / 4; ++column) {
-      int64_t chunk = column / 2, i = column % 2;
-      Value n = minU(add(firstColumn, index(chunk * 8 + i)), lastColumn);
-      bScales.push_back(memref::LoadOp::create(b, loc, operands.bScale,
-                                               ValueRange{n, block}));
+    Value lastPair = index(config.n - 2);
+    auto pairType = VectorType::get({2}, b.getF32Type());
+    for (int64_t chunk = 0; chunk < config.blockN / 8; ++chunk) {
+      Value n = minU(add(firstColumn, index(chunk * 8)), lastPair);
+      Value pair = vector::LoadOp::create(b, loc, pairType, operands.bScale,
+                                          ValueRange{block, n});
+      for (int64_t i = 0; i < 2; ++i)
+        scales.push_back(vector::ExtractOp::create(b, loc, pair, i));
     }
-    return [this, aScales, bScales](int64_t reg) -> Value {
+    return scales;
+  }
+
+  /// The factor a_scale · b_scale of each accumulator register from a
+  /// step's loadReductionScales, multiplied where promote asks for it, so
+  /// that BN / 2 products are not live across the wgmma.
+  std::function<Value(int64_t)> reductionScaleFactors(ValueRange scales) {
+    SmallVector<Value> owned(scales);
+    return [this, owned](int64_t reg) -> Value {
       int64_t chunk = reg / 4, half = (reg / 2) % 2, i = reg % 2;
-      return arith::MulFOp::create(b, loc, aScales[half],
-                                   bScales[chunk * 2 + i]);
+      return arith::MulFOp::create(b, loc, owned[half],
+                                   owned[2 + chunk * 2 + i]);
     };
   }
 

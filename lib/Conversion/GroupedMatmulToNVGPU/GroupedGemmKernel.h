@@ -36,7 +36,9 @@ struct GroupedGemmKernelOperands {
   Value rowScale;
   /// FP8 (GroupedGemmConfig::scaling): the f32 scales of A and B, rank 0
   /// (tensorwise), or a_scale [R, K/128] and b_scale [G, N/128, K/128] (or
-  /// [G, K/128, N/128], GroupedGemmConfig::bScaleNK) (blockwise).
+  /// [G, K/128, N/128], GroupedGemmConfig::bScaleNK) (blockwise;
+  /// RaggedDim::K: a_scale [R/128, M] and b_scale [R/128, N], a row of
+  /// scales per 128 rows of R).
   Value aScale, bScale;
 };
 

@@ -28,6 +28,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -308,24 +309,25 @@ struct KernelPlan {
   std::function<Value(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
   Value aScale, bScale;
-  /// A temporary the kernel reads (the transposed FP8 weight), freed after
-  /// the launch.
-  Value scratch;
+  /// Temporaries the kernel reads (the transposed FP8 weight, a weight
+  /// gradient's transposed block scales), freed after the launch.
+  SmallVector<Value, 2> scratch;
 };
 
-/// b [G, K, N] copied to a new [G, N, K] buffer (FP8 wgmma reads B K-major
-/// only).
-Value transposedWeight(IRRewriter &rewriter, Location loc, Value b) {
-  auto type = cast<MemRefType>(b.getType());
-  auto transposedType =
-      MemRefType::get({type.getDimSize(0), type.getDimSize(2),
-                       type.getDimSize(1)},
-                      type.getElementType());
-  Value transposed = memref::AllocOp::create(rewriter, loc, transposedType);
-  linalg::TransposeOp::create(rewriter, loc, b, transposed,
-                              ArrayRef<int64_t>{0, 2, 1});
+/// `value` with its last two dimensions swapped, in a new buffer.
+Value transposedLastTwo(IRRewriter &rewriter, Location loc, Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+  std::swap(permutation[shape.size() - 1], permutation[shape.size() - 2]);
+  Value transposed = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(shape, type.getElementType()));
+  linalg::TransposeOp::create(rewriter, loc, value, transposed, permutation);
   return transposed;
 }
+
 
 KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
                       const GemmChoices &choices) {
@@ -337,7 +339,9 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
   plan.aScale = op.getAScale();
   plan.bScale = op.getBScale();
   if (config.fp8() && op.getWeightLayout() == WeightLayout::KN)
-    plan.b = plan.scratch = transposedWeight(rewriter, op.getLoc(), plan.b);
+    // b [G, K, N] copied to [G, N, K]: FP8 wgmma reads B K-major only.
+    plan.scratch.push_back(
+        plan.b = transposedLastTwo(rewriter, op.getLoc(), plan.b));
   plan.groupSizes = op.getGroupSizes();
   plan.c = op.getCInit();
   plan.aRows = config.rows;
@@ -364,6 +368,16 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
   plan.b = operands.b;
   plan.aScale = operands.aScale;
   plan.bScale = operands.bScale;
+  if (config.scaling == Fp8Scaling::blockwise) {
+    // Block scales [M or N, R/128] copied to [R/128, M or N]: a k-step's
+    // scales of the tile's rows and columns are then contiguous (a warp's
+    // loads of one step fall in one or two sectors instead of a line per
+    // column).
+    plan.scratch.push_back(
+        plan.aScale = transposedLastTwo(rewriter, op.getLoc(), plan.aScale));
+    plan.scratch.push_back(
+        plan.bScale = transposedLastTwo(rewriter, op.getLoc(), plan.bScale));
+  }
   plan.groupSizes = op.getGroupSizes();
   plan.c = memref::CollapseShapeOp::create(
       rewriter, op.getLoc(), op.getOuts().front(),
@@ -430,8 +444,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
     buildGroupedGemmKernel(rewriter, loc, config, operands);
   }
   memref::DeallocOp::create(rewriter, loc, operands.descriptorScratch);
-  if (plan.scratch)
-    memref::DeallocOp::create(rewriter, loc, plan.scratch);
+  for (Value scratch : plan.scratch)
+    memref::DeallocOp::create(rewriter, loc, scratch);
   rewriter.eraseOp(op);
 }
 

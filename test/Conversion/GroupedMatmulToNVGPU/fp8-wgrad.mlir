@@ -8,16 +8,21 @@
 // starts before the group or runs past it, the bytes outside the group are
 // zeroed in shared memory (16-byte chunks at their swizzled place, selected
 // by position), fenced for the async proxy, and the consumers synchronized.
-// Block scales: per k-step a_scale[row, block] for the thread's two rows and
-// dc_scale[column, block] for its 32 columns, then 64 promotions.
+// Block scales, copied to [R/128, Kd] and [R/128, N] first: per k-step the
+// a scales of the thread's two rows and the dc scales of its 32 columns (16
+// pairs, 8 bytes a load), then 64 promotions.
 
 // CHECK-LABEL: func.func @blockwise_kn
+// CHECK:       %[[SA:.*]] = memref.alloc() : memref<4x128xf32>
+// CHECK:       linalg.transpose ins(%arg3 : memref<128x4xf32>) outs(%[[SA]] : memref<4x128xf32>) permutation = [1, 0]
+// CHECK:       %[[SD:.*]] = memref.alloc() : memref<4x256xf32>
+// CHECK:       linalg.transpose ins(%arg4 : memref<256x4xf32>) outs(%[[SD]] : memref<4x256xf32>) permutation = [1, 0]
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
 // CHECK:       gpu.launch
 // CHECK:         scf.for
-// CHECK-COUNT-2:   memref.load %arg3[%{{.*}}, %{{.*}}] : memref<128x4xf32>
-// CHECK-COUNT-32:  memref.load %arg4[%{{.*}}, %{{.*}}] : memref<256x4xf32>
+// CHECK-COUNT-2:   memref.load %[[SA]][%{{.*}}, %{{.*}}] : memref<4x128xf32>
+// CHECK-COUNT-16:  vector.load %[[SD]][%{{.*}}, %{{.*}}] : memref<4x256xf32>, vector<2xf32>
 // CHECK:           nvgpu.mbarrier.try_wait.parity
 // CHECK:           scf.if
 // CHECK:             vector.step : vector<16xindex>
@@ -32,6 +37,8 @@
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvgpu.mbarrier.arrive
 // CHECK-COUNT-64:  llvm.intr.fma
+// CHECK:       memref.dealloc %[[SA]]
+// CHECK:       memref.dealloc %[[SD]]
 func.func @blockwise_kn(%a: memref<128x512xf8E4M3FN>, %dc: memref<256x512xf8E5M2>, %n: memref<4xi32>, %sa: memref<128x4xf32>, %sd: memref<256x4xf32>, %db: memref<4x128x256xbf16>) {
   moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands} : memref<128x512xf8E4M3FN>, memref<256x512xf8E5M2>, memref<4xi32>, memref<128x4xf32>, memref<256x4xf32> -> memref<4x128x256xbf16>
   return
