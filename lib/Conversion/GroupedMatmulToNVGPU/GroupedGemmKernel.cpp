@@ -660,6 +660,20 @@ private:
     return {loop.getResult(0), loop.getResult(1)};
   }
 
+  /// After the consumers zeroed parts of a stage: their writes fenced for
+  /// the async proxy (wgmma reads the stage through it), then every
+  /// consumer waits for the others (they share B's tile).
+  void publishZeroedStage() {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::BarrierOp::create(
+        b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
+        /*numberOfThreads=*/
+        i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
+        /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+  }
+
   /// RaggedDim::K: a k-step's rows outside the group become zeros before
   /// the wgmma reads them.
   void zeroOutsideGroup(const TileCoordinates &t, Value kStep, Value stage) {
@@ -682,31 +696,26 @@ private:
                                Value stage) {
     int64_t elementBytes = config.elementBytes();
     Value first = add(t.stepBegin, mul(kStep, index(config.blockK())));
-    Value lo = mul(sub(arith::MaxUIOp::create(b, loc, t.reductionBegin, first),
-                       first),
-                   index(elementBytes));
+    Value lo =
+        mul(sub(arith::MaxUIOp::create(b, loc, t.reductionBegin, first), first),
+            index(elementBytes));
     Value hi = mul(minU(sub(t.reductionEnd, first), index(config.blockK())),
                    index(elementBytes));
-    Value partial =
-        arith::OrIOp::create(b, loc, cmp(arith::CmpIPredicate::ugt, lo, index(0)),
-                             cmp(arith::CmpIPredicate::ult, hi,
-                                 index(GroupedGemmConfig::swizzleRowBytes)));
+    Value partial = arith::OrIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ugt, lo, index(0)),
+        cmp(arith::CmpIPredicate::ult, hi,
+            index(GroupedGemmConfig::swizzleRowBytes)));
     ifThen(partial, [&] {
       constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
-      Value aRows = add(aStageOffset(stage),
-                        mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
+      Value aRows =
+          add(aStageOffset(stage),
+              mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
       zeroSwizzledBytesOutside(aRows, GroupedGemmConfig::wgmmaM, lo, hi);
       int64_t bShare = config.blockN / config.consumers();
-      Value bRows = add(bStageOffset(stage), mul(consumer, index(bShare * rowBytes)));
+      Value bRows =
+          add(bStageOffset(stage), mul(consumer, index(bShare * rowBytes)));
       zeroSwizzledBytesOutside(bRows, bShare, lo, hi);
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-      NVVM::BarrierOp::create(
-          b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
-          /*numberOfThreads=*/
-          i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
-          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+      publishZeroedStage();
     });
   }
 
@@ -727,9 +736,9 @@ private:
     Value lanes = vector::StepOp::create(b, loc, positionsType);
     Value loSplat = vector::BroadcastOp::create(b, loc, positionsType, lo);
     Value hiSplat = vector::BroadcastOp::create(b, loc, positionsType, hi);
-    auto chunks = scf::ForOp::create(b, loc, consumerThread,
-                                     index(rows * chunksPerRow),
-                                     index(GroupedGemmConfig::warpgroupSize));
+    auto chunks =
+        scf::ForOp::create(b, loc, consumerThread, index(rows * chunksPerRow),
+                           index(GroupedGemmConfig::warpgroupSize));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(chunks.getBody());
     Value chunk = chunks.getInductionVar();
@@ -749,7 +758,8 @@ private:
                               loSplat),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, positions,
                               hiSplat));
-    Value bytes = vector::LoadOp::create(b, loc, bytesType, view, ValueRange{at});
+    Value bytes =
+        vector::LoadOp::create(b, loc, bytesType, view, ValueRange{at});
     Value masked = arith::SelectOp::create(b, loc, keep, bytes, zeros);
     vector::StoreOp::create(b, loc, masked, view, ValueRange{at});
   }
@@ -776,14 +786,7 @@ private:
           zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)), valid);
         });
       }
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-      NVVM::BarrierOp::create(
-          b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
-          /*numberOfThreads=*/
-          i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
-          /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+      publishZeroedStage();
     });
   }
 
@@ -918,9 +921,9 @@ private:
   /// k-step `kStep`'s product of this thread's accumulators takes, by
   /// accumulator register (its row half and its column's n-block): the
   /// scales are loaded and multiplied here, before the step's wait.
-  std::function<Value(int64_t)>
-  blockScaleFactors(const TileCoordinates &t, ArrayRef<Value> rows,
-                    Value kStep) {
+  std::function<Value(int64_t)> blockScaleFactors(const TileCoordinates &t,
+                                                  ArrayRef<Value> rows,
+                                                  Value kStep) {
     int64_t nBlocks = (config.n + 127) / 128;
     int64_t tileBlocks = (config.blockN + 127) / 128;
     Value firstBlock = divU(t.colBegin, index(128));

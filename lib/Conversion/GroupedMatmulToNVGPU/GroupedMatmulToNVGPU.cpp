@@ -328,7 +328,6 @@ Value transposedLastTwo(IRRewriter &rewriter, Location loc, Value value) {
   return transposed;
 }
 
-
 KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
                       const GemmChoices &choices) {
   KernelPlan plan;
