@@ -65,6 +65,7 @@ run)
     moe_build_gpu_runner "$ROOT" "${BUILD_GPU:-$ROOT/build-gpu}" \
       "${CUDA_HOME:-/usr/local/cuda}" "$OUT/logs/build.log"
   fi
+  source "$ROOT/scripts/compare-dumps.sh"
   status=0
   count=0
   rm -rf "$OUT/dump" && mkdir -p "$OUT/dump"
@@ -82,24 +83,7 @@ run)
         continue 2
       fi
     done
-    files=0
-    differ=()
-    while IFS= read -r ref; do
-      rel=${ref#"$OUT/dump/cpu/$name/"}
-      files=$((files + 1))
-      cmp -s "$ref" "$OUT/dump/gpu/$name/$rel" || differ+=("$rel")
-    done < <(find "$OUT/dump/cpu/$name" -name '*.npy' | sort)
-    gpu_files=$(find "$OUT/dump/gpu/$name" -name '*.npy' | wc -l)
-    if [ "$files" = 0 ] || [ "$files" != "$gpu_files" ] || [ ${#differ[@]} != 0 ]; then
-      echo "$name: FAIL: $files cpu dumps, $gpu_files gpu dumps, differing: ${differ[*]:-}"
-      for rel in "${differ[@]}"; do
-        python3 "$ROOT/scripts/npy-first-differences.py" "$OUT/dump/cpu/$name/$rel" \
-          "$OUT/dump/gpu/$name/$rel" 3
-      done
-      status=1
-    else
-      echo "$name: identical ($files dumps)"
-    fi
+    moe_compare_dumps "$name" "$OUT/dump/cpu/$name" "$OUT/dump/gpu/$name" || status=1
   done
   if [ "$count" = 0 ]; then
     echo "fp8-quantize: FAIL: no artifacts in $OUT/gpu"; exit 1

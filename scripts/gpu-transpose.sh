@@ -73,27 +73,12 @@ run)
       exit 1
     fi
   done
+  source "$ROOT/scripts/compare-dumps.sh"
   count=0
   for dir in "$OUT"/dump/cpu/*/; do
     entry=$(basename "$dir")
     count=$((count + 1))
-    files=0
-    differ=()
-    for ref in "$dir"*.npy; do
-      files=$((files + 1))
-      cmp -s "$ref" "$OUT/dump/gpu/$entry/$(basename "$ref")" || differ+=("$(basename "$ref")")
-    done
-    gpu_files=$(find "$OUT/dump/gpu/$entry" -name '*.npy' 2>/dev/null | wc -l)
-    if [ "$files" = 0 ] || [ "$files" != "$gpu_files" ] || [ ${#differ[@]} != 0 ]; then
-      echo "$entry: FAIL: $files cpu dumps, $gpu_files gpu dumps, differing: ${differ[*]:-}"
-      for name in "${differ[@]}"; do
-        python3 "$ROOT/scripts/npy-first-differences.py" "$dir$name" \
-          "$OUT/dump/gpu/$entry/$name" 3
-      done
-      status=1
-    else
-      echo "$entry: identical ($files dumps)"
-    fi
+    moe_compare_dumps "$entry" "$OUT/dump/cpu/$entry" "$OUT/dump/gpu/$entry" || status=1
   done
   if [ "$count" = 0 ]; then
     echo "transpose: FAIL: no entries dumped in $OUT/dump/cpu"; exit 1
