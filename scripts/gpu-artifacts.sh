@@ -52,7 +52,10 @@
 # after moe-generate-vjp, every expert GEMM) in every example's full and
 # check layers; blockwise needs each check layer's T·K to be a multiple of
 # 128, so mixtral-8x7b's check T is then 64 (small contracts over 32 and is
-# skipped).
+# skipped). MOE_FP8_OPTIONS adds placement options (e.g.
+# "quantize-before-all-to-all=true"); MOE_FP8_INSTRUCTIONS=false makes the
+# quantize kernels convert by integer arithmetic (moe-compile
+# --fp8-instructions=false) instead of cvt instructions.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -62,6 +65,7 @@ OUT=${2:-$BUILD/artifacts}
 BLOCK_N=--gemm-block-n=${MOE_GEMM_BLOCK_N:-auto}
 STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
+FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
@@ -75,7 +79,8 @@ fi
 differentiate() {
   local in=$1 out=$2
   if [ -n "$FP8" ]; then
-    "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" --moe-fp8-placement="recipe=$FP8" -o "$out"
+    "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" \
+      --moe-fp8-placement="recipe=$FP8${MOE_FP8_OPTIONS:+ $MOE_FP8_OPTIONS}" -o "$out"
   else
     "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$out"
   fi
@@ -88,14 +93,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     differentiate "$src" "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then

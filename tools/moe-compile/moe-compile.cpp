@@ -104,6 +104,12 @@ static cl::opt<bool> tiledTransposes(
              "per tile staged in shared memory (=false: one thread per "
              "element, to compare)"),
     cl::cat(category));
+static cl::opt<bool> fp8Instructions(
+    "fp8-instructions", cl::init(true),
+    cl::desc("GPU targets sm_89 and newer: FP8 quantize/dequantize kernels "
+             "convert with cvt instructions (=false: integer arithmetic, "
+             "the same results, to compare)"),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -324,6 +330,7 @@ int main(int argc, char **argv) {
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
     options.tiledTransposes = tiledTransposes;
+    options.fp8Instructions = fp8Instructions;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {

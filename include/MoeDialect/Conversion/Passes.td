@@ -128,6 +128,13 @@ def ConvertMoeToParallelLoopsPass
     in the reference's order, so the scores equal the reference's bit for
     bit). On the CPU,
     `convert-warp-shuffles-to-lane-loops` runs the lanes in order.
+
+    With `fp8-instructions` (GPU targets sm_89 and newer), the quantize and
+    dequantize schedules convert between f32 and FP8 with the
+    `nvvm.convert.f32x2.to.f8x2` (cvt.rn.satfinite) and
+    `nvvm.convert.f8x2.to.f16x2` instructions, two values each, instead of
+    the reference's integer arithmetic: the same codes and values, at a
+    fraction of the instructions.
   }];
   let options = [
     Option<"singleThreadKernels", "single-thread-kernels", "bool",
@@ -142,11 +149,15 @@ def ConvertMoeToParallelLoopsPass
            "moe.route and moe.topk as a warp per token (gpu.shuffle "
            "butterflies) where "
            "the number of experts is a static multiple of 32">,
+    Option<"fp8Instructions", "fp8-instructions", "bool", /*default=*/"false",
+           "FP8 quantize/dequantize convert with the sm_89+ cvt "
+           "instructions (NVVM ops) instead of integer arithmetic">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

@@ -112,6 +112,14 @@ struct MoeLowerToGpuOptions
                      "(convert-linalg-transpose-to-tiles); off: one thread "
                      "per element"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fp8Instructions{
+      *this, "fp8-instructions",
+      llvm::cl::desc("FP8 quantize and dequantize kernels convert with the "
+                     "cvt instructions of sm_89 and newer "
+                     "(convert-moe-to-parallel-loops{fp8-instructions}); "
+                     "off, or on older chips: integer arithmetic, the same "
+                     "results"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelSchedules.h"
+#include "QuantSchedules.h"
 #include "WarpRouter.h"
 
 #include "MoeDialect/Conversion/Passes.h"
@@ -64,6 +65,10 @@ struct ConvertMoeToParallelLoopsPass
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
+    gpu_schedules::populateQuantSchedulePatterns(
+        patterns, /*benefit=*/2,
+        fp8Instructions ? gpu_schedules::Fp8Conversion::Instructions
+                        : gpu_schedules::Fp8Conversion::Arithmetic);
     if (warpRouter)
       gpu_schedules::populateWarpRouterPatterns(patterns, /*benefit=*/3);
     if (failed(lowerMoeOps(getOperation(), std::move(patterns))))

@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ParallelSchedules.h"
-#include "QuantSchedules.h"
 #include "RowSchedules.h"
 
 #include "../MoeToLoops/LoopBuilder.h"
@@ -1041,16 +1040,6 @@ LogicalResult schedule(AuxLossOp op, OpBuilder &b) {
   return success();
 }
 
-LogicalResult schedule(QuantizeOp op, OpBuilder &b) {
-  return emitQuantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
-                         op.getAmaxHistory(), op.getOutputInit(),
-                         op.getScaleInit());
-}
-LogicalResult schedule(DequantizeOp op, OpBuilder &b) {
-  return emitDequantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
-                           op.getScale(), op.getOutputInit());
-}
-
 template <typename OpTy>
 struct ParallelSchedule : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -1071,8 +1060,7 @@ void populateParallelSchedulePatterns(RewritePatternSet &patterns,
   patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineOp>,
                ParallelSchedule<GluOp>, ParallelSchedule<CombineGradOp>,
                ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>,
-               ParallelSchedule<SortChunksOp>, ParallelSchedule<QuantizeOp>,
-               ParallelSchedule<DequantizeOp>>(patterns.getContext(), benefit);
+               ParallelSchedule<SortChunksOp>>(patterns.getContext(), benefit);
 }
 
 } // namespace mlir::moe::gpu_schedules

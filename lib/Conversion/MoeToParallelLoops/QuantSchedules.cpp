@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::moe::loops;
@@ -147,12 +148,28 @@ Value amaxOf(OpBuilder &b, Location loc, Value acc, ArrayRef<Value> lanes) {
 
 /// Stores fp8(x / scale) of `lanes` at quantized[row, col ...] (one vector).
 void storeQuantizedLanes(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
-                         Value scale, Value quantized, Value row, Value col) {
+                         Value scale, Value quantized, Value row, Value col,
+                         Fp8Conversion conversion) {
   SmallVector<Value> q;
   for (Value x : lanes)
     q.push_back(
         canonicalizeNaN(b, loc, arith::DivFOp::create(b, loc, x, scale)));
-  storeRowVectorFromF32(b, loc, q, quantized, row, col);
+  if (conversion == Fp8Conversion::Arithmetic)
+    return storeRowVectorFromF32(b, loc, q, quantized, row, col);
+  Type fp8Type = cast<MemRefType>(quantized.getType()).getElementType();
+  storeRowBits(b, loc, encodeFp8ByInstructions(b, loc, q, fp8Type), quantized,
+               row, col);
+}
+
+/// The `width` FP8 values x[row, col ...] (one vector) as f32.
+SmallVector<Value> loadFp8RowVectorAsF32(OpBuilder &b, Location loc, Value x,
+                                         Value row, Value col, int64_t width,
+                                         Fp8Conversion conversion) {
+  if (conversion == Fp8Conversion::Arithmetic)
+    return loadRowVectorAsF32(b, loc, x, row, col, width);
+  Type fp8Type = cast<MemRefType>(x.getType()).getElementType();
+  return decodeFp8ByInstructions(
+      b, loc, loadRowBits(b, loc, x, row, col, width), fp8Type);
 }
 
 //===----------------------------------------------------------------------===//
@@ -161,7 +178,7 @@ void storeQuantizedLanes(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
 
 void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                         Value input, Value amaxHistory, Value output,
-                        Value scale, double fp8Max) {
+                        Value scale, double fp8Max, Fp8Conversion conversion) {
   Idx ix{b, loc};
   int64_t cols = lastDimOf(input);
   int64_t width = accessWidth({input, output}, cols, kRowAccessBytes);
@@ -257,7 +274,7 @@ void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
                 Value col = n.mul(ivs[1], n.c(width));
                 storeQuantizedLanes(
                     nb, nl, loadRowVectorAsF32(nb, nl, x, ivs[0], col, width),
-                    s, q, ivs[0], col);
+                    s, q, ivs[0], col, conversion);
               });
   memref::DeallocOp::create(b, loc, partials);
 }
@@ -273,14 +290,16 @@ void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
 struct LaneColumns {
   int64_t cols, width, loads;
   bool partialBlocks;
+  Fp8Conversion conversion;
   SmallVector<Value> start;   ///< the column of each access
   SmallVector<Value> clamped; ///< where it loads from
   SmallVector<Value> inside;  ///< i1: whether it holds columns < N (or null)
 
   LaneColumns(OpBuilder &b, Location loc, Value first, int64_t cols,
-              int64_t width)
+              int64_t width, Fp8Conversion conversion)
       : cols(cols), width(width), loads(kLaneColumns / width),
-        partialBlocks(cols % (kSegmentLanes * kLaneColumns) != 0) {
+        partialBlocks(cols % (kSegmentLanes * kLaneColumns) != 0),
+        conversion(conversion) {
     Idx ix{b, loc};
     for (int64_t k = 0; k < loads; ++k) {
       Value c = ix.add(first, ix.c(k * width));
@@ -306,7 +325,8 @@ struct LaneColumns {
       Value cond =
           inside[k] ? arith::AndIOp::create(b, loc, valid, inside[k]) : valid;
       ifThen(b, loc, cond, [&](OpBuilder &sb, Location sl) {
-        storeQuantizedLanes(sb, sl, lanes[k], scale, q, row, start[k]);
+        storeQuantizedLanes(sb, sl, lanes[k], scale, q, row, start[k],
+                            conversion);
       });
     }
   }
@@ -316,7 +336,8 @@ struct LaneColumns {
 /// units per block; a unit past the last computes on the last one and
 /// stores nothing (every lane takes part in the shuffles).
 void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
-                          Value scale, double fp8Max) {
+                          Value scale, double fp8Max,
+                          Fp8Conversion conversion) {
   Idx ix{b, loc};
   int64_t cols = lastDimOf(input);
   int64_t width = accessWidth({input, output}, cols, kLaneColumns);
@@ -338,7 +359,7 @@ void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
                     Value colBlock = t.rem(u, t.c(colBlocks));
                     Value first = t.add(t.mul(colBlock, t.c(blockCols)),
                                         t.mul(sub, t.c(kLaneColumns)));
-                    LaneColumns lane(tb, tl, first, cols, width);
+                    LaneColumns lane(tb, tl, first, cols, width, conversion);
                     SmallVector<SmallVector<Value>> lanes =
                         lane.load(tb, tl, x, row);
                     Value acc = f32Const(tb, tl, 0.0);
@@ -359,7 +380,7 @@ void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
 /// row past the tile reads its last row again and stores nothing); a tile
 /// past the last computes on the last one and stores nothing.
 void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
-                      Value scale, double fp8Max) {
+                      Value scale, double fp8Max, Fp8Conversion conversion) {
   Idx ix{b, loc};
   auto inputType = cast<MemRefType>(input.getType());
   int64_t rank = inputType.getRank();
@@ -406,7 +427,7 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
         };
         Value first = t.add(t.mul(colBlock, t.c(blk.cols)),
                             t.mul(sub, t.c(kLaneColumns)));
-        LaneColumns columns(tb, tl, first, cols, width);
+        LaneColumns columns(tb, tl, first, cols, width, conversion);
         Value acc = forReduce(
             tb, tl, t.c(0), iters, f32Const(tb, tl, 0.0),
             [&](OpBuilder &lb, Location ll, Value i, Value acc) -> Value {
@@ -448,7 +469,7 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
 
 LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
                               Value input, Value amaxHistory, Value output,
-                              Value scale) {
+                              Value scale, Fp8Conversion conversion) {
   if (recipe == QuantRecipe::MX1x32 || !isRowMajor(input) ||
       !isRowMajor(output) || lastDimOf(input) == 0)
     return failure();
@@ -461,15 +482,15 @@ LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
   case QuantRecipe::Tensorwise:
   case QuantRecipe::Delayed:
     emitTensorQuantize(b, loc, recipe, input, amaxHistory, output, scale,
-                       fp8Max);
+                       fp8Max, conversion);
     return success();
   case QuantRecipe::Block1x128:
-    emitRowBlockQuantize(b, loc, input, output, scale, fp8Max);
+    emitRowBlockQuantize(b, loc, input, output, scale, fp8Max, conversion);
     return success();
   case QuantRecipe::Block128x128:
     if (cast<MemRefType>(input.getType()).getRank() < 2)
       return failure();
-    emitTileQuantize(b, loc, input, output, scale, fp8Max);
+    emitTileQuantize(b, loc, input, output, scale, fp8Max, conversion);
     return success();
   case QuantRecipe::MX1x32:
     break;
@@ -478,7 +499,8 @@ LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
 }
 
 LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
-                                Value input, Value scale, Value output) {
+                                Value input, Value scale, Value output,
+                                Fp8Conversion conversion) {
   if (recipe == QuantRecipe::MX1x32 || !isRowMajor(input) ||
       !isRowMajor(output) || lastDimOf(input) == 0)
     return failure();
@@ -513,12 +535,51 @@ LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
           s = loadAsF32(nb, nl, sv, {scaleRow, n.div(col, n.c(blk->cols))});
         }
         SmallVector<Value> lanes;
-        for (Value v : loadRowVectorAsF32(nb, nl, x, row, col, width))
+        for (Value v :
+             loadFp8RowVectorAsF32(nb, nl, x, row, col, width, conversion))
           lanes.push_back(
               canonicalizeNaN(nb, nl, arith::MulFOp::create(nb, nl, v, s)));
         storeRowVectorFromF32(nb, nl, lanes, y, row, col);
       });
   return success();
+}
+
+namespace {
+
+template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
+  QuantSchedule(MLIRContext *context, PatternBenefit benefit,
+                Fp8Conversion conversion)
+      : OpConversionPattern<OpTy>(context, benefit), conversion(conversion) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || failed(schedule(op, rewriter)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  LogicalResult schedule(QuantizeOp op, OpBuilder &b) const {
+    return emitQuantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
+                           op.getAmaxHistory(), op.getOutputInit(),
+                           op.getScaleInit(), conversion);
+  }
+  LogicalResult schedule(DequantizeOp op, OpBuilder &b) const {
+    return emitDequantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
+                             op.getScale(), op.getOutputInit(), conversion);
+  }
+
+  Fp8Conversion conversion;
+};
+
+} // namespace
+
+void populateQuantSchedulePatterns(RewritePatternSet &patterns,
+                                   PatternBenefit benefit,
+                                   Fp8Conversion conversion) {
+  patterns.add<QuantSchedule<QuantizeOp>, QuantSchedule<DequantizeOp>>(
+      patterns.getContext(), benefit, conversion);
 }
 
 } // namespace mlir::moe::gpu_schedules

@@ -28,16 +28,22 @@
 //   dequantize            a thread per vector, its block's scale.
 //
 // mx_1x32 keeps the reference loops (moe-lower-to-gpu rejects it before
-// sm_100). On the CPU (moe-lower-to-cpu{gpu-schedules}) the loops run in
-// order and the shuffles lane by lane.
+// sm_100). The FP8 codes are computed by integer arithmetic (encodeFp8,
+// decodeFp8) or, on sm_89 and newer, by the cvt instructions
+// (Fp8Instructions.h), with the same results. On the CPU
+// (moe-lower-to-cpu{gpu-schedules}) the loops run in order, the shuffles
+// lane by lane, and the conversions are the arithmetic ones.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_QUANTSCHEDULES_H
 #define MOE_LIB_CONVERSION_MOETOPARALLELLOOPS_QUANTSCHEDULES_H
 
+#include "Fp8Instructions.h"
+
 #include "MoeDialect/Dialect/MoeOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::moe::gpu_schedules {
 
@@ -47,11 +53,18 @@ namespace mlir::moe::gpu_schedules {
 /// dimension.
 LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
                               Value input, Value amaxHistory, Value output,
-                              Value scale);
+                              Value scale, Fp8Conversion conversion);
 
 /// moe.dequantize on buffers; fails where emitQuantizeGpu does.
 LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
-                                Value input, Value scale, Value output);
+                                Value input, Value scale, Value output,
+                                Fp8Conversion conversion);
+
+/// moe.quantize / moe.dequantize on buffers → these schedules, converting
+/// by `conversion`.
+void populateQuantSchedulePatterns(RewritePatternSet &patterns,
+                                   PatternBenefit benefit,
+                                   Fp8Conversion conversion);
 
 } // namespace mlir::moe::gpu_schedules
 

@@ -56,6 +56,16 @@ struct CheckLoweredToLLVMPass
   }
 };
 
+/// The number of an `sm_<N>[a|f]` chip name, 0 for anything else.
+static unsigned smVersion(StringRef chip) {
+  unsigned version = 0;
+  StringRef digits = chip.drop_front(3).take_while(
+      [](char c) { return c >= '0' && c <= '9'; });
+  if (!chip.starts_with("sm_") || digits.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
 /// The first step of moe-lower-to-gpu: FP8 recipes the target chip cannot
 /// run are reported here, at the op, before anything is lowered. MX block
 /// scaling (moe.quantize / moe.dequantize mx_1x32, e8m0 scales) is a
@@ -69,11 +79,8 @@ struct CheckFP8OnTargetPass
     return "Fail on FP8 recipes the target chip does not support";
   }
   void runOnOperation() override {
-    unsigned version = 0;
-    StringRef digits = StringRef(chip).drop_front(3).take_while(
-        [](char c) { return c >= '0' && c <= '9'; });
-    if (!StringRef(chip).starts_with("sm_") ||
-        digits.getAsInteger(10, version) || version >= 100)
+    unsigned version = smVersion(chip);
+    if (version == 0 || version >= 100)
       return;
     WalkResult result = getOperation().walk([&](Operation *op) {
       std::optional<moe::QuantRecipe> recipe;
@@ -260,6 +267,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   moe::ConvertMoeToParallelLoopsPassOptions loops;
   loops.singleThreadKernels = true;
   loops.warpRouter = options.warpRouter;
+  // cvt between f32 and e4m3/e5m2 exists from sm_89 (Ada) on.
+  loops.fp8Instructions =
+      options.fp8Instructions && smVersion(options.chip) >= 89;
   pm.addPass(moe::createConvertMoeToParallelLoopsPass(loops));
   // The rest of what autodiff wrote in linalg (sums; the contractions went
   // to cuBLASLt) becomes parallel loops too; their reduction dimensions stay
@@ -306,13 +316,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   if (nvvm.features.empty()) {
     // The oldest PTX ISA that knows the chip: 8.0 up to Hopper, 8.8 for
     // Blackwell-generation chips (sm_100 and newer).
-    int version = 0;
-    StringRef digits = StringRef(options.chip.getValue()).drop_front(3);
-    digits = digits.take_while([](char c) { return c >= '0' && c <= '9'; });
-    bool parsed = !digits.getAsInteger(10, version);
     // The generated grouped GEMMs fence their TMA descriptors for the
     // tensor-map proxy: PTX 8.3.
-    nvvm.features = parsed && version >= 100         ? "+ptx88"
+    nvvm.features = smVersion(options.chip) >= 100   ? "+ptx88"
                     : generatedGemms || fp8GemmsOnly ? "+ptx83"
                                                      : "+ptx80";
   }

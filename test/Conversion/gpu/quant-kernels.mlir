@@ -9,13 +9,21 @@
 //                16-byte load, 4 shuffles, one 8-byte store a thread;
 //   block_128x128  2 · 2 · 3 = 12 tiles, a warp each: 2 blocks; 4 rows of
 //                loads in flight in each of the two loops;
-//   dequantize   a thread per 8 elements: 8-byte FP8 load, 16-byte store.
+//   dequantize   a thread per 8 elements: one 8-byte FP8 load (four pairs),
+//                one 16-byte store.
+// The casts convert two values per cvt instruction (fp8-instructions, on
+// for sm_89 and newer): cvt.rn.satfinite.e4m3x2.f32 to FP8,
+// cvt.rn.f16x2.e4m3x2 from it; with fp8-instructions=false, the integer
+// arithmetic of the CPU reference and no FP8 cvt.
 // REQUIRES: ptxas
 
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' | FileCheck %s
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.nvvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s --check-prefix=PTX
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path fp8-instructions=false})' \
+// RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.arith.mlir
+// RUN: moe-opt %t.arith.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s --check-prefix=ARITH
 
 func.func @fp8(%x: tensor<64x1024xbf16>, %w: tensor<2x256x384xbf16>)
     -> (tensor<64x1024xf8E4M3FN>, tensor<f32>, tensor<64x1024xf8E4M3FN>, tensor<64x8xf32>,
@@ -49,7 +57,9 @@ func.func @fp8(%x: tensor<64x1024xbf16>, %w: tensor<2x256x384xbf16>)
 
 // PTX: gpu.binary @fp8_0_quantize {{.*}}.maxntid 256, 1, 1{{(.*ld.global.v4.b32){4}()}}{{(.*shfl.sync.bfly.b32){5}()}}
 // PTX: gpu.binary @fp8_1_quantize {{.*}}.maxntid 32, 1, 1{{(.*shfl.sync.bfly.b32){5}()}}{{.*}}div.rn.f32
-// PTX: gpu.binary @fp8_2_quantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{(.*div.rn.f32){8}()}}{{.*}}st.global.v2.b32
-// PTX: gpu.binary @fp8_3_quantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{(.*shfl.sync.bfly.b32){4}()}}{{(.*div.rn.f32){8}()}}{{.*}}st.global.v2.b32
-// PTX: gpu.binary @fp8_4_quantize {{.*}}.maxntid 256, 1, 1{{(.*ld.global.v4.b32){4}()}}{{(.*shfl.sync.bfly.b32){5}()}}{{(.*ld.global.v4.b32){4}()}}{{(.*st.global.v2.b32){4}()}}
-// PTX: gpu.binary @fp8_5_dequantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v2.b32{{.*}}st.global.v4.b32
+// PTX: gpu.binary @fp8_2_quantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{(.*div.rn.f32){8}()}}{{(.*cvt.rn.satfinite.e4m3x2.f32){4}()}}{{.*}}st.global.v2.b32
+// PTX: gpu.binary @fp8_3_quantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{(.*shfl.sync.bfly.b32){4}()}}{{(.*div.rn.f32){8}()}}{{(.*cvt.rn.satfinite.e4m3x2.f32){4}()}}{{.*}}st.global.v2.b32
+// PTX: gpu.binary @fp8_4_quantize {{.*}}.maxntid 256, 1, 1{{(.*ld.global.v4.b32){4}()}}{{(.*shfl.sync.bfly.b32){5}()}}{{(.*ld.global.v4.b32){4}()}}{{((.*cvt.rn.satfinite.e4m3x2.f32){4}.*st.global.v2.b32){4}()}}
+// PTX: gpu.binary @fp8_5_dequantize {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b16{{(.*cvt.rn.f16x2.e4m3x2){4}()}}{{.*}}st.global.v4.b32
+
+// ARITH-NOT: e4m3x2
