@@ -112,6 +112,33 @@ public:
                           config.forwardType)] = q;
   }
 
+  /// An expert weight of `@f_fwd` returned in FP8 for `@f_bwd`, whose
+  /// dgrad GEMM would quantize the same weight the same way.
+  struct FP8Weight {
+    std::string weightName;
+    Type dataType, scaleType;
+  };
+  /// Returns the FP8 weights of the forward GEMMs (call before run() on an
+  /// `@f_fwd`) whose weight argument `@f_bwd` also takes (`bwdArguments`)
+  /// and quantizes for a placed dgrad: `<name>_fp8` and `<name>_fp8_scale`,
+  /// role residual. Only recipes whose weight quantization depends on the
+  /// weight alone (tensorwise, blockwise) share it.
+  void saveFP8Weights(llvm::StringSet<> bwdArguments) {
+    if (config.recipe == Recipe::Tensorwise ||
+        config.recipe == Recipe::Blockwise)
+      fp8Weights.emplace(FP8Weights{std::move(bwdArguments), {}, {}});
+  }
+  ArrayRef<FP8Weight> getFP8Weights() const {
+    return fp8Weights ? ArrayRef<FP8Weight>(fp8Weights->saved)
+                      : ArrayRef<FP8Weight>();
+  }
+  /// Declares `q` the weight quantization of `weight` (an argument of
+  /// `@f_bwd`): its dgrad GEMMs read `q` instead of quantizing again.
+  void seedWeight(Value weight, Quantized q) {
+    cache[std::make_tuple(weight, unsigned(config.weightRecipe()),
+                          config.forwardType)] = q;
+  }
+
 private:
   FailureOr<Layer> layerOfWeight(Operation *gemm, Value weight);
   FailureOr<Layer> layerOfWeightGrad(GroupedWeightGradOp op);
@@ -146,6 +173,7 @@ private:
   Value transposeRows(OpBuilder &b, Location loc, Value value);
   Value addAmaxHistory(StringRef tag, Location loc);
   void returnResidualsInFP8();
+  void returnWeightsInFP8();
   std::string uniqueTag(const Twine &tag);
 
   func::FuncOp func;
@@ -163,6 +191,13 @@ private:
   /// Histories that recipe delayed rolls: returned as new results.
   SmallVector<std::pair<Value, std::string>> newHistories;
   std::optional<SmallVector<FP8Residual>> fp8Residuals;
+  struct FP8Weights {
+    llvm::StringSet<> bwdArguments;
+    /// Weight arguments a placed forward GEMM quantized, in order.
+    SmallVector<Value> quantized;
+    SmallVector<FP8Weight> saved;
+  };
+  std::optional<FP8Weights> fp8Weights;
 };
 
 /// The `moe.name` of `value` when it is an argument of `func`.
@@ -461,6 +496,11 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
   } else {
     Quantized qb = quantize(b, loc, op.getB(), config.weightRecipe(),
                             config.forwardType, tagB);
+    if (fp8Weights && kind == Kind::Forward &&
+        config.selected(layer, Kind::Dgrad) &&
+        fp8Weights->bwdArguments.contains(weightName) &&
+        !llvm::is_contained(fp8Weights->quantized, op.getB()))
+      fp8Weights->quantized.push_back(op.getB());
     a = qa->data;
     aScale = qa->scale;
     weights = qb.data;
@@ -551,6 +591,29 @@ void FunctionPlacer::returnResidualsInFP8() {
       FunctionType::get(ctx, func.getArgumentTypes(), ret.getOperandTypes()));
 }
 
+void FunctionPlacer::returnWeightsInFP8() {
+  MLIRContext *ctx = func.getContext();
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value weight : fp8Weights->quantized) {
+    Quantized q = cache.lookup(std::make_tuple(
+        weight, unsigned(config.weightRecipe()), config.forwardType));
+    std::string name = argumentName(func, weight).str();
+    for (auto [value, suffix] :
+         {std::pair(q.data, "_fp8"), std::pair(q.scale, "_fp8_scale")}) {
+      unsigned index = ret.getNumOperands();
+      NamedAttrList attrs;
+      attrs.set(kNameAttr, StringAttr::get(ctx, name + suffix));
+      attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
+      (void)func.insertResult(index, value.getType(),
+                              attrs.getDictionary(ctx));
+      ret->insertOperands(index, value);
+    }
+    fp8Weights->saved.push_back({name, q.data.getType(), q.scale.getType()});
+  }
+  func.setType(
+      FunctionType::get(ctx, func.getArgumentTypes(), ret.getOperandTypes()));
+}
+
 LogicalResult FunctionPlacer::run() {
   SmallVector<Operation *> gemms;
   func.walk([&](Operation *op) {
@@ -589,6 +652,8 @@ LogicalResult FunctionPlacer::run() {
 
   if (fp8Residuals)
     returnResidualsInFP8();
+  if (fp8Weights)
+    returnWeightsInFP8();
 
   // A row movement whose bf16 rows no longer have a reader is replaced by
   // the FP8 one (for its other results: group sizes, rows, receive counts).
@@ -720,6 +785,54 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
     return seeds;
   }
 
+  /// Takes the FP8 weights of `@f_fwd` in `@f_bwd`: two residual arguments
+  /// `<name>_fp8`, `<name>_fp8_scale` after the last residual, declared the
+  /// quantization of the weight argument `<name>` (to seed `@f_bwd`'s
+  /// placement).
+  SmallVector<std::pair<Value, Quantized>>
+  takeFP8Weights(func::FuncOp bwd,
+                 ArrayRef<FunctionPlacer::FP8Weight> weights) {
+    MLIRContext *ctx = &getContext();
+    SmallVector<std::pair<Value, Quantized>> seeds;
+    Block &body = bwd.getBody().front();
+    auto indexOf = [&](StringRef name) -> std::optional<unsigned> {
+      for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
+        if (auto n = bwd.getArgAttrOfType<StringAttr>(i, kNameAttr);
+            n && n.getValue() == name)
+          return i;
+      return std::nullopt;
+    };
+    for (const FunctionPlacer::FP8Weight &weight : weights) {
+      std::optional<unsigned> weightIndex = indexOf(weight.weightName);
+      assert(weightIndex && "saved only for weights @f_bwd takes");
+      unsigned index = 0;
+      for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
+        if (auto role = bwd.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+            role && role.getValue() == "residual")
+          index = i + 1;
+      Location loc = bwd.getArgument(*weightIndex).getLoc();
+      Value parts[2];
+      const std::pair<Type, StringRef> partTypes[2] = {
+          {weight.dataType, "_fp8"}, {weight.scaleType, "_fp8_scale"}};
+      for (unsigned i = 0; i < 2; ++i) {
+        NamedAttrList attrs;
+        attrs.set(kNameAttr, StringAttr::get(ctx, weight.weightName +
+                                                      partTypes[i].second));
+        attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
+        (void)bwd.insertArgument(index + i, partTypes[i].first,
+                                 attrs.getDictionary(ctx), loc);
+        parts[i] = bwd.getArgument(index + i);
+      }
+      // Inserting before the weight shifts it.
+      weightIndex = indexOf(weight.weightName);
+      seeds.push_back(
+          {bwd.getArgument(*weightIndex), Quantized{parts[0], parts[1]}});
+    }
+    bwd.setType(
+        FunctionType::get(ctx, body.getArgumentTypes(), bwd.getResultTypes()));
+    return seeds;
+  }
+
   void runOnOperation() override {
     Config config;
     if (failed(parseConfig(config)))
@@ -746,6 +859,13 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
       func::FuncOp bwd = backwardOf(func);
       if (bwd && fp8Residuals)
         placer.saveFP8Residuals();
+      if (bwd && fp8WeightResiduals) {
+        llvm::StringSet<> bwdArguments;
+        for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
+          if (auto name = bwd.getArgAttrOfType<StringAttr>(i, kNameAttr))
+            bwdArguments.insert(name.getValue());
+        placer.saveFP8Weights(std::move(bwdArguments));
+      }
       if (failed(placer.run()))
         return signalPassFailure();
       if (!bwd)
@@ -761,6 +881,8 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
           dequantizations.push_back(value.getDefiningOp());
         }
       }
+      for (auto &[weight, q] : takeFP8Weights(bwd, placer.getFP8Weights()))
+        bwdPlacer.seedWeight(weight, q);
       if (failed(bwdPlacer.run()))
         return signalPassFailure();
       // A residual whose readers all took its FP8 form needs no

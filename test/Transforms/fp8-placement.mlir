@@ -6,6 +6,7 @@
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise gemms=fc2,wgrad" | FileCheck %s --check-prefix=SEL
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-all-to-all" | FileCheck %s --check-prefix=A2A
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=tensorwise fp8-residuals=false" | FileCheck %s --check-prefix=NORES
+// RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise fp8-weight-residuals=false" | FileCheck %s --check-prefix=NOWRES
 
 // A layer with H = 128, F = 256 (multiples of 128: every recipe applies),
 // differentiated first: placement runs on @moe_layer, @moe_layer_fwd and
@@ -41,16 +42,31 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // with their scale; @moe_layer_bwd takes both and fc1's wgrad reads them.
 // TW-LABEL: func.func @moe_layer_fwd(
 // TW-SAME:  tensor<128x128xf8E4M3FN> {moe.name = "res9", moe.role = "residual"}, tensor<f32> {moe.name = "res9_scale", moe.role = "residual"}
+// The FP8 weights that the forward GEMMs quantized are residuals too
+// (fp8-weight-residuals), after the others, for the backward's dgrads.
+// TW-SAME:  tensor<4x128x256xf8E4M3FN> {moe.name = "w_gate_fp8", moe.role = "residual"}, tensor<f32> {moe.name = "w_gate_fp8_scale", moe.role = "residual"}
+// TW-SAME:  tensor<4x128x256xf8E4M3FN> {moe.name = "w_up_fp8", moe.role = "residual"}, tensor<f32> {moe.name = "w_up_fp8_scale", moe.role = "residual"}
+// TW-SAME:  tensor<4x256x128xf8E4M3FN> {moe.name = "w_down_fp8", moe.role = "residual"}, tensor<f32> {moe.name = "w_down_fp8_scale", moe.role = "residual"})
 // TW:       %[[XS:.*]], %{{.*}}, %{{.*}} = moe.permute
 // TW:       %[[QX:.*]], %[[SX:.*]] = moe.quantize tensorwise %[[XS]]
-// TW-COUNT-3: moe.grouped_matmul {{.*}} scales(
-// TW:       return {{.*}}, %[[QX]], %[[SX]] :
+// TW:       %[[QG:.*]], %[[SG:.*]] = moe.quantize tensorwise %arg2
+// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       %[[QU:.*]], %[[SU:.*]] = moe.quantize tensorwise %arg3
+// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       %[[QD:.*]], %[[SD:.*]] = moe.quantize tensorwise %arg4
+// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       return {{.*}}, %[[QX]], %[[SX]], %[[QG]], %[[SG]], %[[QU]], %[[SU]], %[[QD]], %[[SD]] :
 // TW-LABEL: func.func @moe_layer_bwd(
 // TW-SAME:  %[[RES9:arg10]]: tensor<128x128xf8E4M3FN> {moe.name = "res9", moe.role = "residual"}, %[[RES9S:arg11]]: tensor<f32> {moe.name = "res9_scale", moe.role = "residual"}
+// TW-SAME:  %[[WG:arg12]]: tensor<4x128x256xf8E4M3FN> {moe.name = "w_gate_fp8", moe.role = "residual"}, %[[WGS:arg13]]: tensor<f32> {moe.name = "w_gate_fp8_scale", moe.role = "residual"}
+// TW-SAME:  %[[WU:arg14]]: tensor<4x128x256xf8E4M3FN> {moe.name = "w_up_fp8", moe.role = "residual"}, %[[WUS:arg15]]: tensor<f32> {moe.name = "w_up_fp8_scale", moe.role = "residual"}
+// TW-SAME:  %[[WD:arg16]]: tensor<4x256x128xf8E4M3FN> {moe.name = "w_down_fp8", moe.role = "residual"}, %[[WDS:arg17]]: tensor<f32> {moe.name = "w_down_fp8_scale", moe.role = "residual"}
+// No weight is quantized again: the dgrads read the forward's.
+// TW-NOT:   moe.quantize tensorwise {{.*}} -> tensor<4x
 // dgrad of fc2: the gradient in e5m2, the weight in e4m3, weight_layout nk.
 // TW:       %[[DY:.*]], %{{.*}} = moe.combine_grad
 // TW:       %[[QDY:.*]], %[[SDY:.*]] = moe.quantize tensorwise %[[DY]] {{.*}} -> tensor<128x128xf8E5M2>, tensor<f32>
-// TW:       moe.grouped_matmul %[[QDY]], {{.*}} scales(%[[SDY]], {{.*}} {weight_layout = #moe<weight_layout nk>} : tensor<128x128xf8E5M2>, tensor<4x256x128xf8E4M3FN>
+// TW:       moe.grouped_matmul %[[QDY]], %[[WD]], {{.*}} scales(%[[SDY]], %[[WDS]]) {{.*}} {weight_layout = #moe<weight_layout nk>} : tensor<128x128xf8E5M2>, tensor<4x256x128xf8E4M3FN>
 // wgrad of fc2: the FP8 data of both operands' quantizations transposed
 // to [C, R] (one scale whatever the layout: the gradient's is the dgrad's),
 // then one FP8 weight gradient on them; nothing dequantized.
@@ -63,11 +79,11 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // TW-NEXT:  moe.grouped_weight_grad %[[AT]], %[[DYT]], %{{.*}} scales(%[[SA]], %[[SDY]]) outs(%{{.*}}) {transposed_operands} : tensor<256x128xf8E4M3FN>, tensor<128x128xf8E5M2>, tensor<4xi32>, tensor<f32>, tensor<f32> -> tensor<4x256x128xbf16>
 // fc1's wgrads read the FP8 residual x, transposed once for both, with
 // its saved scale.
-// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       moe.grouped_matmul %{{.*}}, %[[WU]], {{.*}} scales(%{{.*}}, %[[WUS]])
 // TW:       %[[XT:.*]] = linalg.transpose ins(%[[RES9]] : tensor<128x128xf8E4M3FN>) {{.*}} permutation = [1, 0]
 // TW:       linalg.transpose ins(%{{.*}} : tensor<128x256xf8E5M2>)
 // TW-NEXT:  moe.grouped_weight_grad %[[XT]], %{{.*}} scales(%[[RES9S]], %{{.*}}) {{.*}} {transposed_operands} : tensor<128x128xf8E4M3FN>, tensor<256x128xf8E5M2>
-// TW:       moe.grouped_matmul {{.*}} scales(
+// TW:       moe.grouped_matmul %{{.*}}, %[[WG]], {{.*}} scales(%{{.*}}, %[[WGS]])
 // TW-NOT:   linalg.transpose ins(%[[RES9]]
 // TW:       moe.grouped_weight_grad %[[XT]], %{{.*}} scales(%[[RES9S]], %{{.*}}) {{.*}} {transposed_operands}
 // TW-NOT:   moe.grouped_weight_grad
@@ -75,8 +91,8 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // TW:       return
 
 // NORES-LABEL: func.func @moe_layer_fwd(
-// NORES-NOT:   _scale
-// NORES-SAME:  tensor<128x128xbf16> {moe.name = "res9", moe.role = "residual"})
+// NORES-NOT:   res9_scale
+// NORES-SAME:  tensor<128x128xbf16> {moe.name = "res9", moe.role = "residual"}, tensor<4x128x256xf8E4M3FN> {moe.name = "w_gate_fp8"
 // NORES-LABEL: func.func @moe_layer_bwd(
 // NORES-SAME:  %arg10: tensor<128x128xbf16> {moe.name = "res9", moe.role = "residual"}
 // NORES:       moe.quantize tensorwise %arg10
@@ -121,9 +137,15 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // BW:       moe.quantize block_128x128 %arg2 {{.*}} -> tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>
 // BW:       moe.grouped_matmul {{.*}} : tensor<128x128xf8E4M3FN>, tensor<4x128x256xf8E4M3FN>, tensor<4xi32>, tensor<128x1xf32>, tensor<4x1x2xf32>
 // BW:       moe.quantize block_1x128 {{.*}} : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>
+// BW-LABEL: func.func @moe_layer_fwd(
+// BW-SAME:  tensor<4x256x128xf8E4M3FN> {moe.name = "w_down_fp8", moe.role = "residual"}, tensor<4x2x1xf32> {moe.name = "w_down_fp8_scale", moe.role = "residual"})
+// The dgrad of fc2 reads the forward's 128×128-block weight (the same
+// blocks whichever dimension is contracted); no weight is quantized again.
 // BW-LABEL: func.func @moe_layer_bwd(
-// BW:       moe.quantize block_1x128 {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E5M2>, tensor<128x1xf32>
-// BW:       moe.quantize block_128x128 {{.*}} : tensor<4x256x128xbf16> -> tensor<4x256x128xf8E4M3FN>, tensor<4x2x1xf32>
+// BW-SAME:  %[[WD:arg16]]: tensor<4x256x128xf8E4M3FN> {moe.name = "w_down_fp8", moe.role = "residual"}, %[[WDS:arg17]]: tensor<4x2x1xf32> {moe.name = "w_down_fp8_scale", moe.role = "residual"}
+// BW-NOT:   moe.quantize block_128x128
+// BW:       %[[QDY0:.*]], %[[SDY0:.*]] = moe.quantize block_1x128 {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E5M2>, tensor<128x1xf32>
+// BW:       moe.grouped_matmul %[[QDY0]], %[[WD]], %{{.*}} scales(%[[SDY0]], %[[WDS]]) {{.*}} {weight_layout = #moe<weight_layout nk>}
 // BW:       %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x256xbf16>) {{.*}} permutation = [1, 0]
 // BW:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %[[T]] {{.*}} : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>
 // BW:       %[[TDY:.*]] = linalg.transpose ins(%{{.*}} : tensor<128x128xbf16>) {{.*}} permutation = [1, 0]
@@ -136,7 +158,17 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // BW-NOT:   moe.quantize {{.*}} -> tensor<128x128xf8E4M3FN>
 // BW:       moe.grouped_weight_grad %[[QX]], %{{.*}} scales(%[[SX]], %{{.*}}) {{.*}} {transposed_operands}
 // BW-NOT:   moe.dequantize
+// BW-NOT:   moe.quantize block_128x128
 // BW:       return
+
+// fp8-weight-residuals=false: the backward quantizes each weight itself.
+// NOWRES-LABEL: func.func @moe_layer_fwd(
+// NOWRES-NOT:   _fp8
+// NOWRES-SAME:  {
+// NOWRES-LABEL: func.func @moe_layer_bwd(
+// NOWRES-NOT:   _fp8
+// NOWRES-SAME:  {
+// NOWRES-COUNT-3: moe.quantize block_128x128 %arg{{[0-9]+}} {{.*}} : tensor<4x{{(128x256|256x128)}}xbf16>
 
 // mxfp8: 1×32 blocks with e8m0 scales along the contraction; a kn weight
 // is transposed to nk; the GEMM runs on the dequantized (exact) values.
@@ -189,7 +221,7 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // A2A:       %[[QP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x128xf8E4M3FN>
 // A2A:       %[[SP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x1xf32>
 // A2A-NOT:   moe.permute
-// A2A:       return {{.*}}, %[[QP]], %[[SP]] :
+// A2A:       return {{.*}}, %[[QP]], %[[SP]], {{.*}} :
 
 // -----
 

@@ -271,6 +271,19 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     re-quantize the dequantized residual in 128×1 / 32×1 blocks for wgrad,
     as DeepSeek-V3 does with its cached 1×128 activations.
 
+    `fp8-weight-residuals` (default on; recipes tensorwise and blockwise,
+    whose weight quantization depends on the weight alone): each expert
+    weight that a placed forward GEMM of `@f_fwd` quantizes and a placed
+    dgrad of `@f_bwd` would quantize again is returned as residuals
+    `<name>_fp8` (the FP8 weight) and `<name>_fp8_scale`, and `@f_bwd`'s
+    dgrad reads them: the weights are quantized once a step, as in
+    DeepSeek-V3 and TransformerEngine, at the cost of keeping the FP8
+    weights (half the bf16 weight bytes) until the backward. A 128×128
+    block (and a tensor-wise scale) is the same whichever of the weight's
+    two dimensions is contracted, so the dgrad's weight is the forward's,
+    bit for bit. `delayed` keeps a history per GEMM, so its dgrad
+    quantizes on its own.
+
     `quantize-before-all-to-all`: the quantize of a forward GEMM's `a` is
     moved above the `moe.all_to_all` / `moe.permute` that produced it, so
     the rows move as FP8; the row scales (blockwise) move through the same
@@ -291,6 +304,10 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     Option<"fp8Residuals", "fp8-residuals", "bool", /*default=*/"true",
            "Save the forward residuals that a placed GEMM quantizes in FP8, "
            "with their scales">,
+    Option<"fp8WeightResiduals", "fp8-weight-residuals", "bool",
+           /*default=*/"true",
+           "Return the forward's FP8 expert weights as residuals for the "
+           "backward's dgrad GEMMs (tensorwise, blockwise)">,
     Option<"amaxHistoryLength", "amax-history-length", "int64_t",
            /*default=*/"16", "Length of the amax history of recipe delayed">,
   ];
