@@ -1709,3 +1709,19 @@ static void printEnumKeyword(OpAsmPrinter &printer, Operation *,
 
 #define GET_OP_CLASSES
 #include "MoeDialect/Dialect/MoeOps.cpp.inc"
+
+bool mlir::moe::autoPrefersGeneratedKernel(Operation *groupedGemm) {
+  auto dimOf = [](Value v, unsigned d) {
+    return cast<ShapedType>(v.getType()).getDimSize(d);
+  };
+  if (auto matmul = dyn_cast<GroupedMatmulOp>(groupedGemm))
+    return opmath::autoPrefersGeneratedGroupedGemm(
+        dimOf(matmul.getGroupSizes(), 0), dimOf(matmul.getA(), 0),
+        /*weightGrad=*/false);
+  if (auto weightGrad = dyn_cast<GroupedWeightGradOp>(groupedGemm))
+    return opmath::autoPrefersGeneratedGroupedGemm(
+        dimOf(weightGrad.getGroupSizes(), 0),
+        dimOf(weightGrad.getA(), weightGrad.getTransposedOperands() ? 1 : 0),
+        /*weightGrad=*/true);
+  return false;
+}

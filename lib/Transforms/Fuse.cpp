@@ -33,7 +33,9 @@ using namespace mlir::moe;
 namespace {
 
 struct GateUpEpilogue : OpRewritePattern<GluOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GateUpEpilogue(MLIRContext *ctx, bool generatedKernelsOnly)
+      : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
+  bool generatedKernelsOnly;
 
   LogicalResult matchAndRewrite(GluOp glu,
                                 PatternRewriter &rewriter) const override {
@@ -45,6 +47,9 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
         product.getEpilogueBlock() || product.getAScale())
       return rewriter.notifyMatchFailure(
           glu, "gate|up is not a bf16/f32 grouped matmul without an epilogue");
+    if (generatedKernelsOnly && !autoPrefersGeneratedKernel(product))
+      return rewriter.notifyMatchFailure(
+          glu, "gemm=auto leaves this grouped matmul to cuBLASLt");
     if (!glu.getGate().hasOneUse())
       return rewriter.notifyMatchFailure(
           glu, "the [R, 2F] product has readers besides the glu");
@@ -70,14 +75,17 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
 };
 
 struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
-  using OpRewritePattern::OpRewritePattern;
+  AccumulateMatmuls(MLIRContext *ctx, bool generatedKernelsOnly)
+      : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
+  bool generatedKernelsOnly;
 
   /// `v` as the result of a plain grouped matmul (no epilogue, no FP8 scales,
   /// not accumulating already) on tensors that only the add reads.
-  static GroupedMatmulOp plainProduct(Value v) {
+  GroupedMatmulOp plainProduct(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-        mm.getAScale() || mm.getAccumulate() || !v.hasOneUse())
+        mm.getAScale() || mm.getAccumulate() || !v.hasOneUse() ||
+        (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
       return GroupedMatmulOp();
     return mm;
   }
@@ -113,9 +121,9 @@ struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     if (gateUpEpilogue)
-      patterns.add<GateUpEpilogue>(&getContext());
+      patterns.add<GateUpEpilogue>(&getContext(), generatedKernelsOnly);
     if (accumulateMatmuls)
-      patterns.add<AccumulateMatmuls>(&getContext());
+      patterns.add<AccumulateMatmuls>(&getContext(), generatedKernelsOnly);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

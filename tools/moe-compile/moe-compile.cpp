@@ -71,8 +71,10 @@ static cl::opt<moe::GroupedGemmBackend> gemmBackend(
     cl::desc("GPU targets: how grouped matmuls are computed"),
     cl::values(
         clEnumValN(moe::GroupedGemmBackend::automatic, "auto",
-                   "bf16: cuBLASLt (the faster of the two for now); FP8: "
-                   "the generated kernels, the only FP8 path (default)"),
+                   "FP8: the generated kernels, the only FP8 path; bf16: "
+                   "generated kernels with 32 or more groups (weight "
+                   "gradients: also 512 or more rows a group), else "
+                   "cuBLASLt: the faster of the two as measured (default)"),
         clEnumValN(moe::GroupedGemmBackend::generated, "generated",
                    "compiler-generated TMA + wgmma kernels where the op "
                    "allows (sm_90a), cuBLASLt for the rest"),

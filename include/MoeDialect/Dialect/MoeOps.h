@@ -82,4 +82,11 @@ createEmptyDestinations(OpBuilder &b, Location loc, TypeRange types,
 #define GET_OP_CLASSES
 #include "MoeDialect/Dialect/MoeOps.h.inc"
 
+namespace mlir::moe {
+/// gemm=auto's backend choice (opmath::autoPrefersGeneratedGroupedGemm) for
+/// a bf16/f32 moe.grouped_matmul or moe.grouped_weight_grad, on tensors or
+/// buffers, from its group count and its ragged rows; false for other ops.
+bool autoPrefersGeneratedKernel(Operation *groupedGemm);
+} // namespace mlir::moe
+
 #endif // MOEDIALECT_DIALECT_MOEOPS_H

@@ -170,8 +170,10 @@ def MoeFusePass : Pass<"moe-fuse"> {
     more exact one). A product that is also a residual of the backward
     (moe-generate-vjp without recompute) has another reader and stays.
     Part of `moe-lower-to-gpu` where the grouped GEMMs are generated
-    (gemm=generated): on the cuBLASLt path an epilogue costs an f32
-    product buffer, more traffic than the unfused bf16 one.
+    (gemm=generated, and with gemm=auto for the matmuls its rule gives a
+    generated kernel: `generated-kernels-only`): on the cuBLASLt path an
+    epilogue costs an f32 product buffer, more traffic than the unfused
+    bf16 one.
 
     `accumulate-matmuls`: `arith.addf` of two `moe.grouped_matmul` products
     over the same group sizes, each read by the add alone (the gate and up
@@ -191,6 +193,11 @@ def MoeFusePass : Pass<"moe-fuse"> {
            /*default=*/"true",
            "Fold the sum of two grouped matmul products of the same rows "
            "into the second one (accumulate)">,
+    Option<"generatedKernelsOnly", "generated-kernels-only", "bool",
+           /*default=*/"false",
+           "Fuse only grouped matmuls that moe-lower-to-gpu's gemm=auto "
+           "gives a generated kernel (the others stay with cuBLASLt, where "
+           "an epilogue or accumulate costs an f32 product buffer)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

@@ -62,6 +62,8 @@ struct GemmChoices {
   bool tmaStore = true;
   /// Only FP8 grouped matmuls get kernels (the others stay with cuBLASLt).
   bool fp8Only = false;
+  /// bf16/f32 ones get kernels where autoPrefersGeneratedKernel says so.
+  bool autoSelect = false;
 };
 
 struct GroupedGemmConfig {

@@ -205,6 +205,8 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
   bool fp8 = op.getAScale() != nullptr;
   if (choices.fp8Only && !fp8)
     return "bf16 operands (fp8-only)";
+  if (choices.autoSelect && !fp8 && !autoPrefersGeneratedKernel(op))
+    return "bf16 operands where cuBLASLt is the faster (auto-select)";
   if (fp8) {
     std::string reason = fp8Reason(op);
     if (!reason.empty())
@@ -229,6 +231,8 @@ std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices
   bool fp8 = op.getAScale() != nullptr;
   if (choices.fp8Only && !fp8)
     return "bf16 operands (fp8-only)";
+  if (choices.autoSelect && !fp8 && !autoPrefersGeneratedKernel(op))
+    return "bf16 operands where cuBLASLt is the faster (auto-select)";
   if (fp8) {
     std::string reason = scalesReason(op.getAScale(), op.getDcScale());
     if (!reason.empty())
@@ -480,7 +484,8 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(maxStages);
       return signalPassFailure();
     }
-    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore, fp8Only};
+    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore, fp8Only,
+                        autoSelect};
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {

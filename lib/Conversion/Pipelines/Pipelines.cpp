@@ -104,9 +104,13 @@ struct CheckFP8OnTargetPass
 } // namespace
 
 /// Shared front half: expand moe.layer, bufferize, free temporaries.
+/// How moe-fuse runs in a pipeline: not at all, on every grouped matmul
+/// (generated kernels), or on those gemm=auto generates.
+enum class GemmFusion { none, all, generatedKernelsOnly };
+
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
-                                      bool fuse = false) {
+                                      GemmFusion fuse = GemmFusion::none) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(createInlinerPass());
@@ -116,8 +120,11 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   // kernel applies the epilogue in registers and loads the c that
   // `accumulate` adds before its main loop, so each saves an elementwise
   // kernel over an [R, ·] product.
-  if (fuse)
-    pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass());
+  if (fuse != GemmFusion::none) {
+    moe::MoeFusePassOptions fusions;
+    fusions.generatedKernelsOnly = fuse == GemmFusion::generatedKernelsOnly;
+    pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass(fusions));
+  }
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
   // own; as linalg it has.
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -225,38 +232,24 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(std::make_unique<CheckLoweredToLLVMPass>());
 }
 
-/// Whether moe-lower-to-gpu generates the grouped GEMM kernels: only when
-/// asked for. The default stays cuBLASLt while the generated kernels are the
-/// slower of the two (bench/generated_gemm.py: 40-55 % of the dense ceiling
-/// on one H100, cuBLASLt 90-100 % on balanced groups).
-static bool usesGeneratedGemms(const moe::MoeLowerToGpuOptions &options) {
-  switch (options.gemm) {
-  case moe::GroupedGemmBackend::generated:
-    return true;
-  case moe::GroupedGemmBackend::cublaslt:
-    return false;
-  case moe::GroupedGemmBackend::automatic:
-    return false;
-  }
-  llvm_unreachable("unknown grouped GEMM backend");
-}
-
 void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                                      const MoeLowerToGpuOptions &options) {
-  bool generatedGemms = usesGeneratedGemms(options);
+  bool generatedGemms = options.gemm == GroupedGemmBackend::generated;
+  // gemm=auto: FP8 grouped matmuls get the generated kernel (the only FP8
+  // path), bf16 ones where opmath::autoPrefersGeneratedGroupedGemm says it
+  // is the faster; the rest stay with cuBLASLt.
+  bool autoGemms = options.gemm == GroupedGemmBackend::automatic;
   pm.addPass(std::make_unique<CheckFP8OnTargetPass>(options.chip.getValue()));
   // Fusions into the grouped GEMMs' epilogues pay off in generated kernels;
   // on the cuBLASLt path an epilogue needs an f32 product buffer.
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true,
-                            /*fuse=*/generatedGemms);
+                            generatedGemms ? GemmFusion::all
+                            : autoGemms    ? GemmFusion::generatedKernelsOnly
+                                           : GemmFusion::none);
   pm.addPass(moe::createMoeNameKernelSourcesPass());
-  // FP8 grouped matmuls have only the generated kernel: with gemm=auto they
-  // get it while the bf16 ones stay with cuBLASLt.
-  bool fp8GemmsOnly =
-      !generatedGemms && options.gemm == moe::GroupedGemmBackend::automatic;
-  if (generatedGemms || fp8GemmsOnly) {
+  if (generatedGemms || autoGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;
-    gemms.fp8Only = fp8GemmsOnly;
+    gemms.autoSelect = autoGemms;
     gemms.numCtas = options.gemmCtas;
     gemms.blockNOption = options.gemmBlockN;
     gemms.maxStages = options.gemmMaxStages;
@@ -319,7 +312,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     // The generated grouped GEMMs fence their TMA descriptors for the
     // tensor-map proxy: PTX 8.3.
     nvvm.features = smVersion(options.chip) >= 100   ? "+ptx88"
-                    : generatedGemms || fp8GemmsOnly ? "+ptx83"
+                    : generatedGemms || autoGemms ? "+ptx83"
                                                      : "+ptx80";
   }
   nvvm.optLevel = options.optLevel;
