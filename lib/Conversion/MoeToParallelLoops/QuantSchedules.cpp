@@ -10,7 +10,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -465,6 +467,154 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
       });
 }
 
+//===----------------------------------------------------------------------===//
+// block_1x128 of a transpose, read through it
+//===----------------------------------------------------------------------===//
+
+/// Rows of a lane's part of a 128-row block, and lanes sharing a block.
+constexpr int64_t kTransposedLaneRows = 32;
+constexpr int64_t kTransposedBlockLanes = 128 / kTransposedLaneRows;
+/// Column groups (of 4 bytes of a source row) of a warp.
+constexpr int64_t kTransposedWarpGroups = kWarpSize / kTransposedBlockLanes;
+
+/// The columns of `source` a lane holds: 4 bytes of a row (2 bf16/f16, 1 f32).
+int64_t transposedLaneColumns(MemRefType source) {
+  return 4 / (source.getElementTypeBitWidth() / 8);
+}
+
+/// moe.quantize block_1x128 of the transpose of `source` [R, C] (R a
+/// multiple of 128): output [C, R] and scales [C, R/128], read from
+/// `source` directly instead of from a transposed copy. A warp per (128-row
+/// block, kTransposedWarpGroups groups of w = 4 bytes of columns): lane
+/// (quarter q, group g) loads rows r0 + 32 q ... r0 + 32 q + 31 of its w
+/// columns (one 4-byte load a row; a load instruction of the warp reads 32
+/// contiguous bytes of 4 rows) and keeps them in registers; each column's
+/// amax is the maximum over the lane's rows, then over the four quarters (a
+/// butterfly of xor 8 and 16); each column is a row of the output, of which
+/// the lane stores its 32 bytes (two 16-byte stores). Every element's
+/// arithmetic is the reference's, so the result equals quantizing the
+/// transposed copy bit for bit.
+void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
+                                    Value output, Value scale, double fp8Max,
+                                    Fp8Conversion conversion) {
+  Idx ix{b, loc};
+  auto type = cast<MemRefType>(source.getType());
+  Type elem = type.getElementType();
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t width = transposedLaneColumns(type);
+  int64_t groups = cols / width;
+  int64_t warpsPerRowBlock = groups / kTransposedWarpGroups;
+  int64_t warps = warpsPerRowBlock * (rows / 128);
+  int64_t warpsPerBlock = kBlockThreads / kWarpSize;
+  blockThreadsFor(
+      b, loc, ix.c(llvm::divideCeil(warps, warpsPerBlock)), kBlockThreads,
+      [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+        Idx t{tb, tl};
+        Value warp = t.add(t.mul(block, t.c(warpsPerBlock)),
+                           t.div(thread, t.c(kWarpSize)));
+        Value lane = t.rem(thread, t.c(kWarpSize));
+        // A warp past the last computes on the last one and stores nothing.
+        Value valid = t.lt(warp, t.c(warps));
+        Value w = t.min(warp, t.c(warps - 1));
+        Value rowBlock = t.div(w, t.c(warpsPerRowBlock));
+        Value group = t.add(
+            t.mul(t.rem(w, t.c(warpsPerRowBlock)), t.c(kTransposedWarpGroups)),
+            t.rem(lane, t.c(kTransposedWarpGroups)));
+        Value quarter = t.div(lane, t.c(kTransposedWarpGroups));
+        Value c0 = t.mul(group, t.c(width));
+        Value r0 = t.add(t.mul(rowBlock, t.c(128)),
+                         t.mul(quarter, t.c(kTransposedLaneRows)));
+        // values[j][i]: column c0 + j of row r0 + i, as f32.
+        SmallVector<SmallVector<Value>> values(width);
+        for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
+          Value bits = loadRowBits(tb, tl, source, t.add(r0, t.c(i)), c0, width);
+          for (int64_t j = 0; j < width; ++j)
+            values[j].push_back(elementToF32(
+                tb, tl,
+                arith::BitcastOp::create(
+                    tb, tl, elem, vector::ExtractOp::create(tb, tl, bits, j))));
+        }
+        for (int64_t j = 0; j < width; ++j) {
+          Value amax = amaxOf(tb, tl, f32Const(tb, tl, 0.0), values[j]);
+          for (int32_t offset :
+               {int32_t(kTransposedWarpGroups), int32_t(2 * kTransposedWarpGroups)}) {
+            Value other = gpu::ShuffleOp::create(tb, tl, amax, offset, kWarpSize,
+                                                 gpu::ShuffleMode::XOR)
+                              .getShuffleResult();
+            amax = arith::MaxNumFOp::create(tb, tl, amax, other);
+          }
+          Value s = scaleFromAmax(tb, tl, amax, fp8Max);
+          Value outRow = t.add(c0, t.c(j));
+          ifThen(tb, tl, t.both(valid, t.eq(quarter, 0)),
+                 [&](OpBuilder &sb, Location sl) {
+                   storeFromF32(sb, sl, s, scale, {outRow, rowBlock});
+                 });
+          ifThen(tb, tl, valid, [&](OpBuilder &sb, Location sl) {
+            Idx st{sb, sl};
+            for (int64_t k = 0; k < kTransposedLaneRows; k += kRowAccessBytes)
+              storeQuantizedLanes(
+                  sb, sl, ArrayRef<Value>(values[j]).slice(k, kRowAccessBytes),
+                  s, output, outRow, st.add(r0, st.c(k)), conversion);
+          });
+        }
+      });
+}
+
+/// The source of `quantize`'s input when the input is a buffer that a
+/// 2-D linalg.transpose (permutation [1, 0]) writes and only this quantize
+/// reads (its other users: the transpose and deallocations), with nothing
+/// but allocations and effect-free ops between the two, and the shapes the
+/// fused schedule takes (block_1x128; R a multiple of 128; 4-byte column
+/// groups filling whole warps); with the transpose. Null otherwise.
+std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
+  Value input = quantize.getInput();
+  if (quantize.getRecipe() != QuantRecipe::Block1x128 ||
+      !input.getDefiningOp<memref::AllocOp>())
+    return {};
+  linalg::TransposeOp transpose;
+  for (Operation *user : input.getUsers()) {
+    if (user == quantize.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    auto t = dyn_cast<linalg::TransposeOp>(user);
+    if (!t || transpose || t.getInit() != input)
+      return {};
+    transpose = t;
+  }
+  if (!transpose || transpose->getBlock() != quantize->getBlock() ||
+      !transpose->isBeforeInBlock(quantize) ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return {};
+  for (Operation *op = transpose->getNextNode(); op != quantize.getOperation();
+       op = op->getNextNode()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return {};
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (auto &instance : instances)
+      if (!isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+              instance.getEffect()))
+        return {};
+  }
+  Value source = transpose.getInput();
+  auto type = dyn_cast<MemRefType>(source.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() ||
+      !isa<BFloat16Type, Float16Type, Float32Type>(type.getElementType()))
+    return {};
+  for (Value v : {quantize.getOutputInit(), quantize.getScaleInit()}) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    if (!t || !t.getLayout().isIdentity())
+      return {};
+  }
+  int64_t groups = type.getDimSize(1) / transposedLaneColumns(type);
+  if (type.getDimSize(0) % 128 != 0 ||
+      type.getDimSize(1) % transposedLaneColumns(type) != 0 ||
+      groups % kTransposedWarpGroups != 0)
+    return {};
+  return {source, transpose};
+}
+
 } // namespace
 
 LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
@@ -560,12 +710,26 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
     return success();
   }
 
-  LogicalResult schedule(QuantizeOp op, OpBuilder &b) const {
-    return emitQuantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
-                           op.getAmaxHistory(), op.getOutputInit(),
-                           op.getScaleInit(), conversion);
+  LogicalResult schedule(QuantizeOp op,
+                         ConversionPatternRewriter &rewriter) const {
+    // block_1x128 of a transposed copy that nothing else reads: the copy
+    // goes, the schedule reads its source (one pass over it instead of
+    // three: the transpose's read and write and the quantize's read).
+    if (auto [source, transpose] = transposedSourceOf(op); source) {
+      emitTransposedRowBlockQuantize(
+          rewriter, op.getLoc(), source, op.getOutputInit(), op.getScaleInit(),
+          opmath::fp8MaxFinite(
+              cast<MemRefType>(op.getOutputInit().getType()).getElementType()),
+          conversion);
+      rewriter.eraseOp(transpose);
+      return success();
+    }
+    return emitQuantizeGpu(rewriter, op.getLoc(), op.getRecipe(),
+                           op.getInput(), op.getAmaxHistory(),
+                           op.getOutputInit(), op.getScaleInit(), conversion);
   }
-  LogicalResult schedule(DequantizeOp op, OpBuilder &b) const {
+  LogicalResult schedule(DequantizeOp op,
+                         ConversionPatternRewriter &b) const {
     return emitDequantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
                              op.getScale(), op.getOutputInit(), conversion);
   }

@@ -194,3 +194,67 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
   moe.quantize mx_1x32 %x outs(%q, %s) : memref<4x64xbf16> -> memref<4x64xf8E4M3FN>, memref<4x2xf8E8M0FNU>
   return
 }
+
+// -----
+
+// block_1x128 of a transposed copy that only the quantize reads
+// (moe-fp8-placement's columnwise wgrad operands): the transpose goes and
+// the schedule reads its source, x [256, 64] bf16, directly: a warp per
+// (128-row block, 8 groups of 2 columns), 2 · 4 warps in one block of 256
+// threads; a lane
+// loads 32 rows of its 2 columns (4-byte vectors), each column's amax over
+// its rows, then over the 4 lanes of the block (xor 8, 16); lane quarter 0
+// stores the scale, every lane stores its 32 FP8 bytes of each output row
+// as two 16-byte vectors.
+// CHECK-LABEL: func.func @transposed_block_1x128(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<256x64xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<64x2xf32>)
+// CHECK-NOT:   linalg.transpose
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK-COUNT-32: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<256x64xbf16>, vector<2xbf16>
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
+// CHECK:           scf.if
+// CHECK-COUNT-2:     vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+func.func @transposed_block_1x128(%x: memref<256x64xbf16>, %q: memref<64x256xf8E4M3FN>, %s: memref<64x2xf32>) {
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%x : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E4M3FN>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}
+
+// -----
+
+// The transposed copy has another reader: it stays, and the quantize reads
+// it with the plain block_1x128 schedule.
+// CHECK-LABEL: func.func @transposed_copy_read_again(
+// CHECK:       linalg.transpose
+// CHECK:       gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:       gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:       memref.copy
+func.func @transposed_copy_read_again(%x: memref<256x64xbf16>, %q: memref<64x256xf8E4M3FN>, %s: memref<64x2xf32>, %t2: memref<64x256xbf16>) {
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%x : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E4M3FN>, memref<64x2xf32>
+  memref.copy %t, %t2 : memref<64x256xbf16> to memref<64x256xbf16>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}
+
+// -----
+
+// R = 200 is not a multiple of 128: not fused.
+// CHECK-LABEL: func.func @transposed_partial_block(
+// CHECK:       linalg.transpose
+func.func @transposed_partial_block(%x: memref<200x64xbf16>, %q: memref<64x200xf8E4M3FN>, %s: memref<64x2xf32>) {
+  %t = memref.alloc() : memref<64x200xbf16>
+  linalg.transpose ins(%x : memref<200x64xbf16>) outs(%t : memref<64x200xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x200xbf16> -> memref<64x200xf8E4M3FN>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x200xbf16>
+  return
+}

@@ -11,7 +11,10 @@ xs      x's kind of values, plus in chosen 128-column blocks: +inf, -inf,
         3e38, an all-NaN block, an all-zero block, a block of subnormals only
         (its scale underflows to 0 and becomes 1), values that saturate
 xp, xn  partial blocks (N = 200, 100) with NaN, inf and zero blocks
-w, wp   weights [G, M, N] with an inf tile, a zero tile, NaN and subnormals"""
+w, wp   weights [G, M, N] with an inf tile, a zero tile, NaN and subnormals
+xt, xtf [R, C] (bf16, f32) whose transposes are quantized in 1x128 blocks
+        along R: inf, saturating, all-NaN, all-zero, subnormal-only and
+        huge-value blocks down columns"""
 import math
 import os
 import random
@@ -110,6 +113,23 @@ def main():
     wp = random_matrix(rng, 3 * 200, 136, True)
     wp[199][135] = -INF                 # tile (0, 1, 1), its last element
     write(os.path.join(out, "wp.npy"), [3, 200, 136], wp)
+
+    # Transposed (columnwise) 1x128 blocks: a block is 128 rows of one
+    # column. Specials down columns.
+    xt = random_matrix(rng, 1024, 272, True)
+    xt[5][3] = INF                       # block (col 3, rows 0..127)
+    xt[130][4] = -INF                    # block (col 4, rows 128..255)
+    xt[300][6] = 3e38                    # saturates
+    for r in range(256, 384):
+        xt[r][7] = NAN                   # an all-NaN block
+        xt[r][8] = 0.0                   # an all-zero block
+        xt[r][9] = subnormal(rng)        # subnormals only: scale 1
+    xt[700][10] = bf16(1e30)             # one huge value among small ones
+    write(os.path.join(out, "xt.npy"), [1024, 272], xt)
+    xtf = random_matrix(rng, 256, 40, False)
+    xtf[10][2] = NAN
+    xtf[200][3] = -INF
+    write(os.path.join(out, "xtf.npy"), [256, 40], xtf)
 
 
 if __name__ == "__main__":
