@@ -129,6 +129,24 @@ void blockThreadsFor(OpBuilder &b, Location loc, Value numBlocks,
   mapLoopTo(blocks, gpu::Processor::BlockX);
 }
 
+using WarpLaneBody =
+    llvm::function_ref<void(OpBuilder &, Location, Value warp, Value lane)>;
+/// blockThreadsFor with a warp per item: ⌈numWarps / 8⌉ blocks of
+/// kBlockThreads; `body` gets the warp's index (numWarps or more past the
+/// last) and the lane.
+void warpsFor(OpBuilder &b, Location loc, Value numWarps, WarpLaneBody body) {
+  int64_t warpsPerBlock = kBlockThreads / kWarpSize;
+  Idx ix{b, loc};
+  blockThreadsFor(b, loc, ix.ceilDiv(numWarps, ix.c(warpsPerBlock)),
+                  kBlockThreads,
+                  [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+                    Idx t{tb, tl};
+                    Value warp = t.add(t.mul(block, t.c(warpsPerBlock)),
+                                       t.div(thread, t.c(kWarpSize)));
+                    body(tb, tl, warp, t.rem(thread, t.c(kWarpSize)));
+                  });
+}
+
 /// The maximum (arith.maxnumf) of `v` over groups of `lanes` consecutive
 /// lanes (a power of two ≤ 32), in every lane: a butterfly of shuffles xor
 /// lanes/2, ..., 1.
@@ -391,7 +409,6 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
   opmath::QuantBlockShape blk =
       *opmath::quantBlockShape(QuantRecipe::Block128x128);
   int64_t colBlocks = llvm::divideCeil(cols, blk.cols);
-  int64_t tilesPerBlock = kBlockThreads / kWarpSize;
   Value x = asRows(b, loc, input), q = asRows(b, loc, output),
         sv = asRows(b, loc, scale);
   Value m = dimOf(b, loc, input, rank - 2);
@@ -401,13 +418,9 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
   Value rowBlocks = ix.ceilDiv(m, ix.c(blk.rows));
   Value tilesPerBatch = ix.mul(rowBlocks, ix.c(colBlocks));
   Value tiles = ix.mul(batches, tilesPerBatch);
-  blockThreadsFor(
-      b, loc, ix.ceilDiv(tiles, ix.c(tilesPerBlock)), kBlockThreads,
-      [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+  warpsFor(
+      b, loc, tiles, [&](OpBuilder &tb, Location tl, Value tile, Value lane) {
         Idx t{tb, tl};
-        Value tile = t.add(t.mul(block, t.c(tilesPerBlock)),
-                           t.div(thread, t.c(kWarpSize)));
-        Value lane = t.rem(thread, t.c(kWarpSize));
         Value half = t.div(lane, t.c(kSegmentLanes));
         Value sub = t.rem(lane, t.c(kSegmentLanes));
         Value valid = t.lt(tile, tiles);
@@ -505,14 +518,10 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
   int64_t groups = cols / width;
   int64_t warpsPerRowBlock = groups / kTransposedWarpGroups;
   int64_t warps = warpsPerRowBlock * (rows / 128);
-  int64_t warpsPerBlock = kBlockThreads / kWarpSize;
-  blockThreadsFor(
-      b, loc, ix.c(llvm::divideCeil(warps, warpsPerBlock)), kBlockThreads,
-      [&](OpBuilder &tb, Location tl, Value block, Value thread) {
+  warpsFor(
+      b, loc, ix.c(warps),
+      [&](OpBuilder &tb, Location tl, Value warp, Value lane) {
         Idx t{tb, tl};
-        Value warp = t.add(t.mul(block, t.c(warpsPerBlock)),
-                           t.div(thread, t.c(kWarpSize)));
-        Value lane = t.rem(thread, t.c(kWarpSize));
         // A warp past the last computes on the last one and stores nothing.
         Value valid = t.lt(warp, t.c(warps));
         Value w = t.min(warp, t.c(warps - 1));

@@ -209,7 +209,8 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // CHECK-LABEL: func.func @transposed_block_1x128(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x64xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<64x2xf32>)
 // CHECK-NOT:   linalg.transpose
-// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
+// CHECK:       arith.ceildivui %c8{{.*}}, %c8
+// CHECK:       scf.parallel
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
 // CHECK-COUNT-32: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<256x64xbf16>, vector<2xbf16>
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
