@@ -34,3 +34,16 @@ func.func @dequantize_1x128(%q: tensor<16384x7168xf8E4M3FN> {moe.name = "q"},
   %y = moe.dequantize block_1x128 %q, %s outs(%y0) : tensor<16384x7168xf8E4M3FN>, tensor<16384x56xf32> -> tensor<16384x7168xbf16>
   return %y : tensor<16384x7168xbf16>
 }
+
+// Columnwise 1x128 (blocks along the rows, as the blockwise wgrad's
+// operands): the transposed quantize reads x through the transpose.
+// x [32768, 7168] bf16 (448 MiB) → q [7168, 32768].
+func.func @transposed_1x128(%x: tensor<32768x7168xbf16> {moe.name = "x"})
+    -> (tensor<7168x32768xf8E4M3FN> {moe.name = "q"}, tensor<7168x256xf32> {moe.name = "scale"}) {
+  %t0 = tensor.empty() : tensor<7168x32768xbf16>
+  %t = linalg.transpose ins(%x : tensor<32768x7168xbf16>) outs(%t0 : tensor<7168x32768xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<7168x32768xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<7168x256xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<7168x32768xbf16> -> tensor<7168x32768xf8E4M3FN>, tensor<7168x256xf32>
+  return %q, %s : tensor<7168x32768xf8E4M3FN>, tensor<7168x256xf32>
+}

@@ -20,6 +20,13 @@
 //   block_1x128           16 lanes per (row, 128-column block), 8 columns
 //                         each: one pass, loads kept in registers across
 //                         the shuffle butterfly (xor 8, 4, 2, 1).
+//   block_1x128 of a      (a linalg.transpose [1, 0] copy that only the
+//   transposed copy       quantize reads: the columnwise operands of FP8
+//                         weight gradients) read through the transpose, the
+//                         copy erased: a warp per (128 source rows, 4 × 16
+//                         bytes of columns), 16 rows a lane in registers, a
+//                         column's amax over them then xor 4, 8, 16; each
+//                         column an output row, 16 bytes a lane.
 //   block_128x128         a warp per 128 × 128 tile ([..., M, N], batched
 //                         over the leading dims): the two half-warps take
 //                         alternate rows, four rows of loads in flight;

@@ -200,25 +200,26 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // block_1x128 of a transposed copy that only the quantize reads
 // (moe-fp8-placement's columnwise wgrad operands): the transpose goes and
 // the schedule reads its source, x [256, 64] bf16, directly: a warp per
-// (128-row block, 8 groups of 2 columns), 2 · 4 warps in one block of 256
-// threads; a lane
-// loads 32 rows of its 2 columns (4-byte vectors), each column's amax over
-// its rows, then over the 4 lanes of the block (xor 8, 16); lane quarter 0
-// stores the scale, every lane stores its 32 FP8 bytes of each output row
-// as two 16-byte vectors.
+// (128-row block, 4 groups of 8 columns), 2 · 2 warps in one block of 256
+// threads; a lane loads 16 rows of its 8 columns (16-byte vectors), each
+// column's amax over its rows, then over the 8 lanes of the block (xor 4,
+// 8, 16); the lanes of the first rows store the scales, every lane stores
+// its 16 FP8 bytes of each of its 8 output rows.
 // CHECK-LABEL: func.func @transposed_block_1x128(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x64xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<64x2xf32>)
 // CHECK-NOT:   linalg.transpose
-// CHECK:       arith.ceildivui %c8{{.*}}, %c8
+// CHECK:       arith.ceildivui %c4{{.*}}, %c8
 // CHECK:       scf.parallel
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
-// CHECK-COUNT-32: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<256x64xbf16>, vector<2xbf16>
+// CHECK-COUNT-16: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
 // CHECK:           scf.if
 // CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
 // CHECK:           scf.if
-// CHECK-COUNT-2:     vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK:             vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-COUNT-7:   vector.store %{{.*}}, %[[Q]]
 // CHECK-NOT:   linalg.transpose
 // CHECK:       return
 func.func @transposed_block_1x128(%x: memref<256x64xbf16>, %q: memref<64x256xf8E4M3FN>, %s: memref<64x2xf32>) {

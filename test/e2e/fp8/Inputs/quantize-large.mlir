@@ -110,34 +110,34 @@ func.func @block_128x128_e5m2_partial(%w: tensor<3x200x136xbf16> {moe.name = "wp
 // operands): the GPU schedule reads the untransposed x through the
 // transpose (the transposed copy is gone) where only the quantize reads
 // it; both must equal the reference's transpose, then quantize.
-func.func @transposed_1x128_e4m3(%x: tensor<1024x272xbf16> {moe.name = "xt"})
-    -> (tensor<272x1024xf8E4M3FN> {moe.name = "q"}, tensor<272x8xf32> {moe.name = "scale"}) {
-  %t0 = tensor.empty() : tensor<272x1024xbf16>
-  %t = linalg.transpose ins(%x : tensor<1024x272xbf16>) outs(%t0 : tensor<272x1024xbf16>) permutation = [1, 0]
-  %q0 = tensor.empty() : tensor<272x1024xf8E4M3FN>
-  %s0 = tensor.empty() : tensor<272x8xf32>
-  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<272x1024xbf16> -> tensor<272x1024xf8E4M3FN>, tensor<272x8xf32>
-  return %q, %s : tensor<272x1024xf8E4M3FN>, tensor<272x8xf32>
+func.func @transposed_1x128_e4m3(%x: tensor<1024x288xbf16> {moe.name = "xt"})
+    -> (tensor<288x1024xf8E4M3FN> {moe.name = "q"}, tensor<288x8xf32> {moe.name = "scale"}) {
+  %t0 = tensor.empty() : tensor<288x1024xbf16>
+  %t = linalg.transpose ins(%x : tensor<1024x288xbf16>) outs(%t0 : tensor<288x1024xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<288x1024xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<288x8xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<288x1024xbf16> -> tensor<288x1024xf8E4M3FN>, tensor<288x8xf32>
+  return %q, %s : tensor<288x1024xf8E4M3FN>, tensor<288x8xf32>
 }
 
 // f32 source (one column a lane), e5m2.
-func.func @transposed_1x128_e5m2_f32(%x: tensor<256x40xf32> {moe.name = "xtf"})
-    -> (tensor<40x256xf8E5M2> {moe.name = "q"}, tensor<40x2xf32> {moe.name = "scale"}) {
-  %t0 = tensor.empty() : tensor<40x256xf32>
-  %t = linalg.transpose ins(%x : tensor<256x40xf32>) outs(%t0 : tensor<40x256xf32>) permutation = [1, 0]
-  %q0 = tensor.empty() : tensor<40x256xf8E5M2>
-  %s0 = tensor.empty() : tensor<40x2xf32>
-  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<40x256xf32> -> tensor<40x256xf8E5M2>, tensor<40x2xf32>
-  return %q, %s : tensor<40x256xf8E5M2>, tensor<40x2xf32>
+func.func @transposed_1x128_e5m2_f32(%x: tensor<256x48xf32> {moe.name = "xtf"})
+    -> (tensor<48x256xf8E5M2> {moe.name = "q"}, tensor<48x2xf32> {moe.name = "scale"}) {
+  %t0 = tensor.empty() : tensor<48x256xf32>
+  %t = linalg.transpose ins(%x : tensor<256x48xf32>) outs(%t0 : tensor<48x256xf32>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<48x256xf8E5M2>
+  %s0 = tensor.empty() : tensor<48x2xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<48x256xf32> -> tensor<48x256xf8E5M2>, tensor<48x2xf32>
+  return %q, %s : tensor<48x256xf8E5M2>, tensor<48x2xf32>
 }
 
 // The transposed copy is also returned: it stays, and the quantize reads it.
-func.func @transposed_1x128_copy_kept(%x: tensor<1024x272xbf16> {moe.name = "xt"})
-    -> (tensor<272x1024xbf16> {moe.name = "t"}, tensor<272x1024xf8E4M3FN> {moe.name = "q"}, tensor<272x8xf32> {moe.name = "scale"}) {
-  %t0 = tensor.empty() : tensor<272x1024xbf16>
-  %t = linalg.transpose ins(%x : tensor<1024x272xbf16>) outs(%t0 : tensor<272x1024xbf16>) permutation = [1, 0]
-  %q0 = tensor.empty() : tensor<272x1024xf8E4M3FN>
-  %s0 = tensor.empty() : tensor<272x8xf32>
-  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<272x1024xbf16> -> tensor<272x1024xf8E4M3FN>, tensor<272x8xf32>
-  return %t, %q, %s : tensor<272x1024xbf16>, tensor<272x1024xf8E4M3FN>, tensor<272x8xf32>
+func.func @transposed_1x128_copy_kept(%x: tensor<1024x288xbf16> {moe.name = "xt"})
+    -> (tensor<288x1024xbf16> {moe.name = "t"}, tensor<288x1024xf8E4M3FN> {moe.name = "q"}, tensor<288x8xf32> {moe.name = "scale"}) {
+  %t0 = tensor.empty() : tensor<288x1024xbf16>
+  %t = linalg.transpose ins(%x : tensor<1024x288xbf16>) outs(%t0 : tensor<288x1024xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<288x1024xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<288x8xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<288x1024xbf16> -> tensor<288x1024xf8E4M3FN>, tensor<288x8xf32>
+  return %t, %q, %s : tensor<288x1024xbf16>, tensor<288x1024xf8E4M3FN>, tensor<288x8xf32>
 }

@@ -116,7 +116,7 @@ def main():
 
     # Transposed (columnwise) 1x128 blocks: a block is 128 rows of one
     # column. Specials down columns.
-    xt = random_matrix(rng, 1024, 272, True)
+    xt = random_matrix(rng, 1024, 288, True)
     xt[5][3] = INF                       # block (col 3, rows 0..127)
     xt[130][4] = -INF                    # block (col 4, rows 128..255)
     xt[300][6] = 3e38                    # saturates
@@ -125,11 +125,11 @@ def main():
         xt[r][8] = 0.0                   # an all-zero block
         xt[r][9] = subnormal(rng)        # subnormals only: scale 1
     xt[700][10] = bf16(1e30)             # one huge value among small ones
-    write(os.path.join(out, "xt.npy"), [1024, 272], xt)
-    xtf = random_matrix(rng, 256, 40, False)
+    write(os.path.join(out, "xt.npy"), [1024, 288], xt)
+    xtf = random_matrix(rng, 256, 48, False)
     xtf[10][2] = NAN
     xtf[200][3] = -INF
-    write(os.path.join(out, "xtf.npy"), [256, 40], xtf)
+    write(os.path.join(out, "xtf.npy"), [256, 48], xtf)
 
 
 if __name__ == "__main__":
