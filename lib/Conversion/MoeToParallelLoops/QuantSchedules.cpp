@@ -12,7 +12,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -147,11 +146,12 @@ void warpsFor(OpBuilder &b, Location loc, Value numWarps, WarpLaneBody body) {
                   });
 }
 
-/// The maximum (arith.maxnumf) of `v` over groups of `lanes` consecutive
-/// lanes (a power of two ≤ 32), in every lane: a butterfly of shuffles xor
-/// lanes/2, ..., 1.
-Value butterflyMax(OpBuilder &b, Location loc, Value v, int64_t lanes) {
-  for (int32_t offset = lanes / 2; offset > 0; offset /= 2) {
+/// The maximum (arith.maxnumf) of `v` over groups of `lanes` lanes `stride`
+/// apart (powers of two, lanes · stride ≤ 32; stride 1: consecutive lanes),
+/// in every lane: a butterfly of shuffles xor stride · lanes/2, ..., stride.
+Value butterflyMax(OpBuilder &b, Location loc, Value v, int64_t lanes,
+                   int64_t stride = 1) {
+  for (int32_t offset = stride * lanes / 2; offset >= stride; offset /= 2) {
     Value other = gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
                                          gpu::ShuffleMode::XOR)
                       .getShuffleResult();
@@ -517,7 +517,6 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
                                     Fp8Conversion conversion) {
   Idx ix{b, loc};
   auto type = cast<MemRefType>(source.getType());
-  Type elem = type.getElementType();
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   int64_t width = transposedLaneColumns(type);
   int64_t groups = cols / width;
@@ -540,23 +539,14 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
                          t.mul(part, t.c(kTransposedLaneRows)));
         // values[j][i]: column c0 + j of row r0 + i, as f32.
         SmallVector<SmallVector<Value>> values(width);
-        for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
-          Value bits = loadRowBits(tb, tl, source, t.add(r0, t.c(i)), c0, width);
-          for (int64_t j = 0; j < width; ++j)
-            values[j].push_back(elementToF32(
-                tb, tl,
-                arith::BitcastOp::create(
-                    tb, tl, elem, vector::ExtractOp::create(tb, tl, bits, j))));
-        }
+        for (int64_t i = 0; i < kTransposedLaneRows; ++i)
+          for (auto [j, v] : llvm::enumerate(loadRowVectorAsF32(
+                   tb, tl, source, t.add(r0, t.c(i)), c0, width)))
+            values[j].push_back(v);
         for (int64_t j = 0; j < width; ++j) {
-          Value amax = amaxOf(tb, tl, f32Const(tb, tl, 0.0), values[j]);
-          for (int32_t offset = kTransposedWarpGroups; offset < kWarpSize;
-               offset *= 2) {
-            Value other = gpu::ShuffleOp::create(tb, tl, amax, offset, kWarpSize,
-                                                 gpu::ShuffleMode::XOR)
-                              .getShuffleResult();
-            amax = arith::MaxNumFOp::create(tb, tl, amax, other);
-          }
+          Value amax = butterflyMax(
+              tb, tl, amaxOf(tb, tl, f32Const(tb, tl, 0.0), values[j]),
+              kTransposedBlockLanes, kTransposedWarpGroups);
           Value s = scaleFromAmax(tb, tl, amax, fp8Max);
           Value outRow = t.add(c0, t.c(j));
           ifThen(tb, tl, t.both(valid, t.eq(part, 0)),
@@ -578,8 +568,9 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
 /// 2-D linalg.transpose (permutation [1, 0]) writes and only this quantize
 /// reads (its other users: the transpose and deallocations), with nothing
 /// but allocations and effect-free ops between the two, and the shapes the
-/// fused schedule takes (block_1x128; R a multiple of 128; 4-byte column
-/// groups filling whole warps); with the transpose. Null otherwise.
+/// fused schedule takes (block_1x128; R a multiple of 128; column groups of
+/// kTransposedLaneBytes filling whole warps); with the transpose. Null
+/// otherwise.
 std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
   Value input = quantize.getInput();
   if (quantize.getRecipe() != QuantRecipe::Block1x128 ||

@@ -25,7 +25,7 @@
 //                         weight gradients) read through the transpose, the
 //                         copy erased: a warp per (128 source rows, 4 × 16
 //                         bytes of columns), 16 rows a lane in registers, a
-//                         column's amax over them then xor 4, 8, 16; each
+//                         column's amax over them then xor 16, 8, 4; each
 //                         column an output row, 16 bytes a lane.
 //   block_128x128         a warp per 128 × 128 tile ([..., M, N], batched
 //                         over the leading dims): the two half-warps take

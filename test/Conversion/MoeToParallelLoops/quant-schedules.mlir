@@ -202,8 +202,8 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // the schedule reads its source, x [256, 64] bf16, directly: a warp per
 // (128-row block, 4 groups of 8 columns), 2 · 2 warps in one block of 256
 // threads; a lane loads 16 rows of its 8 columns (16-byte vectors), each
-// column's amax over its rows, then over the 8 lanes of the block (xor 4,
-// 8, 16); the lanes of the first rows store the scales, every lane stores
+// column's amax over its rows, then over the 8 lanes of the block (xor 16,
+// 8, 4); the lanes of the first rows store the scales, every lane stores
 // its 16 FP8 bytes of each of its 8 output rows.
 // CHECK-LABEL: func.func @transposed_block_1x128(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x64xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<64x2xf32>)
@@ -212,9 +212,9 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // CHECK:       scf.parallel
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
 // CHECK-COUNT-16: vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x64xbf16>, vector<8xbf16>
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
 // CHECK:           scf.if
 // CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
 // CHECK:           scf.if
