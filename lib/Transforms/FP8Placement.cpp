@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::moe {
@@ -194,7 +195,7 @@ private:
   struct FP8Weights {
     llvm::StringSet<> bwdArguments;
     /// Weight arguments a placed forward GEMM quantized, in order.
-    SmallVector<Value> quantized;
+    llvm::SetVector<Value> quantized;
     SmallVector<FP8Weight> saved;
   };
   std::optional<FP8Weights> fp8Weights;
@@ -207,6 +208,17 @@ StringRef argumentName(func::FuncOp func, Value value) {
     return {};
   auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kNameAttr);
   return name ? name.getValue() : StringRef();
+}
+
+/// The index of the argument of `func` whose `moe.name` is `name` (the
+/// last, were there several).
+std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
+  std::optional<unsigned> index;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto n = func.getArgAttrOfType<StringAttr>(i, kNameAttr);
+        n && n.getValue() == name)
+      index = i;
+  return index;
 }
 
 std::optional<Layer> layerOfName(StringRef name) {
@@ -498,9 +510,8 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
                             config.forwardType, tagB);
     if (fp8Weights && kind == Kind::Forward &&
         config.selected(layer, Kind::Dgrad) &&
-        fp8Weights->bwdArguments.contains(weightName) &&
-        !llvm::is_contained(fp8Weights->quantized, op.getB()))
-      fp8Weights->quantized.push_back(op.getB());
+        fp8Weights->bwdArguments.contains(weightName))
+      fp8Weights->quantized.insert(op.getB());
     a = qa->data;
     aScale = qa->scale;
     weights = qb.data;
@@ -756,11 +767,7 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
     Block &body = bwd.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     for (const FunctionPlacer::FP8Residual &residual : residuals) {
-      std::optional<unsigned> index;
-      for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
-        if (auto name = bwd.getArgAttrOfType<StringAttr>(i, kNameAttr);
-            name && name.getValue() == residual.name)
-          index = i;
+      std::optional<unsigned> index = argumentNamed(bwd, residual.name);
       if (!index)
         return bwd.emitOpError("moe-fp8-placement: the FP8 residual ")
                << residual.name << " of the forward is not an argument here";
@@ -795,22 +802,18 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
     MLIRContext *ctx = &getContext();
     SmallVector<std::pair<Value, Quantized>> seeds;
     Block &body = bwd.getBody().front();
-    auto indexOf = [&](StringRef name) -> std::optional<unsigned> {
-      for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
-        if (auto n = bwd.getArgAttrOfType<StringAttr>(i, kNameAttr);
-            n && n.getValue() == name)
-          return i;
-      return std::nullopt;
-    };
     for (const FunctionPlacer::FP8Weight &weight : weights) {
-      std::optional<unsigned> weightIndex = indexOf(weight.weightName);
+      std::optional<unsigned> weightIndex =
+          argumentNamed(bwd, weight.weightName);
       assert(weightIndex && "saved only for weights @f_bwd takes");
+      // Stays valid (and this weight's) when arguments are inserted.
+      BlockArgument weightArgument = bwd.getArgument(*weightIndex);
       unsigned index = 0;
       for (unsigned i = 0; i < bwd.getNumArguments(); ++i)
         if (auto role = bwd.getArgAttrOfType<StringAttr>(i, kRoleAttr);
             role && role.getValue() == "residual")
           index = i + 1;
-      Location loc = bwd.getArgument(*weightIndex).getLoc();
+      Location loc = weightArgument.getLoc();
       Value parts[2];
       const std::pair<Type, StringRef> partTypes[2] = {
           {weight.dataType, "_fp8"}, {weight.scaleType, "_fp8_scale"}};
@@ -823,10 +826,7 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
                                  attrs.getDictionary(ctx), loc);
         parts[i] = bwd.getArgument(index + i);
       }
-      // Inserting before the weight shifts it.
-      weightIndex = indexOf(weight.weightName);
-      seeds.push_back(
-          {bwd.getArgument(*weightIndex), Quantized{parts[0], parts[1]}});
+      seeds.push_back({weightArgument, Quantized{parts[0], parts[1]}});
     }
     bwd.setType(
         FunctionType::get(ctx, body.getArgumentTypes(), bwd.getResultTypes()));
