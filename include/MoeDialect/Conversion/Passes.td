@@ -318,9 +318,8 @@ def ConvertGroupedMatmulToNVGPUPass
            "Store whole bf16 output tiles with TMA (false: every tile by "
            "threads, which compute-sanitizer initcheck can follow)">,
     Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
-           "Generate kernels for FP8 grouped matmuls only (moe-lower-to-gpu "
-           "with gemm=auto: the bf16 ones stay with cuBLASLt, which has no "
-           "FP8 grouped path here)">,
+           "Generate kernels for FP8 grouped matmuls only (the bf16 ones stay "
+           "with cuBLASLt, which has no FP8 grouped path here)">,
     Option<"autoSelect", "auto-select", "bool", /*default=*/"false",
            "Generate kernels for the bf16/f32 grouped GEMMs only where "
            "gemm=auto's rule prefers them (32 or more groups; weight "

@@ -62,7 +62,8 @@ struct GemmChoices {
   bool tmaStore = true;
   /// Only FP8 grouped matmuls get kernels (the others stay with cuBLASLt).
   bool fp8Only = false;
-  /// bf16/f32 ones get kernels where autoPrefersGeneratedKernel says so.
+  /// bf16/f32 ones get kernels only where autoPrefersGeneratedKernel says
+  /// so (moe-lower-to-gpu gemm=auto).
   bool autoSelect = false;
 };
 

@@ -200,20 +200,30 @@ std::string fp8Reason(GroupedMatmulOp op) {
   return scalesReason(op.getAScale(), op.getBScale());
 }
 
-/// Why `op` gets no generated kernel (empty: it gets one).
-std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
-  bool fp8 = op.getAScale() != nullptr;
+/// Why the pass's options leave the grouped GEMM `op` (FP8 when `fp8`) to
+/// cuBLASLt (empty: they do not).
+std::string selectionReason(Operation *op, const GemmChoices &choices,
+                            bool fp8) {
   if (choices.fp8Only && !fp8)
     return "bf16 operands (fp8-only)";
   if (choices.autoSelect && !fp8 && !autoPrefersGeneratedKernel(op))
     return "bf16 operands where cuBLASLt is the faster (auto-select)";
+  return "";
+}
+
+/// Why `op` gets no generated kernel (empty: it gets one).
+std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
+  bool fp8 = op.getAScale() != nullptr;
+  std::string reason = selectionReason(op, choices, fp8);
+  if (!reason.empty())
+    return reason;
   if (fp8) {
-    std::string reason = fp8Reason(op);
+    reason = fp8Reason(op);
     if (!reason.empty())
       return reason;
   }
-  std::string reason = operandReason({op.getA(), op.getB()},
-                                     op.getGroupSizes(), op.getCInit(), fp8);
+  reason = operandReason({op.getA(), op.getB()}, op.getGroupSizes(),
+                         op.getCInit(), fp8);
   if (!reason.empty())
     return reason;
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
@@ -229,18 +239,16 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
 
 std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices) {
   bool fp8 = op.getAScale() != nullptr;
-  if (choices.fp8Only && !fp8)
-    return "bf16 operands (fp8-only)";
-  if (choices.autoSelect && !fp8 && !autoPrefersGeneratedKernel(op))
-    return "bf16 operands where cuBLASLt is the faster (auto-select)";
+  std::string reason = selectionReason(op, choices, fp8);
+  if (!reason.empty())
+    return reason;
   if (fp8) {
-    std::string reason = scalesReason(op.getAScale(), op.getDcScale());
+    reason = scalesReason(op.getAScale(), op.getDcScale());
     if (!reason.empty())
       return reason;
   }
   Value db = op.getOuts().front();
-  std::string reason =
-      operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db, fp8);
+  reason = operandReason({op.getA(), op.getDc()}, op.getGroupSizes(), db, fp8);
   if (!reason.empty())
     return reason;
   bool transposed = op.getTransposedOperands();

@@ -103,11 +103,11 @@ struct CheckFP8OnTargetPass
 };
 } // namespace
 
-/// Shared front half: expand moe.layer, bufferize, free temporaries.
 /// How moe-fuse runs in a pipeline: not at all, on every grouped matmul
 /// (generated kernels), or on those gemm=auto generates.
 enum class GemmFusion { none, all, generatedKernelsOnly };
 
+/// Shared front half: expand moe.layer, bufferize, free temporaries.
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
                                       GemmFusion fuse = GemmFusion::none) {
@@ -311,9 +311,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     // Blackwell-generation chips (sm_100 and newer).
     // The generated grouped GEMMs fence their TMA descriptors for the
     // tensor-map proxy: PTX 8.3.
-    nvvm.features = smVersion(options.chip) >= 100   ? "+ptx88"
-                    : generatedGemms || autoGemms ? "+ptx83"
-                                                     : "+ptx80";
+    nvvm.features = smVersion(options.chip) >= 100 ? "+ptx88"
+                    : generatedGemms || autoGemms  ? "+ptx83"
+                                                   : "+ptx80";
   }
   nvvm.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(nvvm));

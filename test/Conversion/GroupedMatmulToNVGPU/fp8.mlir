@@ -54,7 +54,7 @@ func.func @blockwise_nk_e5m2(%a: memref<256x128xf8E5M2>, %b: memref<4x192x128xf8
 
 // -----
 
-// fp8-only (moe-lower-to-gpu with gemm=auto): bf16 grouped matmuls are left
+// fp8-only: bf16 grouped matmuls are left
 // for the runtime's cuBLASLt call.
 // ONLY-LABEL: func.func @bf16_left_alone
 // ONLY:       moe.grouped_matmul
