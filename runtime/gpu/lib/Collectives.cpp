@@ -3,10 +3,16 @@
 // One NCCL communicator per (grid, axis), made with ncclCommInitRank from a
 // unique id every rank received (moert_gpu_comm_*), and the collectives on
 // them: the all-reduce (ncclAllReduce, in place) and the ragged all-to-all
-// with chunked counts in device memory, by the host path: the send counts
-// are gathered from every rank (ncclAllGather), copied to the host, and the
-// rows move by grouped ncclSend/ncclRecv (a rank's own rows by a device
-// copy). Every CUDA and NCCL status is checked and reported with the call;
+// with chunked counts in device memory, by one of two paths:
+//  * device (DeviceExchange.h, the default where it is built and every rank
+//    is load/store reachable): counts and rows move through a symmetric NCCL
+//    window by kernels, with no host wait, so it can be captured in a CUDA
+//    graph;
+//  * host-counts (the fallback): the send counts are gathered from every
+//    rank (ncclAllGather), copied to the host, and the rows move by grouped
+//    ncclSend/ncclRecv (a rank's own rows by a device copy).
+// MOE_EP_EXCHANGE=device|host-counts (or moert_gpu_comm_set_exchange) picks
+// one; unset, device where it can run, else host-counts. Every CUDA and NCCL status is checked and reported with the call;
 // every wait on the host polls the stream and the communicator's
 // asynchronous error with a deadline (MOE_COMM_TIMEOUT_S, default 60 s).
 // The moert_entry_coll_* twins of the CPU's moert_coll_* (moert_coll_gpu_abi.def)
@@ -31,7 +37,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +54,9 @@
 
 #ifdef MOERT_GPU_HAVE_NCCL
 #include <nccl.h>
+#endif
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+#include "DeviceExchange.h"
 #endif
 
 namespace {
@@ -186,12 +198,32 @@ HostComm *findHostComm(int64_t grid, int64_t axis) {
 
 #ifdef MOERT_GPU_HAVE_NCCL
 
+enum class Exchange { Unset, Device, HostCounts };
+
+const char *exchangeName(Exchange e) {
+  return e == Exchange::Device ? "device" : e == Exchange::HostCounts ? "host-counts" : "unset";
+}
+
 struct Comm {
   ncclComm_t comm = nullptr;
   int rank = 0;
   int size = 1;
   void *scratch = nullptr; // device memory for the gathered counts
   size_t scratchBytes = 0;
+  Exchange exchange = Exchange::Unset;
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+  // The device path's symmetric window (ncclMemAlloc'd, registered), the
+  // kernels' state and the mapped fault record.
+  ncclWindow_t window = nullptr;
+  void *windowBase = nullptr;
+  size_t windowBytes = 0;
+  size_t countsCapacity = 0;
+  void *state = nullptr;
+  moert_gpu::dx::ExchangeFault *fault = nullptr; // host address (mapped)
+  moert_gpu::dx::ExchangeFault *faultDevice = nullptr;
+  moert_gpu::dx::Peers peers{};
+  int ctasMax = 1;
+#endif
 };
 
 std::map<std::pair<int64_t, int64_t>, Comm> gComms;
@@ -265,11 +297,17 @@ int ncclTypeOf(int32_t dtype, ncclDataType_t *out) {
   }
 }
 
-int allToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
-             int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
-             int64_t rowBytes, cudaStream_t stream) {
-  const char *what = "all_to_all";
+int hostCountsAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
+                       int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
+                       int64_t rowBytes, cudaStream_t stream) {
+  const char *what = "all_to_all (host-counts)";
   const int p = c.size;
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  CUDA_CK(cudaStreamIsCapturing(stream, &capturing));
+  if (capturing != cudaStreamCaptureStatusNone)
+    return collFail("%s waits on the host for the counts, which a CUDA graph capture cannot "
+                    "record; the device exchange (MOE_EP_EXCHANGE=device) can be captured",
+                    what);
   if (chunks < 1 || rowBytes < 0 || sendRows < 0 || recvRows < 0)
     return collFail("%s: bad arguments: %lld chunks per rank, %lld-byte rows", what,
                     (long long)chunks, (long long)rowBytes);
@@ -353,6 +391,159 @@ int allToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t 
   return 0;
 }
 
+/// The exchange `c` uses: MOE_EP_EXCHANGE (device, host-counts) or, unset,
+/// device where it is built and every rank is in the LSA team.
+int chooseExchange(Comm &c, const char *mode = nullptr) {
+  if (c.exchange != Exchange::Unset && !mode)
+    return 0;
+  const char *env = std::getenv("MOE_EP_EXCHANGE");
+  std::string choice = mode ? mode : env && *env ? env : "auto";
+  if (choice != "auto" && choice != "device" && choice != "host-counts")
+    return collFail("%s is '%s'; expected device, host-counts or auto",
+                    mode ? "the exchange" : "MOE_EP_EXCHANGE", choice.c_str());
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+  const int team = moert_gpu::dx::lsaTeamSize(c.comm);
+  const bool reachable = team == c.size && c.size <= moert_gpu::dx::kMaxRanks;
+  if (choice == "device" && !reachable)
+    return collFail("the device exchange was asked for, but only %d of the %d ranks reach each other by "
+                    "load/store (NCCL's LSA team; NVLink or P2P)",
+                    team, c.size);
+  c.exchange = choice == "host-counts" || !reachable ? Exchange::HostCounts : Exchange::Device;
+#else
+  if (choice == "device")
+    return collFail("the device exchange was asked for, but libmoe_runtime_gpu was built without NCCL's "
+                    "device API (nccl_device.h and nvcc)");
+  c.exchange = Exchange::HostCounts;
+#endif
+  return 0;
+}
+
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+
+/// Every rank's stream work so far is done: a tiny all-reduce, waited for.
+int hostBarrier(Comm &c, cudaStream_t stream, const char *what) {
+  if (c.scratchBytes < sizeof(int32_t)) {
+    CUDA_CK(cudaMalloc(&c.scratch, 64));
+    c.scratchBytes = 64;
+  }
+  NCCL_CK(ncclAllReduce(c.scratch, c.scratch, 1, ncclInt32, ncclMax, c.comm, stream));
+  return waitFor(c, stream, what);
+}
+
+/// A window of at least `layout`'s size on every rank (the same size on all:
+/// their needs are max-reduced), zeroed, with every rank's LSA pointer.
+/// Collective: all ranks grow at the same call, as SPMD code with the same
+/// shapes does. Not under a CUDA graph capture (a warm-up call first).
+int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stream) {
+  if (c.window && c.windowBytes >= layout.totalBytes && c.countsCapacity >= layout.countsCapacity)
+    return 0;
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  CUDA_CK(cudaStreamIsCapturing(stream, &capturing));
+  if (capturing != cudaStreamCaptureStatusNone)
+    return collFail("all_to_all (device): the exchange window must grow to %zu bytes, which "
+                    "cannot happen inside a CUDA graph capture; call the entry once before "
+                    "capturing it",
+                    layout.totalBytes);
+  if (waitFor(c, stream, "all_to_all (device): before growing the window") != 0)
+    return -1;
+  // Agree on the size: every rank registers the same bytes.
+  if (c.scratchBytes < 64) {
+    if (c.scratch)
+      CUDA_CK(cudaFree(c.scratch));
+    CUDA_CK(cudaMalloc(&c.scratch, 64));
+    c.scratchBytes = 64;
+  }
+  uint64_t need[2] = {layout.totalBytes, layout.countsCapacity};
+  CUDA_CK(cudaMemcpyAsync(c.scratch, need, sizeof need, cudaMemcpyHostToDevice, stream));
+  NCCL_CK(ncclAllReduce(c.scratch, c.scratch, 2, ncclUint64, ncclMax, c.comm, stream));
+  CUDA_CK(cudaMemcpyAsync(need, c.scratch, sizeof need, cudaMemcpyDeviceToHost, stream));
+  if (waitFor(c, stream, "all_to_all (device): agreeing on the window size") != 0)
+    return -1;
+  if (c.window) {
+    NCCL_CK(ncclCommWindowDeregister(c.comm, c.window));
+    NCCL_CK(ncclMemFree(c.windowBase));
+    c.window = nullptr;
+    c.windowBase = nullptr;
+  }
+  NCCL_CK(ncclMemAlloc(&c.windowBase, size_t(need[0])));
+  NCCL_CK(ncclCommWindowRegister(c.comm, c.windowBase, size_t(need[0]), &c.window,
+                                 NCCL_WIN_COLL_SYMMETRIC));
+  c.windowBytes = size_t(need[0]);
+  c.countsCapacity = size_t(need[1]);
+  CUDA_CK(cudaMemsetAsync(c.windowBase, 0, c.windowBytes, stream));
+  if (!c.state) {
+    CUDA_CK(cudaMalloc(&c.state, moert_gpu::dx::stateBytes()));
+    CUDA_CK(cudaMemsetAsync(c.state, 0, moert_gpu::dx::stateBytes(), stream));
+    CUDA_CK(cudaHostAlloc(reinterpret_cast<void **>(&c.fault), sizeof *c.fault,
+                          cudaHostAllocMapped));
+    std::memset(c.fault, 0, sizeof *c.fault);
+    CUDA_CK(cudaHostGetDevicePointer(reinterpret_cast<void **>(&c.faultDevice), c.fault, 0));
+    int device = 0, sms = 0;
+    CUDA_CK(cudaGetDevice(&device));
+    CUDA_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    c.ctasMax = 2 * (sms > 0 ? sms : 1);
+  }
+  c.peers.ranks = c.size;
+  c.peers.rank = c.rank;
+  int e = moert_gpu::dx::resolvePeers(c.window, &c.peers, stream);
+  if (e != 0)
+    return collFail("all_to_all (device): resolving the ranks' window pointers: %s",
+                    cudaGetErrorString(cudaError_t(e)));
+  // No rank writes into a window before its owner has zeroed it.
+  return hostBarrier(c, stream, "all_to_all (device): after growing the window");
+}
+
+int deviceAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
+                   int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
+                   int64_t rowBytes, cudaStream_t stream) {
+  if (chunks < 1 || rowBytes < 0 || sendRows < 0 || recvRows < 0 || rowBytes > INT32_MAX ||
+      recvRows > INT32_MAX)
+    return collFail("all_to_all (device): bad arguments: %lld chunks per rank, %lld-byte rows, "
+                    "%lld and %lld rows",
+                    (long long)chunks, (long long)rowBytes, (long long)sendRows,
+                    (long long)recvRows);
+  const moert_gpu::dx::Layout layout =
+      moert_gpu::dx::layoutFor(c.size, chunks, recvRows, rowBytes);
+  if (ensureWindow(c, layout, stream) != 0)
+    return -1;
+  moert_gpu::dx::Call call{};
+  call.send = send;
+  call.sendSizes = sendSizesDevice;
+  call.chunksPerRank = chunks;
+  call.sendRows = sendRows;
+  call.recv = recv;
+  call.recvSizes = recvSizesDevice;
+  call.recvRows = recvRows;
+  call.rowBytes = rowBytes;
+  call.layout = layout;
+  call.state = c.state;
+  call.fault = c.faultDevice;
+  call.timeoutNs = uint64_t(timeoutSeconds() * 1e9);
+  const int64_t bytes = std::max(sendRows, recvRows) * rowBytes;
+  call.ctas = int(std::max<int64_t>(1, std::min<int64_t>(c.ctasMax, bytes / (32 << 10))));
+  int e = moert_gpu::dx::launchExchange(c.peers, call, stream);
+  if (e != 0)
+    return collFail("all_to_all (device): launching the exchange kernels: %s",
+                    cudaGetErrorString(cudaError_t(e)));
+  return 0;
+}
+
+#endif // MOERT_GPU_HAVE_DEVICE_EXCHANGE
+
+int allToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
+             int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
+             int64_t rowBytes, cudaStream_t stream) {
+  if (chooseExchange(c) != 0)
+    return -1;
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+  if (c.exchange == Exchange::Device)
+    return deviceAllToAll(c, send, sendSizesDevice, chunks, sendRows, recv, recvSizesDevice,
+                          recvRows, rowBytes, stream);
+#endif
+  return hostCountsAllToAll(c, send, sendSizesDevice, chunks, sendRows, recv, recvSizesDevice,
+                            recvRows, rowBytes, stream);
+}
+
 #endif // MOERT_GPU_HAVE_NCCL
 
 #ifndef MOERT_GPU_HAVE_NCCL
@@ -374,6 +565,64 @@ int withoutNccl(const char *call) {
 }
 
 } // namespace
+
+namespace moert_gpu {
+
+const char *exchangeFault() {
+  static char message[512];
+  message[0] = '\0';
+#ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+  for (auto &entry : gComms) {
+    const dx::ExchangeFault *f = entry.second.fault;
+    if (!f || f->code <= 0)
+      continue;
+    const char *why = "";
+    char detail[256];
+    switch (f->code) {
+    case dx::kFaultTimeout:
+      std::snprintf(detail, sizeof detail,
+                    "timed out after %g s at barrier %d waiting for rank %d (MOE_COMM_TIMEOUT_S; "
+                    "that rank failed, hangs or called a different collective)",
+                    double(f->limit) / 1e9, f->barrier, f->peer);
+      why = detail;
+      break;
+    case dx::kFaultNegativeCount:
+      std::snprintf(detail, sizeof detail, "rank %d sends a negative count (%lld, index %lld)",
+                    f->peer, (long long)f->value, (long long)f->limit);
+      why = detail;
+      break;
+    case dx::kFaultSendOverflow:
+      std::snprintf(detail, sizeof detail,
+                    "its send counts sum to %lld rows, but the input has %lld", (long long)f->value,
+                    (long long)f->limit);
+      why = detail;
+      break;
+    case dx::kFaultRecvOverflow:
+      std::snprintf(detail, sizeof detail,
+                    "the ranks send %lld rows to rank %d, but the output has %lld",
+                    (long long)f->value, f->peer, (long long)f->limit);
+      why = detail;
+      break;
+    case dx::kFaultShapeMismatch:
+      std::snprintf(detail, sizeof detail,
+                    "rank %d calls it with other chunks per rank, recv_rows or row bytes (its "
+                    "recv_rows %lld, this rank's %lld)",
+                    f->peer, (long long)f->value, (long long)f->limit);
+      why = detail;
+      break;
+    default:
+      why = "an unknown fault";
+    }
+    std::snprintf(message, sizeof message,
+                  "the device-side all_to_all (grid %lld, axis %lld) stopped on rank %d: %s",
+                  (long long)entry.first.first, (long long)entry.first.second, f->rank, why);
+    break;
+  }
+#endif
+  return message;
+}
+
+} // namespace moert_gpu
 
 extern "C" {
 
@@ -457,6 +706,32 @@ void moert_gpu_comm_abort_all(void) {
 }
 
 const char *moert_gpu_comm_last_error(void) { return gCollError.c_str(); }
+
+int moert_gpu_comm_set_exchange(int64_t grid, int64_t axis, const char *mode) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  Comm *c = nullptr;
+  if (findComm(grid, axis, &c) != 0)
+    return -1;
+  return chooseExchange(*c, mode ? mode : "auto");
+#else
+  (void)grid, (void)axis, (void)mode;
+  return withoutNccl("moert_gpu_comm_set_exchange");
+#endif
+}
+
+const char *moert_gpu_comm_device_fault(void) { return moert_gpu::exchangeFault(); }
+
+const char *moert_gpu_comm_exchange(int64_t grid, int64_t axis) {
+  std::lock_guard<std::mutex> lock(gCollMutex);
+#ifdef MOERT_GPU_HAVE_NCCL
+  auto it = gComms.find({grid, axis});
+  return it == gComms.end() ? nullptr : exchangeName(it->second.exchange);
+#else
+  (void)grid, (void)axis;
+  return nullptr;
+#endif
+}
 
 int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
                          const int32_t *send_sizes_device, int64_t chunks_per_rank,

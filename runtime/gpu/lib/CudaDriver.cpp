@@ -47,7 +47,9 @@ std::atomic<int32_t> gDefaultDevice{0};
 
 void recordFailure(const char *entry, const char *detail) {
   char msg[1024];
-  snprintf(msg, sizeof msg, "moe_runtime_gpu: %s: %s", entry, detail);
+  const char *fault = moert_gpu::exchangeFault();
+  snprintf(msg, sizeof msg, "moe_runtime_gpu: %s: %s%s%s", entry, detail, *fault ? "; " : "",
+           fault);
   fprintf(stderr, "%s\n", msg);
   moert_gpu::setLastError(msg);
   std::lock_guard<std::mutex> lock(gStickyMutex);

@@ -12,6 +12,11 @@ namespace moert_gpu {
 // (GroupedGemm.cpp owns it).
 void setLastError(const char *msg);
 
+// What stopped the device-side all_to_all's kernels, described, or ""
+// (Collectives.cpp): a failure report appends it, since the stream only
+// says the kernel trapped.
+const char *exchangeFault();
+
 // Reports a failure of `entry` the way every void-returning entry point does
 // (CudaDriver.cpp): prints "moe_runtime_gpu: <entry>: <msg>" to stderr, sets
 // moert_gpu_last_error() on this thread, and records it as the process-wide

@@ -136,10 +136,22 @@ MOERT_GPU_EXPORT int moert_grouped_weight_grad_f32_host_sizes(
  * own device. The collectives run on `stream` (device pointers, counts in
  * device memory):
  *   moert_gpu_all_to_all: the ragged all-to-all with P·C chunked counts of
- *     moert_coll_all_to_all (moe_runtime.h), by the host path: the counts are
- *     gathered and copied to the host (the call waits for `stream` up to
- *     there, at most MOE_COMM_TIMEOUT_S seconds), then grouped
- *     ncclSend/ncclRecv;
+ *     moert_coll_all_to_all (moe_runtime.h), by one of two exchanges:
+ *     - device: kernels move the counts and rows through a symmetric NCCL
+ *       window (NCCL's device API: every rank reaches the others by
+ *       load/store, NVLink or P2P); no host wait, so a CUDA graph can
+ *       capture it. Every rank passes the same chunks_per_rank, recv_rows
+ *       and row_bytes (a mismatch stops the kernels with an error). The
+ *       window is allocated and grown by a plain call (collectively, all
+ *       ranks at the same call), not inside a capture. A wait longer than
+ *       MOE_COMM_TIMEOUT_S, or counts that do not fit, stop the kernel (the
+ *       stream fails; the failure message says which rank and why);
+ *     - host-counts: the counts are gathered and copied to the host (the
+ *       call waits for `stream` up to there, at most MOE_COMM_TIMEOUT_S
+ *       seconds), then grouped ncclSend/ncclRecv.
+ *     MOE_EP_EXCHANGE=device|host-counts|auto (default auto: device where
+ *     built and reachable, else host-counts) or moert_gpu_comm_set_exchange
+ *     picks one per communicator; moert_gpu_comm_exchange says which;
  *   moert_gpu_all_reduce: ncclAllReduce sum in place (dtype codes as
  *     moert_dtype: 0 f64, 1 f32, 7 i64, 8 i32).
  * 0 on success; -1 with the failing call (CUDA/NCCL function and status) in
@@ -183,6 +195,17 @@ MOERT_GPU_EXPORT int moert_gpu_comm_init(int64_t grid, int64_t axis, const void 
                                          int nranks);
 MOERT_GPU_EXPORT void moert_gpu_comm_abort_all(void);
 MOERT_GPU_EXPORT const char *moert_gpu_comm_last_error(void);
+/* The all-to-all exchange of (grid, axis): mode "device", "host-counts" or
+ * "auto" (before its first all-to-all; -1 on an unknown mode or an
+ * unavailable device path). moert_gpu_comm_exchange: the mode in use,
+ * "unset" before the first all-to-all, NULL without such a communicator. */
+MOERT_GPU_EXPORT int moert_gpu_comm_set_exchange(int64_t grid, int64_t axis, const char *mode);
+MOERT_GPU_EXPORT const char *moert_gpu_comm_exchange(int64_t grid, int64_t axis);
+/* What stopped the device exchange's kernels on this rank (a timeout waiting
+ * for a named rank, counts that do not fit, ranks that disagree on shapes),
+ * described; "" when nothing did. After such a stop the stream has failed
+ * (the kernel trapped): the runtime's own failure reports append this. */
+MOERT_GPU_EXPORT const char *moert_gpu_comm_device_fault(void);
 MOERT_GPU_EXPORT int moert_gpu_all_to_all(int64_t grid, int64_t axis, const void *send,
                                           const int32_t *send_sizes_device, int64_t chunks_per_rank,
                                           int64_t send_rows, void *recv, int32_t *recv_sizes_device,
