@@ -120,16 +120,26 @@ Status makeRankInput(RandomInputCache &cache, uint64_t seed, const EntrySpec &en
 /// argument X_bwd takes directly) from X_fwd's input of that name — moved
 /// out of `residualSource`, not copied (a layer's weights can be most of the
 /// host's memory); any other input from its file in `npyPaths`, else random.
-/// `sources` gets (name, source) for every input. Under --ranks (`layout`),
+/// `sources` gets (name, source) for every input. A nonzero `variant`
+/// redraws the Input and Cotangent arguments from seed + variant (random,
+/// even where --inputs gives a file): other activations, other routing, the
+/// same weights (--graph-variants). Under --ranks (`layout`),
 /// split and partial-sum inputs come from the one-rank input (makeRankInput).
 Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &entry,
                    const std::vector<std::string> &npyPaths, EntryBuffers *residualSource,
-                   EntryBuffers *args, std::vector<std::pair<std::string, std::string>> *sources) {
+                   EntryBuffers *args, std::vector<std::pair<std::string, std::string>> *sources,
+                   uint64_t variant = 0) {
   MOERT_TRY(args->allocate(entry));
+  static const std::string kNoFile;
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const ArgSpec &a = entry.args[i];
     if (!a.isInput)
       continue;
+    // A variant redraws the activations and cotangents (other routing), not
+    // the weights, from seed + variant, whatever --inputs gave.
+    const bool redrawn = variant != 0 && (a.role == Role::Input || a.role == Role::Cotangent);
+    const uint64_t argSeed = redrawn ? seed + variant : seed;
+    const std::string &npyPath = redrawn ? kNoFile : npyPaths[i];
     std::string source;
     if (residualSource &&
         (a.role == Role::Residual || sharedForwardInput(residualSource->entry(), a))) {
@@ -144,17 +154,17 @@ Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &ent
       source = "entry " + fwd.name;
     } else if (layout.multiRank() && (a.splitDim >= 0 || a.partialSum)) {
       MOERT_TRY(
-          makeRankInput(randomInputCache(), seed, entry, a, npyPaths[i], layout, args->data(i)));
-      source = (npyPaths[i].empty() ? std::string("random") : npyPaths[i]) +
+          makeRankInput(randomInputCache(), argSeed, entry, a, npyPath, layout, args->data(i)));
+      source = (npyPath.empty() ? std::string("random") : npyPath) +
                (a.partialSum ? std::string(", partial sum (rank 0 holds it)")
                              : format(", slice %d of %d along dim %d", layout.rank, layout.ranks,
                                       a.splitDim));
-    } else if (npyPaths[i].empty()) {
-      MOERT_TRY(randomInputCache().fill(entry, a, seed, args->data(i)));
+    } else if (npyPath.empty()) {
+      MOERT_TRY(randomInputCache().fill(entry, a, argSeed, args->data(i)));
       source = "random";
     } else {
-      MOERT_TRY(makeInput(entry, a, npyPaths[i], seed, args->data(i)));
-      source = npyPaths[i];
+      MOERT_TRY(makeInput(entry, a, npyPath, argSeed, args->data(i)));
+      source = npyPath;
     }
     if (sources)
       sources->emplace_back(a.name, source);
@@ -229,6 +239,66 @@ Status resolveEntry(const SharedLibrary &library, EntryPlan *plan) {
   return Status::success();
 }
 
+/// Variant k of the inputs (X_fwd run plainly on them for the residuals)
+/// into `bound`: a plain call, then a replay of its captured graph; every
+/// output of the two bit for bit the same. Outputs land in `host`.
+Status checkGraphVariant(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
+                         BoundEntry &bound, EntryBuffers &host, uint64_t k) {
+  const EntrySpec &entry = *plan.entry;
+  std::string why = format("entry '%s', graph variant %llu", entry.name.c_str(),
+                           static_cast<unsigned long long>(k));
+  progress(format("entry %s on %s: graph replay %llu on other inputs (seed %llu + %llu)",
+                  entry.name.c_str(), executor.device(), static_cast<unsigned long long>(k),
+                  static_cast<unsigned long long>(settings.seed),
+                  static_cast<unsigned long long>(k)));
+  EntryBuffers fwdArgs, args;
+  if (plan.fwd) {
+    MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
+                          &fwdArgs, nullptr, k)
+                  .withPrefix(why));
+    std::unique_ptr<BoundEntry> fwdBound;
+    MOERT_TRY(executor.bind(&fwdArgs, &fwdBound).withPrefix(why));
+    MOERT_TRY(fwdBound->callPlain(plan.fwdFn).withPrefix(why));
+    MOERT_TRY(fwdBound->fetchOutputs().withPrefix(why));
+  }
+  MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, plan.npyPaths,
+                        plan.fwd ? &fwdArgs : nullptr, &args, nullptr, k)
+                .withPrefix(why));
+  MOERT_TRY(bound.loadInputs(args).withPrefix(why));
+  MOERT_TRY(bound.callPlain(plan.fn).withPrefix(why + " (plain call)"));
+  MOERT_TRY(bound.fetchOutputs().withPrefix(why));
+  std::vector<std::vector<unsigned char>> plain;
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    if (!entry.args[i].isInput) {
+      const auto *p = static_cast<const unsigned char *>(host.data(i));
+      plain.emplace_back(p, p + entry.args[i].numBytes);
+    }
+  double ms = 0.0;
+  MOERT_TRY(bound.call(plan.fn, &ms).withPrefix(why + " (graph replay)"));
+  MOERT_TRY(bound.fetchOutputs().withPrefix(why));
+  size_t o = 0, outputs = 0;
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ArgSpec &a = entry.args[i];
+    if (a.isInput)
+      continue;
+    const auto *p = static_cast<const unsigned char *>(host.data(i));
+    size_t differing = 0;
+    for (size_t b = 0; b < a.numBytes; ++b)
+      differing += p[b] != plain[o][b];
+    ++o;
+    ++outputs;
+    if (differing)
+      return Status::error(format("%s: output '%s' of the graph replay differs from the plain "
+                                  "call on the same inputs in %zu of %zu bytes",
+                                  why.c_str(), a.name.c_str(), differing, a.numBytes));
+  }
+  std::printf("graph variant %llu of entry %s: %zu outputs of the replay bit-identical to a "
+              "plain call\n",
+              static_cast<unsigned long long>(k), entry.name.c_str(), outputs);
+  std::fflush(stdout);
+  return Status::success();
+}
+
 Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
                 EntryRun *run) {
   const EntrySpec &entry = *plan.entry;
@@ -272,6 +342,10 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   double ms = 0.0;
   for (long w = 0; w < settings.warmup; ++w)
     MOERT_TRY(bound->call(plan.fn, &ms));
+  for (long k = 1; k <= settings.graphVariants; ++k)
+    MOERT_TRY(checkGraphVariant(settings, executor, plan, *bound, run->args, uint64_t(k)));
+  if (settings.graphVariants > 0)
+    MOERT_TRY(bound->loadInputs(run->args));
   if (settings.profile)
     MOERT_TRY(executor.startProfile());
   for (long it = 0; it < settings.iters; ++it) {

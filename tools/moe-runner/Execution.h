@@ -39,6 +39,16 @@ public:
   /// name the entry.
   virtual moert::Status call(moert::EntryFunction fn, double *ms) = 0;
   virtual moert::Status fetchOutputs() = 0;
+  /// Replace the inputs where the calls run by `from`'s (same entry).
+  virtual moert::Status loadInputs(const moert::EntryBuffers &from) {
+    (void)from;
+    return moert::Status::error("replacing the inputs of a bound entry is not supported here");
+  }
+  /// One call that does not replay a captured CUDA graph (= call elsewhere).
+  virtual moert::Status callPlain(moert::EntryFunction fn) {
+    double ms = 0.0;
+    return call(fn, &ms);
+  }
 };
 
 /// Where entries run.
@@ -132,6 +142,11 @@ struct RunSettings {
   long warmup = 0;
   long iters = 1;
   bool profile = false; // profile the timed calls (Executor::canProfile())
+  /// (--cuda-graph --graph-variants N) After the warm-up, N replays of the
+  /// captured graph on other inputs (RunSettings::seed + k for the Input and
+  /// Cotangent arguments; a chained X_fwd run on them for the residuals), each
+  /// checked bit for bit against a plain call on the same inputs.
+  long graphVariants = 0;
   /// Under --ranks: this rank's inputs are its slices of the one-rank inputs
   /// (see prepareArgs in Execution.cpp).
   RankLayout layout;

@@ -12,9 +12,9 @@
 // the call give its time (the compiled code and the moert_* calls it makes
 // all run on that stream, so the events bracket all of its GPU work). After
 // each call the stream is waited for and the library's sticky error checked,
-// so a failing call is reported by name. With --cuda-graph the first call is
-// captured into a CUDA graph and every call
-// replays the graph between the events. Everything goes through GpuDevice
+// so a failing call is reported by name. With --cuda-graph the first call
+// runs plainly once (the runtime's lazy set-up), is then captured into a
+// CUDA graph, and every call replays the graph between the events. Everything goes through GpuDevice
 // (dlopen + dlsym): no CUDA is linked.
 //
 //===----------------------------------------------------------------------===//
@@ -68,9 +68,14 @@ public:
   Status call(EntryFunction fn, double *ms) override {
     const EntrySpec &entry = host_->entry();
     std::string what = format("entry '%s' on gpu", entry.name.c_str());
-    if (options_.cudaGraph && !graph_)
+    if (options_.cudaGraph && !graph_) {
+      // A plain call first: what the runtime sets up on an entry's first call
+      // (the device exchange's window, collectively on every rank) cannot
+      // happen inside a capture.
+      MOERT_TRY(callPlain(fn).withPrefix("the plain call before capturing it"));
       MOERT_TRY(gpu_.captureGraph([&] { fn(device_.data()); },
                                   "capturing " + what + " into a CUDA graph", &graph_));
+    }
     MOERT_TRY(gpu_.record(start_));
     if (graph_)
       MOERT_TRY(gpu_.launchGraph(graph_, "replaying the CUDA graph of " + what));
@@ -80,6 +85,22 @@ public:
     MOERT_TRY(gpu_.record(end_));
     MOERT_TRY(gpu_.elapsedMs(start_, end_, ms).withPrefix(what));
     return gpu_.synchronize(what);
+  }
+
+  Status callPlain(EntryFunction fn) override {
+    std::string what = format("entry '%s' on gpu", host_->entry().name.c_str());
+    fn(device_.data());
+    MOERT_TRY(gpu_.takeError(what));
+    return gpu_.synchronize(what);
+  }
+
+  Status loadInputs(const EntryBuffers &from) override {
+    const EntrySpec &entry = host_->entry();
+    for (size_t i = 0; i < entry.args.size(); ++i)
+      if (entry.args[i].isInput)
+        MOERT_TRY(gpu_.copy(device_[i], from.data(i), entry.args[i].numBytes)
+                      .withPrefix(format("input '%s' to the GPU", entry.args[i].name.c_str())));
+    return gpu_.synchronize("copying the inputs to the GPU");
   }
 
   Status fetchOutputs() override {

@@ -113,7 +113,23 @@ OPTIONS
                     An entry that makes the host wait for the device (the
                     cuBLASLt grouped GEMMs read their group sizes on the
                     host; compile with --gemm=generated) fails with the
-                    call that waited.
+                    call that waited. Each entry is called plainly once
+                    before its capture (the runtime sets up lazily).
+  --graph-variants N
+                    (with --cuda-graph) After the warm-up, N replays of the
+                    captured graph on other inputs: the activations and
+                    cotangents (roles input, cotangent) redrawn from seed+k,
+                    k = 1..N, the weights kept (a chained X_fwd runs on
+                    them first): other routing each time. Each replay's
+                    outputs must equal, bit for bit, a plain call's on the
+                    same inputs (an error otherwise); then the timed calls
+                    and checks run on the seed's inputs as usual.
+  --exchange MODE   (gpu, --ranks) The ragged all-to-all of the ranks'
+                    NCCL collectives: device (kernels through a symmetric
+                    NCCL window, no host wait: capturable), host-counts
+                    (counts to the host, then ncclSend/ncclRecv), or auto
+                    (device where every rank reaches the others by
+                    load/store, else host-counts). Sets MOE_EP_EXCHANGE.
   --uninitialized-outputs
                     Do not zero the out buffers: they start
                     as fresh buffers that are not zeroed (on the cpu, those
@@ -319,6 +335,8 @@ struct Options {
   std::vector<std::string> nearTies;        // --near-ties SCORES,INDICES[,BIAS]
   bool profile = false;     // --profile
   bool cudaGraph = false;   // --cuda-graph
+  long graphVariants = 0;   // --graph-variants
+  std::string exchange;     // --exchange ("" = MOE_EP_EXCHANGE or auto)
   bool uninitializedOutputs = false; // --uninitialized-outputs
   int progress = -1;        // --progress 1, --no-progress 0, -1 by size
   long ranks = 0;           // --ranks N; 0 = one process
@@ -380,6 +398,12 @@ Options parseCommandLine(int argc, char **argv) {
     } else if (name == "--cuda-graph") {
       cl.noValue();
       o.cudaGraph = true;
+    } else if (name == "--graph-variants") {
+      o.graphVariants = parseCount("--graph-variants", cl.value(), 1);
+    } else if (name == "--exchange") {
+      o.exchange = cl.nonEmptyValue("MODE");
+      if (o.exchange != "device" && o.exchange != "host-counts" && o.exchange != "auto")
+        usageError("--exchange is '" + o.exchange + "'; expected device, host-counts or auto");
     } else if (name == "--uninitialized-outputs") {
       cl.noValue();
       o.uninitializedOutputs = true;
@@ -1012,6 +1036,7 @@ moe_runner::RunSettings runSettings(const Options &o, const moe_runner::Executor
   settings.warmup = o.warmup;
   settings.iters = o.iters;
   settings.profile = o.profile;
+  settings.graphVariants = o.graphVariants;
   if (o.profile && !executor.canProfile())
     usageError(std::string("--profile needs --device gpu (the run is on ") + executor.device() +
                ")");
@@ -1397,6 +1422,8 @@ void failOnMismatches(const Reference *ref, const CheckTally &tally) {
 int main(int argc, char **argv) {
   setToolName("moe-runner");
   Options o = parseCommandLine(argc, argv);
+  if (!o.exchange.empty())
+    setenv("MOE_EP_EXCHANGE", o.exchange.c_str(), 1); // read by libmoe_runtime_gpu
 
   // 1. The artifact (compiled first from a FILE.mlir) and its entries.
   ArtifactChoice choice = compileIfSource(o);
@@ -1418,6 +1445,8 @@ int main(int argc, char **argv) {
               .withPrefix(format("rank %d", layout.rank)));
   if (o.cudaGraph && device != "gpu")
     usageError("--cuda-graph needs --device gpu");
+  if (o.graphVariants > 0 && !o.cudaGraph)
+    usageError("--graph-variants needs --cuda-graph");
   moe_runner::CallOptions calls;
   calls.cudaGraph = o.cudaGraph;
   calls.zeroOutputs = !o.uninitializedOutputs;
