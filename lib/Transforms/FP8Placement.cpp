@@ -355,7 +355,10 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
       isa_and_nonnull<PermuteOp>(mover) && value == mover->getResult(0);
   bool isAllToAll =
       isa_and_nonnull<AllToAllOp>(mover) && value == mover->getResult(0);
-  if (!isPermute && !isAllToAll) {
+  // moe-expert-parallel's local reorder of what arrived: rows only.
+  bool isSortChunks =
+      isa_and_nonnull<SortChunksOp>(mover) && value == mover->getResult(0);
+  if (!isPermute && !isAllToAll && !isSortChunks) {
     OpBuilder b(user);
     return quantize(b, user->getLoc(), value, r, fp8, tag);
   }
@@ -375,8 +378,9 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
   if (auto it = cache.find(key); it != cache.end())
     return it->second;
 
-  Value input = isPermute ? cast<PermuteOp>(mover).getX()
-                          : cast<AllToAllOp>(mover).getInput();
+  Value input = isPermute      ? cast<PermuteOp>(mover).getX()
+                : isSortChunks ? cast<SortChunksOp>(mover).getX()
+                               : cast<AllToAllOp>(mover).getInput();
   FailureOr<Quantized> above = quantizeAboveRowMovement(mover, input, fp8, tag);
   if (failed(above))
     return failure();
@@ -389,6 +393,13 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
                                permute.getNumExpertsAttr(),
                                permute.getAlignAttr())
           ->getResult(0);
+    if (auto sort = dyn_cast<SortChunksOp>(mover)) {
+      int64_t numSizes =
+          cast<RankedTensorType>(sort->getResult(1).getType()).getDimSize(0);
+      return SortChunksOp::create(b, loc, rows, sort.getCounts(), numSizes,
+                                  sort.getInverse())
+          ->getResult(0);
+    }
     auto exchange = cast<AllToAllOp>(mover);
     auto outType = cast<RankedTensorType>(exchange.getOutput().getType());
     SmallVector<Value> outs{
