@@ -18,7 +18,8 @@
 # default the CUDA toolkit's; NCCL_ROOT=torch: the one PyTorch's wheel ships,
 # nvidia/nccl), EP_RANKS ("2 4" as the GPUs allow), EP_SIZES, EP_ROUTINGS,
 # EP_ITERS (20), EP_WARMUP (5), EP_ROW_BYTES (14336), EP_TIMEOUT_S (240 per
-# run), SKIP_TORCH, PYTHON (python3), BUILD_GPU (./build-gpu).
+# run), EP_EXCHANGES ("device host-counts": ours under each MOE_EP_EXCHANGE),
+# SKIP_TORCH, PYTHON (python3), BUILD_GPU (./build-gpu).
 # NCCL_NVLS_ENABLE=0 is exported (NVLink SHARP off for both).
 #
 # Exit status: 0 when every run succeeded and passed its check.
@@ -34,6 +35,7 @@ ROW_BYTES=${EP_ROW_BYTES:-14336}
 RUN_TIMEOUT=${EP_TIMEOUT_S:-240}
 SIZES=${EP_SIZES:-469762048 134217728}
 ROUTINGS=${EP_ROUTINGS:-balanced skewed}
+EXCHANGES=${EP_EXCHANGES:-device host-counts}
 mkdir -p "$OUTDIR"
 export PATH="$CUDA_HOME/bin:$PATH"
 export NCCL_NVLS_ENABLE=0
@@ -95,26 +97,32 @@ TABLE="$OUTDIR/ep-exchange.md"
   echo "- torch: $TORCH_NCCL"
   echo "- GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) x $GPUS; NCCL_NVLS_ENABLE=0; rows of $ROW_BYTES B; median of $ITERS (warmup $WARMUP), each sample the slowest rank's"
   echo "- busbw (nccl-tests alltoall) = bytes sent by a rank / time * (P-1)/P, GB/s = 1e9 B/s; ratio = ours / torch (> 1: ours faster)"
-  echo "- ours' times include its count exchange (ncclAllGather + device-to-host copy + host wait); torch's only all_to_all_single (split sizes precomputed on the host)"
+  echo "- ours' times include its count exchange: device = the counts kernel and its barrier through the symmetric window (no host wait); host-counts = ncclAllGather + device-to-host copy + host wait. Torch's only all_to_all_single (split sizes precomputed on the host)"
   echo
-  echo "| P | routing | bytes/rank | ours dispatch ms | torch dispatch ms | ours dispatch busbw | torch dispatch busbw | dispatch ratio | ours combine ms | torch combine ms | ours combine busbw | torch combine busbw | combine ratio |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| P | routing | bytes/rank | ours' exchange | ours dispatch ms | torch dispatch ms | ours dispatch busbw | torch dispatch busbw | dispatch ratio | ours combine ms | torch combine ms | ours combine busbw | torch combine busbw | combine ratio |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$TABLE"
 
 for p in $RANKS; do
   for bytes in $SIZES; do
     for routing in $ROUTINGS; do
       tag="P$p-$routing-$bytes"
-      echo "=== $tag: ours $(date +%T)"
-      ours=""
-      if timeout "$RUN_TIMEOUT" "$BENCH" "$p" --bytes-per-rank "$bytes" --routing "$routing" \
-           --iters "$ITERS" --warmup "$WARMUP" --row-bytes "$ROW_BYTES" >"$OUTDIR/ours-$tag.log" 2>&1 &&
-         ! grep -q FAIL "$OUTDIR/ours-$tag.log"; then
-        ours=$(grep '^ep-exchange ' "$OUTDIR/ours-$tag.log" | tail -1)
-        echo "$ours"
-      else
-        tail -20 "$OUTDIR/ours-$tag.log"; echo "ours $tag: FAIL"; status=1
-      fi
+      declare -A OURS=()
+      for ex in $EXCHANGES; do
+        echo "=== $tag: ours ($ex) $(date +%T)"
+        OURS[$ex]=""
+        if MOE_EP_EXCHANGE=$ex timeout "$RUN_TIMEOUT" "$BENCH" "$p" --bytes-per-rank "$bytes" \
+             --routing "$routing" --iters "$ITERS" --warmup "$WARMUP" --row-bytes "$ROW_BYTES" \
+             >"$OUTDIR/ours-$ex-$tag.log" 2>&1 && ! grep -q FAIL "$OUTDIR/ours-$ex-$tag.log" &&
+           grep -q "^ep-exchange .* exchange=$ex " "$OUTDIR/ours-$ex-$tag.log"; then
+          OURS[$ex]=$(grep '^ep-exchange ' "$OUTDIR/ours-$ex-$tag.log" | tail -1)
+          echo "${OURS[$ex]}"
+        else
+          tail -20 "$OUTDIR/ours-$ex-$tag.log"; echo "ours ($ex) $tag: FAIL"; status=1
+        fi
+      done
+      first=${EXCHANGES%% *}
+      ours=${OURS[$first]}
       theirs=""
       if [ -z "${SKIP_TORCH:-}" ]; then
         echo "=== $tag: torch $(date +%T)"
@@ -125,7 +133,7 @@ for p in $RANKS; do
           theirs=$(grep '^torch-exchange ' "$OUTDIR/torch-$tag.log" | tail -1)
           echo "$theirs"
           # Same splits on both sides (epSplit / ep_split).
-          ours_splits=$(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/ours-$tag.log")
+          ours_splits=$(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/ours-$first-$tag.log")
           torch_splits=$(grep -o '^rank [0-9]* send_rows=[0-9,]*' "$OUTDIR/torch-$tag.log")
           if [ -n "$ours" ] && { [ "$(printf '%s\n' "$ours_splits" | grep -c send_rows)" -ne "$p" ] ||
                                  [ "$ours_splits" != "$torch_splits" ]; }; then
@@ -135,11 +143,15 @@ for p in $RANKS; do
           tail -20 "$OUTDIR/torch-$tag.log"; echo "torch $tag: FAIL"; status=1
         fi
       fi
-      od=$(val "$ours" dispatch_busbw_GBps); td=$(val "$theirs" dispatch_busbw_GBps)
-      oc=$(val "$ours" combine_busbw_GBps); tc=$(val "$theirs" combine_busbw_GBps)
-      ob=$(val "$ours" bytes_per_rank); tb=$(val "$theirs" bytes_per_rank)
-      missing=FAIL; [ -n "${SKIP_TORCH:-}" ] && missing=-
-      echo "| $p | $routing | ${ob:-${tb:-$bytes}} | $(val "$ours" dispatch_ms) | $(val "$theirs" dispatch_ms) | ${od:-FAIL} | ${td:-$missing} | $(ratio "$od" "$td") | $(val "$ours" combine_ms) | $(val "$theirs" combine_ms) | ${oc:-FAIL} | ${tc:-$missing} | $(ratio "$oc" "$tc") |" >>"$TABLE"
+      for ex in $EXCHANGES; do
+        ours=${OURS[$ex]}
+        od=$(val "$ours" dispatch_busbw_GBps); td=$(val "$theirs" dispatch_busbw_GBps)
+        oc=$(val "$ours" combine_busbw_GBps); tc=$(val "$theirs" combine_busbw_GBps)
+        ob=$(val "$ours" bytes_per_rank); tb=$(val "$theirs" bytes_per_rank)
+        missing=FAIL; [ -n "${SKIP_TORCH:-}" ] && missing=-
+        echo "| $p | $routing | ${ob:-${tb:-$bytes}} | $ex | $(val "$ours" dispatch_ms) | $(val "$theirs" dispatch_ms) | ${od:-FAIL} | ${td:-$missing} | $(ratio "$od" "$td") | $(val "$ours" combine_ms) | $(val "$theirs" combine_ms) | ${oc:-FAIL} | ${tc:-$missing} | $(ratio "$oc" "$tc") |" >>"$TABLE"
+      done
+      unset OURS
     done
   done
 done

@@ -5,8 +5,9 @@
 //   moe-ep-exchange-bench P --bytes-per-rank B --routing R --print-splits
 //
 // Issue 16, item 4: our expert-parallel exchange (moert_gpu_all_to_all: the
-// ragged all-to-all with chunked counts in device memory, host-count path +
-// grouped ncclSend/ncclRecv) at the sizes of a MoE layer, to compare with
+// ragged all-to-all with chunked counts in device memory, by the exchange
+// MOE_EP_EXCHANGE picks: device kernels through a symmetric NCCL window, or
+// host-counts + grouped ncclSend/ncclRecv) at the sizes of a MoE layer, to compare with
 // torch.distributed's all_to_all_single on NCCL (bench/ep_exchange_torch.py)
 // at equal bytes per rank; bench/ep-exchange.sh runs both.
 //
@@ -34,9 +35,10 @@
 //   dispatch: moert_gpu_all_to_all(send -> recv, send counts), and
 //   combine:  the reverse exchange, moert_gpu_all_to_all(recv -> back, the
 //             counts the dispatch received),
-// each separately and together. Both calls include our count exchange (an
-// ncclAllGather of the P counts, copied to the host and waited for) and the
-// zeroing of the unused tail, i.e. everything compiled code pays per call.
+// each separately and together. Both calls include our count exchange (the
+// device path's counts kernel and barrier, or host-counts' ncclAllGather of
+// the P counts, copied to the host and waited for) and the zeroing of the
+// unused tail, i.e. everything compiled code pays per call.
 //
 // Output (rank 0, after the ranks' samples are summed through the
 // shared-memory communicator): one line per rank with its splits and its
@@ -409,10 +411,12 @@ int Rank::run(const std::string &shmId) {
     auto busbw = [&](double bytes, double millis) {
       return millis > 0 ? bytes / (millis * 1e-3) / 1e9 * busFactor : 0.0;
     };
-    std::printf("ep-exchange P=%d routing=%s bytes_per_rank=%lld dispatch_ms=%.4f "
+    const char *exchange = moert_gpu_comm_exchange(0, 0);
+    std::printf("ep-exchange P=%d routing=%s exchange=%s bytes_per_rank=%lld dispatch_ms=%.4f "
                 "combine_ms=%.4f dispatch_busbw_GBps=%.2f combine_busbw_GBps=%.2f total_ms=%.4f "
                 "total_busbw_GBps=%.2f row_bytes=%lld iters=%d warmup=%d\n",
-                p_, o_.skewed ? "skewed" : "balanced", (long long)dispatchBytes, ms[0], ms[1],
+                p_, o_.skewed ? "skewed" : "balanced", exchange ? exchange : "none",
+                (long long)dispatchBytes, ms[0], ms[1],
                 busbw(double(dispatchBytes), ms[0]), busbw(double(combineBytes), ms[1]), ms[2],
                 busbw(double(dispatchBytes + combineBytes), ms[2]), (long long)o_.rowBytes, n,
                 o_.warmup);

@@ -29,8 +29,17 @@
 #   - a fault: rank 1 killed (SIGKILL) while the ranks time the full layer;
 #     the other rank must end with an error within MOE_COMM_TIMEOUT_S (30 s
 #     here) plus the runner's grace period, and the time it took is printed.
-# EP_CASES (default "reduced full fault") picks which of the three groups
-# run; "profile" adds moe-runner --profile of the full layer over 2 GPUs.
+#   - graph: the full layer over 2 GPUs on the device exchange, each entry
+#     captured in a CUDA graph and replayed on 3 other inputs (other routing
+#     each time; --graph-variants), every replay bit-identical to a plain
+#     call, then checked against one GPU; and, with host-counts, the capture
+#     must fail naming the call that waits for the host.
+# The reduced and full cases run under each exchange of EP_EXCHANGES
+# (default "device host-counts": moe-runner --exchange); the fault under
+# the first. EP_CASES (default "reduced full graph fault") picks which
+# groups run; "profile" adds moe-runner --profile of the full layer over 2
+# GPUs. NCCL_ROOT=torch builds against the NCCL of PyTorch's wheel
+# (nvidia/nccl: headers with nccl_device.h and library of one version).
 # Exit status 0 when everything passed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,10 +87,20 @@ run)
   mkdir -p "$OUTDIR"
   export PATH="$CUDA_HOME/bin:$PATH" NCCL_NVLS_ENABLE=0
   export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
+  EXCHANGES=${EP_EXCHANGES:-device host-counts}
+  FIRST_EXCHANGE=${EXCHANGES%% *}
+  if [ "${NCCL_ROOT:-}" = torch ]; then
+    NCCL_ROOT=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
+    [ -n "$NCCL_ROOT" ] || { echo "FAIL: NCCL_ROOT=torch: no nvidia.nccl module"; exit 1; }
+    export NCCL_ROOT
+  fi
   # shellcheck source=scripts/gpu-runner-build.sh
   . "$ROOT/scripts/gpu-runner-build.sh"
   moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
-  grep -E "moe_runtime_gpu: NCCL" "$OUTDIR/build.log" | sed 's/^-- //'
+  grep -E "moe_runtime_gpu: (NCCL|device-side|no nccl_device)" "$OUTDIR/build.log" | sed 's/^-- //'
+  if [[ " $EXCHANGES " == *" device "* ]] && ! grep -q "device-side exchange on" "$OUTDIR/build.log"; then
+    echo "FAIL: libmoe_runtime_gpu was built without the device-side exchange"; exit 1
+  fi
   if grep -q "NCCL not found" "$OUTDIR/build.log"; then
     echo "FAIL: libmoe_runtime_gpu was built without NCCL (set NCCL_ROOT)"; exit 1
   fi
@@ -104,11 +123,11 @@ run)
   }
   python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-first" 32 0 8
   python3 "$ROOT/test/e2e/expert-parallel/Inputs/write-expert-bias.py" "$OUTDIR/in-last" 32 24 8
-  CASES=" ${EP_CASES:-reduced full fault} "
+  CASES=" ${EP_CASES:-reduced full graph fault} "
   has() { [[ "$CASES" == *" $1 "* ]]; }
   for c in $CASES; do
-    case $c in reduced|full|fault|profile) ;;
-    *) echo "FAIL: EP_CASES: unknown case '$c' (reduced, full, fault, profile)"; exit 1 ;;
+    case $c in reduced|full|graph|fault|profile) ;;
+    *) echo "FAIL: EP_CASES: unknown case '$c' (reduced, full, graph, fault, profile)"; exit 1 ;;
     esac
   done
   if [ "$GPUS" -lt 2 ]; then
@@ -122,18 +141,20 @@ run)
     one=$(basename "$src" .mlir)-one
     variants="random"
     case "$name" in dsv3-ep2) variants="random first last" ;; dsv3-*) variants="random first" ;; esac
-    for v in $variants; do
-      inputs=()
-      [ "$v" = random ] || inputs=(--inputs "$OUTDIR/in-$v")
-      log=$OUTDIR/$name-$v.log
-      echo "=== $name ($v routing): moe-runner --ranks $p --device gpu over NCCL $(date +%T)"
-      timeout 300 "$RUNNER" "$DIR/$name" --ranks "$p" --device gpu --iters 1 --warmup 0 \
-        --seed 5 "${inputs[@]}" --check-against "$DIR/$one" >"$log" 2>&1
-      report "$name-$v" "$log" "$p" $?
+    for ex in $EXCHANGES; do
+      for v in $variants; do
+        inputs=()
+        [ "$v" = random ] || inputs=(--inputs "$OUTDIR/in-$v")
+        log=$OUTDIR/$name-$v-$ex.log
+        echo "=== $name ($v routing, $ex exchange): moe-runner --ranks $p --device gpu over NCCL $(date +%T)"
+        timeout 300 "$RUNNER" "$DIR/$name" --ranks "$p" --device gpu --iters 1 --warmup 0 \
+          --seed 5 "${inputs[@]}" --exchange "$ex" --check-against "$DIR/$one" >"$log" 2>&1
+        report "$name-$v-$ex" "$log" "$p" $?
+      done
     done
   done
   # The full qwen3 layer: routing inputs, the one-GPU layer's time, then P ranks.
-  has full || has profile || FULL_RANKS=""
+  has full || has profile || has graph || FULL_RANKS=""
   for r in ${FULL_RANKS:+balanced skewed}; do
     python3 "$ROOT/bench/make_routing_inputs.py" qwen3-30b-a3b "$r" --out "$OUTDIR/qwen3-$r" \
       --seed 11 --quiet || { echo "FAIL: make_routing_inputs $r"; status=1; }
@@ -148,28 +169,56 @@ run)
   if has profile && [ "$GPUS" -ge 2 ]; then
     echo "=== qwen3-30b-a3b over 2 GPUs, balanced routing: --profile $(date +%T)"
     timeout 300 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 5 --warmup 2 \
-      --seed 11 --inputs "$OUTDIR/qwen3-balanced" --profile >"$OUTDIR/qwen3-full-ep2-profile.txt" 2>&1
+      --seed 11 --inputs "$OUTDIR/qwen3-balanced" --exchange "$FIRST_EXCHANGE" --profile >"$OUTDIR/qwen3-full-ep2-profile.txt" 2>&1
     grep -E "^rank 0:" "$OUTDIR/qwen3-full-ep2-profile.txt" | grep -vE "moe-runner: \[" | head -90
+  fi
+  if has graph && [ -n "$FULL_RANKS" ]; then
+    # Device exchange + generated GEMMs: nothing waits on the host, so each
+    # entry is captured once and replayed on other routing.
+    log=$OUTDIR/qwen3-full-ep2-graph.log
+    echo "=== qwen3-30b-a3b over 2 GPUs, device exchange, CUDA graphs replayed on 3 other inputs $(date +%T)"
+    timeout 420 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 20 --warmup 3 \
+      --seed 11 --inputs "$OUTDIR/qwen3-balanced" --exchange device --cuda-graph \
+      --graph-variants 3 --check-against "$DIR/qwen3-full-one" >"$log" 2>&1
+    rc=$?
+    variants=$(grep -cE "graph variant [0-9]+ of entry moe_layer_[fb]wd: [0-9]+ outputs of the replay bit-identical" "$log")
+    if [ "$variants" -ne 12 ]; then # 2 ranks x 2 entries x 3 variants
+      echo "graph variants: $variants of 12 replays bit-identical to plain calls"; rc=1
+    fi
+    report "qwen3-full-ep2-graph" "$log" 2 $rc
+    grep -E "graph variant|entry moe_layer_[fb]wd on gpu" "$log" | sed 's/ \[NVIDIA.*\]//'
+    log=$OUTDIR/qwen3-full-ep2-graph-host-counts.log
+    echo "=== the same with the host-counts exchange: the capture must fail $(date +%T)"
+    timeout 300 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 1 --warmup 0 \
+      --seed 11 --inputs "$OUTDIR/qwen3-balanced" --exchange host-counts --cuda-graph >"$log" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q "all_to_all (host-counts) waits on the host for the counts, which a CUDA graph capture cannot record" "$log"; then
+      grep -m2 -E "all_to_all" "$log"; echo "qwen3-full-ep2-graph-host-counts: PASS (refused: exit $rc)"
+    else
+      tail -20 "$log"; echo "qwen3-full-ep2-graph-host-counts: FAIL (exit $rc)"; status=1
+    fi
   fi
   has full || FULL_RANKS=""
   for p in $FULL_RANKS; do
     [ "$p" -le "$GPUS" ] || { echo "qwen3-full-ep$p: skipped (P = $p > $GPUS GPUs)"; continue; }
-    for r in balanced skewed; do
-      log=$OUTDIR/qwen3-full-ep$p-$r.log
-      echo "=== qwen3-30b-a3b over $p GPUs, $r routing, against one GPU $(date +%T)"
-      timeout 420 "$RUNNER" "$DIR/qwen3-full-ep$p" --ranks "$p" --device gpu --iters 20 \
-        --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-$r" --check-against "$DIR/qwen3-full-one" \
-        >"$log" 2>&1
-      report "qwen3-full-ep$p-$r" "$log" "$p" $?
+    for ex in $EXCHANGES; do
+      for r in balanced skewed; do
+        log=$OUTDIR/qwen3-full-ep$p-$r-$ex.log
+        echo "=== qwen3-30b-a3b over $p GPUs, $r routing, $ex exchange, against one GPU $(date +%T)"
+        timeout 420 "$RUNNER" "$DIR/qwen3-full-ep$p" --ranks "$p" --device gpu --iters 20 \
+          --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-$r" --exchange "$ex" \
+          --check-against "$DIR/qwen3-full-one" >"$log" 2>&1
+        report "qwen3-full-ep$p-$r-$ex" "$log" "$p" $?
+      done
     done
   done
   # Fault: kill rank 1 once the ranks time the layer; rank 0 waits in a
   # collective (NCCL) or the runner stops it.
   if has fault && [ "$GPUS" -ge 2 ]; then
     log=$OUTDIR/fault.log
-    echo "=== fault: rank 1 killed mid-run (MOE_COMM_TIMEOUT_S=30) $(date +%T)"
+    echo "=== fault: rank 1 killed mid-run ($FIRST_EXCHANGE exchange, MOE_COMM_TIMEOUT_S=30) $(date +%T)"
     MOE_COMM_TIMEOUT_S=30 "$RUNNER" "$DIR/qwen3-full-ep2" --ranks 2 --device gpu --iters 100000 \
-      --warmup 0 --seed 11 --progress >"$log" 2>&1 &
+      --warmup 0 --seed 11 --exchange "$FIRST_EXCHANGE" --progress >"$log" 2>&1 &
     parent=$!
     victim=""
     for _ in $(seq 1 240); do # until rank 1 has started its timed calls

@@ -4,8 +4,10 @@
 # test standalone from runtime/, then
 #   1. moe-gpu-collectives-test with P = 1 and, when the machine has them,
 #      P = 2 and 4 GPUs (one rank per GPU): the ragged all-to-all with
-#      chunked counts in device memory and the all-reduce against values
-#      computed from the send pattern;
+#      chunked counts in device memory (both exchanges; the device one also
+#      replayed from a CUDA graph) and the all-reduce against values
+#      computed from the send pattern; at P = 2 also the device exchange's
+#      faults (a rank that never comes, ranks that disagree on shapes);
 #   2. moe-runner --ranks P --device gpu on the hand-made GPU artifact of
 #      test/runner/Inputs/fake_ep.c (FAKE_EP_GPU: two moert_entry_coll_all_to_all
 #      and one moert_entry_coll_all_reduce over NCCL) against its one-rank CPU
@@ -58,6 +60,21 @@ for p in $RANKS; do
     tail -30 "$OUTDIR/collectives-$p.log"; echo "collectives P=$p: FAIL"; status=1
   fi
 done
+
+# The device exchange's faults (P = 2): a rank that never comes (rank 0
+# must fail within MOE_COMM_TIMEOUT_S = 10 s naming it) and ranks that
+# disagree on shapes (both must stop with the mismatch).
+if [ "$GPUS" -ge 2 ]; then
+  for kind in timeout shapes; do
+    echo "=== device exchange fault: $kind $(date +%T)"
+    if MOE_COMM_TIMEOUT_S=10 timeout 120 "$COLL" 2 --fault "$kind" >"$OUTDIR/fault-$kind.log" 2>&1 &&
+       ! grep -q FAIL "$OUTDIR/fault-$kind.log"; then
+      grep -E "^fault " "$OUTDIR/fault-$kind.log"; echo "device exchange fault $kind: PASS"
+    else
+      tail -20 "$OUTDIR/fault-$kind.log"; echo "device exchange fault $kind: FAIL"; status=1
+    fi
+  done
+fi
 
 # The hand-made GPU artifact (device pointers; moert_entry_coll_* over NCCL)
 # and its one-rank CPU reference, per P; sizes: how each rank splits its 3
