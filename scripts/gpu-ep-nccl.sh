@@ -29,6 +29,10 @@
 #   - a fault: rank 1 killed (SIGKILL) while the ranks time the full layer;
 #     the other rank must end with an error within MOE_COMM_TIMEOUT_S (30 s
 #     here) plus the runner's grace period, and the time it took is printed.
+#   - fp8: FP8 rows on the wire (moe-fp8-placement blockwise,
+#     quantize-before-all-to-all, bf16 wgrads): reduced qwen3 at P = 2 vs
+#     its one-rank CPU layer, and the full layer over 2 GPUs vs the one-GPU
+#     layer with the same placement;
 #   - graph: the full layer over 2 GPUs on the device exchange, each entry
 #     captured in a CUDA graph and replayed on 3 other inputs (other routing
 #     each time; --graph-variants), every replay bit-identical to a plain
@@ -58,6 +62,8 @@ qwen3-ep2:test/e2e/fp8/Inputs/qwen3-reduced.mlir:2
 dsv3-ep2:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2 dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4"
 FULL_SRC=examples/qwen3-30b-a3b.mlir
 FULL_RANKS="2 4"
+FP8_REDUCED=test/e2e/fp8/Inputs/qwen3-reduced.mlir
+FP8_PLACEMENT="recipe=blockwise quantize-before-all-to-all=true gemms=fc1,fc2,forward,dgrad"
 
 case "$MODE" in
 artifacts)
@@ -80,6 +86,20 @@ artifacts)
       --cuda-path="$CUDA_HOME"
   done
   echo "wrote $DIR/qwen3-full-{one,ep2,ep4}.so ($CHIP, --gemm=$GEMM)"
+  # FP8 on the wire: blockwise placement that quantizes above the exchange
+  # (bf16 wgrads, whose FP8 token blocks would fall elsewhere with P ranks).
+  export MOE_EP_FP8_PLACEMENT="$FP8_PLACEMENT"
+  moe_compile_layer "$BIN" "$ROOT/$FP8_REDUCED" 1 "$DIR/qwen3-reduced-fp8-one" cpu
+  moe_compile_layer "$BIN" "$ROOT/$FP8_REDUCED" 2 "$DIR/qwen3-fp8-ep2" "$CHIP" --gemm="$GEMM" \
+    --cuda-path="$CUDA_HOME"
+  for p in 1 2; do
+    stem=$DIR/qwen3-full-fp8-ep$p
+    [ "$p" -gt 1 ] || stem=$DIR/qwen3-full-fp8-one
+    moe_compile_layer "$BIN" "$ROOT/$FULL_SRC" "$p" "$stem" "$CHIP" --gemm="$GEMM" \
+      --cuda-path="$CUDA_HOME"
+  done
+  unset MOE_EP_FP8_PLACEMENT
+  echo "wrote $DIR/qwen3-{fp8-ep2,full-fp8-one,full-fp8-ep2}.so (FP8: $FP8_PLACEMENT)"
   ;;
 run)
   OUTDIR=${3:-${OUT:-$ROOT/gpu-ep-nccl-out}}
@@ -126,8 +146,8 @@ run)
   CASES=" ${EP_CASES:-reduced full graph fault} "
   has() { [[ "$CASES" == *" $1 "* ]]; }
   for c in $CASES; do
-    case $c in reduced|full|graph|fault|profile) ;;
-    *) echo "FAIL: EP_CASES: unknown case '$c' (reduced, full, graph, fault, profile)"; exit 1 ;;
+    case $c in reduced|full|graph|fp8|fault|profile) ;;
+    *) echo "FAIL: EP_CASES: unknown case '$c' (reduced, full, graph, fp8, fault, profile)"; exit 1 ;;
     esac
   done
   if [ "$GPUS" -lt 2 ]; then
@@ -153,6 +173,25 @@ run)
       done
     done
   done
+  # FP8 rows on the wire (device exchange): reduced qwen3 against its CPU
+  # layer with the same placement, the full one against the one-GPU layer
+  # with the same placement.
+  if has fp8; then
+    log=$OUTDIR/qwen3-fp8-ep2.log
+    echo "=== reduced qwen3, FP8 rows on the wire, P = 2 vs one rank on the CPU $(date +%T)"
+    timeout 300 "$RUNNER" "$DIR/qwen3-fp8-ep2" --ranks 2 --device gpu --iters 1 --warmup 0 \
+      --seed 5 --exchange "$FIRST_EXCHANGE" --check-against "$DIR/qwen3-reduced-fp8-one" \
+      >"$log" 2>&1
+    report "qwen3-fp8-ep2" "$log" 2 $?
+    python3 "$ROOT/bench/make_routing_inputs.py" qwen3-30b-a3b balanced \
+      --out "$OUTDIR/qwen3-balanced" --seed 11 --quiet || { echo "FAIL: make_routing_inputs"; status=1; }
+    log=$OUTDIR/qwen3-full-fp8-ep2.log
+    echo "=== qwen3-30b-a3b, FP8 rows on the wire, over 2 GPUs vs one GPU $(date +%T)"
+    timeout 420 "$RUNNER" "$DIR/qwen3-full-fp8-ep2" --ranks 2 --device gpu --iters 20 \
+      --warmup 3 --seed 11 --inputs "$OUTDIR/qwen3-balanced" --exchange "$FIRST_EXCHANGE" \
+      --check-against "$DIR/qwen3-full-fp8-one" >"$log" 2>&1
+    report "qwen3-full-fp8-ep2" "$log" 2 $?
+  fi
   # The full qwen3 layer: routing inputs, the one-GPU layer's time, then P ranks.
   has full || has profile || has graph || FULL_RANKS=""
   for r in ${FULL_RANKS:+balanced skewed}; do
