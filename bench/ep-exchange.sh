@@ -15,8 +15,8 @@
 #   bench/ep-exchange.sh [OUTDIR]     (default: $OUT, else ./ep-exchange-out)
 #
 # Environment: NCCL_ROOT=DIR (headers + library of one NCCL install for ours;
-# default the CUDA toolkit's; NCCL_ROOT=torch: the one PyTorch's wheel ships,
-# nvidia/nccl), EP_RANKS ("2 4" as the GPUs allow), EP_SIZES, EP_ROUTINGS,
+# default: moe_default_nccl_root in scripts/gpu-runner-build.sh, PyTorch's
+# wheel where it has nccl_device.h; NCCL_ROOT=torch insists on it), EP_RANKS ("2 4" as the GPUs allow), EP_SIZES, EP_ROUTINGS,
 # EP_ITERS (20), EP_WARMUP (5), EP_ROW_BYTES (14336), EP_TIMEOUT_S (240 per
 # run), EP_EXCHANGES ("device host-counts": ours under each MOE_EP_EXCHANGE),
 # SKIP_TORCH, PYTHON (python3), BUILD_GPU (./build-gpu).
@@ -41,11 +41,9 @@ export PATH="$CUDA_HOME/bin:$PATH"
 export NCCL_NVLS_ENABLE=0
 export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
 
-if [ "${NCCL_ROOT:-}" = torch ]; then
-  NCCL_ROOT=$("$PYTHON" -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
-  [ -n "$NCCL_ROOT" ] || { echo "FAIL: NCCL_ROOT=torch: no nvidia.nccl module in $PYTHON"; exit 1; }
-  echo "NCCL_ROOT (torch's): $NCCL_ROOT"
-fi
+# shellcheck source=scripts/gpu-runner-build.sh
+. "$ROOT/scripts/gpu-runner-build.sh"
+moe_default_nccl_root
 
 echo "=== build runtime + moe-ep-exchange-bench ($BUILD) $(date +%T)"
 if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \

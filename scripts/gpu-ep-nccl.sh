@@ -42,8 +42,8 @@
 # (default "device host-counts": moe-runner --exchange); the fault under
 # the first. EP_CASES (default "reduced full graph fault") picks which
 # groups run; "profile" adds moe-runner --profile of the full layer over 2
-# GPUs. NCCL_ROOT=torch builds against the NCCL of PyTorch's wheel
-# (nvidia/nccl: headers with nccl_device.h and library of one version).
+# GPUs. NCCL: moe_default_nccl_root (scripts/gpu-runner-build.sh) picks
+# PyTorch's wheel when it has nccl_device.h, unless NCCL_ROOT is set.
 # Exit status 0 when everything passed.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,13 +109,9 @@ run)
   export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
   EXCHANGES=${EP_EXCHANGES:-device host-counts}
   FIRST_EXCHANGE=${EXCHANGES%% *}
-  if [ "${NCCL_ROOT:-}" = torch ]; then
-    NCCL_ROOT=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
-    [ -n "$NCCL_ROOT" ] || { echo "FAIL: NCCL_ROOT=torch: no nvidia.nccl module"; exit 1; }
-    export NCCL_ROOT
-  fi
   # shellcheck source=scripts/gpu-runner-build.sh
   . "$ROOT/scripts/gpu-runner-build.sh"
+  moe_default_nccl_root
   moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
   grep -E "moe_runtime_gpu: (NCCL|device-side|no nccl_device)" "$OUTDIR/build.log" | sed 's/^-- //'
   if [[ " $EXCHANGES " == *" device "* ]] && ! grep -q "device-side exchange on" "$OUTDIR/build.log"; then

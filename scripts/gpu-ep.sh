@@ -15,7 +15,7 @@
 #
 #   scripts/gpu-ep.sh [OUTDIR]      (default: $OUT, else ./gpu-ep-out)
 #   NCCL_ROOT=DIR                   NCCL headers and library of one install
-#                                   (default: the CUDA toolkit's)
+#                                   (default: moe_default_nccl_root)
 #
 # Exit status: 0 when everything passed.
 set -uo pipefail
@@ -25,6 +25,9 @@ BUILD=${BUILD_GPU:-$ROOT/build-gpu}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 mkdir -p "$OUTDIR"
 export PATH="$CUDA_HOME/bin:$PATH"
+# shellcheck source=scripts/gpu-runner-build.sh
+. "$ROOT/scripts/gpu-runner-build.sh"
+moe_default_nccl_root
 
 echo "=== build runtime + moe-runner + collectives test ($BUILD) $(date +%T)"
 if ! { cmake -G Ninja -S "$ROOT/runtime" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \

@@ -21,3 +21,21 @@ moe_build_gpu_runner() {
   export MOE_RUNTIME_GPU_LIB
   echo "runner: $RUNNER  gpu lib: $MOE_RUNTIME_GPU_LIB"
 }
+
+# NCCL for the expert-parallel scripts: NCCL_ROOT when set (NCCL_ROOT=torch:
+# the NCCL of PyTorch's wheel, nvidia/nccl), else PyTorch's wheel when it
+# ships nccl_device.h (NCCL 2.28.9 on the H200 machines: the device exchange
+# needs it; with the system's 2.28.3 NCCL registers the window without a
+# device description and the device exchange reports it), else the
+# toolkit's or the system's (CMake's search). Exports NCCL_ROOT when chosen.
+moe_default_nccl_root() {
+  local wheel
+  wheel=$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)
+  if [ "${NCCL_ROOT:-}" = torch ]; then
+    [ -n "$wheel" ] || { echo "FAIL: NCCL_ROOT=torch: no nvidia.nccl module"; exit 1; }
+    export NCCL_ROOT=$wheel
+  elif [ -z "${NCCL_ROOT:-}" ] && [ -n "$wheel" ] && [ -f "$wheel/include/nccl_device.h" ]; then
+    export NCCL_ROOT=$wheel
+  fi
+  echo "NCCL_ROOT: ${NCCL_ROOT:-(the toolkit's or the system's)}"
+}

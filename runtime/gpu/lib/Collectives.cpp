@@ -211,6 +211,7 @@ struct Comm {
   void *scratch = nullptr; // device memory for the gathered counts
   size_t scratchBytes = 0;
   Exchange exchange = Exchange::Unset;
+  bool exchangeChosenAutomatically = false; // MOE_EP_EXCHANGE unset or auto
 #ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
   // The device path's symmetric window (ncclMemAlloc'd, registered), the
   // kernels' state and the mapped fault record.
@@ -409,6 +410,7 @@ int chooseExchange(Comm &c, const char *mode = nullptr) {
                     "load/store (NCCL's LSA team; NVLink or P2P)",
                     team, c.size);
   c.exchange = choice == "host-counts" || !reachable ? Exchange::HostCounts : Exchange::Device;
+  c.exchangeChosenAutomatically = choice == "auto";
 #else
   if (choice == "device")
     return collFail("the device exchange was asked for, but libmoe_runtime_gpu was built without NCCL's "
@@ -419,6 +421,9 @@ int chooseExchange(Comm &c, const char *mode = nullptr) {
 }
 
 #ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
+
+/// ensureWindow's result when NCCL has no symmetric memory here.
+constexpr int kNoSymmetricMemory = -2;
 
 /// Every rank's stream work so far is done: a tiny all-reduce, waited for.
 int hostBarrier(Comm &c, cudaStream_t stream, const char *what) {
@@ -468,6 +473,24 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
   NCCL_CK(ncclMemAlloc(&c.windowBase, size_t(need[0])));
   NCCL_CK(ncclCommWindowRegister(c.comm, c.windowBase, size_t(need[0]), &c.window,
                                  NCCL_WIN_COLL_SYMMETRIC));
+  // Without symmetric memory (no cuMem: NCCL_CUMEM_ENABLE=0, or under
+  // compute-sanitizer, which refuses cuMemCreate) NCCL still registers the
+  // buffer, but the window's description is not in device memory and its
+  // LSA pointers cannot be resolved by a kernel.
+  cudaPointerAttributes windowAttributes{};
+  CUDA_CK(cudaPointerGetAttributes(&windowAttributes, c.window));
+  if (windowAttributes.type != cudaMemoryTypeDevice) {
+    ncclCommWindowDeregister(c.comm, c.window);
+    ncclMemFree(c.windowBase);
+    c.window = nullptr;
+    c.windowBase = nullptr;
+    c.windowBytes = 0;
+    collFail("all_to_all (device): NCCL registered the exchange window without symmetric "
+             "memory (its device description is missing: cuMem allocations unavailable, "
+             "e.g. NCCL_CUMEM_ENABLE=0 or under compute-sanitizer); the device exchange "
+             "cannot run here: MOE_EP_EXCHANGE=host-counts");
+    return kNoSymmetricMemory;
+  }
   c.windowBytes = size_t(need[0]);
   c.countsCapacity = size_t(need[1]);
   CUDA_CK(cudaMemsetAsync(c.windowBase, 0, c.windowBytes, stream));
@@ -504,8 +527,8 @@ int deviceAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, in
                     (long long)recvRows);
   const moert_gpu::dx::Layout layout =
       moert_gpu::dx::layoutFor(c.size, chunks, recvRows, rowBytes);
-  if (ensureWindow(c, layout, stream) != 0)
-    return -1;
+  if (int e = ensureWindow(c, layout, stream); e != 0)
+    return e;
   moert_gpu::dx::Call call{};
   call.send = send;
   call.sendSizes = sendSizesDevice;
@@ -536,9 +559,16 @@ int allToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t 
   if (chooseExchange(c) != 0)
     return -1;
 #ifdef MOERT_GPU_HAVE_DEVICE_EXCHANGE
-  if (c.exchange == Exchange::Device)
-    return deviceAllToAll(c, send, sendSizesDevice, chunks, sendRows, recv, recvSizesDevice,
-                          recvRows, rowBytes, stream);
+  if (c.exchange == Exchange::Device) {
+    int e = deviceAllToAll(c, send, sendSizesDevice, chunks, sendRows, recv, recvSizesDevice,
+                           recvRows, rowBytes, stream);
+    if (e != kNoSymmetricMemory || !c.exchangeChosenAutomatically)
+      return e == 0 ? 0 : -1;
+    // auto: the same everywhere in a job, so every rank falls back at once.
+    std::fprintf(stderr, "moe_runtime_gpu: rank %d: %s; using host-counts\n", c.rank,
+                 gCollError.c_str());
+    c.exchange = Exchange::HostCounts;
+  }
 #endif
   return hostCountsAllToAll(c, send, sendSizesDevice, chunks, sendRows, recv, recvSizesDevice,
                             recvRows, rowBytes, stream);
@@ -764,7 +794,7 @@ int moert_gpu_all_reduce(int64_t grid, int64_t axis, void *data, int64_t count, 
   Comm *c = nullptr;
   if (findComm(grid, axis, &c) != 0)
     return -1;
-  ncclDataType_t type;
+  ncclDataType_t type = ncclFloat32;
   if (ncclTypeOf(dtype_code, &type) != 0)
     return -1;
   if (count < 0)
