@@ -218,7 +218,8 @@ struct Comm {
   ncclWindow_t window = nullptr;
   void *windowBase = nullptr;
   size_t windowBytes = 0;
-  size_t countsCapacity = 0;
+  size_t countsCapacity = 0; // int32 per source rank (P·C of the largest C)
+  size_t dataCapacity = 0;   // bytes of rows
   void *state = nullptr;
   moert_gpu::dx::ExchangeFault *fault = nullptr; // host address (mapped)
   moert_gpu::dx::ExchangeFault *faultDevice = nullptr;
@@ -435,12 +436,14 @@ int hostBarrier(Comm &c, cudaStream_t stream, const char *what) {
   return waitFor(c, stream, what);
 }
 
-/// A window of at least `layout`'s size on every rank (the same size on all:
-/// their needs are max-reduced), zeroed, with every rank's LSA pointer.
-/// Collective: all ranks grow at the same call, as SPMD code with the same
-/// shapes does. Not under a CUDA graph capture (a warm-up call first).
+/// A window whose counts and rows hold `layout`'s on every rank (the same
+/// on all: their needs, and the current window's, are max-reduced, so it
+/// never shrinks), zeroed, with every rank's LSA pointer. Collective: all
+/// ranks grow at the same call, as SPMD code with the same shapes does. Not
+/// under a CUDA graph capture (a warm-up call first); a graph captured
+/// before a growth holds the old window's pointers: capture again.
 int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stream) {
-  if (c.window && c.windowBytes >= layout.totalBytes && c.countsCapacity >= layout.countsCapacity)
+  if (c.window && c.countsCapacity >= layout.countsCapacity && c.dataCapacity >= layout.dataBytes)
     return 0;
   cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
   CUDA_CK(cudaStreamIsCapturing(stream, &capturing));
@@ -458,7 +461,8 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
     CUDA_CK(cudaMalloc(&c.scratch, 64));
     c.scratchBytes = 64;
   }
-  uint64_t need[2] = {layout.totalBytes, layout.countsCapacity};
+  uint64_t need[2] = {std::max<uint64_t>(layout.countsCapacity, c.countsCapacity),
+                      std::max<uint64_t>(layout.dataBytes, c.dataCapacity)};
   CUDA_CK(cudaMemcpyAsync(c.scratch, need, sizeof need, cudaMemcpyHostToDevice, stream));
   NCCL_CK(ncclAllReduce(c.scratch, c.scratch, 2, ncclUint64, ncclMax, c.comm, stream));
   CUDA_CK(cudaMemcpyAsync(need, c.scratch, sizeof need, cudaMemcpyDeviceToHost, stream));
@@ -470,9 +474,22 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
     c.window = nullptr;
     c.windowBase = nullptr;
   }
-  NCCL_CK(ncclMemAlloc(&c.windowBase, size_t(need[0])));
-  NCCL_CK(ncclCommWindowRegister(c.comm, c.windowBase, size_t(need[0]), &c.window,
-                                 NCCL_WIN_COLL_SYMMETRIC));
+  // The counts region's size fixes where the rows start, for every call on
+  // this window (windowLayout).
+  const moert_gpu::dx::Layout agreed = moert_gpu::dx::layoutFor(
+      c.size, int64_t(need[0]) / c.size, 0, 0);
+  const size_t bytes = agreed.dataOffset + size_t(need[1]);
+  c.windowBytes = 0;
+  NCCL_CK(ncclMemAlloc(&c.windowBase, bytes));
+  if (ncclResult_t r = ncclCommWindowRegister(c.comm, c.windowBase, bytes, &c.window,
+                                              NCCL_WIN_COLL_SYMMETRIC);
+      r != ncclSuccess) {
+    ncclMemFree(c.windowBase);
+    c.windowBase = nullptr;
+    c.window = nullptr;
+    return collFail("ncclCommWindowRegister failed: %s (%s)", ncclGetErrorString(r),
+                    ncclGetLastError(c.comm));
+  }
   // Without symmetric memory (no cuMem: NCCL_CUMEM_ENABLE=0, or under
   // compute-sanitizer, which refuses cuMemCreate) NCCL still registers the
   // buffer, but the window's description is not in device memory and its
@@ -491,8 +508,9 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
              "cannot run here: MOE_EP_EXCHANGE=host-counts");
     return kNoSymmetricMemory;
   }
-  c.windowBytes = size_t(need[0]);
-  c.countsCapacity = size_t(need[1]);
+  c.windowBytes = bytes;
+  c.countsCapacity = size_t(need[0]);
+  c.dataCapacity = size_t(need[1]);
   CUDA_CK(cudaMemsetAsync(c.windowBase, 0, c.windowBytes, stream));
   if (!c.state) {
     CUDA_CK(cudaMalloc(&c.state, moert_gpu::dx::stateBytes()));
@@ -519,16 +537,20 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
 int deviceAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
                    int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
                    int64_t rowBytes, cudaStream_t stream) {
-  if (chunks < 1 || rowBytes < 0 || sendRows < 0 || recvRows < 0 || rowBytes > INT32_MAX ||
-      recvRows > INT32_MAX)
+  if (chunks < 1 || chunks > (int64_t(1) << 20) || rowBytes < 0 || sendRows < 0 || recvRows < 0 ||
+      rowBytes > INT32_MAX || recvRows > INT32_MAX || sendRows > INT32_MAX)
     return collFail("all_to_all (device): bad arguments: %lld chunks per rank, %lld-byte rows, "
                     "%lld and %lld rows",
                     (long long)chunks, (long long)rowBytes, (long long)sendRows,
                     (long long)recvRows);
-  const moert_gpu::dx::Layout layout =
-      moert_gpu::dx::layoutFor(c.size, chunks, recvRows, rowBytes);
-  if (int e = ensureWindow(c, layout, stream); e != 0)
+  if (int e = ensureWindow(c, moert_gpu::dx::layoutFor(c.size, chunks, recvRows, rowBytes), stream);
+      e != 0)
     return e;
+  // Laid out for the window's counts capacity, not this call's C: where the
+  // rows start must not move between calls, or a rank that runs ahead into
+  // the next call would write its counts over rows a slower one still drains.
+  const moert_gpu::dx::Layout layout = moert_gpu::dx::layoutFor(
+      c.size, int64_t(c.countsCapacity) / c.size, recvRows, rowBytes);
   moert_gpu::dx::Call call{};
   call.send = send;
   call.sendSizes = sendSizesDevice;
@@ -541,7 +563,7 @@ int deviceAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, in
   call.layout = layout;
   call.state = c.state;
   call.fault = c.faultDevice;
-  call.timeoutNs = uint64_t(timeoutSeconds() * 1e9);
+  call.timeoutNs = uint64_t(std::min(timeoutSeconds(), 1e9) * 1e9); // inf: ~30 years
   const int64_t bytes = std::max(sendRows, recvRows) * rowBytes;
   call.ctas = int(std::max<int64_t>(1, std::min<int64_t>(c.ctasMax, bytes / (32 << 10))));
   int e = moert_gpu::dx::launchExchange(c.peers, call, stream);
@@ -587,7 +609,9 @@ int withoutNccl(const char *call) {
 /// The moert_entry_coll_* failure path: report, abort every communicator,
 /// exit (compiled code has no error path).
 [[noreturn]] void entryFailed(const char *entry) {
-  std::fprintf(stderr, "moe_runtime_gpu: %s: %s\n", entry, gCollError.c_str());
+  const char *fault = moert_gpu::exchangeFault(); // a trapped exchange kernel's why
+  std::fprintf(stderr, "moe_runtime_gpu: %s: %s%s%s\n", entry, gCollError.c_str(),
+               *fault ? "; " : "", fault);
   std::fflush(stderr);
   moert_gpu_comm_abort_all();
   std::fflush(stdout);
