@@ -239,6 +239,20 @@ Status resolveEntry(const SharedLibrary &library, EntryPlan *plan) {
   return Status::success();
 }
 
+/// X_fwd on its inputs (variant `variant`; 0: the seed's), called once
+/// plainly (never captured: one call needs no graph) and its outputs
+/// fetched into *fwdArgs, for X_bwd's residuals.
+Status runForward(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
+                  uint64_t variant, EntryBuffers *fwdArgs, const std::string &why) {
+  MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
+                        fwdArgs, nullptr, variant)
+                .withPrefix(why));
+  std::unique_ptr<BoundEntry> bound;
+  MOERT_TRY(executor.bind(fwdArgs, &bound).withPrefix(why));
+  MOERT_TRY(bound->callPlain(plan.fwdFn).withPrefix(why));
+  return bound->fetchOutputs().withPrefix(why);
+}
+
 /// Variant k of the inputs (X_fwd run plainly on them for the residuals)
 /// into `bound`: a plain call, then a replay of its captured graph; every
 /// output of the two bit for bit the same. Outputs land in `host`.
@@ -252,15 +266,8 @@ Status checkGraphVariant(const RunSettings &settings, Executor &executor, const 
                   static_cast<unsigned long long>(settings.seed),
                   static_cast<unsigned long long>(k)));
   EntryBuffers fwdArgs, args;
-  if (plan.fwd) {
-    MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
-                          &fwdArgs, nullptr, k)
-                  .withPrefix(why));
-    std::unique_ptr<BoundEntry> fwdBound;
-    MOERT_TRY(executor.bind(&fwdArgs, &fwdBound).withPrefix(why));
-    MOERT_TRY(fwdBound->callPlain(plan.fwdFn).withPrefix(why));
-    MOERT_TRY(fwdBound->fetchOutputs().withPrefix(why));
-  }
+  if (plan.fwd)
+    MOERT_TRY(runForward(settings, executor, plan, k, &fwdArgs, why));
   MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, plan.npyPaths,
                         plan.fwd ? &fwdArgs : nullptr, &args, nullptr, k)
                 .withPrefix(why));
@@ -312,14 +319,7 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
     progress(format("entry %s on %s: making the inputs of %s and running it for the "
                     "residuals",
                     entry.name.c_str(), executor.device(), plan.fwd->name.c_str()));
-    MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
-                          &fwdArgs, nullptr)
-                  .withPrefix(why));
-    std::unique_ptr<BoundEntry> bound;
-    MOERT_TRY(executor.bind(&fwdArgs, &bound).withPrefix(why));
-    double ms = 0.0;
-    MOERT_TRY(bound->call(plan.fwdFn, &ms));
-    MOERT_TRY(bound->fetchOutputs().withPrefix(why));
+    MOERT_TRY(runForward(settings, executor, plan, /*variant=*/0, &fwdArgs, why));
     if (!settings.dumpDir.empty())
       MOERT_TRY(dumpArgs(settings.dumpDir, fwdArgs));
     run->residualsFrom = plan.fwd->name;

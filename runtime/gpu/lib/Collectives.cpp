@@ -12,7 +12,8 @@
 //    rank (ncclAllGather), copied to the host, and the rows move by grouped
 //    ncclSend/ncclRecv (a rank's own rows by a device copy).
 // MOE_EP_EXCHANGE=device|host-counts (or moert_gpu_comm_set_exchange) picks
-// one; unset, device where it can run, else host-counts. Every CUDA and NCCL status is checked and reported with the call;
+// one; unset, device where it can run, else host-counts. Every CUDA and NCCL
+// status is checked and reported with the call;
 // every wait on the host polls the stream and the communicator's
 // asynchronous error with a deadline (MOE_COMM_TIMEOUT_S, default 60 s).
 // The moert_entry_coll_* twins of the CPU's moert_coll_* (moert_coll_gpu_abi.def)
@@ -299,14 +300,37 @@ int ncclTypeOf(int32_t dtype, ncclDataType_t *out) {
   }
 }
 
+/// At least `bytes` of the communicator's device scratch (grown, never
+/// shrunk; cudaFree of the old one waits for the work that used it).
+int scratchOf(Comm &c, size_t bytes) {
+  if (c.scratchBytes >= bytes)
+    return 0;
+  if (c.scratch)
+    CUDA_CK(cudaFree(c.scratch));
+  c.scratch = nullptr;
+  c.scratchBytes = 0;
+  CUDA_CK(cudaMalloc(&c.scratch, bytes));
+  c.scratchBytes = bytes;
+  return 0;
+}
+
+/// Whether `stream` is being captured into a CUDA graph, in *capturing.
+int captureStatus(cudaStream_t stream, bool *capturing) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  CUDA_CK(cudaStreamIsCapturing(stream, &status));
+  *capturing = status != cudaStreamCaptureStatusNone;
+  return 0;
+}
+
 int hostCountsAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice, int64_t chunks,
                        int64_t sendRows, void *recv, int32_t *recvSizesDevice, int64_t recvRows,
                        int64_t rowBytes, cudaStream_t stream) {
   const char *what = "all_to_all (host-counts)";
   const int p = c.size;
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  CUDA_CK(cudaStreamIsCapturing(stream, &capturing));
-  if (capturing != cudaStreamCaptureStatusNone)
+  bool capturing = false;
+  if (captureStatus(stream, &capturing) != 0)
+    return -1;
+  if (capturing)
     return collFail("%s waits on the host for the counts, which a CUDA graph capture cannot "
                     "record; the device exchange (MOE_EP_EXCHANGE=device) can be captured",
                     what);
@@ -315,14 +339,8 @@ int hostCountsAllToAll(Comm &c, const void *send, const int32_t *sendSizesDevice
                     (long long)chunks, (long long)rowBytes);
   const int64_t n = p * chunks;
   const size_t countBytes = size_t(n) * sizeof(int32_t);
-  if (c.scratchBytes < countBytes * size_t(p + 1)) {
-    if (c.scratch)
-      CUDA_CK(cudaFree(c.scratch));
-    c.scratch = nullptr;
-    c.scratchBytes = 0;
-    CUDA_CK(cudaMalloc(&c.scratch, countBytes * size_t(p + 1)));
-    c.scratchBytes = countBytes * size_t(p + 1);
-  }
+  if (scratchOf(c, countBytes * size_t(p + 1)) != 0)
+    return -1;
   // Every rank's send counts, to all, then to the host.
   auto *gathered = static_cast<int32_t *>(c.scratch);
   NCCL_CK(ncclAllGather(sendSizesDevice, gathered, size_t(n), ncclInt32, c.comm, stream));
@@ -428,12 +446,21 @@ constexpr int kNoSymmetricMemory = -2;
 
 /// Every rank's stream work so far is done: a tiny all-reduce, waited for.
 int hostBarrier(Comm &c, cudaStream_t stream, const char *what) {
-  if (c.scratchBytes < sizeof(int32_t)) {
-    CUDA_CK(cudaMalloc(&c.scratch, 64));
-    c.scratchBytes = 64;
-  }
+  if (scratchOf(c, sizeof(int32_t)) != 0)
+    return -1;
   NCCL_CK(ncclAllReduce(c.scratch, c.scratch, 1, ncclInt32, ncclMax, c.comm, stream));
   return waitFor(c, stream, what);
+}
+
+/// Deregisters and frees the window (collective, as its registration);
+/// the first failure, if any.
+ncclResult_t releaseWindow(Comm &c) {
+  ncclResult_t r = c.window ? ncclCommWindowDeregister(c.comm, c.window) : ncclSuccess;
+  ncclResult_t freed = c.windowBase ? ncclMemFree(c.windowBase) : ncclSuccess;
+  c.window = nullptr;
+  c.windowBase = nullptr;
+  c.windowBytes = 0;
+  return r != ncclSuccess ? r : freed;
 }
 
 /// A window whose counts and rows hold `layout`'s on every rank (the same
@@ -445,9 +472,10 @@ int hostBarrier(Comm &c, cudaStream_t stream, const char *what) {
 int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stream) {
   if (c.window && c.countsCapacity >= layout.countsCapacity && c.dataCapacity >= layout.dataBytes)
     return 0;
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  CUDA_CK(cudaStreamIsCapturing(stream, &capturing));
-  if (capturing != cudaStreamCaptureStatusNone)
+  bool capturing = false;
+  if (captureStatus(stream, &capturing) != 0)
+    return -1;
+  if (capturing)
     return collFail("all_to_all (device): the exchange window must grow to %zu bytes, which "
                     "cannot happen inside a CUDA graph capture; call the entry once before "
                     "capturing it",
@@ -455,38 +483,27 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
   if (waitFor(c, stream, "all_to_all (device): before growing the window") != 0)
     return -1;
   // Agree on the size: every rank registers the same bytes.
-  if (c.scratchBytes < 64) {
-    if (c.scratch)
-      CUDA_CK(cudaFree(c.scratch));
-    CUDA_CK(cudaMalloc(&c.scratch, 64));
-    c.scratchBytes = 64;
-  }
   uint64_t need[2] = {std::max<uint64_t>(layout.countsCapacity, c.countsCapacity),
                       std::max<uint64_t>(layout.dataBytes, c.dataCapacity)};
+  if (scratchOf(c, sizeof need) != 0)
+    return -1;
   CUDA_CK(cudaMemcpyAsync(c.scratch, need, sizeof need, cudaMemcpyHostToDevice, stream));
   NCCL_CK(ncclAllReduce(c.scratch, c.scratch, 2, ncclUint64, ncclMax, c.comm, stream));
   CUDA_CK(cudaMemcpyAsync(need, c.scratch, sizeof need, cudaMemcpyDeviceToHost, stream));
   if (waitFor(c, stream, "all_to_all (device): agreeing on the window size") != 0)
     return -1;
-  if (c.window) {
-    NCCL_CK(ncclCommWindowDeregister(c.comm, c.window));
-    NCCL_CK(ncclMemFree(c.windowBase));
-    c.window = nullptr;
-    c.windowBase = nullptr;
-  }
+  NCCL_CK(releaseWindow(c));
   // The counts region's size fixes where the rows start, for every call on
-  // this window (windowLayout).
+  // this window (deviceAllToAll lays each call out from it).
   const moert_gpu::dx::Layout agreed = moert_gpu::dx::layoutFor(
       c.size, int64_t(need[0]) / c.size, 0, 0);
   const size_t bytes = agreed.dataOffset + size_t(need[1]);
-  c.windowBytes = 0;
   NCCL_CK(ncclMemAlloc(&c.windowBase, bytes));
   if (ncclResult_t r = ncclCommWindowRegister(c.comm, c.windowBase, bytes, &c.window,
                                               NCCL_WIN_COLL_SYMMETRIC);
       r != ncclSuccess) {
-    ncclMemFree(c.windowBase);
-    c.windowBase = nullptr;
-    c.window = nullptr;
+    c.window = nullptr; // not registered: only the memory to free
+    releaseWindow(c);
     return collFail("ncclCommWindowRegister failed: %s (%s)", ncclGetErrorString(r),
                     ncclGetLastError(c.comm));
   }
@@ -497,11 +514,7 @@ int ensureWindow(Comm &c, const moert_gpu::dx::Layout &layout, cudaStream_t stre
   cudaPointerAttributes windowAttributes{};
   CUDA_CK(cudaPointerGetAttributes(&windowAttributes, c.window));
   if (windowAttributes.type != cudaMemoryTypeDevice) {
-    ncclCommWindowDeregister(c.comm, c.window);
-    ncclMemFree(c.windowBase);
-    c.window = nullptr;
-    c.windowBase = nullptr;
-    c.windowBytes = 0;
+    releaseWindow(c); // the fault reported is the missing symmetric memory
     collFail("all_to_all (device): NCCL registered the exchange window without symmetric "
              "memory (its device description is missing: cuMem allocations unavailable, "
              "e.g. NCCL_CUMEM_ENABLE=0 or under compute-sanitizer); the device exchange "
@@ -630,42 +643,34 @@ const char *exchangeFault() {
     const dx::ExchangeFault *f = entry.second.fault;
     if (!f || f->code <= 0)
       continue;
-    const char *why = "";
-    char detail[256];
+    char why[256];
     switch (f->code) {
     case dx::kFaultTimeout:
-      std::snprintf(detail, sizeof detail,
+      std::snprintf(why, sizeof why,
                     "timed out after %g s at barrier %d waiting for rank %d (MOE_COMM_TIMEOUT_S; "
                     "that rank failed, hangs or called a different collective)",
                     double(f->limit) / 1e9, f->barrier, f->peer);
-      why = detail;
       break;
     case dx::kFaultNegativeCount:
-      std::snprintf(detail, sizeof detail, "rank %d sends a negative count (%lld, index %lld)",
+      std::snprintf(why, sizeof why, "rank %d sends a negative count (%lld, index %lld)",
                     f->peer, (long long)f->value, (long long)f->limit);
-      why = detail;
       break;
     case dx::kFaultSendOverflow:
-      std::snprintf(detail, sizeof detail,
-                    "its send counts sum to %lld rows, but the input has %lld", (long long)f->value,
-                    (long long)f->limit);
-      why = detail;
+      std::snprintf(why, sizeof why, "its send counts sum to %lld rows, but the input has %lld",
+                    (long long)f->value, (long long)f->limit);
       break;
     case dx::kFaultRecvOverflow:
-      std::snprintf(detail, sizeof detail,
-                    "the ranks send %lld rows to rank %d, but the output has %lld",
+      std::snprintf(why, sizeof why, "the ranks send %lld rows to rank %d, but the output has %lld",
                     (long long)f->value, f->peer, (long long)f->limit);
-      why = detail;
       break;
     case dx::kFaultShapeMismatch:
-      std::snprintf(detail, sizeof detail,
+      std::snprintf(why, sizeof why,
                     "rank %d calls it with other chunks per rank, recv_rows or row bytes (its "
                     "recv_rows %lld, this rank's %lld)",
                     f->peer, (long long)f->value, (long long)f->limit);
-      why = detail;
       break;
     default:
-      why = "an unknown fault";
+      std::snprintf(why, sizeof why, "an unknown fault (code %d)", f->code);
     }
     std::snprintf(message, sizeof message,
                   "the device-side all_to_all (grid %lld, axis %lld) stopped on rank %d: %s",
