@@ -19,8 +19,9 @@
 #                                            checked against the one-rank CPU
 #                                            layer on the whole batch
 #
-# Layers: examples/small.mlir at P = 2 and 4; the reduced qwen3 (P = 2) and
-# dsv3 (P = 4) layers of test/e2e/expert-parallel/ranks-reduced.test. Every
+# Layers: examples/small.mlir at P = 2 and 4 and on a [2, 2] grid (data x
+# expert parallelism, experts over axis 1); the reduced qwen3 (P = 2) and
+# dsv3 (P = 4, and [2, 2]) layers of test/e2e/expert-parallel/ranks-reduced.test. Every
 # rank checks all 9 outputs of its forward and backward entries (out, the
 # global aux loss, d_x, d_router_weight summed over the ranks, the expert
 # weight gradients of its experts). Exit status 0 when all passed.
@@ -31,10 +32,12 @@ DIR=${2:-$ROOT/build-ep-artifacts}
 CHIP=${MOE_GPU_CHIP:-sm_90a}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
-# name  source  P  seed
+# name  source  layout (P, or GRID@OPTIONS: ep-compile.sh)  seed
 LAYERS="small-ep2:examples/small.mlir:2:3 small-ep4:examples/small.mlir:4:3
+small-dpep:examples/small.mlir:2x2@axis=1+data-axes=0:3
 qwen3-ep2:test/e2e/fp8/Inputs/qwen3-reduced.mlir:2:5
-dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4:5"
+dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4:5
+dsv3-dpep:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2x2@axis=1+data-axes=0:5"
 
 case "$MODE" in
 artifacts)
@@ -44,11 +47,11 @@ artifacts)
   # shellcheck source=scripts/ep-compile.sh
   . "$ROOT/scripts/ep-compile.sh"
   for spec in $LAYERS; do
-    IFS=: read -r name src p seed <<<"$spec"
+    IFS=: read -r name src layout seed <<<"$spec"
     one=$(basename "$src" .mlir)-one
     [ -f "$DIR/$one.so" ] || moe_compile_layer "$BIN" "$ROOT/$src" 1 "$DIR/$one" cpu
-    moe_compile_layer "$BIN" "$ROOT/$src" "$p" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
-    echo "wrote $DIR/$name.so ($CHIP, P = $p) and $DIR/$one.so (cpu)"
+    moe_compile_layer "$BIN" "$ROOT/$src" "$layout" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
+    echo "wrote $DIR/$name.so ($CHIP, $layout) and $DIR/$one.so (cpu)"
   done
   ;;
 run)
@@ -61,8 +64,11 @@ run)
   moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
   export MOE_COMM_TIMEOUT_S=${MOE_COMM_TIMEOUT_S:-120}
   status=0
+  # shellcheck source=scripts/ep-compile.sh
+  . "$ROOT/scripts/ep-compile.sh"
   for spec in $LAYERS; do
-    IFS=: read -r name src p seed <<<"$spec"
+    IFS=: read -r name src layout seed <<<"$spec"
+    p=$(moe_layout_ranks "$layout")
     one=$(basename "$src" .mlir)-one
     log=$OUTDIR/$name.log
     echo "=== $name: moe-runner --ranks $p --device gpu, MOE_GPU_COMM=host $(date +%T)"

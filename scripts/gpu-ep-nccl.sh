@@ -17,7 +17,8 @@
 # slice of d_x and of its experts' weight gradients, d_router_weight summed
 # over the ranks):
 #   - reduced layers against their one-rank CPU layer on the whole batch
-#     (examples/small.mlir; test/e2e/fp8/Inputs/{qwen3,dsv3}-reduced.mlir),
+#     (examples/small.mlir; test/e2e/fp8/Inputs/{qwen3,dsv3}-reduced.mlir;
+#     small and dsv3 also on a [2, 2] grid, data x expert parallelism),
 #     random routing, and dsv3's with an expert bias that sends every token
 #     to rank 0's experts (the other ranks receive nothing) or, at P = 2, to
 #     rank 1's;
@@ -56,10 +57,13 @@ CHIP=${MOE_GPU_CHIP:-sm_90a}
 GEMM=${EP_GEMM:-generated}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
-# name  source  P  (reduced layers; checked against "<source stem>-one" on the cpu)
+# name  source  layout (P, or GRID@OPTIONS: ep-compile.sh)  (reduced layers;
+# checked against "<source stem>-one" on the cpu)
 REDUCED="small-ep2:examples/small.mlir:2 small-ep4:examples/small.mlir:4
 qwen3-ep2:test/e2e/fp8/Inputs/qwen3-reduced.mlir:2
-dsv3-ep2:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2 dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4"
+dsv3-ep2:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2 dsv3-ep4:test/e2e/fp8/Inputs/dsv3-reduced.mlir:4
+small-dpep:examples/small.mlir:2x2@axis=1+data-axes=0
+dsv3-dpep:test/e2e/fp8/Inputs/dsv3-reduced.mlir:2x2@axis=0+data-axes=1"
 FULL_SRC=examples/qwen3-30b-a3b.mlir
 FULL_RANKS="2 4"
 FP8_REDUCED=test/e2e/fp8/Inputs/qwen3-reduced.mlir
@@ -73,11 +77,11 @@ artifacts)
   # shellcheck source=scripts/ep-compile.sh
   . "$ROOT/scripts/ep-compile.sh"
   for spec in $REDUCED; do
-    IFS=: read -r name src p <<<"$spec"
+    IFS=: read -r name src layout <<<"$spec"
     one=$(basename "$src" .mlir)-one
     [ -f "$DIR/$one.so" ] || moe_compile_layer "$BIN" "$ROOT/$src" 1 "$DIR/$one" cpu
-    moe_compile_layer "$BIN" "$ROOT/$src" "$p" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
-    echo "wrote $DIR/$name.so ($CHIP, P = $p)"
+    moe_compile_layer "$BIN" "$ROOT/$src" "$layout" "$DIR/$name" "$CHIP" --cuda-path="$CUDA_HOME"
+    echo "wrote $DIR/$name.so ($CHIP, $layout)"
   done
   for p in 1 $FULL_RANKS; do
     stem=$DIR/qwen3-full-ep$p
@@ -151,8 +155,11 @@ run)
     exit 1
   fi
   has reduced || REDUCED=""
+  # shellcheck source=scripts/ep-compile.sh
+  . "$ROOT/scripts/ep-compile.sh"
   for spec in $REDUCED; do
-    IFS=: read -r name src p <<<"$spec"
+    IFS=: read -r name src layout <<<"$spec"
+    p=$(moe_layout_ranks "$layout")
     [ "$p" -le "$GPUS" ] || { echo "$name: skipped (P = $p > $GPUS GPUs)"; continue; }
     one=$(basename "$src" .mlir)-one
     variants="random"

@@ -129,13 +129,27 @@ std::optional<Placement> demandOf(OpOperand &use) {
       .Default([](Operation *) -> P { return std::nullopt; });
 }
 
+/// The grid axes of the per-rank functions.
+struct GridAxes {
+  FlatSymbolRefAttr grid;
+  /// The expert-parallel axis: experts are split and rows exchanged over it.
+  int64_t axis = 0;
+  /// P, the ranks of `axis`.
+  int64_t ranks = 1;
+  /// The axes tokens are split over (`axis` and the data axes), ascending.
+  SmallVector<int64_t> tokenAxes;
+  /// D, the token shards: the product of the token axes' sizes.
+  int64_t tokenShards = 1;
+  /// Whether the annotations name their axes (a grid of several axes).
+  bool nameAxes = false;
+};
+
 /// Rewrites one function into its per-rank form.
 class Partitioner {
 public:
-  Partitioner(func::FuncOp func, FlatSymbolRefAttr grid, int64_t axis,
-              int64_t ranks)
-      : func(func), grid(grid), axis(axis), ranks(ranks),
-        builder(func.getContext()) {}
+  Partitioner(func::FuncOp func, const GridAxes &axes)
+      : func(func), grid(axes.grid), axis(axes.axis), ranks(axes.ranks),
+        axes(axes), builder(func.getContext()) {}
 
   LogicalResult run() {
     SmallVector<Operation *> oldOps;
@@ -150,6 +164,9 @@ public:
     }
     if (failed(placeResults()))
       return failure();
+    if (axes.nameAxes)
+      func->setAttr(kBatchAxesAttr,
+                    builder.getDenseI64ArrayAttr(axes.tokenAxes));
     for (Operation *op : llvm::reverse(oldOps))
       op->erase();
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
@@ -206,6 +223,7 @@ private:
     bool tokens = placement == Placement::Tokens;
     StringRef what = tokens ? "T" : "E";
     StringRef unit = tokens ? "tokens" : "experts";
+    int64_t shards = tokens ? axes.tokenShards : ranks;
     if (!type || type.getRank() < 1)
       return func.emitError("moe-expert-parallel: argument ")
              << arg.getArgNumber() << " (" << argName(arg) << ") of type "
@@ -217,15 +235,39 @@ private:
              << arg.getArgNumber() << " (" << argName(arg) << ") has a "
              << "dynamic dim 0 (" << what << "); the pass needs static " << unit
              << " counts";
-    if (size % ranks != 0)
+    if (size % shards != 0)
       return func.emitError("moe-expert-parallel: ")
              << what << " = " << size << " " << unit << " (dim 0 of argument "
              << arg.getArgNumber() << ", " << argName(arg)
-             << ") is not divisible by P = " << ranks << " ranks";
-    arg.setType(withRows(type, size / ranks));
-    func.setArgAttr(arg.getArgNumber(), kSplitDimAttr,
-                    builder.getI64IntegerAttr(0));
+             << ") is not divisible by "
+             << (tokens ? tokenShardsText() : "P = " + std::to_string(ranks) +
+                                                  " ranks");
+    arg.setType(withRows(type, size / shards));
+    for (NamedAttribute a : splitAttrs(placement))
+      func.setArgAttr(arg.getArgNumber(), a.getName(), a.getValue());
     return success();
+  }
+
+  /// "P = 4 ranks" when the tokens are split over the expert axis only,
+  /// else "D = 8 token shards".
+  std::string tokenShardsText() const {
+    return axes.tokenAxes.size() == 1
+               ? "P = " + std::to_string(ranks) + " ranks"
+               : "D = " + std::to_string(axes.tokenShards) + " token shards";
+  }
+
+  /// The annotation of a value split along dim 0 by `placement` (tokens or
+  /// experts).
+  SmallVector<NamedAttribute> splitAttrs(Placement placement) {
+    SmallVector<NamedAttribute> attrs = {
+        builder.getNamedAttr(kSplitDimAttr, builder.getI64IntegerAttr(0))};
+    if (axes.nameAxes)
+      attrs.push_back(builder.getNamedAttr(
+          kSplitAxesAttr, builder.getDenseI64ArrayAttr(
+                              placement == Placement::Tokens
+                                  ? ArrayRef<int64_t>(axes.tokenAxes)
+                                  : ArrayRef<int64_t>{axis})));
+    return attrs;
   }
 
   /// Returns the new values and annotates the results by their placement.
@@ -241,10 +283,15 @@ private:
         return failure();
       results.push_back(p->value);
       if (p->placement == Placement::Tokens ||
-          p->placement == Placement::Experts)
-        func.setResultAttr(i, kSplitDimAttr, builder.getI64IntegerAttr(0));
-      else if (p->placement == Placement::Counts)
+          p->placement == Placement::Experts) {
+        for (NamedAttribute a : splitAttrs(p->placement))
+          func.setResultAttr(i, a.getName(), a.getValue());
+      } else if (p->placement == Placement::Counts) {
         func.setResultAttr(i, kPartialSumAttr, builder.getUnitAttr());
+        if (axes.nameAxes)
+          func.setResultAttr(i, kPartialAxesAttr,
+                             builder.getDenseI64ArrayAttr(axes.tokenAxes));
+      }
     }
     ret->setOperands(results);
     return success();
@@ -321,10 +368,9 @@ private:
            << ", whose sum over the ranks is not the one-rank value";
   }
 
-  /// The element-wise sum of `value` over the ranks of the axis.
+  /// The element-wise sum of `value` over the ranks of the token axes.
   Value allReduce(Value value, Location loc) {
-    return AllReduceOp::create(builder, loc, value, grid,
-                               ArrayRef<int64_t>{axis})
+    return AllReduceOp::create(builder, loc, value, grid, axes.tokenAxes)
         .getOutput();
   }
 
@@ -550,10 +596,12 @@ private:
         global = true;
         break;
       }
+      bool oneAxis = axes.tokenAxes.size() == 1;
       return op.emitOpError("moe-expert-parallel: seq_length = ")
-             << seqLength << " neither divides T/P = " << localTokens
-             << " (T = " << tokens << ", P = " << ranks
-             << ") nor equals T: a sequence would span ranks";
+             << seqLength << " neither divides T/" << (oneAxis ? "P" : "D")
+             << " = " << localTokens << " (T = " << tokens << ", "
+             << tokenShardsText() << ") nor equals T: a sequence would span "
+             << "ranks";
     }
     case AuxLossVariant::Global:
       return op.emitOpError("moe-expert-parallel: aux-loss variant global "
@@ -566,11 +614,12 @@ private:
       loss.setVariant(AuxLossVariant::Global);
       loss.setSeqLengthAttr(nullptr);
       loss.setGridAttr(grid);
-      loss.setGridAxesAttr(builder.getDenseI64ArrayAttr({axis}));
+      loss.setGridAxesAttr(builder.getDenseI64ArrayAttr(axes.tokenAxes));
     } else {
-      // The mean over this rank's sequences, 1/P of the mean over all.
-      loss.setCoeffAttr(builder.getF64FloatAttr(
-          op.getCoeff().convertToDouble() / static_cast<double>(ranks)));
+      // The mean over this rank's sequences, 1/D of the mean over all.
+      loss.setCoeffAttr(
+          builder.getF64FloatAttr(op.getCoeff().convertToDouble() /
+                                  static_cast<double>(axes.tokenShards)));
     }
     setPlaced(op.getLoss(),
               {allReduce(loss.getLoss(), op.getLoc()), Placement::Replicated});
@@ -580,10 +629,11 @@ private:
   LogicalResult visit(ZLossOp op) {
     if (failed(get(op, op.getLogits(), "logits", {Placement::Tokens})))
       return failure();
-    // coeff/P · mean over T/P tokens is this rank's share of the mean over T.
+    // coeff/D · mean over T/D tokens is this rank's share of the mean over T.
     auto loss = cast<ZLossOp>(rebuild(op, {op.getLoss().getType()}));
-    loss.setCoeffAttr(builder.getF64FloatAttr(op.getCoeff().convertToDouble() /
-                                              static_cast<double>(ranks)));
+    loss.setCoeffAttr(
+        builder.getF64FloatAttr(op.getCoeff().convertToDouble() /
+                                static_cast<double>(axes.tokenShards)));
     setPlaced(op.getLoss(),
               {allReduce(loss.getLoss(), op.getLoc()), Placement::Replicated});
     return success();
@@ -654,6 +704,7 @@ private:
   FlatSymbolRefAttr grid;
   int64_t axis;
   int64_t ranks;
+  const GridAxes &axes;
   OpBuilder builder;
   DenseMap<Value, Placed> placed;
   /// Old values to new ones, for the regions of cloned ops.
@@ -670,22 +721,17 @@ struct MoeExpertParallelPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<int64_t> numRanks = prepareGrid(module);
-    if (failed(numRanks))
+    FailureOr<GridAxes> axes = prepareGrid(getOperation());
+    if (failed(axes))
       return signalPassFailure();
-    auto gridRef = FlatSymbolRefAttr::get(&getContext(), grid);
     SmallVector<func::FuncOp> funcs;
-    for (auto func : module.getOps<func::FuncOp>())
+    for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && func.isPublic())
         funcs.push_back(func);
     for (func::FuncOp func : funcs) {
       // Names first: the entry names come from moe.layer's operands.
       annotateEntryNames(func);
-      if (failed(expandLayers(func)) ||
-          failed(
-              Partitioner(func, gridRef, static_cast<int64_t>(axis), *numRanks)
-                  .run()))
+      if (failed(expandLayers(func)) || failed(Partitioner(func, *axes).run()))
         return signalPassFailure();
     }
   }
@@ -701,8 +747,8 @@ struct MoeExpertParallelPass
     return success();
   }
 
-  /// Finds or creates the grid; returns P, the size of its axis `axis`.
-  FailureOr<int64_t> prepareGrid(ModuleOp module) {
+  /// Finds or creates the grid and checks the axes the options name.
+  FailureOr<GridAxes> prepareGrid(ModuleOp module) {
     int64_t axis = this->axis, ranks = this->ranks;
     StringRef grid = this->grid;
     if (axis < 0)
@@ -711,44 +757,66 @@ struct MoeExpertParallelPass
     if (ranks < 0)
       return module.emitError("moe-expert-parallel: ranks = ")
              << ranks << " must be at least 1 (or 0: the grid's axis size)";
+    GridAxes axes;
+    axes.grid = FlatSymbolRefAttr::get(module.getContext(), grid);
+    axes.axis = axis;
     Operation *symbol = SymbolTable::lookupSymbolIn(module, grid);
     if (!symbol) {
       if (ranks == 0)
         return module.emitError("moe-expert-parallel: the module has no "
                                 "shard.grid @")
                << grid << "; give ranks=P to create one";
-      if (axis != 0)
+      if (axis != 0 || !dataAxes.empty())
         return module.emitError("moe-expert-parallel: grid axis ")
-               << axis << " does not exist in the 1-D shard.grid @" << grid
-               << " the pass creates";
+               << (axis != 0 ? axis : dataAxes.front())
+               << " does not exist in the 1-D shard.grid @" << grid
+               << " the pass creates (declare a shard.grid with several "
+                  "axes for data x expert parallelism)";
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       shard::GridOp::create(b, module.getLoc(), grid, ArrayRef<int64_t>{ranks});
-      return static_cast<int64_t>(ranks);
+      axes.ranks = axes.tokenShards = ranks;
+      axes.tokenAxes = {0};
+      return axes;
     }
     auto gridOp = dyn_cast<shard::GridOp>(symbol);
     if (!gridOp)
       return symbol->emitError("moe-expert-parallel: @")
              << grid << " is a " << symbol->getName() << ", not a shard.grid";
     ArrayRef<int64_t> shape = gridOp.getShape();
-    if (axis >= static_cast<int64_t>(shape.size()))
-      return gridOp.emitError("moe-expert-parallel: grid axis ")
-             << axis << " does not exist in shard.grid @" << grid << " of rank "
-             << shape.size();
-    if (shape.size() != 1)
-      return gridOp.emitError("moe-expert-parallel: shard.grid @")
-             << grid << " has " << shape.size()
-             << " axes; only a 1-D grid (the expert-parallel axis as its "
-                "only axis) is supported this session";
+    auto checkAxis = [&](int64_t a, StringRef what) -> LogicalResult {
+      if (a < 0 || a >= static_cast<int64_t>(shape.size()))
+        return gridOp.emitError("moe-expert-parallel: ")
+               << what << " " << a << " does not exist in shard.grid @" << grid
+               << " of rank " << shape.size();
+      if (ShapedType::isDynamic(shape[a]))
+        return gridOp.emitError("moe-expert-parallel: axis ")
+               << a << " of shard.grid @" << grid
+               << " has a dynamic size; the pass needs static rank counts";
+      return success();
+    };
+    if (failed(checkAxis(axis, "grid axis")))
+      return failure();
     int64_t size = shape[axis];
-    if (ShapedType::isDynamic(size))
-      return gridOp.emitError("moe-expert-parallel: axis ")
-             << axis << " of shard.grid @" << grid
-             << " has a dynamic size; the pass needs a static P";
     if (ranks != 0 && ranks != size)
       return gridOp.emitError("moe-expert-parallel: ranks = ")
              << ranks << " but axis " << axis << " of shard.grid @" << grid
              << " has " << size << " ranks";
-    return size;
+    axes.ranks = size;
+    axes.tokenAxes = {axis};
+    for (int64_t a : dataAxes) {
+      if (failed(checkAxis(a, "data axis")))
+        return failure();
+      if (llvm::is_contained(axes.tokenAxes, a))
+        return gridOp.emitError("moe-expert-parallel: data axis ")
+               << a << " is "
+               << (a == axis ? "the expert-parallel axis" : "named twice");
+      axes.tokenAxes.push_back(a);
+    }
+    llvm::sort(axes.tokenAxes);
+    for (int64_t a : axes.tokenAxes)
+      axes.tokenShards *= shape[a];
+    axes.nameAxes = shape.size() > 1;
+    return axes;
   }
 };
 } // namespace

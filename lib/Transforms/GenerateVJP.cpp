@@ -363,20 +363,42 @@ bool isSharded(func::FuncOp f) {
 DictionaryAttr withShardingOf(DictionaryAttr attrs, DictionaryAttr source) {
   if (!source)
     return attrs;
-  for (StringRef key : {kSplitDimAttr, kPartialSumAttr})
+  for (StringRef key :
+       {kSplitDimAttr, kSplitAxesAttr, kPartialSumAttr, kPartialAxesAttr})
     if (Attribute value = source.get(key))
       attrs = withAttr(attrs, key, value);
   return attrs;
 }
 
 /// `attrs` of the gradient of an argument of a per-rank @f: split on the
-/// argument's dim where the argument is split, else this rank's partial sum
-/// (a replicated argument's gradient: the caller sums it over the ranks).
-DictionaryAttr withGradientSharding(DictionaryAttr attrs,
+/// argument's dim and axes where the argument is split; a partial sum over
+/// the axes @f's tokens are split over and the argument is not (all of
+/// them for a replicated argument: the caller sums its gradient over the
+/// ranks, as data-parallel training does). Without `moe.batch_axes` the
+/// tokens are split over every axis.
+DictionaryAttr withGradientSharding(func::FuncOp f, DictionaryAttr attrs,
                                     DictionaryAttr argAttrs) {
-  if (Attribute dim = argAttrs ? argAttrs.get(kSplitDimAttr) : nullptr)
-    return withAttr(attrs, kSplitDimAttr, dim);
-  return withAttr(attrs, kPartialSumAttr, UnitAttr::get(attrs.getContext()));
+  MLIRContext *ctx = attrs.getContext();
+  Attribute dim = argAttrs ? argAttrs.get(kSplitDimAttr) : nullptr;
+  auto splitAxes = argAttrs ? argAttrs.getAs<DenseI64ArrayAttr>(kSplitAxesAttr)
+                            : nullptr;
+  auto batchAxes = f->getAttrOfType<DenseI64ArrayAttr>(kBatchAxesAttr);
+  if (dim) {
+    attrs = withAttr(attrs, kSplitDimAttr, dim);
+    if (splitAxes)
+      attrs = withAttr(attrs, kSplitAxesAttr, splitAxes);
+  }
+  if (!batchAxes)
+    return dim ? attrs : withAttr(attrs, kPartialSumAttr, UnitAttr::get(ctx));
+  SmallVector<int64_t> partialAxes;
+  for (int64_t axis : batchAxes.asArrayRef())
+    if (!dim || (splitAxes && !llvm::is_contained(splitAxes.asArrayRef(), axis)))
+      partialAxes.push_back(axis);
+  if (partialAxes.empty())
+    return attrs;
+  attrs = withAttr(attrs, kPartialSumAttr, UnitAttr::get(ctx));
+  return withAttr(attrs, kPartialAxesAttr,
+                  DenseI64ArrayAttr::get(ctx, partialAxes));
 }
 
 /// Names the forward values @f_bwd takes: an argument of @f keeps its
@@ -458,7 +480,7 @@ LogicalResult nameEntries(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd,
   for (const Derived &gradient : gradients) {
     DictionaryAttr attrs = nameAndRole(ctx, gradient.name, "gradient");
     bwdResultAttrs.push_back(
-        sharded ? withGradientSharding(attrs, f.getArgAttrDict(gradient.index))
+        sharded ? withGradientSharding(f, attrs, f.getArgAttrDict(gradient.index))
                 : attrs);
   }
   if (failed(checkDistinctNames(f, bwd, bwdArgAttrs, bwdResultAttrs)))

@@ -205,6 +205,28 @@ Status checkName(const std::string &name, const std::string &where) {
   return Status::success();
 }
 
+/// "split_axes" / "partial_axes": distinct grid axes, only next to `owner`.
+Status parseAxes(const JsonValue &a, const char *key, const char *owner, bool ownerPresent,
+                 const std::string &where, std::vector<int64_t> *out) {
+  const JsonValue *list = a.get(key);
+  if (!list)
+    return Status::success();
+  std::string at = where + "." + key;
+  if (!ownerPresent)
+    return fieldError(at, format("given without \"%s\"", owner));
+  if (!list->isArray() || list->elements.empty())
+    return fieldError(at, "expected a non-empty array of grid axes");
+  for (size_t i = 0; i < list->elements.size(); ++i) {
+    int64_t axis;
+    MOERT_TRY(getCount(list->elements[i], format("%s[%zu]", at.c_str(), i), &axis));
+    for (int64_t earlier : *out)
+      if (earlier == axis)
+        return fieldError(at, format("axis %lld named twice", static_cast<long long>(axis)));
+    out->push_back(axis);
+  }
+  return Status::success();
+}
+
 Status parseArg(const JsonValue &a, const std::string &where, ArgSpec *out) {
   if (!a.isObject())
     return fieldError(where, format("expected an object, found %s", a.kindName()));
@@ -264,10 +286,18 @@ Status parseArg(const JsonValue &a, const std::string &where, ArgSpec *out) {
                         "expected \"sum\", found " + (partial->isString()
                                                           ? jsonQuote(partial->stringValue)
                                                           : std::string(partial->kindName())));
-    if (out->splitDim >= 0)
-      return fieldError(where, "both \"split_dim\" and \"partial\": a value is split or a "
-                               "partial sum, not both");
     out->partialSum = true;
+  }
+  MOERT_TRY(parseAxes(a, "split_axes", "split_dim", out->splitDim >= 0, where, &out->splitAxes));
+  MOERT_TRY(parseAxes(a, "partial_axes", "partial", out->partialSum, where, &out->partialAxes));
+  if (out->splitDim >= 0 && out->partialSum) {
+    bool disjoint = !out->splitAxes.empty() && !out->partialAxes.empty();
+    for (int64_t axis : out->splitAxes)
+      for (int64_t other : out->partialAxes)
+        disjoint &= axis != other;
+    if (!disjoint)
+      return fieldError(where, "both \"split_dim\" and \"partial\" over the same axes: a "
+                               "value is split or a partial sum over an axis, not both");
   }
   return Status::success();
 }
@@ -314,6 +344,24 @@ Status parseGrids(const JsonValue &root, std::vector<GridSpec> *out) {
 }
 
 } // namespace
+
+/// Named axes belong to the artifact's one grid.
+static Status checkArgAxes(const ArgSpec &arg, const std::vector<GridSpec> &grids,
+                    const std::string &where) {
+  if (arg.splitAxes.empty() && arg.partialAxes.empty())
+    return Status::success();
+  if (grids.size() != 1)
+    return fieldError(where, format("names grid axes, but the artifact has %zu grids (axes "
+                                    "refer to its one grid)",
+                                    grids.size()));
+  for (const std::vector<int64_t> *axes : {&arg.splitAxes, &arg.partialAxes})
+    for (int64_t axis : *axes)
+      if (axis >= static_cast<int64_t>(grids[0].shape.size()))
+        return fieldError(where, format("axis %lld does not exist in grid %s of rank %zu",
+                                        static_cast<long long>(axis), grids[0].name.c_str(),
+                                        grids[0].shape.size()));
+  return Status::success();
+}
 
 Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
   *out = ArtifactSpec();
@@ -372,6 +420,7 @@ Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
       for (const ArgSpec &prev : entry.args)
         if (prev.name == arg.name)
           return fieldError(argWhere + ".name", "duplicate argument " + jsonQuote(arg.name));
+      MOERT_TRY(checkArgAxes(arg, out->grids, argWhere));
       entry.args.push_back(std::move(arg));
     }
     out->entries.push_back(std::move(entry));
@@ -470,9 +519,17 @@ Status SharedLibrary::lookup(const std::string &symbol, EntryFunction *out) cons
 namespace {
 /// "name: role, io, [shape] dtype" of an argument.
 std::string describeArg(const ArgSpec &a) {
-  std::string layout = a.splitDim >= 0 ? format(", split_dim %d", a.splitDim)
-                       : a.partialSum  ? ", partial sum"
-                                       : "";
+  auto axes = [](const std::vector<int64_t> &list) {
+    std::string text;
+    for (int64_t axis : list)
+      text += (text.empty() ? " over axes " : ",") + std::to_string(axis);
+    return text;
+  };
+  std::string layout;
+  if (a.splitDim >= 0)
+    layout += format(", split_dim %d", a.splitDim) + axes(a.splitAxes);
+  if (a.partialSum)
+    layout += ", partial sum" + axes(a.partialAxes);
   return a.name + ": " + roleName(a.role) + ", " + (a.isInput ? "in" : "out") + ", " +
          argTypeString(a) + layout;
 }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
 #include <memory>
 #include <mutex>
@@ -359,21 +360,28 @@ void GpuDevice::destroyGraph(void *graph) const { api_->graphDestroy(graph); }
 
 Status GpuDevice::joinCollectives(Communicator &host, const std::vector<GridAxis> &axes) const {
   for (const GridAxis &axis : axes) {
-    // Rank 0 makes the NCCL unique id; the host communicator carries it.
-    unsigned char id[128] = {0};
-    int made = host.rank() == 0 ? api_->commUniqueId(id) : 0;
-    std::string why = made == 0 ? "" : api_->commLastError();
-    if (made != 0)
-      host.abort("rank 0 could not make the NCCL unique id: " + why);
-    MOERT_TRY(host.broadcast(id, sizeof id, 0));
-    if (made != 0)
-      return Status::error("moert_gpu_comm_unique_id: " + why);
-    if (api_->commInit(axis.grid, axis.axis, id, host.rank(), host.size()) != 0) {
+    // Each group's first member makes its NCCL unique id; the world
+    // communicator carries it to every rank, which keeps its group's.
+    unsigned char mine[128] = {0};
+    for (size_t g = 0; g < axis.leaders.size(); ++g) {
+      const int leader = axis.leaders[g];
+      unsigned char id[128] = {0};
+      int made = host.rank() == leader ? api_->commUniqueId(id) : 0;
+      std::string why = made == 0 ? "" : api_->commLastError();
+      if (made != 0)
+        host.abort(format("rank %d could not make the NCCL unique id: %s", leader, why.c_str()));
+      MOERT_TRY(host.broadcast(id, sizeof id, leader));
+      if (made != 0)
+        return Status::error("moert_gpu_comm_unique_id: " + why);
+      if (g == axis.group)
+        std::memcpy(mine, id, sizeof id);
+    }
+    if (api_->commInit(axis.grid, axis.axis, mine, axis.rank, axis.size) != 0) {
       std::string failed = api_->commLastError();
       host.abort(format("rank %d: moert_gpu_comm_init: %s", host.rank(), failed.c_str()));
       return Status::error(format("grid %lld axis %lld: moert_gpu_comm_init (rank %d of %d): %s",
                                   static_cast<long long>(axis.grid),
-                                  static_cast<long long>(axis.axis), host.rank(), host.size(),
+                                  static_cast<long long>(axis.axis), axis.rank, axis.size,
                                   failed.c_str()));
     }
   }

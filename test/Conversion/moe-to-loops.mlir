@@ -132,11 +132,22 @@ func.func @all_reduce_many_ranks(%x: memref<4x3xi32>, %y: memref<4x3xi32>) {
 
 // -----
 
-shard.grid @ep(shape = 2x4)
+// A sum over several axes is one sum per axis (each over the ranks that
+// share the other coordinates), in place; an axis of one rank needs none.
+// CHECK-LABEL: func.func @all_reduce_two_axes
+// CHECK-NOT:   moe.
+// CHECK:       memref.copy
+// CHECK-DAG:   %[[GRID:.*]] = arith.constant 1 : i64
+// CHECK-DAG:   %[[AXIS0:.*]] = arith.constant 0 : i64
+// CHECK:       call @moert_coll_all_reduce(%[[GRID]], %[[AXIS0]],
+// CHECK-DAG:   %[[AXIS2:.*]] = arith.constant 2 : i64
+// CHECK:       call @moert_coll_all_reduce(%{{.*}}, %[[AXIS2]],
+// CHECK-NOT:   call @moert_coll_all_reduce
+// CHECK:       return
+shard.grid @dp(shape = 2)
+shard.grid @ep(shape = 2x1x4)
 func.func @all_reduce_two_axes(%x: memref<4xi32>, %y: memref<4xi32>) {
-  // expected-error @+2 {{'moe.all_reduce' op over several ranks sums over one grid axis, not 2}}
-  // expected-error @+1 {{failed to legalize operation 'moe.all_reduce'}}
-  moe.all_reduce %x on @ep axes [0, 1] outs(%y) : memref<4xi32> -> memref<4xi32>
+  moe.all_reduce %x on @ep axes [0, 1, 2] outs(%y) : memref<4xi32> -> memref<4xi32>
   return
 }
 
@@ -160,10 +171,13 @@ func.func @global_aux_many_ranks(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: m
 
 // -----
 
-shard.grid @dp(shape = 2x2)
+// Over two axes: the counts summed over each, and T_g = 2 · 3 · T.
+// CHECK-LABEL: func.func @global_aux_two_axes
+// CHECK:       call @moert_coll_all_reduce(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr, i64, i32) -> ()
+// CHECK:       call @moert_coll_all_reduce(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr, i64, i32) -> ()
+// CHECK:       arith.constant 6.000000e+00 : f32
+shard.grid @dp(shape = 2x3)
 func.func @global_aux_two_axes(%s: memref<4x4xf32>, %i: memref<4x2xi32>, %l: memref<f32>) {
-  // expected-error @+2 {{'moe.aux_loss' op global aux loss over several ranks sums over one grid axis, not 2}}
-  // expected-error @+1 {{failed to legalize operation 'moe.aux_loss'}}
   moe.aux_loss global %s, %i from softmax coeff 1.0e-02 outs(%l) {grid = @dp, grid_axes = array<i64: 0, 1>} : memref<4x4xf32>, memref<4x2xi32> -> memref<f32>
   return
 }

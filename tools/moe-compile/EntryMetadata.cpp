@@ -149,11 +149,41 @@ static LogicalResult readSharding(Location loc, DictionaryAttr attrs,
       return emitError(loc)
              << "entry " << what << " has " << moe::kPartialSumAttr << " = "
              << partial << "; expected a unit attribute";
-    if (info.splitDim >= 0)
-      return emitError(loc)
-             << "entry " << what << " has both " << moe::kSplitDimAttr << " and "
-             << moe::kPartialSumAttr << "; a value is one or the other";
     info.partialSum = true;
+  }
+  auto readAxes = [&](StringRef key, StringRef owner, bool present,
+                      std::vector<int64_t> &axes) -> LogicalResult {
+    Attribute attr = attrs.get(key);
+    if (!attr)
+      return success();
+    auto list = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!list || list.empty())
+      return emitError(loc) << "entry " << what << " has " << key << " = "
+                            << attr << "; expected a non-empty array<i64>";
+    if (!present)
+      return emitError(loc) << "entry " << what << " has " << key
+                            << " without " << owner;
+    axes.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+    return success();
+  };
+  if (failed(readAxes(moe::kSplitAxesAttr, moe::kSplitDimAttr,
+                      info.splitDim >= 0, info.splitAxes)) ||
+      failed(readAxes(moe::kPartialAxesAttr, moe::kPartialSumAttr,
+                      info.partialSum, info.partialAxes)))
+    return failure();
+  // Split and a partial sum at once only on named, disjoint axes: an
+  // expert weight's gradient, split over the expert axis and summed over
+  // the data axes.
+  if (info.splitDim >= 0 && info.partialSum) {
+    bool disjoint = !info.splitAxes.empty() && !info.partialAxes.empty();
+    for (int64_t axis : info.splitAxes)
+      disjoint &= !llvm::is_contained(info.partialAxes, axis);
+    if (!disjoint)
+      return emitError(loc)
+             << "entry " << what << " has both " << moe::kSplitDimAttr
+             << " and " << moe::kPartialSumAttr
+             << " on the same axes; a value is split or a partial sum over "
+                "an axis, not both";
   }
   return success();
 }
@@ -181,10 +211,13 @@ static FailureOr<ArgInfo> describeValue(Location loc, Type type,
                    << shaped.getElementType();
     return failure();
   }
-  return ArgInfo{std::move(name), std::move(role), isOutput,
-                 std::vector<int64_t>(shaped.getShape().begin(),
-                                      shaped.getShape().end()),
-                 std::move(dtype)};
+  ArgInfo info;
+  info.name = std::move(name);
+  info.role = std::move(role);
+  info.isOutput = isOutput;
+  info.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  info.dtype = std::move(dtype);
+  return info;
 }
 
 FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
@@ -330,10 +363,20 @@ void writeArtifactJson(llvm::raw_ostream &os, StringRef target,
                     json.value(d);
                 });
                 json.attribute("dtype", arg.dtype);
+                auto axesAttribute = [&](StringRef key,
+                                         const std::vector<int64_t> &axes) {
+                  if (!axes.empty())
+                    json.attributeArray(key, [&] {
+                      for (int64_t axis : axes)
+                        json.value(axis);
+                    });
+                };
                 if (arg.splitDim >= 0)
                   json.attribute("split_dim", arg.splitDim);
+                axesAttribute("split_axes", arg.splitAxes);
                 if (arg.partialSum)
                   json.attribute("partial", "sum");
+                axesAttribute("partial_axes", arg.partialAxes);
               });
           });
         });

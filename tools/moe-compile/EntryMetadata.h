@@ -6,8 +6,10 @@
 // parallelism, the module's grids ("grids": name, shape, in module order; a
 // collective names its grid by its index there) and how each argument is
 // laid out over the ranks, from the func argument and result attributes
-// `moe.split_dim = D : i64` ("split_dim": D) and `moe.partial_sum`
-// ("partial": "sum"); neither means replicated. moe-runner reads it; nothing
+// `moe.split_dim = D : i64` ("split_dim": D), `moe.partial_sum`
+// ("partial": "sum") and the axes they are over, `moe.split_axes` /
+// `moe.partial_axes` ("split_axes", "partial_axes": every axis of the grid
+// when absent); none means replicated. moe-runner reads it; nothing
 // else is needed to call the entry.
 //
 //===----------------------------------------------------------------------===//
@@ -25,11 +27,13 @@ namespace mlir::moe::compile {
 struct ArgInfo {
   std::string name;
   std::string role; ///< input, weight, output, residual, cotangent, gradient
-  bool isOutput;
+  bool isOutput = false;
   std::vector<int64_t> shape;
   std::string dtype; ///< f32, bf16, f16, f64, i64, i32, i8, i1, f8e4m3, ...
   int64_t splitDim = -1;   ///< moe.split_dim, -1 when not split
   bool partialSum = false; ///< moe.partial_sum
+  /// moe.split_axes / moe.partial_axes; empty: every axis of the grid.
+  std::vector<int64_t> splitAxes, partialAxes;
 };
 
 struct GridInfo {

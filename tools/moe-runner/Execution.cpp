@@ -96,21 +96,22 @@ RandomInputCache &randomInputCache() {
 
 /// Input `arg` of one rank of `layout`, made from the one-rank input of the
 /// same seed (or file, which holds the one-rank shape): a split argument
-/// gets its slice; a partial sum is the one-rank value on rank 0 and zero on
-/// the others (their sum is the one-rank value).
+/// gets its slice; a partial sum is the one-rank value (or slice) on the
+/// ranks at coordinate 0 of its axes and zero on the others (their sum is
+/// the one-rank value).
 Status makeRankInput(RandomInputCache &cache, uint64_t seed, const EntrySpec &entry,
                      const ArgSpec &arg, const std::string &npyPath, const RankLayout &layout,
                      void *dst) {
-  if (arg.partialSum && layout.rank != 0)
+  if (arg.partialSum && !layout.grid.atOrigin(layout.rank, arg.partialAxes))
     return Status::success(); // allocated zeroed
-  ArgSpec full = oneRankArg(arg, layout.ranks);
+  ArgSpec full = oneRankArg(arg, layout.grid);
   AlignedBuffer buffer;
   MOERT_TRY(buffer.allocate(full.numBytes));
   if (npyPath.empty())
     MOERT_TRY(cache.fill(entry, full, seed, buffer.data()));
   else
     MOERT_TRY(makeInput(entry, full, npyPath, seed, buffer.data()));
-  copyRankSlice(arg, layout.rank, layout.ranks, buffer.data(), dst);
+  copyRankSlice(arg, layout.grid, layout.rank, buffer.data(), dst);
   return Status::success();
 }
 
@@ -156,9 +157,13 @@ Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &ent
       MOERT_TRY(
           makeRankInput(randomInputCache(), argSeed, entry, a, npyPath, layout, args->data(i)));
       source = (npyPath.empty() ? std::string("random") : npyPath) +
-               (a.partialSum ? std::string(", partial sum (rank 0 holds it)")
-                             : format(", slice %d of %d along dim %d", layout.rank, layout.ranks,
-                                      a.splitDim));
+               (a.splitDim >= 0
+                    ? format(", slice %lld of %lld along dim %d",
+                             static_cast<long long>(layout.grid.shardOf(layout.rank, a.splitAxes)),
+                             static_cast<long long>(layout.grid.shards(a.splitAxes)), a.splitDim)
+                    : std::string()) +
+               (a.partialSum ? std::string(", partial sum (the ranks at coordinate 0 hold it)")
+                             : std::string());
     } else if (npyPath.empty()) {
       MOERT_TRY(randomInputCache().fill(entry, a, argSeed, args->data(i)));
       source = "random";

@@ -161,12 +161,26 @@ public:
   Status stopProfile(std::vector<GpuDevice::ProfileRow> *rows) override {
     return gpu_->stopProfile(rows);
   }
-  Status joinCollectives(const ArtifactSpec &spec, const RankLayout &layout) override {
+  Status joinCollectives(const ArtifactSpec &, const RankLayout &layout) override {
     std::vector<GpuDevice::GridAxis> axes;
-    for (size_t g = 0; g < spec.grids.size(); ++g)
-      for (size_t a = 0; a < spec.grids[g].shape.size(); ++a)
-        if (spec.grids[g].shape[a] == layout.ranks)
-          axes.push_back({static_cast<int64_t>(g), static_cast<int64_t>(a)});
+    const RankGrid &grid = layout.grid;
+    for (size_t a = 0; a < grid.shape.size(); ++a) {
+      const int64_t axis = static_cast<int64_t>(a), size = grid.shape[a];
+      if (size == 1 && layout.ranks != 1)
+        continue;
+      GpuDevice::GridAxis entry{grid.index, axis};
+      entry.rank = static_cast<int>(grid.coordinates(layout.rank)[a]);
+      entry.size = static_cast<int>(size);
+      entry.leaders.clear();
+      const int64_t myLeader = grid.axisGroup(layout.rank, axis).front();
+      for (int64_t r = 0; r < grid.ranks(); ++r)
+        if (grid.axisGroup(r, axis).front() == r) {
+          if (r == myLeader)
+            entry.group = entry.leaders.size();
+          entry.leaders.push_back(static_cast<int>(r));
+        }
+      axes.push_back(std::move(entry));
+    }
     bool hostStaged = false;
     MOERT_TRY(hostStagedCollectives(*gpu_, &hostStaged));
     if (hostStaged)

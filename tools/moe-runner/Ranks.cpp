@@ -79,8 +79,56 @@ GpuPlacement placeGpuRanks(int ranks) {
   return placement;
 }
 
+/// The environment variable with the axis groups' communicators:
+/// "AXIS.GROUP=ID;..." (RankGrid::axisGroupIndex numbers the groups).
+constexpr const char *kAxisCommIdsEnv = "MOE_COMM_AXIS_IDS";
+
+/// The shared-memory communicators of the axes that hold some but not all
+/// of the ranks: one per group of ranks that share the other coordinates.
+struct AxisCommunicators {
+  struct Segment {
+    int64_t axis = 0, group = 0;
+    std::vector<int64_t> members; // world ranks, in axis order
+    std::string id;
+  };
+  std::vector<Segment> segments;
+
+  Status create(const RankGrid &grid) {
+    for (size_t a = 0; a < grid.shape.size(); ++a) {
+      const int64_t size = grid.shape[a];
+      if (size == 1 || size == grid.ranks())
+        continue;
+      const int64_t axis = static_cast<int64_t>(a);
+      for (int64_t rank = 0; rank < grid.ranks(); ++rank) {
+        std::vector<int64_t> members = grid.axisGroup(rank, axis);
+        if (members.front() != rank)
+          continue; // made by its first member
+        Segment s{axis, grid.axisGroupIndex(rank, axis), std::move(members), {}};
+        MOERT_TRY(createShmCommunicator(static_cast<int>(size), 0, &s.id)
+                      .withPrefix(format("axis %lld", static_cast<long long>(axis))));
+        segments.push_back(std::move(s));
+      }
+    }
+    return Status::success();
+  }
+  std::string env() const {
+    std::string text;
+    for (const Segment &s : segments)
+      text += (text.empty() ? "" : ";") +
+              format("%lld.%lld=", static_cast<long long>(s.axis),
+                     static_cast<long long>(s.group)) +
+              s.id;
+    return text;
+  }
+  void remove() const {
+    for (const Segment &s : segments)
+      removeShmCommunicator(s.id);
+  }
+};
+
 [[noreturn]] void execRank(char **argv, int rank, int ranks, const std::string &commId,
-                           const GpuPlacement *gpu, int outFd, int errFd) {
+                           const std::string &axisCommIds, const GpuPlacement *gpu, int outFd,
+                           int errFd) {
   dup2(outFd, STDOUT_FILENO);
   dup2(errFd, STDERR_FILENO);
   std::string r = std::to_string(rank), n = std::to_string(ranks);
@@ -89,6 +137,7 @@ GpuPlacement placeGpuRanks(int ranks) {
   setenv("WORLD_SIZE", n.c_str(), 1);
   setenv("LOCAL_WORLD_SIZE", n.c_str(), 1);
   setenv("MOE_COMM_ID", commId.c_str(), 1);
+  setenv(kAxisCommIdsEnv, axisCommIds.c_str(), 1);
   setenv(kRankProcessEnv, "1", 1);
   if (gpu) {
     setenv("CUDA_VISIBLE_DEVICES", gpu->devices[static_cast<size_t>(rank)].c_str(), 1);
@@ -150,6 +199,21 @@ void abortFor(const std::string &commId, int rank, int ranks, const std::string 
     comm->abort(why);
 }
 
+/// Aborts the world and every axis group's communicator: a rank waiting in
+/// any of them (its own group's or one the failed rank is not in, whose
+/// ranks would wait for it at their next collective) stops.
+void abortAllFor(const std::string &commId, const AxisCommunicators &axisComms, int rank,
+                 int ranks, const std::string &why) {
+  abortFor(commId, rank, ranks, why);
+  for (const AxisCommunicators::Segment &s : axisComms.segments) {
+    int member = 0;
+    for (size_t i = 0; i < s.members.size(); ++i)
+      if (s.members[i] == rank)
+        member = static_cast<int>(i);
+    abortFor(s.id, member, static_cast<int>(s.members.size()), why);
+  }
+}
+
 } // namespace
 
 bool isRankProcess() { return std::getenv(kRankProcessEnv) != nullptr; }
@@ -163,16 +227,10 @@ Status checkWorldSize(const ArtifactSpec &spec, int ranks) {
                                 static_cast<long long>(spec.worldSize()),
                                 spec.worldSize() == 1 ? "" : "s",
                                 grids.empty() ? "it has no grids" : ("grids " + grids).c_str()));
-  for (const GridSpec &g : spec.grids)
-    for (int64_t d : g.shape)
-      if (d != 1 && d != ranks)
-        return Status::error(format("--ranks %d: grid %s%s spreads its ranks over several "
-                                    "axes; moe-runner runs grids whose ranks lie on one axis",
-                                    ranks, g.name.c_str(), shapeToString(g.shape).c_str()));
   return Status::success();
 }
 
-int runRankProcesses(char **argv, int ranks, bool gpu) {
+int runRankProcesses(char **argv, int ranks, bool gpu, const RankGrid &grid) {
   // How long the other ranks get to end by themselves after one failed (a
   // rank in a collective sees the aborted communicator at once; one that
   // computes, at its next collective) before they are killed: the
@@ -194,6 +252,14 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
   }
   std::string commId;
   check(createShmCommunicator(ranks, 0, &commId).withPrefix("--ranks"));
+  AxisCommunicators axisComms;
+  Status made = axisComms.create(grid);
+  if (!made.ok()) {
+    removeShmCommunicator(commId);
+    axisComms.remove();
+    check(made.withPrefix("--ranks"));
+  }
+  const std::string axisCommIds = axisComms.env();
   std::fflush(stdout);
   std::fflush(stderr);
   std::vector<RankProcess> procs(static_cast<size_t>(ranks));
@@ -207,7 +273,7 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
     if (pid == 0) {
       close(out[0]);
       close(err[0]);
-      execRank(argv, r, ranks, commId, gpu ? &placement : nullptr, out[1], err[1]);
+      execRank(argv, r, ranks, commId, axisCommIds, gpu ? &placement : nullptr, out[1], err[1]);
     }
     close(out[1]);
     close(err[1]);
@@ -265,8 +331,8 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
       p.exited = true;
       if (!succeeded(p) && firstFailed < 0) {
         firstFailed = r;
-        abortFor(commId, r, ranks,
-                 format("rank %d ended with %s", r, describeStatus(p.status).c_str()));
+        abortAllFor(commId, axisComms, r, ranks,
+                    format("rank %d ended with %s", r, describeStatus(p.status).c_str()));
         killAt = std::chrono::steady_clock::now() +
                  std::chrono::milliseconds(static_cast<int64_t>(stopGraceSeconds * 1000));
       }
@@ -280,6 +346,7 @@ int runRankProcesses(char **argv, int ranks, bool gpu) {
     }
   }
   removeShmCommunicator(commId);
+  axisComms.remove();
 
   for (int r = 0; r < ranks; ++r)
     printPrefixed(r, procs[static_cast<size_t>(r)].out);
@@ -320,22 +387,40 @@ RankLayout joinRanks(const ArtifactSpec &spec) {
   if (!id || !*id)
     fatal("rank process: MOE_COMM_ID is not set (start ranks with moe-runner --ranks N)");
   check(checkWorldSize(spec, layout.ranks));
+  layout.grid = RankGrid::of(spec);
   std::unique_ptr<Communicator> world;
   check(openShmCommunicator(id, layout.rank, layout.ranks, &world));
   layout.comm = world.get();
-  // The world communicator serves the checks; each grid axis of the
-  // artifact gets its own handle on the same segment.
+  // The world communicator serves the checks; an axis of every rank gets
+  // its own handle on the same segment, an axis of fewer its group's.
   static std::unique_ptr<Communicator> keep;
   keep = std::move(world);
-  for (size_t g = 0; g < spec.grids.size(); ++g)
-    for (size_t a = 0; a < spec.grids[g].shape.size(); ++a) {
-      if (spec.grids[g].shape[a] != layout.ranks)
-        continue;
-      std::unique_ptr<Communicator> axis;
-      check(openShmCommunicator(id, layout.rank, layout.ranks, &axis));
-      check(
-          registerCommunicator(static_cast<int64_t>(g), static_cast<int64_t>(a), std::move(axis)));
+  const char *axisIds = std::getenv(kAxisCommIdsEnv);
+  const std::string groups = axisIds ? axisIds : "";
+  for (size_t a = 0; a < layout.grid.shape.size(); ++a) {
+    const int64_t size = layout.grid.shape[a], axis = static_cast<int64_t>(a);
+    if (size == 1 && layout.ranks != 1)
+      continue;
+    std::unique_ptr<Communicator> comm;
+    if (size == layout.ranks) {
+      check(openShmCommunicator(id, layout.rank, layout.ranks, &comm));
+    } else {
+      const std::string key = format("%lld.%lld=", static_cast<long long>(axis),
+                                     static_cast<long long>(layout.grid.axisGroupIndex(
+                                         layout.rank, axis)));
+      size_t at = (";" + groups).find(";" + key);
+      if (at == std::string::npos)
+        fatal(format("rank process: %s has no communicator for axis %lld of rank %d (start "
+                     "ranks with moe-runner --ranks N)",
+                     kAxisCommIdsEnv, static_cast<long long>(axis), layout.rank));
+      size_t begin = at + key.size(), end = groups.find(';', begin);
+      const std::string groupId =
+          groups.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      check(openShmCommunicator(groupId, static_cast<int>(layout.grid.coordinates(layout.rank)[a]),
+                                static_cast<int>(size), &comm));
     }
+    check(registerCommunicator(layout.grid.index, axis, std::move(comm)));
+  }
   return layout;
 }
 
@@ -388,21 +473,25 @@ Status fingerprintFiles(const std::vector<std::string> &paths, uint64_t *out) {
   return Status::success();
 }
 
-ArgSpec oneRankArg(const ArgSpec &local, int ranks) {
+ArgSpec oneRankArg(const ArgSpec &local, const RankGrid &grid) {
   ArgSpec full = local;
-  if (local.splitDim < 0 || ranks == 1)
+  const int64_t shards = grid.shards(local.splitAxes);
+  if (local.splitDim < 0 || shards == 1)
     return full;
-  full.shape[static_cast<size_t>(local.splitDim)] *= ranks;
-  full.numElements *= static_cast<size_t>(ranks);
-  full.numBytes *= static_cast<size_t>(ranks);
+  full.shape[static_cast<size_t>(local.splitDim)] *= shards;
+  full.numElements *= static_cast<size_t>(shards);
+  full.numBytes *= static_cast<size_t>(shards);
   return full;
 }
 
-void copyRankSlice(const ArgSpec &local, int rank, int ranks, const void *full, void *dst) {
+void copyRankSlice(const ArgSpec &local, const RankGrid &grid, int rank, const void *full,
+                   void *dst) {
   if (local.splitDim < 0) {
     std::memcpy(dst, full, local.numBytes);
     return;
   }
+  const size_t shards = static_cast<size_t>(grid.shards(local.splitAxes));
+  const size_t shard = static_cast<size_t>(grid.shardOf(rank, local.splitAxes));
   size_t outer = 1, inner = dtypeSize(local.dtype);
   for (int d = 0; d < local.splitDim; ++d)
     outer *= static_cast<size_t>(local.shape[static_cast<size_t>(d)]);
@@ -412,13 +501,23 @@ void copyRankSlice(const ArgSpec &local, int rank, int ranks, const void *full, 
   const auto *src = static_cast<const unsigned char *>(full);
   auto *out = static_cast<unsigned char *>(dst);
   for (size_t o = 0; o < outer; ++o)
-    std::memcpy(out + o * n * inner,
-                src + (o * n * static_cast<size_t>(ranks) + static_cast<size_t>(rank) * n) * inner,
-                n * inner);
+    std::memcpy(out + o * n * inner, src + (o * n * shards + shard * n) * inner, n * inner);
 }
 
-Status sumOverRanks(Communicator &comm, const ArgSpec &arg, const void *local, AlignedBuffer *sum) {
+Status sumOverRanks(const RankLayout &layout, const ArgSpec &arg, const void *local,
+                    AlignedBuffer *sum) {
   MOERT_TRY(sum->allocate(arg.numBytes));
+  // One sum per axis of several ranks, over that axis's group.
+  std::vector<Communicator *> comms;
+  for (int64_t axis : layout.grid.axesOrAll(arg.partialAxes)) {
+    if (layout.grid.shape[static_cast<size_t>(axis)] == 1)
+      continue;
+    Communicator *comm = findCommunicator(layout.grid.index, axis);
+    if (!comm)
+      return Status::error(format("no communicator for axis %lld in this rank",
+                                  static_cast<long long>(axis)));
+    comms.push_back(comm);
+  }
   const size_t esize = dtypeSize(arg.dtype);
   const auto *in = static_cast<const unsigned char *>(local);
   auto *out = static_cast<unsigned char *>(sum->data());
@@ -427,14 +526,16 @@ Status sumOverRanks(Communicator &comm, const ArgSpec &arg, const void *local, A
     std::vector<double> values(arg.numElements);
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = loadAsDouble(arg.dtype, in + i * esize);
-    MOERT_TRY(comm.allReduceSum(values.data(), count, DType::F64));
+    for (Communicator *comm : comms)
+      MOERT_TRY(comm->allReduceSum(values.data(), count, DType::F64));
     for (size_t i = 0; i < values.size(); ++i)
       storeFloat(arg.dtype, values[i], out + i * esize);
   } else {
     std::vector<int64_t> values(arg.numElements);
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = loadAsInt(arg.dtype, in + i * esize);
-    MOERT_TRY(comm.allReduceSum(values.data(), count, DType::I64));
+    for (Communicator *comm : comms)
+      MOERT_TRY(comm->allReduceSum(values.data(), count, DType::I64));
     for (size_t i = 0; i < values.size(); ++i)
       storeInt(arg.dtype, values[i], out + i * esize);
   }

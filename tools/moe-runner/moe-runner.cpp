@@ -524,6 +524,7 @@ struct Reference {
   moe_runner::Executor *executor = nullptr;
   SharedLibrary library;
   std::vector<moe_runner::EntryPlan> plans; // per selected entry (artifacts)
+  moe_runner::RankGrid runGrid;             // where the run's ranks lie
 };
 
 /// The reference entry for `e` must take and give the same arguments (name,
@@ -531,11 +532,11 @@ struct Reference {
 /// reference has the one-rank shapes (moe_runner::oneRankArg); residuals,
 /// which are rank-local, may differ.
 Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::string &refName,
-                          int ranks) {
+                          const moe_runner::RankGrid &grid) {
   for (const ArgSpec &local : e.args) {
-    if (ranks > 1 && local.role == Role::Residual)
+    if (grid.ranks() > 1 && local.role == Role::Residual)
       continue;
-    ArgSpec a = moe_runner::oneRankArg(local, ranks);
+    ArgSpec a = moe_runner::oneRankArg(local, grid);
     const ArgSpec *r = ref.findArg(a.name);
     if (!r)
       return Status::error(format("reference %s: entry '%s' has no argument '%s'",
@@ -555,11 +556,10 @@ Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::s
 /// (residuals, rank-local, as the reference makes them).
 Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntrySpec &e,
                         std::vector<AlignedBuffer> *out) {
-  const int ranks = static_cast<int>(std::max(1L, o.ranks));
   std::vector<ArgSpec> oneRank;
   for (const ArgSpec &a : e.args)
     if (!a.isInput)
-      oneRank.push_back(moe_runner::oneRankArg(a, ranks));
+      oneRank.push_back(moe_runner::oneRankArg(a, ref.runGrid));
   std::vector<const ArgSpec *> outs;
   for (const ArgSpec &a : oneRank)
     outs.push_back(&a);
@@ -590,7 +590,7 @@ Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntryS
     (*out)[i] = run.args.take(outs[i]->name); // moved, not copied
     // A residual under --ranks is rank-local and never compared: the
     // one-rank reference may not even have one of its name.
-    if (ranks > 1 && outs[i]->role == Role::Residual)
+    if (ref.runGrid.ranks() > 1 && outs[i]->role == Role::Residual)
       continue;
     if (!(*out)[i].data() || (*out)[i].size() != outs[i]->numBytes)
       return Status::error(format("reference %s: entry '%s' has no output '%s'",
@@ -992,8 +992,7 @@ void planReferenceArtifact(const Options &o, Reference &ref,
       fatal(format("%s: the reference artifact %s has no entry '%s' (its entries: %s)",
                    what.c_str(), ref.paths.stem.c_str(), e.name.c_str(),
                    ref.spec.entryNames().c_str()));
-    check(checkSameSignature(e, *re, ref.paths.stem, static_cast<int>(std::max(1L, o.ranks)))
-              .withPrefix(what));
+    check(checkSameSignature(e, *re, ref.paths.stem, ref.runGrid).withPrefix(what));
     std::string warn;
     check(moe_runner::planEntry(ref.spec, *re, o.inputsDir, &ref.plans[k], &warn)
               .withPrefix(what));
@@ -1011,11 +1010,13 @@ std::unique_ptr<Reference> prepareReference(const Options &o, const std::string 
                                             const std::vector<const EntrySpec *> &selected,
                                             const std::vector<moe_runner::EntryPlan> &plans,
                                             const std::string &device,
-                                            moe_runner::Executor &executor) {
+                                            moe_runner::Executor &executor,
+                                            const moe_runner::RankGrid &runGrid) {
   if (referenceArg.empty())
     return nullptr;
   auto ref = std::make_unique<Reference>();
   ref->path = referenceArg;
+  ref->runGrid = runGrid;
   if (isDirectory(referenceArg)) {
     ref->isDump = true;
     ref->description = "dump " + referenceArg;
@@ -1266,16 +1267,17 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
       }
       if (arg.splitDim >= 0) {
         check(rankPart.allocate(arg.numBytes));
-        moe_runner::copyRankSlice(arg, layout.rank, layout.ranks, refOut[n].data(),
+        moe_runner::copyRankSlice(arg, layout.grid, layout.rank, refOut[n].data(),
                                   rankPart.data());
         // The whole one-rank output is scanned only for an all-zero slice
         // (finiteAllZero stops at the first nonzero element).
         sliceOfNonZero =
             isFloatDType(arg.dtype) && moe_runner::finiteAllZero(arg, rankPart.data()) &&
-            !moe_runner::finiteAllZero(moe_runner::oneRankArg(arg, layout.ranks), refOut[n].data());
+            !moe_runner::finiteAllZero(moe_runner::oneRankArg(arg, layout.grid), refOut[n].data());
         refOut[n] = std::move(rankPart);
-      } else if (arg.partialSum) {
-        check(moe_runner::sumOverRanks(*layout.comm, arg, got, &summed)
+      }
+      if (arg.partialSum) {
+        check(moe_runner::sumOverRanks(layout, arg, got, &summed)
                   .withPrefix(format("entry '%s', output '%s': summing the partial sums",
                                      entry.name.c_str(), arg.name.c_str())));
         got = summed.data();
@@ -1356,7 +1358,8 @@ moe_runner::RankLayout ranksOf(const Options &o, const ArtifactSpec &spec, char 
   }
   if (!moe_runner::isRankProcess()) {
     check(moe_runner::checkWorldSize(spec, static_cast<int>(o.ranks)));
-    std::exit(moe_runner::runRankProcesses(argv, static_cast<int>(o.ranks), device == "gpu"));
+    std::exit(moe_runner::runRankProcesses(argv, static_cast<int>(o.ranks), device == "gpu",
+                                           moe_runner::RankGrid::of(spec)));
   }
   moe_runner::RankLayout layout = moe_runner::joinRanks(spec);
   if (layout.ranks != o.ranks)
@@ -1462,7 +1465,7 @@ int main(int argc, char **argv) {
   // anything.
   std::vector<moe_runner::EntryPlan> plans = planEntries(o, spec, selected);
   std::unique_ptr<Reference> ref =
-      prepareReference(o, choice.reference, selected, plans, device, *executor);
+      prepareReference(o, choice.reference, selected, plans, device, *executor, layout.grid);
 
   // 4. Load the code and resolve every entry.
   SharedLibrary library;

@@ -117,10 +117,20 @@ def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
       do not sum over the ranks to the one-rank sizes: either use is then
       an error.
 
+    Data x expert parallelism: on a grid with several axes the tokens are
+    split over `axis` and the `data-axes` (D shards in all: rank r's tokens
+    are shard s of D, s its coordinates on those axes taken row-major), the
+    experts over `axis` only; the exchange runs among the ranks of `axis`
+    that share the other coordinates, and the losses and counts are summed
+    over the token axes (coeff/D where coeff/P is written above). Axes in
+    neither replicate the batch: their ranks compute the same values. The
+    annotations then name their axes (`moe.split_axes`, `moe.partial_axes`)
+    and the function gets `moe.batch_axes`, the token axes.
+
     Results are annotated like arguments (`moe.split_dim`, `moe.partial_sum`,
     or nothing: replicated). Without a `shard.grid @grid` in the module the
-    pass creates `shard.grid @grid(shape = ranks)`; with one, the grid must
-    be 1-D with a static size equal to `ranks` (or `ranks` left 0). Every op
+    pass creates the 1-D `shard.grid @grid(shape = ranks)`; with one, axis
+    `axis` must have a static size equal to `ranks` (or `ranks` left 0). Every op
     is rewritten by its kind's semantics; an op kind the pass does not know
     is an error naming it. `moe-generate-vjp` of the result gives the
     per-rank backward (gradients of replicated arguments are this rank's
@@ -134,7 +144,10 @@ def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
            "The grid axis the experts and tokens are split over">,
     Option<"ranks", "ranks", "int64_t", /*default=*/"0",
            "P, the ranks on the axis: the size of a created grid; with an "
-           "existing grid it must equal the axis size, or be 0">
+           "existing grid it must equal the axis size, or be 0">,
+    ListOption<"dataAxes", "data-axes", "int64_t",
+               "Other axes of the grid the tokens are also split over (data "
+               "parallelism); the grid's remaining axes replicate the batch">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::shard::ShardDialect",

@@ -28,7 +28,8 @@ namespace {
 /// The argument and result attributes the artifact's metadata records
 /// (names, roles, the expert-parallel layout), which this step drops.
 constexpr llvm::StringLiteral kMetadataAttrs[] = {
-    moe::kNameAttr, moe::kRoleAttr, moe::kSplitDimAttr, moe::kPartialSumAttr};
+    moe::kNameAttr,        moe::kRoleAttr,        moe::kSplitDimAttr,
+    moe::kSplitAxesAttr,   moe::kPartialSumAttr,  moe::kPartialAxesAttr};
 
 /// Whether a tensor holds no element: it is passed as a pointer nobody reads
 /// or writes (a memref with a zero in a non-leading dimension, e.g.

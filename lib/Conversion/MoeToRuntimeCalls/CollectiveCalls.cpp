@@ -97,6 +97,22 @@ void callAllReduce(OpBuilder &b, Location loc, CollectiveRuntime runtime,
        arith::ConstantIntOp::create(b, loc, b.getI32Type(), code)});
 }
 
+/// The axes of `axes` with more than one rank: a sum over several axes is
+/// one sum per axis (over the ranks that share the other coordinates), and
+/// an axis of one rank needs none.
+FailureOr<SmallVector<int64_t>> axesToSum(Operation *op, FlatSymbolRefAttr grid,
+                                          ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> summed;
+  for (int64_t axis : axes) {
+    FailureOr<int64_t> ranks = ranksOn(op, grid, {axis});
+    if (failed(ranks))
+      return failure();
+    if (*ranks != 1)
+      summed.push_back(axis);
+  }
+  return summed;
+}
+
 } // namespace
 
 LogicalResult runtime_abi::buildAllToAllCall(AllToAllOp op, OpBuilder &b,
@@ -135,11 +151,9 @@ LogicalResult runtime_abi::buildAllReduceCall(AllReduceOp op, OpBuilder &b,
   Value input = op.getInput(), output = op.getOutputInit();
   if (failed(checkCollectiveCall(op, {output})))
     return failure();
-  if (op.getGridAxes().size() != 1)
-    return op.emitOpError("over several ranks sums over one grid axis, not ")
-           << op.getGridAxes().size();
   auto grid = gridIndex(op, op.getGridAttr());
-  if (failed(grid))
+  auto axes = axesToSum(op, op.getGridAttr(), op.getGridAxes());
+  if (failed(grid) || failed(axes))
     return failure();
   auto type = cast<MemRefType>(output.getType());
   int32_t code = dtypeCode(type.getElementType());
@@ -148,27 +162,26 @@ LogicalResult runtime_abi::buildAllReduceCall(AllReduceOp op, OpBuilder &b,
            << type.getElementType();
   if (input != output)
     memref::CopyOp::create(b, loc, input, output);
-  callAllReduce(b, loc, runtime, *grid, op.getGridAxes()[0], output, code);
+  for (int64_t axis : *axes)
+    callAllReduce(b, loc, runtime, *grid, axis, output, code);
   return success();
 }
 
 FailureOr<SumOverRanks>
 runtime_abi::sumCountsOverRanks(AuxLossOp op, OpBuilder &b,
                                 CollectiveRuntime runtime) {
-  ArrayRef<int64_t> axes = op.getGridAxes().value_or(ArrayRef<int64_t>{});
-  if (axes.size() != 1)
-    return op.emitOpError("global aux loss over several ranks sums over one "
-                          "grid axis, not ")
-           << axes.size();
   if (failed(checkCollectiveCall(op, {})))
     return failure();
   auto grid = gridIndex(op, op.getGridAttr());
-  if (failed(grid))
+  auto axes = axesToSum(op, op.getGridAttr(),
+                        op.getGridAxes().value_or(ArrayRef<int64_t>{}));
+  if (failed(grid) || failed(axes))
     return failure();
   allReduceOf(runtime).declare(b, op->getParentOfType<ModuleOp>());
-  return SumOverRanks([runtime, grid = *grid, axis = axes.front()](
+  return SumOverRanks([runtime, grid = *grid, axes = std::move(*axes)](
                           OpBuilder &nb, Location nloc, Value counts) {
-    callAllReduce(nb, nloc, runtime, grid, axis, counts,
-                  dtypeCode(nb.getI64Type()));
+    for (int64_t axis : axes)
+      callAllReduce(nb, nloc, runtime, grid, axis, counts,
+                    dtypeCode(nb.getI64Type()));
   });
 }

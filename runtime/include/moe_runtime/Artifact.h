@@ -39,12 +39,16 @@ struct ArgSpec {
   size_t numElements = 1;
   size_t numBytes = 0;
   /// Expert parallelism ("split_dim", "partial"): each rank holds slice
-  /// [rank·n, (rank+1)·n) of dimension splitDim of the one-rank tensor
-  /// (n = shape[splitDim]); or, with partialSum, a term of the one-rank
-  /// value, which is the sum over the ranks; neither: replicated (every
-  /// rank's value is the one-rank value). Residuals are rank-local.
+  /// [s·n, (s+1)·n) of dimension splitDim of the one-rank tensor
+  /// (n = shape[splitDim]), s its index among the shards, i.e. its grid
+  /// coordinates on splitAxes taken row-major; and/or, with partialSum, a
+  /// term of the one-rank value, which is the sum over the ranks that
+  /// differ on partialAxes. Empty axes: every axis of the grid (on a 1-D
+  /// grid s is the rank). Neither: replicated (every rank's value is the
+  /// one-rank value). Residuals are rank-local.
   int splitDim = -1;
   bool partialSum = false;
+  std::vector<int64_t> splitAxes, partialAxes;
 };
 
 /// A grid of ranks ("grids"); collectives name one by its index.

@@ -92,16 +92,24 @@ public:
   Status launchGraph(void *graph, const std::string &what) const;
   void destroyGraph(void *graph) const;
 
-  /// A grid axis of the artifact (its index in "grids", the axis).
+  /// A grid axis of the artifact (its index in "grids", the axis) and this
+  /// rank's communicator on it: the ranks that share its other coordinates.
   struct GridAxis {
     int64_t grid;
     int64_t axis;
+    /// This rank's index among the `size` ranks of its group.
+    int rank = 0, size = 1;
+    /// The world rank of every group's first member (which makes the
+    /// group's NCCL unique id), the same list on every rank, and this
+    /// rank's group in it.
+    std::vector<int> leaders = {0};
+    size_t group = 0;
   };
-  /// Makes the library's NCCL communicator of each of `axes` for the ranks
-  /// of `host` (this process is host.rank() of host.size()): rank 0 makes a
-  /// unique id per axis, `host` broadcasts it, every rank joins on its
-  /// device. A failure aborts `host` (the other ranks stop waiting) and
-  /// names the call; a library built without NCCL says so.
+  /// Makes the library's NCCL communicator of each of `axes` (`host` is the
+  /// world: this process is host.rank() of host.size()): each group's first
+  /// member makes a unique id, `host` broadcasts it, the group's ranks join
+  /// on their devices. A failure aborts `host` (the other ranks stop
+  /// waiting) and names the call; a library built without NCCL says so.
   Status joinCollectives(Communicator &host, const std::vector<GridAxis> &axes) const;
   /// Whether the library was built with NCCL.
   bool hasNccl() const;

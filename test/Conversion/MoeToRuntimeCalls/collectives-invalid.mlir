@@ -1,16 +1,6 @@
 // RUN: moe-opt %s -split-input-file -verify-diagnostics --convert-moe-to-runtime-calls
 // What the GPU target's collective calls cannot do is reported at the op.
 
-// The runtime's communicators are per grid axis.
-shard.grid @g(shape = 2x2)
-func.func @two_axes(%x: memref<4xf32>, %y: memref<4xf32>) {
-  // expected-error @+1 {{'moe.all_reduce' op over several ranks sums over one grid axis, not 2}}
-  moe.all_reduce %x on @g axes [0, 1] outs(%y) : memref<4xf32> -> memref<4xf32>
-  return
-}
-
-// -----
-
 // A grid axis of unknown size: the number of ranks must be known.
 shard.grid @ep(shape = ?)
 func.func @dynamic(%x: memref<4xf32>, %y: memref<4xf32>) {

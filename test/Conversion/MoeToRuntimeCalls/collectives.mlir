@@ -44,6 +44,21 @@ func.func @all_reduce(%x: memref<4x3xf32>, %y: memref<4x3xf32>) {
 
 // -----
 
+// The runtime's communicators are per grid axis: a sum over two axes is a
+// call per axis.
+shard.grid @g(shape = 2x2)
+// CHECK-LABEL: func.func @two_axes(
+// CHECK-DAG: %[[A0:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[A1:.*]] = arith.constant 1 : i64
+// CHECK: call @moert_entry_coll_all_reduce(%[[A0]], %[[A0]],
+// CHECK: call @moert_entry_coll_all_reduce(%[[A0]], %[[A1]],
+func.func @two_axes(%x: memref<4xf32>, %y: memref<4xf32>) {
+  moe.all_reduce %x on @g axes [0, 1] outs(%y) : memref<4xf32> -> memref<4xf32>
+  return
+}
+
+// -----
+
 // The global aux loss keeps its GPU schedule (parallel loops: kernels; the
 // one-iteration loop that writes the loss is inlined by --canonicalize
 // here), and the counts [1, E] are all-reduced between the loops, before the
