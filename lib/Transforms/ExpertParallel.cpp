@@ -766,12 +766,15 @@ struct MoeExpertParallelPass
         return module.emitError("moe-expert-parallel: the module has no "
                                 "shard.grid @")
                << grid << "; give ranks=P to create one";
-      if (axis != 0 || !dataAxes.empty())
+      if (!dataAxes.empty())
+        return module.emitError("moe-expert-parallel: data-axes needs a "
+                                "shard.grid @")
+               << grid << " of several axes in the module (the pass "
+               << "creates only a 1-D one)";
+      if (axis != 0)
         return module.emitError("moe-expert-parallel: grid axis ")
-               << (axis != 0 ? axis : dataAxes.front())
-               << " does not exist in the 1-D shard.grid @" << grid
-               << " the pass creates (declare a shard.grid with several "
-                  "axes for data x expert parallelism)";
+               << axis << " does not exist in the 1-D shard.grid @" << grid
+               << " the pass creates";
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       shard::GridOp::create(b, module.getLoc(), grid, ArrayRef<int64_t>{ranks});
       axes.ranks = axes.tokenShards = ranks;

@@ -50,7 +50,7 @@
 // RANGE: error: moe-expert-parallel: data axis 2 does not exist in shard.grid @ep of rank 2
 // A created grid has one axis.
 // RUN: not moe-opt %s --moe-expert-parallel="grid=fresh ranks=2 data-axes=1" 2>&1 | FileCheck %s --check-prefix=CREATED
-// CREATED: error: moe-expert-parallel: grid axis 1 does not exist in the 1-D shard.grid @fresh the pass creates (declare a shard.grid with several axes for data x expert parallelism)
+// CREATED: error: moe-expert-parallel: data-axes needs a shard.grid @fresh of several axes in the module (the pass creates only a 1-D one)
 // T = 64 tokens do not split into the 2 x 64 = 128 shards of @wide.
 // RUN: not moe-opt %s --moe-expert-parallel="grid=wide axis=0 data-axes=1" 2>&1 | FileCheck %s --check-prefix=TOKENS
 // TOKENS: error: moe-expert-parallel: T = 64 tokens (dim 0 of argument 0, x) is not divisible by D = 128 token shards

@@ -67,10 +67,10 @@ public:
     (void)artifact;
     return moert::Status::success();
   }
-  /// Sets up the collectives of `spec`'s grid axes of layout.ranks ranks
-  /// (their moert_*coll_* calls) among the ranks of `layout`: on the cpu the
-  /// shared-memory communicators joinRanks registered serve them; a GPU
-  /// makes its NCCL communicators.
+  /// Sets up the collectives (moert_*coll_* calls) of every axis of
+  /// layout.grid with several ranks, one communicator per axis group: on the
+  /// cpu the shared-memory communicators joinRanks registered serve them; a
+  /// GPU makes its NCCL communicators.
   virtual moert::Status joinCollectives(const moert::ArtifactSpec &spec, const RankLayout &layout) {
     (void)spec, (void)layout;
     return moert::Status::success();

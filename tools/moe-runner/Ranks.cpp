@@ -199,6 +199,15 @@ void abortFor(const std::string &commId, int rank, int ranks, const std::string 
     comm->abort(why);
 }
 
+/// Removes the world's and the axis groups' segments (before a fatal error
+/// of the parent); returns errno as it was.
+int removeSegments(const std::string &commId, const AxisCommunicators &axisComms) {
+  const int saved = errno;
+  removeShmCommunicator(commId);
+  axisComms.remove();
+  return saved;
+}
+
 /// Aborts the world and every axis group's communicator: a rank waiting in
 /// any of them (its own group's or one the failed rank is not in, whose
 /// ranks would wait for it at their next collective) stops.
@@ -227,6 +236,11 @@ Status checkWorldSize(const ArtifactSpec &spec, int ranks) {
                                 static_cast<long long>(spec.worldSize()),
                                 spec.worldSize() == 1 ? "" : "s",
                                 grids.empty() ? "it has no grids" : ("grids " + grids).c_str()));
+  // The ranks are the points of one grid; the others have one point each.
+  if (ranks > 1 && RankGrid::of(spec).index < 0)
+    return Status::error(format("--ranks %d: the ranks spread over several grids (%s); "
+                                "moe-runner runs artifacts whose ranks lie in one grid",
+                                ranks, grids.c_str()));
   return Status::success();
 }
 
@@ -266,10 +280,10 @@ int runRankProcesses(char **argv, int ranks, bool gpu, const RankGrid &grid) {
   for (int r = 0; r < ranks; ++r) {
     int out[2], err[2];
     if (pipe(out) != 0 || pipe(err) != 0)
-      fatal(format("--ranks: pipe: %s", std::strerror(errno)));
+      fatal(format("--ranks: pipe: %s", std::strerror(removeSegments(commId, axisComms))));
     pid_t pid = fork();
     if (pid < 0)
-      fatal(format("--ranks: fork: %s", std::strerror(errno)));
+      fatal(format("--ranks: fork: %s", std::strerror(removeSegments(commId, axisComms))));
     if (pid == 0) {
       close(out[0]);
       close(err[0]);

@@ -246,11 +246,14 @@ GRADIENTS (VJP ENTRIES)
 
 RANKS (--ranks N)
   An artifact whose metadata has "grids" runs on the product of their
-  shapes' ranks (its world size; the ranks must lie on one axis of each
-  grid): `--ranks N` with N the world size starts N processes of moe-runner,
+  shapes' ranks (its world size; one grid holds them, the others have one
+  rank): `--ranks N` with N the world size starts N processes of moe-runner,
   with RANK, LOCAL_RANK, WORLD_SIZE and LOCAL_WORLD_SIZE set as torchrun
-  does and one shared-memory communicator (its id in MOE_COMM_ID) that the
-  artifact's collectives (moert_coll_*) run over; on a GPU each rank gets
+  does. Rank r sits at the row-major coordinates of r in that grid; each
+  axis of several ranks gets a shared-memory communicator per group of
+  ranks that share the other coordinates (the world's id in MOE_COMM_ID,
+  the groups' in MOE_COMM_AXIS_IDS), which the artifact's collectives
+  (moert_coll_*) on that axis run over; on a GPU each rank gets
   the LOCAL_RANK-th visible device (CUDA_VISIBLE_DEVICES) and the GPU
   collectives (moert_entry_coll_*) run over NCCL. With MOE_GPU_COMM=host,
   or fewer visible devices than ranks (or one listed twice), the ranks
@@ -261,15 +264,19 @@ RANKS (--ranks N)
   (MOE_GPU_COMM=nccl insists on NCCL). Each rank makes
   the one-rank inputs of the same seed (or reads them, one-rank shapes, from
   --inputs) and takes its part: an argument with "split_dim": D gets slice
-  [rank n, (rank+1) n) of dimension D (n = its size there); one with
-  "partial": "sum" the whole value on rank 0 and zeros elsewhere; any other
-  (replicated) the whole value. X_bwd takes its residuals from X_fwd on the
-  same rank. With --check-against ONE_RANK_ARTIFACT (whose argument shapes
-  are the one-rank shapes: dimension split_dim N times this artifact's) each
-  rank runs the reference on the whole batch and compares each output with
-  the matching part: a split output with its slice, a "partial": "sum"
-  output summed over the ranks (in double, through the communicator) with
-  the whole, a replicated one with the whole; residuals are rank-local and
+  [s n, (s+1) n) of dimension D (n = its size there; s = the rank's
+  coordinates on "split_axes", every axis when absent, row-major: on a 1-D
+  grid the rank); one with "partial": "sum" the whole value on the ranks
+  at coordinate 0 of "partial_axes" (every axis when absent) and zeros
+  elsewhere; any other (replicated) the whole value. X_bwd takes its
+  residuals from X_fwd on the same rank. With --check-against
+  ONE_RANK_ARTIFACT (whose argument shapes are the one-rank shapes:
+  dimension split_dim times the shards of this artifact's) each rank runs
+  the reference on the whole batch and compares each output with the
+  matching part: a split output with its slice, a "partial": "sum" output
+  summed over the ranks of its partial axes (in double, through their
+  communicators) with the whole (or slice), a replicated one with the
+  whole; residuals are rank-local and
   not compared. Before any entry runs the ranks compare the artifact's
   bytes, the entries, --warmup/--iters, --seed and the reference; a rank
   that differs from rank 0 is an error that names it and the item. Every
