@@ -61,12 +61,14 @@ def ConvertMoeToRuntimeCallsPass
       gradients) `@moert_entry_grouped_gemm_f32` /
       `@moert_entry_grouped_weight_grad_f32` (TF32 tensor cores for a bf16
       output, true fp32 for an f32 one);
-    * linalg contractions with f32 accumulation (what autodiff writes for
-      the router adjoints, dlogits·Wᵀ and xᵀ·dlogits) become
-      `func.call @moert_entry_matmul_f32` (one dense cuBLASLt f32 GEMM,
-      accumulating into the output), bf16 operands widened to an f32
-      temporary first; contractions on buffers with a non-identity layout
-      stay.
+    * `moe.gate` and the linalg contractions with f32 accumulation (what
+      autodiff writes for the router adjoints, dlogits·Wᵀ and xᵀ·dlogits)
+      become `func.call @moert_entry_matmul_bf16` (dense cuBLASLt GEMMs on
+      bf16 tensor cores, accumulating into the f32 output) on operands
+      split into bf16 parts to fp32 precision (an f32 value as the sum of
+      three bf16 values, split_bf16 kernels; SplitMatmul.h); dynamic shapes
+      keep one true-fp32 `@moert_entry_matmul_f32`; contractions on buffers
+      with a non-identity layout stay.
 
     The call signatures come from the runtime's ABI list (moert_abi.def).
     What the runtime cannot do is an error, located at the op, not a

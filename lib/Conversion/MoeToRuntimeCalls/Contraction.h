@@ -4,8 +4,8 @@
 // (dlogits·Wᵀ and xᵀ·dlogits): out[i, j] += Σ_l a(.., l)·b(.., l) with f32
 // accumulation. One thread per output with an H- or T-long loop is far from
 // a GEMM; on the GPU target convert-moe-to-runtime-calls hands them to
-// cuBLASLt (moert_entry_matmul_f32), and split-long-reductions leaves them
-// whole.
+// cuBLASLt (bf16 tensor-core GEMMs on split operands, SplitMatmul.h), and
+// split-long-reductions leaves them whole.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MOE_CONVERSION_MOETORUNTIMECALLS_CONTRACTION_H

@@ -12,6 +12,7 @@
 #include "CollectiveCalls.h"
 #include "Contraction.h"
 #include "RuntimeAbi.h"
+#include "SplitMatmul.h"
 
 #include "MoeDialect/Conversion/MoeToRuntimeCalls.h"
 #include "MoeDialect/Conversion/Passes.h"
@@ -298,75 +299,31 @@ private:
   }
 };
 
-/// out += op(A) · op(B) through
-///   moert_entry_matmul_f32(a, aT, b, bT, out, m, n, k)
-/// at the rewriter's insertion point, bf16 operands first widened into an f32
-/// temporary (an elementwise linalg op: a kernel of its own, named to_f32).
-void callMatmulF32(RewriterBase &rewriter, Location loc, Value a,
-                   bool aTransposed, Value b, bool bTransposed, Value out) {
-  MLIRContext *ctx = rewriter.getContext();
-  Location widenLoc = NameLoc::get(StringAttr::get(ctx, "to_f32"), loc);
-  SmallVector<Value> temporaries;
-  auto asF32 = [&](Value v) -> Value {
-    auto type = cast<MemRefType>(v.getType());
-    if (type.getElementType().isF32())
-      return v;
-    SmallVector<Value> dynamicSizes;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (type.isDynamicDim(d))
-        dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, v, d));
-    Value wide = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get(type.getShape(), rewriter.getF32Type()),
-        dynamicSizes);
-    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
-    SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                              utils::IteratorType::parallel);
-    linalg::GenericOp::create(
-        rewriter, widenLoc, ValueRange{v}, ValueRange{wide},
-        ArrayRef<AffineMap>{id, id}, parallel,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value f = arith::ExtFOp::create(b, l, b.getF32Type(), args[0]);
-          linalg::YieldOp::create(b, l, f);
-        });
-    temporaries.push_back(wide);
-    return wide;
-  };
-  a = asF32(a);
-  b = asF32(b);
-  runtime_abi::moert_entry_matmul_f32.call(
-      rewriter, loc,
-      {pointerArgument(rewriter, loc, a), i32Value(rewriter, loc, aTransposed),
-       pointerArgument(rewriter, loc, b), i32Value(rewriter, loc, bTransposed),
-       pointerArgument(rewriter, loc, out), i64Dim(rewriter, loc, out, 0),
-       i64Dim(rewriter, loc, out, 1),
-       i64Dim(rewriter, loc, a, aTransposed ? 0 : 1)});
-  for (Value t : temporaries)
-    memref::DeallocOp::create(rewriter, loc, t);
-}
-
 bool allIdentityLayouts(ValueRange buffers) {
   return llvm::all_of(buffers, [](Value v) {
     return cast<MemRefType>(v.getType()).getLayout().isIdentity();
   });
 }
 
-/// A buffer-form f32 contraction (Contraction.h) becomes one
-/// callMatmulF32. Buffers with a non-identity layout stay loops.
+/// A buffer-form f32 contraction (Contraction.h) becomes bf16 tensor-core
+/// GEMMs on split operands (SplitMatmul.h). Buffers with a non-identity
+/// layout stay loops.
 void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
                           const gpu_contraction::Contraction &c) {
   Value out = op.getDpsInitOperand(0)->get();
   if (!allIdentityLayouts({c.a->get(), c.b->get(), out}))
     return;
   rewriter.setInsertionPoint(op);
-  callMatmulF32(rewriter, op.getLoc(), c.a->get(), c.aTransposed, c.b->get(),
-                c.bTransposed, out);
+  split_matmul::buildMatmul(rewriter, op.getLoc(), c.a->get(), c.aTransposed,
+                            c.b->get(), c.bTransposed, out);
   rewriter.eraseOp(op);
 }
 
 /// The router projection logits[T, E] = x[T, H] · w[H, E] (moe.gate on
-/// buffers) as one fp32 cuBLASLt GEMM (blocked, true fp32) instead of a
-/// kernel with one thread per logit: logits zeroed (the call accumulates),
-/// then callMatmulF32. Non-identity layouts keep the kernel.
+/// buffers) as cuBLASLt GEMMs to fp32 precision on bf16 tensor cores (x
+/// times each bf16 part of w, SplitMatmul.h) instead of a kernel with one
+/// thread per logit: logits zeroed (the calls accumulate). Non-identity
+/// layouts keep the kernel.
 void gateToRuntime(RewriterBase &rewriter, GateOp op) {
   Value logits = op.getLogitsInit();
   if (!allIdentityLayouts({op.getX(), op.getWeight(), logits}))
@@ -376,8 +333,8 @@ void gateToRuntime(RewriterBase &rewriter, GateOp op) {
   Value zero =
       arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
   linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{logits});
-  callMatmulF32(rewriter, loc, op.getX(), /*aTransposed=*/false, op.getWeight(),
-                /*bTransposed=*/false, logits);
+  split_matmul::buildMatmul(rewriter, loc, op.getX(), /*aTransposed=*/false,
+                            op.getWeight(), /*bTransposed=*/false, logits);
   rewriter.eraseOp(op);
 }
 

@@ -1,7 +1,8 @@
 //===- GroupedGemm.cpp - grouped GEMMs on cuBLASLt ------------------------===//
 //
-// moert_matmul_f32: one dense f32 cublasLtMatmul (C += op(A)·op(B), true fp32
-// compute), for the contractions autodiff writes (the router adjoints).
+// moert_matmul_f32 / moert_matmul_bf16: one dense cublasLtMatmul (C +=
+// op(A)·op(B) into an f32 C; true fp32 compute, or exact bf16 products on
+// tensor cores), for the router projection and its adjoints.
 //
 // moert_grouped_gemm_{bf16,f32} / moert_grouped_weight_grad_{bf16,f32} (the
 // suffix names the operands' element type): one cublasLtMatmul
@@ -659,8 +660,10 @@ int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *size
 // Row-major C[m, n] += Σ_k A(m, k)·B(k, n), A stored [m, k] (or [k, m] when
 // aTrans), B stored [k, n] (or [n, k] when bTrans), all f32 and contiguous;
 // as column-major: C^T (n x m, ld n) += op(B^T) · op(A^T).
-int matmulF32(const void *a, int32_t aTrans, const void *b, int32_t bTrans, void *c,
-              int64_t m, int64_t n, int64_t k, void *stream) {
+/// c += op(a)·op(b) into the f32 c, operands of mode `in` (kInF32: true
+/// fp32; kInBF16: exact products on tensor cores).
+int denseMatmul(int in, const void *a, int32_t aTrans, const void *b, int32_t bTrans, void *c,
+                int64_t m, int64_t n, int64_t k, void *stream) {
   if (m < 0 || n < 0 || k < 0)
     return fail("%s: negative dimension (m=%lld, n=%lld, k=%lld)", gWhat, (long long)m,
                 (long long)n, (long long)k);
@@ -671,8 +674,8 @@ int matmulF32(const void *a, int32_t aTrans, const void *b, int32_t bTrans, void
   Context ctx;
   CK(getContext(stream, ctx));
   return matmul(ctx, bTrans != 0, aTrans != 0, uint64_t(n), uint64_t(m), uint64_t(k), b,
-                bTrans ? k : n, 0, a, aTrans ? m : k, 0, c, n, 0, 1, MOERT_GPU_OUT_F32,
-                kInF32, /*accumulate=*/true);
+                bTrans ? k : n, 0, a, aTrans ? m : k, 0, c, n, 0, 1, MOERT_GPU_OUT_F32, in,
+                /*accumulate=*/true);
 }
 
 // The moert_entry_* functions: the device-size entry points on the runtime
@@ -700,6 +703,15 @@ auto describeGrouped(const char *entry, int64_t numGroups, int64_t k, int64_t n,
   return [=](char *buf, size_t size) {
     snprintf(buf, size, "%s [groups=%lld k=%lld n=%lld rows=%lld]", entry,
              (long long)numGroups, (long long)k, (long long)n, (long long)rows);
+  };
+}
+
+/// entryCall's `describe` for the dense entry points.
+auto describeDense(const char *entry, int64_t m, int64_t n, int64_t k, int32_t aTrans,
+                   int32_t bTrans) {
+  return [=](char *buf, size_t size) {
+    snprintf(buf, size, "%s [m=%lld n=%lld k=%lld%s%s]", entry, (long long)m, (long long)n,
+             (long long)k, aTrans ? " a^T" : "", bTrans ? " b^T" : "");
   };
 }
 
@@ -741,7 +753,13 @@ int moert_grouped_gemm_bf16_host_sizes(const void *a, const void *b,
 int moert_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,
                      float *c, int64_t m, int64_t n, int64_t k, void *stream) {
   Entry e("moert_matmul_f32");
-  return matmulF32(a, a_trans, b, b_trans, c, m, n, k, stream);
+  return denseMatmul(kInF32, a, a_trans, b, b_trans, c, m, n, k, stream);
+}
+
+int moert_matmul_bf16(const void *a, int32_t a_trans, const void *b, int32_t b_trans, float *c,
+                      int64_t m, int64_t n, int64_t k, void *stream) {
+  Entry e("moert_matmul_bf16");
+  return denseMatmul(kInBF16, a, a_trans, b, b_trans, c, m, n, k, stream);
 }
 
 int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
@@ -864,15 +882,17 @@ void moert_entry_grouped_weight_grad_f32(const float *a, const float *dc,
 void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,
                             float *c, int64_t m, int64_t n, int64_t k) {
   const char *entry = "moert_entry_matmul_f32";
-  entryCall(
-      entry,
-      [&](char *buf, size_t size) {
-        snprintf(buf, size, "%s [m=%lld n=%lld k=%lld%s%s]", entry, (long long)m,
-                 (long long)n, (long long)k, a_trans ? " a^T" : "", b_trans ? " b^T" : "");
-      },
-      [&](void *stream) {
-        return moert_matmul_f32(a, a_trans, b, b_trans, c, m, n, k, stream);
-      });
+  entryCall(entry, describeDense(entry, m, n, k, a_trans, b_trans), [&](void *stream) {
+    return moert_matmul_f32(a, a_trans, b, b_trans, c, m, n, k, stream);
+  });
+}
+
+void moert_entry_matmul_bf16(const void *a, int32_t a_trans, const void *b, int32_t b_trans,
+                             float *c, int64_t m, int64_t n, int64_t k) {
+  const char *entry = "moert_entry_matmul_bf16";
+  entryCall(entry, describeDense(entry, m, n, k, a_trans, b_trans), [&](void *stream) {
+    return moert_matmul_bf16(a, a_trans, b, b_trans, c, m, n, k, stream);
+  });
 }
 
 void moert_gpu_release_caches(void) {

@@ -409,18 +409,21 @@ void errorCases() {
   moert_gpu_clear_sticky_error();
 }
 
-// moert_matmul_f32: c += op(A)·op(B) for every storage of A and B, against
-// a double reference; c starts from random values (the call accumulates).
+// moert_matmul_f32 and moert_matmul_bf16: c += op(A)·op(B) for every
+// storage of A and B, against a double reference of the operands as passed
+// (bf16 ones rounded); c starts from random values (the call accumulates).
 void denseF32Cases(std::mt19937_64 &rng) {
   struct Shape { int64_t m, n, k; };
   std::normal_distribution<float> d(0.0f, 1.0f);
+  for (int bf16 = 0; bf16 < 2; ++bf16)
   for (Shape sh : {Shape{37, 29, 53}, Shape{256, 128, 2048}, Shape{1, 5, 3}}) {
     for (int aTrans = 0; aTrans < 2; ++aTrans) {
       for (int bTrans = 0; bTrans < 2; ++bTrans) {
         const int64_t m = sh.m, n = sh.n, k = sh.k;
         std::vector<float> a(m * k), b(k * n), c0(m * n);
-        for (float &v : a) v = d(rng);
-        for (float &v : b) v = d(rng);
+        auto draw = [&]() { return bf16 ? fromBf16(toBf16(d(rng))) : d(rng); };
+        for (float &v : a) v = draw();
+        for (float &v : b) v = draw();
         for (float &v : c0) v = d(rng);
         std::vector<double> ref(m * n);
         for (int64_t i = 0; i < m; ++i)
@@ -431,23 +434,34 @@ void denseF32Cases(std::mt19937_64 &rng) {
                      double(bTrans ? b[j * k + l] : b[l * n + j]);
             ref[i * n + j] = acc;
           }
-        DevBuf da(a.size() * 4), db(b.size() * 4), dc(c0.size() * 4);
-        CUDA_OR_DIE(cudaMemcpy(da.p, a.data(), da.bytes, cudaMemcpyHostToDevice));
-        CUDA_OR_DIE(cudaMemcpy(db.p, b.data(), db.bytes, cudaMemcpyHostToDevice));
+        const size_t elt = bf16 ? 2 : 4;
+        DevBuf da(a.size() * elt), db(b.size() * elt), dc(c0.size() * 4);
+        auto upload = [&](DevBuf &to, const std::vector<float> &v) {
+          std::vector<uint16_t> half(v.size());
+          for (size_t i = 0; i < v.size(); ++i)
+            half[i] = toBf16(v[i]);
+          CUDA_OR_DIE(cudaMemcpy(to.p, bf16 ? static_cast<const void *>(half.data()) : v.data(),
+                                 to.bytes, cudaMemcpyHostToDevice));
+        };
+        upload(da, a);
+        upload(db, b);
         CUDA_OR_DIE(cudaMemcpy(dc.p, c0.data(), dc.bytes, cudaMemcpyHostToDevice));
-        int rc = moert_matmul_f32(static_cast<const float *>(da.p), aTrans,
-                                  static_cast<const float *>(db.p), bTrans,
-                                  static_cast<float *>(dc.p), m, n, k, nullptr);
+        int rc = bf16 ? moert_matmul_bf16(da.p, aTrans, db.p, bTrans, static_cast<float *>(dc.p),
+                                          m, n, k, nullptr)
+                      : moert_matmul_f32(static_cast<const float *>(da.p), aTrans,
+                                         static_cast<const float *>(db.p), bTrans,
+                                         static_cast<float *>(dc.p), m, n, k, nullptr);
         CUDA_OR_DIE(cudaDeviceSynchronize());
         char what[128];
-        std::snprintf(what, sizeof what, "matmul_f32 m=%lld n=%lld k=%lld%s%s",
-                      (long long)m, (long long)n, (long long)k, aTrans ? " a^T" : "",
-                      bTrans ? " b^T" : "");
+        std::snprintf(what, sizeof what, "matmul_%s m=%lld n=%lld k=%lld%s%s",
+                      bf16 ? "bf16" : "f32", (long long)m, (long long)n, (long long)k,
+                      aTrans ? " a^T" : "", bTrans ? " b^T" : "");
         if (rc != 0) {
           report(false, what, std::string("rc != 0: ") + moert_gpu_last_error());
           continue;
         }
-        // fp32 compute: far below bf16's 1e-2, above round-off of k terms.
+        // fp32 compute (exact bf16 products): far below bf16's 1e-2, above
+        // round-off of k terms.
         compare(what, readOut(dc, m * n, MOERT_GPU_OUT_F32), ref,
                 std::vector<char>(m * n, 0), 1e-5);
       }

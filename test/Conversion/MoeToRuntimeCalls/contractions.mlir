@@ -1,49 +1,69 @@
 // RUN: moe-opt %s -split-input-file --convert-moe-to-runtime-calls | FileCheck %s
 // RUN: moe-opt %s -split-input-file --moe-name-kernel-sources --convert-moe-to-runtime-calls --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
 
-// convert-moe-to-runtime-calls: a buffer-form linalg contraction with f32 accumulation
-// (what moe-generate-vjp writes for the router adjoints) becomes one call
-//   moert_entry_matmul_f32(A, A transposed, B, B transposed, out, m, n, k)
+// convert-moe-to-runtime-calls: a buffer-form linalg contraction with f32
+// accumulation (what moe-generate-vjp writes for the router adjoints)
+// becomes bf16 tensor-core GEMMs
+//   moert_entry_matmul_bf16(A, A transposed, B, B transposed, out, m, n, k)
 // (out[i, j] += Σ_l A(i, l)·B(l, j); A stored [m, k] or [k, m], B [k, n] or
-// [n, k]); a bf16 operand is widened into an f32 temporary first (an
-// elementwise linalg op named to_f32, freed after the call). Shapes: T = 96
-// tokens, H = 40, E = 8, so every size differs.
+// [n, k]) on operands split into bf16 parts (SplitMatmul.h): a bf16 operand
+// as it is, an f32 one as hi + mid + lo (one GEMM per part) or, when both
+// are f32, the six significant products side by side along k (one GEMM,
+// k' = 6k). The split kernels are named split_bf16; dynamic shapes keep one
+// true-fp32 call (moert_entry_matmul_f32). Shapes: T = 96 tokens, H = 40,
+// E = 8, so every size differs.
 
-// The router-weight gradient dw[h, e] = Σ_t x[t, h]·g[t, e]: A = x stored
-// [k, m] (transposed), B = g stored [k, n].
-// CHECK-LABEL: func.func private @moert_entry_matmul_f32(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i64, i64, i64)
+// The router-weight gradient dw[h, e] = Σ_t x[t, h]·g[t, e]: A = x (bf16)
+// stored [k, m] (transposed), B = g (f32) stored [k, n]: g split into three
+// bf16 buffers by one kernel; x·hi into dw, x·lo and x·mid into a zeroed
+// correction, added to dw where it is finite.
+// CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i64, i64, i64)
 // CHECK-LABEL: func.func @router_weight_grad(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[G:[^:]+]]: memref<96x8xf32>, %[[DW:[^:]+]]: memref<40x8xf32>)
-// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<96x40xf32>
-// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[X]] : memref<96x40xbf16>) outs(%[[WIDE]] : memref<96x40xf32>)
-// CHECK:           arith.extf
-// CHECK:         %[[IA:.*]] = memref.extract_aligned_pointer_as_index %[[WIDE]]
-// CHECK:         %[[IA64:.*]] = arith.index_cast %[[IA]]
-// CHECK:         %[[PA:.*]] = llvm.inttoptr %[[IA64]]
+// CHECK:         %[[HI:.*]] = memref.alloc() : memref<96x8xbf16>
+// CHECK:         %[[MID:.*]] = memref.alloc() : memref<96x8xbf16>
+// CHECK:         %[[LO:.*]] = memref.alloc() : memref<96x8xbf16>
+// CHECK:         linalg.generic {{.*}} ins(%[[G]] : memref<96x8xf32>) outs(%[[HI]], %[[MID]], %[[LO]] : memref<96x8xbf16>, memref<96x8xbf16>, memref<96x8xbf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+// CHECK:           arith.subf
+// CHECK:           arith.truncf
+// CHECK:           arith.subf
+// CHECK:           arith.truncf
+// CHECK:           linalg.yield
+// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK:         %[[IB:.*]] = memref.extract_aligned_pointer_as_index %[[G]]
-// CHECK:         %[[IB64:.*]] = arith.index_cast %[[IB]]
-// CHECK:         %[[PB:.*]] = llvm.inttoptr %[[IB64]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[HI]]
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
-// CHECK:         %[[IC:.*]] = memref.extract_aligned_pointer_as_index %[[DW]]
-// CHECK:         %[[IC64:.*]] = arith.index_cast %[[IC]]
-// CHECK:         %[[PC:.*]] = llvm.inttoptr %[[IC64]]
-// m, n from the output, k from A's dimension 0 (A is stored [k, m]):
-// CHECK:         %[[M:.*]] = memref.dim %[[DW]], %c0
-// CHECK:         %[[M64:.*]] = arith.index_cast %[[M]]
-// CHECK:         %[[N:.*]] = memref.dim %[[DW]], %c1
-// CHECK:         %[[N64:.*]] = arith.index_cast %[[N]]
-// CHECK:         %[[K:.*]] = memref.dim %[[WIDE]], %c0
-// CHECK:         %[[K64:.*]] = arith.index_cast %[[K]]
-// CHECK:         call @moert_entry_matmul_f32(%[[PA]], %[[ONE]], %[[PB]], %[[ZERO]], %[[PC]], %[[M64]], %[[N64]], %[[K64]])
-// CHECK:         memref.dealloc %[[WIDE]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[DW]]
+// m, n from the output, k (96) from x's dimension 0 (x is stored [k, m]):
+// CHECK:         memref.dim %[[DW]], %c0
+// CHECK:         memref.dim %[[DW]], %c1
+// CHECK:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ONE]], %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}, %[[K:.*]])
+// CHECK:         %[[CORR:.*]] = memref.alloc() : memref<40x8xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[CORR]] : memref<40x8xf32>)
+// CHECK:         memref.extract_aligned_pointer_as_index %[[LO]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[CORR]]
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK:         memref.extract_aligned_pointer_as_index %[[MID]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[CORR]]
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK:         linalg.generic {{.*}} ins(%[[CORR]] : memref<40x8xf32>) outs(%[[DW]] : memref<40x8xf32>)
+// CHECK:           arith.cmpf olt
+// CHECK:           arith.cmpf ogt
+// CHECK:           %[[SUM:.*]] = arith.addf
+// CHECK:           arith.select %{{.*}}, %[[SUM]], %{{.*}} : f32
+// CHECK-NOT:     call
+// CHECK-DAG:     memref.dealloc %[[HI]]
+// CHECK-DAG:     memref.dealloc %[[MID]]
+// CHECK-DAG:     memref.dealloc %[[LO]]
+// CHECK-DAG:     memref.dealloc %[[CORR]]
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
-// The widening kernel is named after what it does:
+// The split kernel is named after what it does:
 // LOC-LABEL:   func.func @router_weight_grad(
-// LOC:           arith.extf
-// LOC:         } loc(#[[TOF32:[a-z0-9]+]])
-// LOC:         #[[TOF32]] = loc("to_f32"
+// LOC:           arith.truncf
+// LOC:         } loc(#[[SPLIT:[a-z0-9]+]])
+// LOC:         #[[SPLIT]] = loc("split_bf16"
 func.func @router_weight_grad(%x: memref<96x40xbf16>, %g: memref<96x8xf32>, %dw: memref<40x8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -60,17 +80,27 @@ func.func @router_weight_grad(%x: memref<96x40xbf16>, %g: memref<96x8xf32>, %dw:
 // -----
 
 // The router part of dx: dx[t, h] = Σ_e g[t, e]·w[h, e]: A = g [m, k], B = w
-// stored [n, k] (transposed); both f32, no temporary. m, n, k = 96, 40, 8
-// (canonicalized to constants: the sizes the runtime receives).
+// stored [n, k] (transposed), both f32: each laid out as its six parts
+// along k ([96, 48] and [40, 48], block p of A' pairs with block p of B'),
+// one GEMM with k' = 6·8 = 48 accumulating into dx.
 // RUN: moe-opt %s -split-input-file --convert-moe-to-runtime-calls --canonicalize | FileCheck %s --check-prefix=FOLD
 // FOLD-LABEL: func.func @router_input_grad(
-// FOLD-NOT:     memref.alloc
 // FOLD-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
 // FOLD-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
 // FOLD-DAG:     %[[M:.*]] = arith.constant 96 : i64
 // FOLD-DAG:     %[[N:.*]] = arith.constant 40 : i64
-// FOLD-DAG:     %[[K:.*]] = arith.constant 8 : i64
-// FOLD:         call @moert_entry_matmul_f32(%{{.*}}, %[[ZERO]], %{{.*}}, %[[ONE]], %{{.*}}, %[[M]], %[[N]], %[[K]])
+// FOLD-DAG:     %[[K6:.*]] = arith.constant 48 : i64
+// FOLD:         %[[WA:.*]] = memref.alloc() : memref<96x48xbf16>
+// FOLD:         %[[VA:.*]] = memref.expand_shape %[[WA]] {{\[\[}}0], [1, 2]] output_shape [96, 6, 8]
+// FOLD:         linalg.generic {{.*}} ins(%{{.*}} : memref<96x8xf32>) outs(%[[VA]] : memref<96x6x8xbf16>)
+// FOLD:           linalg.index 1
+// FOLD:         %[[WB:.*]] = memref.alloc() : memref<40x48xbf16>
+// FOLD:         %[[VB:.*]] = memref.expand_shape %[[WB]] {{\[\[}}0], [1, 2]] output_shape [40, 6, 8]
+// FOLD:         linalg.generic {{.*}} ins(%{{.*}} : memref<40x8xf32>) outs(%[[VB]] : memref<40x6x8xbf16>)
+// FOLD:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ZERO]], %{{.*}}, %[[ONE]], %{{.*}}, %[[M]], %[[N]], %[[K6]])
+// FOLD-NOT:     call
+// FOLD:         memref.dealloc %[[WA]]
+// FOLD:         memref.dealloc %[[WB]]
 // FOLD-NOT:     linalg.generic
 // FOLD:         return
 func.func @router_input_grad(%g: memref<96x8xf32>, %w: memref<40x8xf32>, %dx: memref<96x40xf32>) {
@@ -87,8 +117,8 @@ func.func @router_input_grad(%g: memref<96x8xf32>, %w: memref<40x8xf32>, %dx: me
 
 // -----
 
-// Operands swapped in the op (B first) and dynamic sizes: still one call,
-// with m and k read from the buffers.
+// Operands swapped in the op (B first) and dynamic sizes: one true-fp32
+// call, with m and k read from the buffers.
 // A is g (indexed by the output's first dimension) although w comes first;
 // B = w stored [n, k] (transposed).
 // CHECK-LABEL: func.func @swapped_dynamic(
@@ -123,11 +153,11 @@ func.func @swapped_dynamic(%w: memref<?x?xf32>, %g: memref<?x?xf32>, %dx: memref
 // convert-linalg-reductions-to-accumulating-loops), each alone in its module
 // so that no call or runtime declaration anywhere can hide: another body (a·|b|), an f16
 // operand, a strided buffer, a bf16 output.
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK-LABEL: func.func @other_body(
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         linalg.generic
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         return
 func.func @other_body(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %o: memref<16x8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (l, j)>, affine_map<(i, j, l) -> (i, j)>],
@@ -144,12 +174,12 @@ func.func @other_body(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %o: memref<16
 
 // -----
 
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK-LABEL: func.func @f16_operand(
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         linalg.generic
 // CHECK-NOT:     linalg.generic
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         return
 func.func @f16_operand(%h: memref<16x32xf16>, %b: memref<32x8xf32>, %o: memref<16x8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (l, j)>, affine_map<(i, j, l) -> (i, j)>],
@@ -166,11 +196,11 @@ func.func @f16_operand(%h: memref<16x32xf16>, %b: memref<32x8xf32>, %o: memref<1
 
 // -----
 
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK-LABEL: func.func @strided(
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         linalg.generic
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         return
 func.func @strided(%s: memref<16x32xf32, strided<[64, 1]>>, %b: memref<32x8xf32>, %o: memref<16x8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (l, j)>, affine_map<(i, j, l) -> (i, j)>],
@@ -186,11 +216,11 @@ func.func @strided(%s: memref<16x32xf32, strided<[64, 1]>>, %b: memref<32x8xf32>
 
 // -----
 
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK-LABEL: func.func @bf16_output(
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         linalg.generic
-// CHECK-NOT:     moert_entry_matmul_f32
+// CHECK-NOT:     moert_entry_matmul_
 // CHECK:         return
 func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<16x8xbf16>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (l, j)>, affine_map<(i, j, l) -> (i, j)>],
@@ -208,21 +238,28 @@ func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<
 // -----
 
 // moe.gate (the router projection) on buffers: logits zeroed (a fill: the
-// call accumulates), x widened to f32, then one call with m = T = 96,
-// n = E = 8, k = H = 40, neither operand transposed.
+// calls accumulate), the f32 router weight split into its bf16 parts, then
+// x (bf16, as it is) times each part, m = T = 96, n = E = 8, k = H = 40,
+// neither operand transposed: x·hi into the logits, x·lo and x·mid into the
+// finite-only correction.
 // CHECK-LABEL: func.func @router_projection(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[W:[^:]+]]: memref<40x8xf32>, %[[L:[^:]+]]: memref<96x8xf32>)
 // CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         linalg.fill ins(%[[Z]] : f32) outs(%[[L]] : memref<96x8xf32>)
-// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<96x40xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[X]] : memref<96x40xbf16>) outs(%[[WIDE]] : memref<96x40xf32>)
-// CHECK:         call @moert_entry_matmul_f32(
-// CHECK:         memref.dealloc %[[WIDE]]
+// CHECK:         linalg.generic {{.*}} ins(%[[W]] : memref<40x8xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : memref<40x8xbf16>, memref<40x8xbf16>, memref<40x8xbf16>)
+// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK:         linalg.generic {{.*}} outs(%[[L]] : memref<96x8xf32>)
 // CHECK-NOT:     moe.gate
+// The split kernel is named after the gate's kernel and what it does:
+// LOC:         #[[GATE:loc[0-9]*]] = loc("gate"
+// LOC-NEXT:    = loc("split_bf16"(#[[GATE]]))
 // LOC-LABEL:   func.func @router_projection(
-// LOC:           arith.extf
-// LOC:         } loc(#[[WIDEN:[a-z0-9]+]])
-// LOC:         #[[WIDEN]] = loc("to_f32"
+// LOC:           ^bb0(%{{.*}}: f32 loc({{.*}}), %{{.*}}: bf16 loc("split_bf16"(#[[GATE]]))
 func.func @router_projection(%x: memref<96x40xbf16>, %w: memref<40x8xf32>, %logits: memref<96x8xf32>) {
   moe.gate %x, %w outs(%logits) : memref<96x40xbf16>, memref<40x8xf32> -> memref<96x8xf32>
   return

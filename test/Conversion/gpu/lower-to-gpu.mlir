@@ -28,14 +28,18 @@
 // CHECK-DAG:   %[[BLOCK:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK:       %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
 // CHECK:       llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// The router projection: logits zeroed by a kernel named after the gate, x
-// widened to f32 (to_f32), then one fp32 cuBLASLt GEMM that accumulates into
-// them.
+// The router projection: logits zeroed by a kernel named after the gate,
+// the f32 router weight split into three bf16 parts (split_bf16), then one
+// bf16 cuBLASLt GEMM per part (x is bf16): x·hi into the logits, x·lo and
+// x·mid into a zeroed correction added where finite (split_bf16 kernels).
 // CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_0_gate::@tiny_layer_0_gate blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
-// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_1_to_f32::@tiny_layer_1_to_f32
+// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_1_split_bf16::@tiny_layer_1_split_bf16
 // Before a runtime call the stream's work is finished.
 // CHECK:       llvm.call @mgpuStreamSynchronize(%[[S]])
-// CHECK:       llvm.call @moert_entry_matmul_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
+// CHECK:       llvm.call @moert_entry_matmul_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
+// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_2_split_bf16::@tiny_layer_2_split_bf16
+// CHECK-COUNT-2: llvm.call @moert_entry_matmul_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
+// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_3_split_bf16::@tiny_layer_3_split_bf16
 // The expert FFN: gate and up ([R, H] · [E, H, F], KN, bf16 out), down
 // ([R, F] · [E, F, H]); the group sizes are the same buffer each time.
 // CHECK:       llvm.call @moert_entry_grouped_gemm_bf16(%[[A1:.*]], %{{.*}}, %[[SIZES:.*]], %[[G]], %[[H]], %[[F]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
@@ -51,8 +55,10 @@
 // Kernels: cubins (ELF, from ptxas) for sm_90a.
 // Kernels are named after the op they compute, numbered in launch order.
 // CHECK:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, bin = "\7FELF
-// CHECK:       gpu.binary @tiny_layer_1_to_f32  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
-// CHECK:       gpu.binary @tiny_layer_2_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
+// CHECK:       gpu.binary @tiny_layer_1_split_bf16  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
+// CHECK:       gpu.binary @tiny_layer_2_split_bf16  [
+// CHECK:       gpu.binary @tiny_layer_3_split_bf16  [
+// CHECK:       gpu.binary @tiny_layer_4_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
 // CHECK-DAG:   llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
@@ -66,7 +72,7 @@
 // The PTX has one kernel per gpu.binary:, ISA 8.0 for sm_90a, 256 threads per block,
 // the thread index feeding the range guard.
 // PTX:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, assembly = "{{.*}}.version 8.3\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_gate(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
-// PTX:       gpu.binary @tiny_layer_2_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_2_route(
+// PTX:       gpu.binary @tiny_layer_4_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_4_route(
 // PTX-NOT:   bin = "
 // B128:      gpu.binary @tiny_layer_0_gate  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_0_gate(\0A{{.*}}.maxntid 128, 1, 1\0A
 // B128-NOT:  .maxntid 256

@@ -1,0 +1,281 @@
+//===- SplitMatmul.cpp - f32 contractions on bf16 tensor cores ------------===//
+#include "SplitMatmul.h"
+#include "RuntimeAbi.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+
+Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
+  Value dim = memref::DimOp::create(b, loc, memref, d);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
+}
+
+Value i32Value(OpBuilder &b, Location loc, int32_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+bool isBF16(Value memref) {
+  return cast<MemRefType>(memref.getType()).getElementType().isBF16();
+}
+
+/// out += op(a)·op(b), bf16 a and b, k the contraction's length.
+void callMatmulBf16(OpBuilder &b, Location loc, Value a, bool aTransposed,
+                    Value bMat, bool bTransposed, Value out, Value k) {
+  runtime_abi::moert_entry_matmul_bf16.call(
+      b, loc,
+      {runtime_abi::pointerArgument(b, loc, a), i32Value(b, loc, aTransposed),
+       runtime_abi::pointerArgument(b, loc, bMat),
+       i32Value(b, loc, bTransposed), runtime_abi::pointerArgument(b, loc, out),
+       i64Dim(b, loc, out, 0), i64Dim(b, loc, out, 1), k});
+}
+
+/// The three bf16 parts of the f32 `v` (SplitMatmul.h).
+std::array<Value, 3> splitParts(OpBuilder &b, Location loc, Value v) {
+  Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
+  auto cst = [&](double x) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, x));
+  };
+  auto finite = [&](Value x) {
+    Value inf = cst(std::numeric_limits<double>::infinity());
+    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, inf);
+    Value negInf = cst(-std::numeric_limits<double>::infinity());
+    Value above =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, negInf);
+    return arith::AndIOp::create(b, loc, below, above);
+  };
+  Value vFinite = finite(v);
+  Value hi = arith::TruncFOp::create(b, loc, bf16, v);
+  // |v| just below f32's largest value rounds to a bf16 infinity.
+  Value largest = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(bf16, APFloat::getLargest(APFloat::BFloat())));
+  Value negLargest = arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(bf16, APFloat::getLargest(APFloat::BFloat(), true)));
+  Value negative =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v, cst(0.0));
+  Value rounded = arith::SelectOp::create(b, loc, negative, negLargest, largest);
+  Value overflowed = arith::AndIOp::create(
+      b, loc, vFinite,
+      arith::XOrIOp::create(b, loc, finite(arith::ExtFOp::create(b, loc, f32, hi)),
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  hi = arith::SelectOp::create(b, loc, overflowed, rounded, hi);
+  Value rest = arith::SubFOp::create(b, loc, v, arith::ExtFOp::create(b, loc, f32, hi));
+  Value mid = arith::TruncFOp::create(b, loc, bf16, rest);
+  rest = arith::SubFOp::create(b, loc, rest, arith::ExtFOp::create(b, loc, f32, mid));
+  Value lo = arith::TruncFOp::create(b, loc, bf16, rest);
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(bf16, 0.0));
+  mid = arith::SelectOp::create(b, loc, vFinite, mid, zero);
+  lo = arith::SelectOp::create(b, loc, vFinite, lo, zero);
+  return {hi, mid, lo};
+}
+
+MemRefType bf16Like(Value memref, ArrayRef<int64_t> shape) {
+  return MemRefType::get(shape, BFloat16Type::get(memref.getContext()));
+}
+
+/// The parts of the f32 `v` as three bf16 buffers of its shape (one
+/// split_bf16 kernel writes them).
+std::array<Value, 3> splitBuffer(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  std::array<Value, 3> parts;
+  for (Value &part : parts)
+    part = memref::AllocOp::create(b, loc, bf16Like(v, type.getShape()));
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{v}, ValueRange{parts[0], parts[1], parts[2]},
+      ArrayRef<AffineMap>{id, id, id, id}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        std::array<Value, 3> p = splitParts(nb, l, args[0]);
+        linalg::YieldOp::create(nb, l, ValueRange{p[0], p[1], p[2]});
+      });
+  return parts;
+}
+
+/// out += correction where the correction is finite.
+void addFiniteCorrection(OpBuilder &b, Location loc, Value correction,
+                         Value out) {
+  AffineMap id = b.getMultiDimIdentityMap(2);
+  SmallVector<utils::IteratorType> parallel(2, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{correction}, ValueRange{out},
+      ArrayRef<AffineMap>{id, id}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type f32 = nb.getF32Type();
+        auto cst = [&](double x) {
+          return arith::ConstantOp::create(nb, l, nb.getFloatAttr(f32, x));
+        };
+        Value below =
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, args[0],
+                                  cst(std::numeric_limits<double>::infinity()));
+        Value above = arith::CmpFOp::create(
+            nb, l, arith::CmpFPredicate::OGT, args[0],
+            cst(-std::numeric_limits<double>::infinity()));
+        Value finite = arith::AndIOp::create(nb, l, below, above);
+        Value sum = arith::AddFOp::create(nb, l, args[1], args[0]);
+        linalg::YieldOp::create(
+            nb, l, ValueRange{arith::SelectOp::create(nb, l, finite, sum, args[1])});
+      });
+}
+
+/// Which part of an operand the six blocks of the K' = 6K contraction read:
+/// hi·hi, hi·mid, mid·hi, hi·lo, lo·hi, mid·mid.
+constexpr int kPartOfA[6] = {0, 0, 1, 0, 2, 1};
+constexpr int kPartOfB[6] = {0, 1, 0, 2, 0, 1};
+
+/// The f32 operand `v` (stored [rows, k], or [k, rows] when `kOuter`) as the
+/// bf16 [rows, 6k] (or [6k, rows]) whose block p along the contraction is
+/// part partOf[p] of v.
+Value concatenateParts(OpBuilder &b, Location loc, Value v, bool kOuter,
+                       const int (&partOf)[6]) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(v.getType()).getShape();
+  int64_t k = kOuter ? shape[0] : shape[1];
+  SmallVector<int64_t> wide = kOuter ? SmallVector<int64_t>{6 * k, shape[1]}
+                                     : SmallVector<int64_t>{shape[0], 6 * k};
+  SmallVector<int64_t> blocks =
+      kOuter ? SmallVector<int64_t>{6, k, shape[1]}
+             : SmallVector<int64_t>{shape[0], 6, k};
+  Value out = memref::AllocOp::create(b, loc, bf16Like(v, wide));
+  SmallVector<ReassociationIndices> reassociation =
+      kOuter ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
+             : SmallVector<ReassociationIndices>{{0}, {1, 2}};
+  Value view = memref::ExpandShapeOp::create(b, loc, bf16Like(v, blocks), out,
+                                             reassociation);
+  // Iteration (block, l, i) or (i, block, l): the block dimension selects
+  // the part.
+  MLIRContext *ctx = b.getContext();
+  unsigned blockDim = kOuter ? 0 : 1;
+  AffineMap read = kOuter ? AffineMap::get(3, 0,
+                                           {getAffineDimExpr(1, ctx),
+                                            getAffineDimExpr(2, ctx)},
+                                           ctx)
+                          : AffineMap::get(3, 0,
+                                           {getAffineDimExpr(0, ctx),
+                                            getAffineDimExpr(2, ctx)},
+                                           ctx);
+  SmallVector<utils::IteratorType> parallel(3, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{v}, ValueRange{view},
+      ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(3)}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        std::array<Value, 3> p = splitParts(nb, l, args[0]);
+        Value block = linalg::IndexOp::create(nb, l, blockDim);
+        Value chosen = p[partOf[5]];
+        for (int i = 4; i >= 0; --i) {
+          Value here = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::eq, block,
+              arith::ConstantIndexOp::create(nb, l, i));
+          chosen = arith::SelectOp::create(nb, l, here, p[partOf[i]], chosen);
+        }
+        linalg::YieldOp::create(nb, l, chosen);
+      });
+  return out;
+}
+
+/// out += op(a)·op(b) in true fp32 (dynamic shapes): bf16 operands widened
+/// into f32 temporaries (kernels named to_f32), then moert_entry_matmul_f32.
+void buildTrueF32Matmul(RewriterBase &rewriter, Location loc, Value a,
+                        bool aTransposed, Value b, bool bTransposed, Value out) {
+  MLIRContext *ctx = rewriter.getContext();
+  Location widenLoc = NameLoc::get(StringAttr::get(ctx, "to_f32"), loc);
+  SmallVector<Value> temporaries;
+  auto asF32 = [&](Value v) -> Value {
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getElementType().isF32())
+      return v;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, v, d));
+    Value wide = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), rewriter.getF32Type()),
+        dynamicSizes);
+    AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                              utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        rewriter, widenLoc, ValueRange{v}, ValueRange{wide},
+        ArrayRef<AffineMap>{id, id}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value f = arith::ExtFOp::create(b, l, b.getF32Type(), args[0]);
+          linalg::YieldOp::create(b, l, f);
+        });
+    temporaries.push_back(wide);
+    return wide;
+  };
+  a = asF32(a);
+  b = asF32(b);
+  runtime_abi::moert_entry_matmul_f32.call(
+      rewriter, loc,
+      {runtime_abi::pointerArgument(rewriter, loc, a),
+       i32Value(rewriter, loc, aTransposed),
+       runtime_abi::pointerArgument(rewriter, loc, b),
+       i32Value(rewriter, loc, bTransposed),
+       runtime_abi::pointerArgument(rewriter, loc, out),
+       i64Dim(rewriter, loc, out, 0), i64Dim(rewriter, loc, out, 1),
+       i64Dim(rewriter, loc, a, aTransposed ? 0 : 1)});
+  for (Value t : temporaries)
+    memref::DeallocOp::create(rewriter, loc, t);
+}
+
+} // namespace
+
+void split_matmul::buildMatmul(RewriterBase &rewriter, Location loc, Value a,
+                               bool aTransposed, Value b, bool bTransposed,
+                               Value out) {
+  auto isStatic = [](Value v) {
+    return cast<MemRefType>(v.getType()).hasStaticShape();
+  };
+  if (!isStatic(a) || !isStatic(b) || !isStatic(out))
+    return buildTrueF32Matmul(rewriter, loc, a, aTransposed, b, bTransposed,
+                              out);
+  Location splitLoc =
+      NameLoc::get(StringAttr::get(rewriter.getContext(), "split_bf16"), loc);
+  Value k = i64Dim(rewriter, loc, a, aTransposed ? 0 : 1);
+  SmallVector<Value> temporaries;
+  if (isBF16(a) && isBF16(b)) {
+    callMatmulBf16(rewriter, loc, a, aTransposed, b, bTransposed, out, k);
+  } else if (isBF16(a) || isBF16(b)) {
+    // One GEMM per part of the f32 operand: hi into out, lo and mid into a
+    // correction that is added where it is finite (an infinite element of
+    // the bf16 operand times the other parts would make NaN, inf·0 or
+    // inf − inf, where fp32 gives ±inf; x·hi alone has fp32's sign).
+    bool splitA = !isBF16(a);
+    std::array<Value, 3> parts = splitBuffer(rewriter, splitLoc, splitA ? a : b);
+    callMatmulBf16(rewriter, loc, splitA ? parts[0] : a, aTransposed,
+                   splitA ? b : parts[0], bTransposed, out, k);
+    auto outType = cast<MemRefType>(out.getType());
+    Value correction = memref::AllocOp::create(rewriter, loc, outType);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    linalg::FillOp::create(rewriter, splitLoc, ValueRange{zero},
+                           ValueRange{correction});
+    for (int p = 2; p >= 1; --p)
+      callMatmulBf16(rewriter, loc, splitA ? parts[p] : a, aTransposed,
+                     splitA ? b : parts[p], bTransposed, correction, k);
+    addFiniteCorrection(rewriter, splitLoc, correction, out);
+    temporaries.assign(parts.begin(), parts.end());
+    temporaries.push_back(correction);
+  } else {
+    // a [m, k] has k inner, [k, m] outer; b [k, n] outer, [n, k] inner.
+    Value wideA = concatenateParts(rewriter, splitLoc, a, aTransposed, kPartOfA);
+    Value wideB = concatenateParts(rewriter, splitLoc, b, !bTransposed, kPartOfB);
+    Value wideK = arith::MulIOp::create(
+        rewriter, loc, k,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 6));
+    callMatmulBf16(rewriter, loc, wideA, aTransposed, wideB, bTransposed, out,
+                   wideK);
+    temporaries = {wideA, wideB};
+  }
+  for (Value t : temporaries)
+    memref::DeallocOp::create(rewriter, loc, t);
+}
