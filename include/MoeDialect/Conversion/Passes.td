@@ -65,7 +65,7 @@ def ConvertMoeToRuntimeCallsPass
       autodiff writes for the router adjoints, dlogits·Wᵀ and xᵀ·dlogits)
       become `func.call @moert_entry_matmul_bf16` (dense cuBLASLt GEMMs on
       bf16 tensor cores, accumulating into the f32 output) on operands
-      split into bf16 parts to fp32 precision (an f32 value as the sum of
+      split into bf16 parts at about fp32 accuracy (an f32 value as the sum of
       three bf16 values, split_bf16 kernels; SplitMatmul.h); dynamic shapes
       keep one true-fp32 `@moert_entry_matmul_f32`; contractions on buffers
       with a non-identity layout stay.

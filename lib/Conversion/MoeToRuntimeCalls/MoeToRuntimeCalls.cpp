@@ -320,7 +320,7 @@ void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// The router projection logits[T, E] = x[T, H] · w[H, E] (moe.gate on
-/// buffers) as cuBLASLt GEMMs to fp32 precision on bf16 tensor cores (x
+/// buffers) as cuBLASLt GEMMs on bf16 tensor cores at about fp32 accuracy (x
 /// times each bf16 part of w, SplitMatmul.h) instead of a kernel with one
 /// thread per logit: logits zeroed (the calls accumulate). Non-identity
 /// layouts keep the kernel.

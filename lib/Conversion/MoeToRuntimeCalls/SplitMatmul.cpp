@@ -128,9 +128,13 @@ void addFiniteCorrection(OpBuilder &b, Location loc, Value correction,
 }
 
 /// Which part of an operand the six blocks of the K' = 6K contraction read:
-/// hi·hi, hi·mid, mid·hi, hi·lo, lo·hi, mid·mid.
-constexpr int kPartOfA[6] = {0, 0, 1, 0, 2, 1};
-constexpr int kPartOfB[6] = {0, 1, 0, 2, 0, 1};
+/// mid·mid, lo·hi, hi·lo, mid·hi, hi·mid, hi·hi, smallest first (the GEMM
+/// accumulates along k: small terms added onto the large hi·hi sum would
+/// lose their low bits; measured on an H200, dlogits·Wᵀ at T = 8192,
+/// H = 2048, E = 128: rel_l2 1.25e-7 in this order, 1.44e-6 with hi·hi
+/// first, 2.0e-7 for fp32 cuBLAS).
+constexpr int kPartOfA[6] = {1, 2, 0, 1, 0, 0};
+constexpr int kPartOfB[6] = {1, 0, 2, 0, 1, 0};
 
 /// The f32 operand `v` (stored [rows, k], or [k, rows] when `kOuter`) as the
 /// bf16 [rows, 6k] (or [6k, rows]) whose block p along the contraction is

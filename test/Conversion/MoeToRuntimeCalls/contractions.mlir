@@ -24,12 +24,22 @@
 // CHECK:         %[[MID:.*]] = memref.alloc() : memref<96x8xbf16>
 // CHECK:         %[[LO:.*]] = memref.alloc() : memref<96x8xbf16>
 // CHECK:         linalg.generic {{.*}} ins(%[[G]] : memref<96x8xf32>) outs(%[[HI]], %[[MID]], %[[LO]] : memref<96x8xbf16>, memref<96x8xbf16>, memref<96x8xbf16>)
-// CHECK:           arith.truncf %{{.*}} : f32 to bf16
-// CHECK:           arith.subf
-// CHECK:           arith.truncf
-// CHECK:           arith.subf
-// CHECK:           arith.truncf
-// CHECK:           linalg.yield
+// The parts: hi = bf16(v) (the largest finite bf16 where that overflows),
+// mid = bf16(v - hi), lo = bf16(v - hi - mid), mid and lo zero for a
+// non-finite v; yielded in that order.
+// CHECK:         ^bb0(%[[V:.*]]: f32,
+// CHECK:           %[[FIN:.*]] = arith.andi
+// CHECK:           %[[HIR:.*]] = arith.truncf %[[V]] : f32 to bf16
+// CHECK:           %[[HIV:.*]] = arith.select %{{.*}}, %{{.*}}, %[[HIR]] : bf16
+// CHECK:           %[[HIW:.*]] = arith.extf %[[HIV]] : bf16 to f32
+// CHECK:           %[[R1:.*]] = arith.subf %[[V]], %[[HIW]] : f32
+// CHECK:           %[[MIDR:.*]] = arith.truncf %[[R1]] : f32 to bf16
+// CHECK:           %[[MIDW:.*]] = arith.extf %[[MIDR]] : bf16 to f32
+// CHECK:           %[[R2:.*]] = arith.subf %[[R1]], %[[MIDW]] : f32
+// CHECK:           %[[LOR:.*]] = arith.truncf %[[R2]] : f32 to bf16
+// CHECK:           %[[MIDV:.*]] = arith.select %[[FIN]], %[[MIDR]], %{{.*}} : bf16
+// CHECK:           %[[LOV:.*]] = arith.select %[[FIN]], %[[LOR]], %{{.*}} : bf16
+// CHECK:           linalg.yield %[[HIV]], %[[MIDV]], %[[LOV]] : bf16, bf16, bf16
 // CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         memref.extract_aligned_pointer_as_index %[[HI]]
@@ -92,11 +102,46 @@ func.func @router_weight_grad(%x: memref<96x40xbf16>, %g: memref<96x8xf32>, %dw:
 // FOLD-DAG:     %[[K6:.*]] = arith.constant 48 : i64
 // FOLD:         %[[WA:.*]] = memref.alloc() : memref<96x48xbf16>
 // FOLD:         %[[VA:.*]] = memref.expand_shape %[[WA]] {{\[\[}}0], [1, 2]] output_shape [96, 6, 8]
+// Block p of A' is part (mid, lo, hi, mid, hi, hi)[p] of g, block p of B'
+// part (mid, hi, lo, hi, mid, hi)[p] of w: the products mid·mid, lo·hi,
+// hi·lo, mid·hi, hi·mid, hi·hi, smallest first (canonicalize folds the
+// selects of equal neighbours).
 // FOLD:         linalg.generic {{.*}} ins(%{{.*}} : memref<96x8xf32>) outs(%[[VA]] : memref<96x6x8xbf16>)
-// FOLD:           linalg.index 1
+// FOLD:           %[[ATR:.*]] = arith.truncf %in : f32 to bf16
+// FOLD:           %[[AHI:.*]] = arith.select %{{.*}}, %{{.*}}, %[[ATR]] : bf16
+// FOLD-NEXT:      arith.extf %[[AHI]]
+// FOLD:           %[[AMID:.*]] = arith.select %[[AFIN:.*]], %{{.*}}, %{{.*}} : bf16
+// FOLD-NEXT:      %[[ALO:.*]] = arith.select %[[AFIN]], %{{.*}}, %{{.*}} : bf16
+// FOLD-NEXT:      %[[AP:.*]] = linalg.index 1 : index
+// FOLD-NEXT:      %[[A3:.*]] = arith.cmpi eq, %[[AP]], %c3 : index
+// FOLD-NEXT:      %[[AS3:.*]] = arith.select %[[A3]], %[[AMID]], %[[AHI]] : bf16
+// FOLD-NEXT:      %[[A2:.*]] = arith.cmpi eq, %[[AP]], %c2 : index
+// FOLD-NEXT:      %[[AS2:.*]] = arith.select %[[A2]], %[[AHI]], %[[AS3]] : bf16
+// FOLD-NEXT:      %[[A1:.*]] = arith.cmpi eq, %[[AP]], %c1 : index
+// FOLD-NEXT:      %[[AS1:.*]] = arith.select %[[A1]], %[[ALO]], %[[AS2]] : bf16
+// FOLD-NEXT:      %[[A0:.*]] = arith.cmpi eq, %[[AP]], %c0 : index
+// FOLD-NEXT:      %[[AS0:.*]] = arith.select %[[A0]], %[[AMID]], %[[AS1]] : bf16
+// FOLD-NEXT:      linalg.yield %[[AS0]] : bf16
 // FOLD:         %[[WB:.*]] = memref.alloc() : memref<40x48xbf16>
 // FOLD:         %[[VB:.*]] = memref.expand_shape %[[WB]] {{\[\[}}0], [1, 2]] output_shape [40, 6, 8]
 // FOLD:         linalg.generic {{.*}} ins(%{{.*}} : memref<40x8xf32>) outs(%[[VB]] : memref<40x6x8xbf16>)
+// FOLD:           %[[BTR:.*]] = arith.truncf %in : f32 to bf16
+// FOLD:           %[[BHI:.*]] = arith.select %{{.*}}, %{{.*}}, %[[BTR]] : bf16
+// FOLD-NEXT:      arith.extf %[[BHI]]
+// FOLD:           %[[BMID:.*]] = arith.select %[[BFIN:.*]], %{{.*}}, %{{.*}} : bf16
+// FOLD-NEXT:      %[[BLO:.*]] = arith.select %[[BFIN]], %{{.*}}, %{{.*}} : bf16
+// FOLD-NEXT:      %[[BP:.*]] = linalg.index 1 : index
+// FOLD-NEXT:      %[[B4:.*]] = arith.cmpi eq, %[[BP]], %c4 : index
+// FOLD-NEXT:      %[[BS4:.*]] = arith.select %[[B4]], %[[BMID]], %[[BHI]] : bf16
+// FOLD-NEXT:      %[[B3:.*]] = arith.cmpi eq, %[[BP]], %c3 : index
+// FOLD-NEXT:      %[[BS3:.*]] = arith.select %[[B3]], %[[BHI]], %[[BS4]] : bf16
+// FOLD-NEXT:      %[[B2:.*]] = arith.cmpi eq, %[[BP]], %c2 : index
+// FOLD-NEXT:      %[[BS2:.*]] = arith.select %[[B2]], %[[BLO]], %[[BS3]] : bf16
+// FOLD-NEXT:      %[[B1:.*]] = arith.cmpi eq, %[[BP]], %c1 : index
+// FOLD-NEXT:      %[[BS1:.*]] = arith.select %[[B1]], %[[BHI]], %[[BS2]] : bf16
+// FOLD-NEXT:      %[[B0:.*]] = arith.cmpi eq, %[[BP]], %c0 : index
+// FOLD-NEXT:      %[[BS0:.*]] = arith.select %[[B0]], %[[BMID]], %[[BS1]] : bf16
+// FOLD-NEXT:      linalg.yield %[[BS0]] : bf16
 // FOLD:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ZERO]], %{{.*}}, %[[ONE]], %{{.*}}, %[[M]], %[[N]], %[[K6]])
 // FOLD-NOT:     call
 // FOLD:         memref.dealloc %[[WA]]
