@@ -549,6 +549,9 @@ class Fuzzer:
         self.env["UBSAN_OPTIONS"] = ("print_stacktrace=1:halt_on_error=1:"
                                      + os.environ.get("UBSAN_OPTIONS", ""))
         self.env["MOE_CACHE_DIR"] = os.path.join(self.work, "cache")
+        # Multi-rank runs (the data x expert parallel base): a mutation that
+        # leaves ranks waiting fails fast instead of at the 60 s default.
+        self.env["MOE_COMM_TIMEOUT_S"] = "10"
         self.chunks, self.vocab = load_ir_corpus(args.src_root)
         self.bases = []
 
@@ -560,7 +563,9 @@ class Fuzzer:
     # integer residuals, indices, rows and group sizes, come from files and
     # not from the forward), a router VJP, the entries with integer inputs
     # (valid ones written here) as cpu loops and as the GPU schedules' loops,
-    # plus --base-sources.
+    # the small example partitioned over a [2, 2] grid (data x expert
+    # parallelism: split_axes / partial_axes in its metadata, run with
+    # --ranks 4; json cases only), plus --base-sources.
     def prepare_bases(self):
         base_dir = os.path.join(self.work, "base")
         os.makedirs(base_dir, exist_ok=True)
@@ -585,6 +590,13 @@ class Fuzzer:
                     ["--gpu-schedules"])]
         for rel in self.args.base_sources:
             sources.append((os.path.splitext(os.path.basename(rel))[0], src(rel), {}, []))
+        grid = os.path.join(base_dir, "small-2x2.mlir")
+        with open(src("examples/small.mlir")) as f, open(grid, "w") as out:
+            out.write("shard.grid @ep(shape = 2x2)\n" + f.read())
+        dpep = os.path.join(base_dir, "small-dpep.mlir")
+        subprocess.run([self.tool("moe-opt"), grid, "--moe-expert-parallel=axis=1 data-axes=0",
+                        "--moe-generate-vjp", "-o", dpep], check=True, env=self.env)
+        sources.append(("small-dpep", dpep, {}, []))
         self.add_bases(base_dir, sources)
         # The backward alone, given the inputs the chained run above dumped.
         with open(small_vjp) as f:
@@ -611,20 +623,32 @@ class Fuzzer:
                     f.write(data)
             subprocess.run([self.tool("moe-compile"), source, "--target=cpu", "--quiet",
                             "-o", stem] + flags, check=True, env=self.env)
+            with open(stem + ".json") as f:
+                spec = json.load(f)
+            ranks = 1
+            for grid in spec.get("grids", []):
+                for size in grid["shape"]:
+                    ranks *= size
+            if ranks > 1:
+                # Checked to run; its inputs are not mutated (npy cases
+                # take one-rank bases).
+                subprocess.run([self.tool("moe-runner"), stem, "--ranks", str(ranks), "--device",
+                                "cpu", "--iters", "1", "--warmup", "0"],
+                               check=True, env=self.env, stdout=subprocess.DEVNULL)
+                self.bases.append((name, stem, None, [], ranks))
+                continue
             dump = stem + "-dump"
             subprocess.run([self.tool("moe-runner"), stem, "--device", "cpu", "--iters", "1",
                             "--warmup", "0", "--dump", dump]
                            + (["--inputs", given_dir] if given else []),
                            check=True, env=self.env, stdout=subprocess.DEVNULL)
-            with open(stem + ".json") as f:
-                spec = json.load(f)
             entries = []
             for e in spec["entries"]:
                 inputs = [a["name"] for a in e["args"] if a["io"] == "in"]
                 ints = [a["name"] for a in e["args"] if a["io"] == "in" and a["dtype"] == "i32"]
                 if inputs:
                     entries.append((e["name"], inputs, ints))
-            self.bases.append((name, stem, dump, entries))
+            self.bases.append((name, stem, dump, entries, 1))
 
     def make_case(self, index):
         rng = random.Random("%d/%d" % (self.args.seed, index))
@@ -690,19 +714,20 @@ class Fuzzer:
         return True
 
     def json_case(self, rng, case_dir, runs):
-        name, stem, _, _ = rng.choice(self.bases)
+        name, stem, _, _, ranks = rng.choice(self.bases)
         with open(stem + ".json") as f:
             text, mutation = mutate_json(rng, f.read())
         art = os.path.join(case_dir, name)
         with open(art + ".json", "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
         os.symlink(stem + ".so", art + ".so")
+        spread = ["--ranks", str(ranks)] if ranks > 1 else []
         self.run([self.tool("moe-runner"), art, "--device", "cpu", "--iters", "1",
-                  "--warmup", "0"], case_dir, runs)
-        return "%s.json [%s] moe-runner" % (name, mutation)
+                  "--warmup", "0"] + spread, case_dir, runs)
+        return "%s.json [%s] moe-runner%s" % (name, mutation, " " + " ".join(spread) if spread else "")
 
     def npy_case(self, rng, case_dir, runs):
-        name, stem, dump, entries = rng.choice([b for b in self.bases if b[3]])
+        name, stem, dump, entries, _ = rng.choice([b for b in self.bases if b[3]])
         entry, inputs, ints = rng.choice(entries)
         inputs_dir = os.path.join(case_dir, "inputs")
         os.makedirs(inputs_dir)
