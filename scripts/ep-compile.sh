@@ -6,7 +6,7 @@
 #
 # LAYOUT 1 compiles SRC as it is (the one-rank layer); P > 1 its per-rank
 # SPMD function over P ranks; GRID@OPTIONS (e.g. 2x2@axis=1+data-axes=0,
-# '+' for a space) over a shard.grid @ep of that shape, with those
+# '+' for a space) over a shard.grid of that shape (grid-shape), with those
 # moe-expert-parallel options (data x expert parallelism).
 # MOE_EP_FP8_PLACEMENT="OPTIONS" places FP8 after the VJP
 # (--moe-fp8-placement="OPTIONS"). Writes STEM.mlir (the differentiated IR)
@@ -14,17 +14,16 @@
 moe_compile_layer() {
   local bin=$1 src=$2 layout=$3 stem=$4 target=$5
   shift 5
-  local partition=() placement=() input=$src
+  local partition=() placement=() shape
   if [[ "$layout" == *@* ]]; then
-    input=$stem.grid.mlir
-    { echo "shard.grid @ep(shape = ${layout%@*})"; cat "$src"; } >"$input"
-    partition=(--moe-expert-parallel="grid=ep ${layout#*@}")
+    shape=${layout%@*}
+    partition=(--moe-expert-parallel="grid-shape=${shape//x/,} ${layout#*@}")
     partition[0]=${partition[0]//+/ }
   elif [ "$layout" -gt 1 ]; then
     partition=(--moe-expert-parallel=ranks="$layout")
   fi
   [ -n "${MOE_EP_FP8_PLACEMENT:-}" ] && placement=(--moe-fp8-placement="$MOE_EP_FP8_PLACEMENT")
-  "$bin/moe-opt" "$input" "${partition[@]}" --moe-generate-vjp "${placement[@]}" -o "$stem.mlir" &&
+  "$bin/moe-opt" "$src" "${partition[@]}" --moe-generate-vjp "${placement[@]}" -o "$stem.mlir" &&
     "$bin/moe-compile" --quiet --target="$target" "$@" "$stem.mlir" -o "$stem"
 }
 

@@ -761,16 +761,31 @@ struct MoeExpertParallelPass
     axes.grid = FlatSymbolRefAttr::get(module.getContext(), grid);
     axes.axis = axis;
     Operation *symbol = SymbolTable::lookupSymbolIn(module, grid);
+    if (!symbol && !gridShape.empty()) {
+      for (int64_t size : gridShape)
+        if (size < 1)
+          return module.emitError("moe-expert-parallel: grid-shape size ")
+                 << size << " must be at least 1";
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      symbol = shard::GridOp::create(b, module.getLoc(), grid,
+                                     ArrayRef<int64_t>(gridShape));
+    } else if (!gridShape.empty()) {
+      auto existing = dyn_cast<shard::GridOp>(symbol);
+      if (!existing || existing.getShape() != ArrayRef<int64_t>(gridShape))
+        return symbol->emitError("moe-expert-parallel: grid-shape is the "
+                                 "shape of a grid the pass creates, but @")
+               << grid << " exists";
+    }
     if (!symbol) {
       if (ranks == 0)
         return module.emitError("moe-expert-parallel: the module has no "
                                 "shard.grid @")
-               << grid << "; give ranks=P to create one";
+               << grid << "; give ranks=P (or grid-shape) to create one";
       if (!dataAxes.empty())
         return module.emitError("moe-expert-parallel: data-axes needs a "
                                 "shard.grid @")
-               << grid << " of several axes in the module (the pass "
-               << "creates only a 1-D one)";
+               << grid << " of several axes: declare one in the module or "
+               << "give grid-shape";
       if (axis != 0)
         return module.emitError("moe-expert-parallel: grid axis ")
                << axis << " does not exist in the 1-D shard.grid @" << grid

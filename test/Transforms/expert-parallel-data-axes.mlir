@@ -41,6 +41,19 @@
 // GRAD-REPL:      func.func @moe_layer_bwd(
 // GRAD-REPL-SAME: {moe.name = "d_router_weight", moe.partial_axes = array<i64: 1>, moe.partial_sum, moe.role = "gradient"}, tensor<4x32x48xbf16> {moe.name = "d_w_gate", moe.role = "gradient", moe.split_axes = array<i64: 1>, moe.split_dim = 0 : i64}
 
+// grid-shape creates a grid of several axes when the module has none of
+// that name (here @dp); it must match an existing one.
+// RUN: moe-opt %s --moe-expert-parallel="grid=dp grid-shape=2,4 axis=1 data-axes=0" | FileCheck %s --check-prefix=CREATE
+// CREATE:      shard.grid @dp(shape = 2x4)
+// CREATE:      func.func @moe_layer(%{{.*}}: tensor<8x32xbf16> {moe.name = "x", moe.role = "input", moe.split_axes = array<i64: 0, 1>, moe.split_dim = 0 : i64}, %{{.*}}: tensor<32x8xf32> {moe.name = "router_weight", moe.role = "weight"}, %{{.*}}: tensor<2x32x48xbf16> {moe.name = "w_gate", moe.role = "weight", moe.split_axes = array<i64: 1>, moe.split_dim = 0 : i64}
+// CREATE:      moe.all_to_all {{.*}} on @dp axis 1
+// RUN: not moe-opt %s --moe-expert-parallel="grid-shape=4,2 axis=1" 2>&1 | FileCheck %s --check-prefix=SHAPE-EXISTS
+// SHAPE-EXISTS: error: moe-expert-parallel: grid-shape is the shape of a grid the pass creates, but @ep exists
+// RUN: not moe-opt %s --moe-expert-parallel="grid=dp grid-shape=2,0" 2>&1 | FileCheck %s --check-prefix=SHAPE-ZERO
+// SHAPE-ZERO: error: moe-expert-parallel: grid-shape size 0 must be at least 1
+// RUN: not moe-opt %s --moe-expert-parallel="grid=dp grid-shape=2,2 axis=1 ranks=4" 2>&1 | FileCheck %s --check-prefix=SHAPE-RANKS
+// SHAPE-RANKS: error: moe-expert-parallel: ranks = 4 but axis 1 of shard.grid @dp has 2 ranks
+
 // Bad data axes.
 // RUN: not moe-opt %s --moe-expert-parallel="axis=1 data-axes=1" 2>&1 | FileCheck %s --check-prefix=SAME
 // SAME: error: moe-expert-parallel: data axis 1 is the expert-parallel axis
@@ -50,7 +63,7 @@
 // RANGE: error: moe-expert-parallel: data axis 2 does not exist in shard.grid @ep of rank 2
 // A created grid has one axis.
 // RUN: not moe-opt %s --moe-expert-parallel="grid=fresh ranks=2 data-axes=1" 2>&1 | FileCheck %s --check-prefix=CREATED
-// CREATED: error: moe-expert-parallel: data-axes needs a shard.grid @fresh of several axes in the module (the pass creates only a 1-D one)
+// CREATED: error: moe-expert-parallel: data-axes needs a shard.grid @fresh of several axes: declare one in the module or give grid-shape
 // T = 64 tokens do not split into the 2 x 64 = 128 shards of @wide.
 // RUN: not moe-opt %s --moe-expert-parallel="grid=wide axis=0 data-axes=1" 2>&1 | FileCheck %s --check-prefix=TOKENS
 // TOKENS: error: moe-expert-parallel: T = 64 tokens (dim 0 of argument 0, x) is not divisible by D = 128 token shards

@@ -2,7 +2,7 @@
 
 // No grid and no ranks: nothing says P.
 // RUN: not moe-opt %s --moe-expert-parallel 2>&1 | FileCheck %s --check-prefix=NO-RANKS
-// NO-RANKS: error: moe-expert-parallel: the module has no shard.grid @ep; give ranks=P to create one
+// NO-RANKS: error: moe-expert-parallel: the module has no shard.grid @ep; give ranks=P (or grid-shape) to create one
 
 // A created grid is 1-D: axis 1 does not exist.
 // RUN: not moe-opt %s --moe-expert-parallel="ranks=2 axis=1" 2>&1 | FileCheck %s --check-prefix=NEW-AXIS

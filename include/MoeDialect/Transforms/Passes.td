@@ -129,8 +129,9 @@ def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
 
     Results are annotated like arguments (`moe.split_dim`, `moe.partial_sum`,
     or nothing: replicated). Without a `shard.grid @grid` in the module the
-    pass creates the 1-D `shard.grid @grid(shape = ranks)`; with one, axis
-    `axis` must have a static size equal to `ranks` (or `ranks` left 0). Every op
+    pass creates `shard.grid @grid(shape = grid-shape)`, or the 1-D
+    `shard.grid @grid(shape = ranks)`; axis `axis` must have a static size
+    equal to `ranks` (or `ranks` left 0). Every op
     is rewritten by its kind's semantics; an op kind the pass does not know
     is an error naming it. `moe-generate-vjp` of the result gives the
     per-rank backward (gradients of replicated arguments are this rank's
@@ -147,7 +148,11 @@ def MoeExpertParallelPass : Pass<"moe-expert-parallel", "::mlir::ModuleOp"> {
            "existing grid it must equal the axis size, or be 0">,
     ListOption<"dataAxes", "data-axes", "int64_t",
                "Other axes of the grid the tokens are also split over (data "
-               "parallelism); the grid's remaining axes replicate the batch">
+               "parallelism); the grid's remaining axes replicate the batch">,
+    ListOption<"gridShape", "grid-shape", "int64_t",
+               "The shape of the shard.grid the pass creates when the module "
+               "has none (e.g. 2,2 for data x expert parallelism); with an "
+               "existing grid it must equal its shape">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::shard::ShardDialect",
