@@ -107,6 +107,8 @@ public:
   Status allReduceSum(void *data, int64_t count, DType dtype) override;
   Status broadcast(void *data, int64_t bytes, int root) override;
   void abort(const std::string &reason) override;
+  /// abort() on behalf of the launcher (abortedBy = the world size).
+  void abortAsLauncher(const std::string &reason) { abortBy(size(), reason); }
 
 private:
   unsigned char *slot(int r) const {
@@ -122,6 +124,9 @@ private:
     return Status::error(full);
   }
   Status abortedError(const char *what) const;
+  /// Publishes `reason` as the abort of `by` (a rank, or the world size for
+  /// the launcher); the first abort wins.
+  void abortBy(int by, const std::string &reason);
   Status barrier(const char *what);
   /// Publishes this rank's call, waits for all, and checks that every rank
   /// makes the same call.
@@ -143,12 +148,17 @@ Status ShmCommunicator::abortedError(const char *what) const {
     return Status::error(
         format("%s on rank %d: the communicator was aborted: %s", what, rank_,
                reason.c_str()));
+  if (by == size())
+    return Status::error(format("%s on rank %d: moe-runner aborted the communicator: %s",
+                                what, rank_, reason.c_str()));
   return Status::error(
       format("%s on rank %d: rank %d aborted the communicator: %s", what, rank_,
              by, reason.c_str()));
 }
 
-void ShmCommunicator::abort(const std::string &reason) {
+void ShmCommunicator::abort(const std::string &reason) { abortBy(rank_, reason); }
+
+void ShmCommunicator::abortBy(int by, const std::string &reason) {
   int32_t expected = -1;
   // The first abort wins: it claims the flag (-2, not yet readable), writes
   // its reason, then publishes its rank, so no reader sees half a reason.
@@ -158,7 +168,7 @@ void ShmCommunicator::abort(const std::string &reason) {
   size_t n = std::min(reason.size(), kReasonBytes - 1);
   std::memcpy(header_->abortReason, reason.data(), n);
   header_->abortReason[n] = '\0';
-  header_->abortedBy.store(rank_, std::memory_order_release);
+  header_->abortedBy.store(by, std::memory_order_release);
 }
 
 Status ShmCommunicator::barrier(const char *what) {
@@ -504,6 +514,14 @@ Status createShmCommunicator(int worldSize, size_t slotBytes, std::string *id) {
 }
 
 void removeShmCommunicator(const std::string &id) { ::shm_unlink(id.c_str()); }
+
+Status abortShmCommunicatorAsLauncher(const std::string &id, int worldSize,
+                                      const std::string &why) {
+  std::unique_ptr<Communicator> comm;
+  MOERT_TRY(openShmCommunicator(id, 0, worldSize, &comm, 1.0));
+  static_cast<ShmCommunicator *>(comm.get())->abortAsLauncher(why);
+  return Status::success();
+}
 
 Status openShmCommunicator(const std::string &id, int rank, int worldSize,
                            std::unique_ptr<Communicator> *out,

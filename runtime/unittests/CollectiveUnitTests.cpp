@@ -284,6 +284,14 @@ void testFailures() {
                "the communicator was made for 2 ranks");
   EXPECT_ERROR(openShmCommunicator(id, 2, 2, &comm, 1.0),
                "rank 2 is not in [0, 2)");
+  // Aborted by the launcher: a rank in a collective ends at once, naming it.
+  EXPECT_OK(openShmCommunicator(id, 0, 2, &comm, 10.0));
+  EXPECT_OK(abortShmCommunicatorAsLauncher(id, 2, "world rank 5 ended with exit status 3"));
+  float value = 1.0f;
+  EXPECT_ERROR(comm->allReduceSum(&value, 1, DType::F32),
+               "all_reduce on rank 0: moe-runner aborted the communicator: world rank 5 ended "
+               "with exit status 3");
+  comm.reset();
   removeShmCommunicator(id);
   EXPECT_ERROR(openShmCommunicator(id, 0, 2, &comm, 1.0), "shm_open");
   EXPECT_ERROR(createShmCommunicator(0, 0, &id), "1 to 256 ranks, not 0");

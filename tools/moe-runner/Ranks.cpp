@@ -210,17 +210,14 @@ int removeSegments(const std::string &commId, const AxisCommunicators &axisComms
 
 /// Aborts the world and every axis group's communicator: a rank waiting in
 /// any of them (its own group's or one the failed rank is not in, whose
-/// ranks would wait for it at their next collective) stops.
+/// ranks would wait for it at their next collective) stops. The groups'
+/// rank numbers are not the world's: those are aborted in the launcher's
+/// name, `why` naming the world rank.
 void abortAllFor(const std::string &commId, const AxisCommunicators &axisComms, int rank,
                  int ranks, const std::string &why) {
   abortFor(commId, rank, ranks, why);
-  for (const AxisCommunicators::Segment &s : axisComms.segments) {
-    int member = 0;
-    for (size_t i = 0; i < s.members.size(); ++i)
-      if (s.members[i] == rank)
-        member = static_cast<int>(i);
-    abortFor(s.id, member, static_cast<int>(s.members.size()), why);
-  }
+  for (const AxisCommunicators::Segment &s : axisComms.segments)
+    (void)abortShmCommunicatorAsLauncher(s.id, static_cast<int>(s.members.size()), why);
 }
 
 } // namespace

@@ -80,6 +80,13 @@ Status createShmCommunicator(int worldSize, size_t slotBytes, std::string *id);
 /// Removes the segment `id` (the ranks' mappings stay valid until closed).
 void removeShmCommunicator(const std::string &id);
 
+/// Marks the segment `id` (of `worldSize` ranks) aborted by the process that
+/// launched its ranks rather than by one of them: their collectives end with
+/// "moe-runner aborted the communicator: <why>". For communicators of some
+/// of the ranks (a grid axis group), whose rank numbers are not the world's.
+Status abortShmCommunicatorAsLauncher(const std::string &id, int worldSize,
+                                      const std::string &why);
+
 /// Rank `rank` of `worldSize` joins the segment `id`; `timeoutSeconds` bounds
 /// every wait (<= 0: collectiveTimeoutSeconds()). Errors name the segment and
 /// what does not match (its world size, the rank).
