@@ -54,22 +54,12 @@ LogicalResult checkCollectiveCall(Operation *op, ValueRange buffers) {
   return success();
 }
 
-Value i64Value(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-}
-
-/// dim(memref, d) as i64.
-Value dimI64(OpBuilder &b, Location loc, Value memref, int64_t d) {
-  Value dim = memref::DimOp::create(b, loc, memref, d);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
-}
-
 /// The number of elements of `memref` as i64.
 Value elementCount(OpBuilder &b, Location loc, Value memref) {
   Value count = i64Value(b, loc, 1);
   for (int64_t d = 0, e = cast<MemRefType>(memref.getType()).getRank(); d < e;
        ++d)
-    count = arith::MulIOp::create(b, loc, count, dimI64(b, loc, memref, d));
+    count = arith::MulIOp::create(b, loc, count, i64Dim(b, loc, memref, d));
   return count;
 }
 
@@ -131,16 +121,16 @@ LogicalResult runtime_abi::buildAllToAllCall(AllToAllOp op, OpBuilder &b,
     return op.emitOpError("over several ranks exchanges rank-2 row blocks");
   int64_t elementBytes =
       (outType.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-  Value rowBytes = arith::MulIOp::create(b, loc, dimI64(b, loc, output, 1),
+  Value rowBytes = arith::MulIOp::create(b, loc, i64Dim(b, loc, output, 1),
                                          i64Value(b, loc, elementBytes));
-  Value chunks = arith::DivSIOp::create(b, loc, dimI64(b, loc, sendSizes, 0),
+  Value chunks = arith::DivSIOp::create(b, loc, i64Dim(b, loc, sendSizes, 0),
                                         i64Value(b, loc, ranks));
   allToAllOf(runtime).call(
       b, loc,
       {i64Value(b, loc, *grid), i64Value(b, loc, op.getGridAxis()),
        pointerArgument(b, loc, input), pointerArgument(b, loc, sendSizes),
-       chunks, dimI64(b, loc, input, 0), pointerArgument(b, loc, output),
-       pointerArgument(b, loc, recvSizes), dimI64(b, loc, output, 0),
+       chunks, i64Dim(b, loc, input, 0), pointerArgument(b, loc, output),
+       pointerArgument(b, loc, recvSizes), i64Dim(b, loc, output, 0),
        rowBytes});
   return success();
 }

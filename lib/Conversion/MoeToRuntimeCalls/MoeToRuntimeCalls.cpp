@@ -31,18 +31,11 @@ namespace mlir::moe {
 
 using namespace mlir;
 using namespace mlir::moe;
+using mlir::moe::runtime_abi::i32Value;
+using mlir::moe::runtime_abi::i64Dim;
 using mlir::moe::runtime_abi::pointerArgument;
 
 namespace {
-
-Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
-  Value dim = memref::DimOp::create(b, loc, memref, d);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
-}
-
-Value i32Value(OpBuilder &b, Location loc, int32_t v) {
-  return arith::ConstantIntOp::create(b, loc, v, 32);
-}
 
 /// The runtime takes bf16 or f32 operands (the op verifiers make both of
 /// one type), i32 group sizes, a bf16 or f32 output, and identity-layout

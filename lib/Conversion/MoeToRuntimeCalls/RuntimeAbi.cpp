@@ -36,6 +36,19 @@ func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
   return fn;
 }
 
+Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
+  Value dim = memref::DimOp::create(b, loc, memref, d);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
+}
+
+Value i32Value(OpBuilder &b, Location loc, int32_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+Value i64Value(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+}
+
 Value pointerArgument(OpBuilder &b, Location loc, Value memref) {
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);

@@ -46,6 +46,13 @@ func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
 /// address of the first element of `memref` (identity layout) as !llvm.ptr.
 Value pointerArgument(OpBuilder &b, Location loc, Value memref);
 
+/// An `i64` argument holding dimension `d` of `memref`.
+Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d);
+
+/// `i32` and `i64` arguments holding `v`.
+Value i32Value(OpBuilder &b, Location loc, int32_t v);
+Value i64Value(OpBuilder &b, Location loc, int64_t v);
+
 /// Calls `name`, declared as `type`, after checking that `args` have the
 /// parameter types of `type` (fatal error otherwise). Inside a region that
 /// is not in a module yet (a loop body being built) the function must have

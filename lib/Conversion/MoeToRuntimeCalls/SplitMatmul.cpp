@@ -10,16 +10,24 @@
 
 using namespace mlir;
 using namespace mlir::moe;
+using runtime_abi::i32Value;
+using runtime_abi::i64Dim;
 
 namespace {
 
-Value i64Dim(OpBuilder &b, Location loc, Value memref, int64_t d) {
-  Value dim = memref::DimOp::create(b, loc, memref, d);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), dim);
+Value f32Const(OpBuilder &b, Location loc, double x) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(x));
 }
 
-Value i32Value(OpBuilder &b, Location loc, int32_t v) {
-  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+/// Whether the f32 `x` is neither infinite nor NaN.
+Value isFinite(OpBuilder &b, Location loc, Value x) {
+  Value below =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                            f32Const(b, loc, std::numeric_limits<double>::infinity()));
+  Value above =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                            f32Const(b, loc, -std::numeric_limits<double>::infinity()));
+  return arith::AndIOp::create(b, loc, below, above);
 }
 
 bool isBF16(Value memref) {
@@ -40,18 +48,7 @@ void callMatmulBf16(OpBuilder &b, Location loc, Value a, bool aTransposed,
 /// The three bf16 parts of the f32 `v` (SplitMatmul.h).
 std::array<Value, 3> splitParts(OpBuilder &b, Location loc, Value v) {
   Type bf16 = b.getBF16Type(), f32 = b.getF32Type();
-  auto cst = [&](double x) {
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, x));
-  };
-  auto finite = [&](Value x) {
-    Value inf = cst(std::numeric_limits<double>::infinity());
-    Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, inf);
-    Value negInf = cst(-std::numeric_limits<double>::infinity());
-    Value above =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, negInf);
-    return arith::AndIOp::create(b, loc, below, above);
-  };
-  Value vFinite = finite(v);
+  Value vFinite = isFinite(b, loc, v);
   Value hi = arith::TruncFOp::create(b, loc, bf16, v);
   // |v| just below f32's largest value rounds to a bf16 infinity.
   Value largest = arith::ConstantOp::create(
@@ -60,11 +57,11 @@ std::array<Value, 3> splitParts(OpBuilder &b, Location loc, Value v) {
       b, loc,
       b.getFloatAttr(bf16, APFloat::getLargest(APFloat::BFloat(), true)));
   Value negative =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v, cst(0.0));
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v, f32Const(b, loc, 0.0));
   Value rounded = arith::SelectOp::create(b, loc, negative, negLargest, largest);
   Value overflowed = arith::AndIOp::create(
       b, loc, vFinite,
-      arith::XOrIOp::create(b, loc, finite(arith::ExtFOp::create(b, loc, f32, hi)),
+      arith::XOrIOp::create(b, loc, isFinite(b, loc, arith::ExtFOp::create(b, loc, f32, hi)),
                             arith::ConstantIntOp::create(b, loc, 1, 1)));
   hi = arith::SelectOp::create(b, loc, overflowed, rounded, hi);
   Value rest = arith::SubFOp::create(b, loc, v, arith::ExtFOp::create(b, loc, f32, hi));
@@ -110,17 +107,7 @@ void addFiniteCorrection(OpBuilder &b, Location loc, Value correction,
       b, loc, ValueRange{correction}, ValueRange{out},
       ArrayRef<AffineMap>{id, id}, parallel,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Type f32 = nb.getF32Type();
-        auto cst = [&](double x) {
-          return arith::ConstantOp::create(nb, l, nb.getFloatAttr(f32, x));
-        };
-        Value below =
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT, args[0],
-                                  cst(std::numeric_limits<double>::infinity()));
-        Value above = arith::CmpFOp::create(
-            nb, l, arith::CmpFPredicate::OGT, args[0],
-            cst(-std::numeric_limits<double>::infinity()));
-        Value finite = arith::AndIOp::create(nb, l, below, above);
+        Value finite = isFinite(nb, l, args[0]);
         Value sum = arith::AddFOp::create(nb, l, args[1], args[0]);
         linalg::YieldOp::create(
             nb, l, ValueRange{arith::SelectOp::create(nb, l, finite, sum, args[1])});
