@@ -343,10 +343,8 @@ Status parseGrids(const JsonValue &root, std::vector<GridSpec> *out) {
   return Status::success();
 }
 
-} // namespace
-
 /// Named axes belong to the artifact's one grid.
-static Status checkArgAxes(const ArgSpec &arg, const std::vector<GridSpec> &grids,
+Status checkArgAxes(const ArgSpec &arg, const std::vector<GridSpec> &grids,
                     const std::string &where) {
   if (arg.splitAxes.empty() && arg.partialAxes.empty())
     return Status::success();
@@ -362,6 +360,8 @@ static Status checkArgAxes(const ArgSpec &arg, const std::vector<GridSpec> &grid
                                         grids[0].shape.size()));
   return Status::success();
 }
+
+} // namespace
 
 Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
   *out = ArtifactSpec();

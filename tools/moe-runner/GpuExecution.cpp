@@ -164,21 +164,13 @@ public:
   Status joinCollectives(const ArtifactSpec &, const RankLayout &layout) override {
     std::vector<GpuDevice::GridAxis> axes;
     const RankGrid &grid = layout.grid;
-    for (size_t a = 0; a < grid.shape.size(); ++a) {
-      const int64_t axis = static_cast<int64_t>(a), size = grid.shape[a];
-      if (size == 1 && layout.ranks != 1)
-        continue;
+    for (int64_t axis : grid.communicatorAxes()) {
       GpuDevice::GridAxis entry{grid.index, axis};
-      entry.rank = static_cast<int>(grid.coordinates(layout.rank)[a]);
-      entry.size = static_cast<int>(size);
-      entry.leaders.clear();
-      const int64_t myLeader = grid.axisGroup(layout.rank, axis).front();
-      for (int64_t r = 0; r < grid.ranks(); ++r)
-        if (grid.axisGroup(r, axis).front() == r) {
-          if (r == myLeader)
-            entry.group = entry.leaders.size();
-          entry.leaders.push_back(static_cast<int>(r));
-        }
+      entry.rank = static_cast<int>(grid.coordinates(layout.rank)[static_cast<size_t>(axis)]);
+      entry.size = static_cast<int>(grid.shape[static_cast<size_t>(axis)]);
+      std::vector<int64_t> firsts = grid.axisGroupFirsts(axis);
+      entry.leaders.assign(firsts.begin(), firsts.end());
+      entry.group = static_cast<size_t>(grid.axisGroupIndex(layout.rank, axis));
       axes.push_back(std::move(entry));
     }
     bool hostStaged = false;

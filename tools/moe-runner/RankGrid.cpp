@@ -39,11 +39,13 @@ std::vector<int64_t> RankGrid::coordinates(int64_t rank) const {
 }
 
 std::vector<int64_t> RankGrid::axesOrAll(const std::vector<int64_t> &axes) const {
-  // In the order of `axes`: a split's shards are numbered row-major in it.
   std::vector<int64_t> chosen;
-  for (size_t a = 0; a < shape.size(); ++a)
-    if (axes.empty())
+  if (axes.empty()) {
+    for (size_t a = 0; a < shape.size(); ++a)
       chosen.push_back(static_cast<int64_t>(a));
+    return chosen;
+  }
+  // In the order of `axes`: a split's shards are numbered row-major in it.
   for (int64_t a : axes)
     if (a >= 0 && a < static_cast<int64_t>(shape.size()))
       chosen.push_back(a);
@@ -93,6 +95,24 @@ int64_t RankGrid::axisGroupIndex(int64_t rank, int64_t axis) const {
     if (static_cast<int64_t>(a) != axis)
       g = g * shape[a] + c[a];
   return g;
+}
+
+std::vector<int64_t> RankGrid::axisGroupFirsts(int64_t axis) const {
+  // The ranks at coordinate 0 on `axis`, ascending: row-major over the
+  // other coordinates, which is axisGroupIndex's order.
+  std::vector<int64_t> firsts;
+  for (int64_t rank = 0; rank < ranks(); ++rank)
+    if (coordinates(rank)[static_cast<size_t>(axis)] == 0)
+      firsts.push_back(rank);
+  return firsts;
+}
+
+std::vector<int64_t> RankGrid::communicatorAxes() const {
+  std::vector<int64_t> axes;
+  for (size_t a = 0; a < shape.size(); ++a)
+    if (shape[a] > 1 || ranks() == 1)
+      axes.push_back(static_cast<int64_t>(a));
+  return axes;
 }
 
 } // namespace moe_runner

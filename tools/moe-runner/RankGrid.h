@@ -45,6 +45,12 @@ struct RankGrid {
   std::vector<int64_t> axisGroup(int64_t rank, int64_t axis) const;
   /// Which of axis `axis`'s ranks()/shape[axis] groups `rank` is in.
   int64_t axisGroupIndex(int64_t rank, int64_t axis) const;
+  /// The first member of each group of axis `axis`, in group order
+  /// (axisGroupIndex): the rank that makes the group's communicator.
+  std::vector<int64_t> axisGroupFirsts(int64_t axis) const;
+  /// The axes that get communicators: those of several ranks, and on a
+  /// grid of one rank every axis (its collectives still find one).
+  std::vector<int64_t> communicatorAxes() const;
 };
 
 } // namespace moe_runner

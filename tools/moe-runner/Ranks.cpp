@@ -94,16 +94,13 @@ struct AxisCommunicators {
   std::vector<Segment> segments;
 
   Status create(const RankGrid &grid) {
-    for (size_t a = 0; a < grid.shape.size(); ++a) {
-      const int64_t size = grid.shape[a];
-      if (size == 1 || size == grid.ranks())
-        continue;
-      const int64_t axis = static_cast<int64_t>(a);
-      for (int64_t rank = 0; rank < grid.ranks(); ++rank) {
-        std::vector<int64_t> members = grid.axisGroup(rank, axis);
-        if (members.front() != rank)
-          continue; // made by its first member
-        Segment s{axis, grid.axisGroupIndex(rank, axis), std::move(members), {}};
+    for (int64_t axis : grid.communicatorAxes()) {
+      const int64_t size = grid.shape[static_cast<size_t>(axis)];
+      if (size == grid.ranks())
+        continue; // the world's
+      std::vector<int64_t> firsts = grid.axisGroupFirsts(axis);
+      for (size_t g = 0; g < firsts.size(); ++g) {
+        Segment s{axis, static_cast<int64_t>(g), grid.axisGroup(firsts[g], axis), {}};
         MOERT_TRY(createShmCommunicator(static_cast<int>(size), 0, &s.id)
                       .withPrefix(format("axis %lld", static_cast<long long>(axis))));
         segments.push_back(std::move(s));
@@ -266,8 +263,7 @@ int runRankProcesses(char **argv, int ranks, bool gpu, const RankGrid &grid) {
   AxisCommunicators axisComms;
   Status made = axisComms.create(grid);
   if (!made.ok()) {
-    removeShmCommunicator(commId);
-    axisComms.remove();
+    removeSegments(commId, axisComms);
     check(made.withPrefix("--ranks"));
   }
   const std::string axisCommIds = axisComms.env();
@@ -356,8 +352,7 @@ int runRankProcesses(char **argv, int ranks, bool gpu, const RankGrid &grid) {
         }
     }
   }
-  removeShmCommunicator(commId);
-  axisComms.remove();
+  removeSegments(commId, axisComms);
 
   for (int r = 0; r < ranks; ++r)
     printPrefixed(r, procs[static_cast<size_t>(r)].out);
@@ -408,10 +403,9 @@ RankLayout joinRanks(const ArtifactSpec &spec) {
   keep = std::move(world);
   const char *axisIds = std::getenv(kAxisCommIdsEnv);
   const std::string groups = axisIds ? axisIds : "";
-  for (size_t a = 0; a < layout.grid.shape.size(); ++a) {
-    const int64_t size = layout.grid.shape[a], axis = static_cast<int64_t>(a);
-    if (size == 1 && layout.ranks != 1)
-      continue;
+  for (int64_t axis : layout.grid.communicatorAxes()) {
+    const size_t a = static_cast<size_t>(axis);
+    const int64_t size = layout.grid.shape[a];
     std::unique_ptr<Communicator> comm;
     if (size == layout.ranks) {
       check(openShmCommunicator(id, layout.rank, layout.ranks, &comm));
