@@ -10,8 +10,9 @@
 // accumulate-matmuls: arith.addf of two grouped matmul products of the same
 // rows (same group sizes, same c type; each product read by the add alone),
 // e.g. the two halves of a gated FFN's input gradient, becomes the second
-// grouped matmul accumulating into the first one's result: no sum kernel,
-// and the sum is rounded once.
+// grouped matmul accumulating into the first one's result, placed right
+// after the first: no sum kernel, the sum is rounded once, and the generated
+// GEMM computes both products in one kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
@@ -111,6 +112,11 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
         second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
     rewriter.replaceOp(add, fused.getResults());
     rewriter.eraseOp(second);
+    // The first product runs right before the second, which alone reads
+    // it: after bufferization nothing lies between the two, and
+    // convert-grouped-matmul-to-nvgpu makes them one kernel.
+    if (first->getBlock() == fused->getBlock())
+      rewriter.moveOpBefore(first, fused);
     return success();
   }
 };

@@ -1,6 +1,6 @@
 // moe-fuse accumulate-matmuls: the sum of two grouped matmul products over
 // the same group sizes (each read by the add alone) becomes the second
-// matmul accumulating into the first; products with other readers, other
+// matmul accumulating into the first, moved next to it; products with other readers, other
 // group sizes, an epilogue, and the option turned off stay as they are.
 // RUN: moe-opt %s -split-input-file --moe-fuse | FileCheck %s
 // RUN: moe-opt %s -split-input-file --moe-fuse=accumulate-matmuls=false | FileCheck %s --check-prefix=OFF
@@ -22,6 +22,29 @@ func.func @input_gradient(%dg: tensor<16x48xbf16>, %du: tensor<16x48xbf16>, %wg:
   %q = moe.grouped_matmul %du, %wu, %s outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<16x48xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x32xbf16>
   %sum = arith.addf %p, %q : tensor<16x32xbf16>
   return %sum : tensor<16x32xbf16>
+}
+
+// -----
+
+// Work between the two products (as the weight gradients lie between the
+// dgrad GEMMs of a backward): the first product moves down to the second,
+// which accumulates into it right after, so the generated GEMM can make
+// the pair one kernel.
+// CHECK-LABEL: func.func @products_apart(
+// CHECK-SAME:    %[[DG:[^:]+]]: tensor<16x48xbf16>, %[[DU:[^:]+]]: tensor<16x48xbf16>, %[[WG:[^:]+]]: tensor<2x32x48xbf16>, %[[WU:[^:]+]]: tensor<2x32x48xbf16>, %[[S:[^:]+]]: tensor<2xi32>)
+// CHECK:         %[[WGRAD:.*]] = moe.grouped_weight_grad
+// CHECK-NEXT:    %[[P:.*]] = moe.grouped_matmul %[[DU]], %[[WU]], %[[S]] outs(%{{.*}}) {weight_layout = #moe<weight_layout nk>}
+// CHECK-NEXT:    %[[SUM:.*]] = moe.grouped_matmul %[[DG]], %[[WG]], %[[S]] outs(%[[P]]) {accumulate, weight_layout = #moe<weight_layout nk>}
+// CHECK-NEXT:    return %[[SUM]], %[[WGRAD]]
+func.func @products_apart(%dg: tensor<16x48xbf16>, %du: tensor<16x48xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) -> (tensor<16x32xbf16>, tensor<2x48x48xbf16>) {
+  %e0 = tensor.empty() : tensor<16x32xbf16>
+  %p = moe.grouped_matmul %du, %wu, %s outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<16x48xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x32xbf16>
+  %e2 = tensor.empty() : tensor<2x48x48xbf16>
+  %wgrad = moe.grouped_weight_grad %du, %dg, %s outs(%e2) : tensor<16x48xbf16>, tensor<16x48xbf16>, tensor<2xi32> -> tensor<2x48x48xbf16>
+  %e1 = tensor.empty() : tensor<16x32xbf16>
+  %q = moe.grouped_matmul %dg, %wg, %s outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<16x48xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x32xbf16>
+  %sum = arith.addf %p, %q : tensor<16x32xbf16>
+  return %sum, %wgrad : tensor<16x32xbf16>, tensor<2x48x48xbf16>
 }
 
 // -----

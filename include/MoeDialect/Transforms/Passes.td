@@ -197,11 +197,13 @@ def MoeFusePass : Pass<"moe-fuse"> {
     over the same group sizes, each read by the add alone (the gate and up
     halves of a gated FFN's input gradient, dxs = dgate · W_gateᵀ +
     dup · W_upᵀ), becomes the second matmul with `accumulate` into the
-    first's result: the sum kernel and one [R, N] round trip through memory
-    go away, and the sum is rounded once instead of three times.
-    Not part of `moe-lower-to-gpu` yet: the generated kernel's accumulating
-    epilogue loads c row by row after the main loop, which costs more than
-    the sum kernel it replaces (README, "Epilogues").
+    first's result, and the first moves next to it: the sum kernel and the
+    [R, N] round trips through memory go away, and the sum is rounded once
+    instead of three times. Where both are generated kernels,
+    convert-grouped-matmul-to-nvgpu makes the pair one kernel whose main
+    loop runs over both products' K (c written once, never read).
+    Part of `moe-lower-to-gpu` with gemm=generated and gemm=auto (there
+    for the matmuls its rule gives a generated kernel).
   }];
   let options = [
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",

@@ -89,6 +89,12 @@ struct GroupedGemmConfig {
   /// Whether the epilogue adds c's current value to the product (a grouped
   /// matmul's `accumulate`): c is read as well as written.
   bool accumulate = false;
+  /// RaggedDim::M: the K of a second product a2 [R, kSecond] · b2_g summed
+  /// into the same accumulators (0: none). The k-steps of a2 and b2 follow
+  /// those of A and B in one main loop, so a sum of two grouped matmuls
+  /// over the same rows (a gated FFN's input gradient) is one kernel whose
+  /// c is written once, instead of a second kernel reading it back.
+  int64_t kSecond = 0;
 
   bool fp8() const { return aType != OperandType::bf16; }
   /// A weight gradient whose operands are stored with the reduction (R)
@@ -135,8 +141,10 @@ struct GroupedGemmConfig {
 
   int64_t numCtas = 132;
 
-  /// K-steps of every tile where K is static (RaggedDim::M).
-  int64_t kTiles() const { return k / blockK(); }
+  /// K-steps of every tile where K is static (RaggedDim::M): A's, then
+  /// a2's.
+  int64_t kTiles() const { return (k + kSecond) / blockK(); }
+  int64_t firstKTiles() const { return k / blockK(); }
   int64_t mTiles() const { return (m + blockM - 1) / blockM; }
   /// Columns of c one tile stores, and B's columns (n is c's).
   int64_t outBlockN() const { return blockN / accumulatorsPerOutput; }
@@ -219,9 +227,17 @@ struct GroupedGemmConfig {
     return boxesEnd > staging ? boxesEnd : staging;
   }
   int64_t scanOffset() const { return epilogueOffset() + epilogueBytes(); }
-  /// TMA descriptors the kernel uses (A, B, and c's where it TMA-stores),
-  /// 16 words each in each CTA's scratch slot.
-  int64_t tensorMaps() const { return tmaStore() ? 3 : 2; }
+  /// TMA descriptors the kernel uses, 16 words each in each CTA's scratch
+  /// slot: A's, B's, c's where it TMA-stores (slot 2), and with a second
+  /// product a2's and b2's (slots 3 and 4, slot 2 unused without the
+  /// store).
+  static constexpr int64_t aSlot = 0, bSlot = 1, cSlot = 2, a2Slot = 3,
+                           b2Slot = 4;
+  int64_t tensorMaps() const {
+    if (kSecond)
+      return 5;
+    return tmaStore() ? 3 : 2;
+  }
   int64_t descriptorWords() const { return 16 * tensorMaps(); }
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.

@@ -6,7 +6,10 @@
 // each stage as it fills (B shared), then writes its rows of the tile
 // through shared memory: as bf16 boxes that TMA stores where the rows are
 // all the tile's, else row by row within the group (f32 staging). With
-// `accumulate`, c's values are loaded before the tile's main loop. Both walk
+// `accumulate`, c's values are loaded before the tile's main loop. With a
+// second product (GroupedGemmConfig::kSecond) the producer loads its a2 and
+// b2 k-steps after A's and B's into the same ring; the consumers see one
+// longer K. Both walk
 // the same tiles: CTA i takes tiles i, i + numCtas, ... of a linear order that
 // the group sizes, scanned on the device, decode:
 //  - RaggedDim::M (grouped matmul): (m-tile, n-tile), m-tiles numbered group
@@ -35,6 +38,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <array>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::moe::grouped_gemm;
@@ -366,8 +370,8 @@ private:
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   }
 
-  /// The generic address of this CTA's copy of descriptor `which` (0: A,
-  /// 1: B, 2: c) in the scratch buffer.
+  /// The generic address of this CTA's copy of descriptor `which` (a
+  /// GroupedGemmConfig slot) in the scratch buffer.
   Value descriptorAddress(int64_t which) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(
         b, loc, operands.descriptorScratch);
@@ -391,18 +395,21 @@ private:
   /// CTA's scratch slots, then orders those generic-proxy writes before the
   /// tensor-map proxy reads TMA makes of them.
   void publishDescriptors() {
-    for (int64_t i = 0; i < 16; ++i) {
-      memref::StoreOp::create(b, loc, operands.aMapWords[i],
-                              operands.descriptorScratch,
-                              ValueRange{blockId, index(i)});
-      memref::StoreOp::create(b, loc, operands.bMapWords[i],
-                              operands.descriptorScratch,
-                              ValueRange{blockId, index(16 + i)});
+    SmallVector<std::pair<int64_t, ArrayRef<Value>>, 4> loaded = {
+        {GroupedGemmConfig::aSlot, operands.aMapWords},
+        {GroupedGemmConfig::bSlot, operands.bMapWords}};
+    if (config.kSecond) {
+      loaded.push_back({GroupedGemmConfig::a2Slot, operands.a2MapWords});
+      loaded.push_back({GroupedGemmConfig::b2Slot, operands.b2MapWords});
     }
+    for (auto [slot, words] : loaded)
+      for (int64_t i = 0; i < 16; ++i)
+        memref::StoreOp::create(b, loc, words[i], operands.descriptorScratch,
+                                ValueRange{blockId, index(16 * slot + i)});
     NVVM::FenceProxyReleaseOp::create(b, loc, NVVM::MemScopeKind::GPU);
-    for (int64_t which = 0; which < 2; ++which)
+    for (auto [slot, words] : loaded)
       NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::GPU,
-                                        descriptorAddress(which), i32(128));
+                                        descriptorAddress(slot), i32(128));
   }
 
   /// Thread 0 copies c's descriptor into this CTA's scratch slot before the
@@ -414,7 +421,9 @@ private:
       for (int64_t i = 0; i < 16; ++i)
         memref::StoreOp::create(b, loc, operands.cMapWords[i],
                                 operands.descriptorScratch,
-                                ValueRange{blockId, index(32 + i)});
+                                ValueRange{blockId,
+                                           index(16 * GroupedGemmConfig::cSlot +
+                                                 i)});
       NVVM::FenceProxyReleaseOp::create(b, loc, NVVM::MemScopeKind::GPU);
     });
   }
@@ -445,21 +454,35 @@ private:
             index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
-      Value aMap = asTensorMap(
-          descriptorAddress(0), tensorMapType(config.aBoxRows(),
-                                              operandElementType(),
-                                              operandBoxColumns()));
-      Value bMap = asTensorMap(
-          descriptorAddress(1), tensorMapType(config.bBoxRows(),
-                                              operandElementType(),
-                                              operandBoxColumns()));
-      nvgpu::TmaPrefetchOp::create(b, loc, aMap, Value());
-      nvgpu::TmaPrefetchOp::create(b, loc, bMap, Value());
+      OperandMaps first = operandMaps(GroupedGemmConfig::aSlot,
+                                      GroupedGemmConfig::bSlot);
+      std::optional<OperandMaps> second;
+      if (config.kSecond)
+        second = operandMaps(GroupedGemmConfig::a2Slot,
+                             GroupedGemmConfig::b2Slot);
       readScheduleExtent();
       forEachTile([&](const TileCoordinates &t, Value count) {
-        return emitTileLoads(t, count, aMap, bMap);
+        return emitTileLoads(t, count, first, second);
       });
     });
+  }
+
+  /// The tensor maps of one product's A and B (descriptor slots), fetched
+  /// into the cache before the first load.
+  struct OperandMaps {
+    Value a, b;
+  };
+  OperandMaps operandMaps(int64_t aSlot, int64_t bSlot) {
+    OperandMaps maps;
+    maps.a = asTensorMap(descriptorAddress(aSlot),
+                         tensorMapType(config.aBoxRows(), operandElementType(),
+                                       operandBoxColumns()));
+    maps.b = asTensorMap(descriptorAddress(bSlot),
+                         tensorMapType(config.bBoxRows(), operandElementType(),
+                                       operandBoxColumns()));
+    nvgpu::TmaPrefetchOp::create(b, loc, maps.a, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, maps.b, Value());
+    return maps;
   }
 
   /// TMA loads of one operand's k-step into its stage, box i from
@@ -507,8 +530,26 @@ private:
     return origins;
   }
 
-  Value emitTileLoads(const TileCoordinates &t, Value count, Value aMap,
-                      Value bMap) {
+  /// Loads A's and B's k-step `k` (elements along the product's K, whose
+  /// extent is `productK`) of tile `t` into `stage`.
+  void loadStep(const TileCoordinates &t, const OperandMaps &maps, Value k,
+                int64_t productK, Value stage) {
+    Value aK = k, bK = k;
+    if (config.ragged == RaggedDim::K) {
+      // The k-step's rows of both operands ([R, M or N], or [M or N, R]).
+      aK = bK = add(t.stepBegin, k);
+    } else if (!config.bKMajor) {
+      bK = add(mul(t.group, index(productK)), k); // b as [G*K, N]
+    }
+    loadOperand(maps.a, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
+                aBoxOrigins(t), aK, stage);
+    loadOperand(maps.b, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
+                bBoxOrigins(t), bK, stage);
+  }
+
+  Value emitTileLoads(const TileCoordinates &t, Value count,
+                      const OperandMaps &first,
+                      const std::optional<OperandMaps> &second) {
     auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
                                    ValueRange{count});
     OpBuilder::InsertionGuard guard(b);
@@ -524,18 +565,22 @@ private:
     nvgpu::MBarrierArriveExpectTxOp::create(
         b, loc, fullBarriers, index(config.stageTransactionBytes()), stage,
         Value());
-    Value k = mul(loop.getInductionVar(), index(config.blockK()));
-    Value aK = k, bK = k;
-    if (config.ragged == RaggedDim::K) {
-      // The k-step's rows of both operands ([R, M or N], or [M or N, R]).
-      aK = bK = add(t.stepBegin, k);
-    } else if (!config.bKMajor) {
-      bK = add(mul(t.group, index(config.k)), k); // b as [G*K, N]
+    Value kStep = loop.getInductionVar();
+    if (!second) {
+      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
+    } else {
+      // The first product's k-steps, then the second's from its own k = 0.
+      Value inFirst = cmp(arith::CmpIPredicate::ult, kStep,
+                          index(config.firstKTiles()));
+      auto branch = scf::IfOp::create(b, loc, inFirst, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(branch.thenBlock());
+      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
+      b.setInsertionPointToStart(branch.elseBlock());
+      Value secondStep = sub(kStep, index(config.firstKTiles()));
+      loadStep(t, *second, mul(secondStep, index(config.blockK())),
+               config.kSecond, stage);
+      b.setInsertionPointAfter(branch);
     }
-    loadOperand(aMap, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
-                aBoxOrigins(t), aK, stage);
-    loadOperand(bMap, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
-                bBoxOrigins(t), bK, stage);
     scf::YieldOp::create(b, loc, add(step, index(1)));
     return loop.getResult(0);
   }
@@ -550,7 +595,7 @@ private:
     consumerThread = remU(threadId, size);
     isConsumerLeader = cmp(arith::CmpIPredicate::eq, consumerThread, index(0));
     if (config.tmaStore()) {
-      Value address = descriptorAddress(2);
+      Value address = descriptorAddress(GroupedGemmConfig::cSlot);
       ifThen(isConsumerLeader, [&] {
         NVVM::FenceProxyAcquireOp::create(b, loc, NVVM::MemScopeKind::GPU,
                                           address, i32(128));
@@ -1337,5 +1382,12 @@ private:
 void mlir::moe::grouped_gemm::buildGroupedGemmKernel(
     OpBuilder &builder, Location loc, const GroupedGemmConfig &config,
     const GroupedGemmKernelOperands &operands) {
+  // A second product is summed into plain bf16 accumulators only: no
+  // ragged reduction, FP8 scales, epilogue, gate|up halves or loaded c.
+  assert((!config.kSecond ||
+          (config.ragged == RaggedDim::M && !config.fp8() &&
+           !operands.epilogue && config.accumulatorsPerOutput == 1 &&
+           !config.accumulate && config.kSecond % config.blockK() == 0)) &&
+         "a second product on a kernel that cannot sum it");
   KernelBuilder(builder, loc, config, operands).build();
 }

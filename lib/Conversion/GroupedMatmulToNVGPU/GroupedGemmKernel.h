@@ -28,6 +28,8 @@ struct GroupedGemmKernelOperands {
   Value groupSizes, c;
   Value descriptorScratch;
   SmallVector<Value, 16> aMapWords, bMapWords, cMapWords;
+  /// GroupedGemmConfig::kSecond: the second product's operands' descriptors.
+  SmallVector<Value, 16> a2MapWords, b2MapWords;
   /// RaggedDim::M only. Null: c holds the accumulators. Else it builds, at
   /// the builder's insertion point, an output element's f32 value from its
   /// accumulators (GroupedGemmConfig::accumulatorsPerOutput of them) and,

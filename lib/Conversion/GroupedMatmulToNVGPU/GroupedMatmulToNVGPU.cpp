@@ -13,7 +13,11 @@
 //
 // so the group sizes are read by the kernel on the device and the entry
 // never waits for the device. A grouped matmul's epilogue region is applied
-// to the accumulator registers before the store. What the kernel cannot do yet
+// to the accumulator registers before the store. A plain grouped matmul
+// followed by one that `accumulate`s into its c (moe-fuse's
+// accumulate-matmuls, which places them next to each other) becomes one
+// kernel with both products' k-steps in its main loop: c = a1·b1 + a2·b2 is
+// written once, and nothing reads it back. What the kernel cannot do yet
 // is left to the runtime call of convert-moe-to-runtime-calls (or, with
 // require-all, reported).
 //
@@ -28,6 +32,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -312,12 +319,65 @@ SmallVector<Value, 16> encodeTensorMap(OpBuilder &b, Location loc, Value base,
   return result;
 }
 
+/// The buffer `value` is a view of (itself when it is none).
+Value viewedBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The grouped matmul whose product `second` accumulates into, where the
+/// two can be one kernel (GroupedGemmConfig::kSecond), or null. `first`
+/// must be plain (bf16, no epilogue, not accumulating) over the same group
+/// sizes, weight layout and c, and between the two only ops that touch no
+/// memory, allocations and deallocations (of buffers that `second`, which
+/// reads them later, cannot be using): the kernel then runs at `first`
+/// and reads `second`'s operands, which must already be defined there,
+/// earlier than `second` would have. Operands of `second` that are views of
+/// c's buffer would be read before the first product is in it: no pair.
+GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
+                                   const llvm::SmallPtrSetImpl<Operation *>
+                                       &generated,
+                                   DominanceInfo &dominance) {
+  if (!second.getAccumulate() || second.getEpilogueBlock() ||
+      second.getAScale())
+    return GroupedMatmulOp();
+  for (Operation *between = second->getPrevNode(); between;
+       between = between->getPrevNode()) {
+    auto first = dyn_cast<GroupedMatmulOp>(between);
+    if (!first) {
+      if (isMemoryEffectFree(between) ||
+          isa<memref::AllocOp, memref::DeallocOp>(between))
+        continue;
+      return GroupedMatmulOp();
+    }
+    if (first.getCInit() != second.getCInit() || first.getAccumulate() ||
+        first.getEpilogueBlock() || first.getAScale() ||
+        first.getGroupSizes() != second.getGroupSizes() ||
+        first.getWeightLayout() != second.getWeightLayout() ||
+        !generated.contains(first))
+      return GroupedMatmulOp();
+    Value cBuffer = viewedBuffer(second.getCInit());
+    for (Value operand : {second.getA(), second.getB()})
+      if (!dominance.properlyDominates(operand, first) ||
+          viewedBuffer(operand) == cBuffer)
+        return GroupedMatmulOp();
+    return first;
+  }
+  return GroupedMatmulOp();
+}
+
 /// A generated kernel's operands as the kernel sees them: A and B viewed as
 /// 2-D row-major matrices (for their tensor maps) and c as a 2-D buffer.
 struct KernelPlan {
   GroupedGemmConfig config;
   Value a, b, groupSizes, c;
   int64_t aRows, aCols, bRows, bCols;
+  /// GroupedGemmConfig::kSecond: the second product's operands, viewed as
+  /// A and B are, and its op, replaced by the same kernel.
+  Value a2, b2;
+  int64_t a2Cols = 0, b2Rows = 0, b2Cols = 0;
+  Operation *secondOp = nullptr;
   std::function<Value(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
   Value aScale, bScale;
@@ -369,6 +429,22 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
   return plan;
 }
 
+/// One kernel for `first`'s product plus `second`'s (accumulatedProduct).
+KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp first,
+                      GroupedMatmulOp second, const GemmChoices &choices) {
+  KernelPlan plan = planKernel(rewriter, first, choices);
+  GroupedGemmConfig &config = plan.config;
+  config.kSecond = cast<MemRefType>(second.getA().getType()).getDimSize(1);
+  plan.a2 = second.getA();
+  plan.b2 = second.getB();
+  plan.a2Cols = config.kSecond;
+  plan.b2Rows =
+      config.groups * (config.bKMajor ? config.productN() : config.kSecond);
+  plan.b2Cols = config.bKMajor ? config.kSecond : config.productN();
+  plan.secondOp = second;
+  return plan;
+}
+
 KernelPlan planKernel(IRRewriter &rewriter, GroupedWeightGradOp op,
                       const GemmChoices &choices) {
   KernelPlan plan;
@@ -417,12 +493,21 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   operands.rowScale = plan.rowScale;
   operands.aScale = plan.aScale;
   operands.bScale = plan.bScale;
-  operands.aMapWords =
-      encodeTensorMap(rewriter, loc, plan.a, plan.aRows, plan.aCols,
-                      config.elementBytes(), config.aBoxRows());
-  operands.bMapWords =
-      encodeTensorMap(rewriter, loc, plan.b, plan.bRows, plan.bCols,
-                      config.elementBytes(), config.bBoxRows());
+  // An A operand's map (boxes of A's rows) and a B operand's.
+  auto aMap = [&](Value a, int64_t cols) {
+    return encodeTensorMap(rewriter, loc, a, plan.aRows, cols,
+                           config.elementBytes(), config.aBoxRows());
+  };
+  auto bMap = [&](Value b, int64_t rows, int64_t cols) {
+    return encodeTensorMap(rewriter, loc, b, rows, cols, config.elementBytes(),
+                           config.bBoxRows());
+  };
+  operands.aMapWords = aMap(plan.a, plan.aCols);
+  operands.bMapWords = bMap(plan.b, plan.bRows, plan.bCols);
+  if (config.kSecond) {
+    operands.a2MapWords = aMap(plan.a2, plan.a2Cols);
+    operands.b2MapWords = bMap(plan.b2, plan.b2Rows, plan.b2Cols);
+  }
   if (config.tmaStore()) {
     auto cType = cast<MemRefType>(plan.c.getType());
     operands.cMapWords =
@@ -458,6 +543,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   for (Value scratch : plan.scratch)
     memref::DeallocOp::create(rewriter, loc, scratch);
   rewriter.eraseOp(op);
+  if (plan.secondOp)
+    rewriter.eraseOp(plan.secondOp);
 }
 
 struct ConvertGroupedMatmulToNVGPUPass
@@ -515,12 +602,31 @@ struct ConvertGroupedMatmulToNVGPUPass
     });
     if (failed)
       return signalPassFailure();
+    // Accumulating matmuls that share a kernel with the product they add to.
+    llvm::SmallPtrSet<Operation *, 8> eligible(generated.begin(),
+                                               generated.end());
+    DominanceInfo dominance(getOperation());
+    llvm::DenseMap<Operation *, GroupedMatmulOp> secondOf;
+    for (Operation *op : generated)
+      if (auto second = dyn_cast<GroupedMatmulOp>(op))
+        if (GroupedMatmulOp first =
+                accumulatedProduct(second, eligible, dominance))
+          secondOf[first] = second;
+    llvm::SmallPtrSet<Operation *, 8> inPairs;
+    for (auto [first, second] : secondOf)
+      inPairs.insert(second);
     IRRewriter rewriter(&getContext());
     for (Operation *op : generated) {
+      if (inPairs.contains(op))
+        continue;
       rewriter.setInsertionPoint(op);
       KernelPlan plan =
           TypeSwitch<Operation *, KernelPlan>(op)
               .Case([&](GroupedMatmulOp matmul) {
+                auto second = secondOf.find(op);
+                if (second != secondOf.end())
+                  return planKernel(rewriter, matmul, second->second,
+                                    choices);
                 return planKernel(rewriter, matmul, choices);
               })
               .Case([&](GroupedWeightGradOp weightGrad) {

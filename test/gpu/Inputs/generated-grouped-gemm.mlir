@@ -39,7 +39,14 @@
 // Accumulate (the fusion hook of moe-fuse's accumulate-matmuls):
 //   accumulated_sum: a1 · b1 + a2 · b2 as the second matmul accumulating
 //                   into the first (nk, the skewed sizes: the rows past the
-//                   last group stay the first product's zeros)
+//                   last group stay the first product's zeros); the two are
+//                   one kernel with both products' k-steps in its main loop
+//   accumulated_sum_kn_f32: the same pair as one kernel with kn weights, an
+//                   f32 output and K = 64 then 192 (b2's k-steps start at
+//                   each group's own K offset), the skewed sizes
+//   accumulated_into_input: a product added to an input c (no product to
+//                   pair with: the kernel loads c before its main loop),
+//                   the skewed sizes
 // 256-column tiles (m64n256k16 for every entry with --gemm-block-n=256; auto
 // takes them for the weight gradients and grouped matmuls with N >= 4096):
 //   wide_kn:        kn, N = 512, groups of 700 and 324 rows (128-row tiles:
@@ -160,6 +167,16 @@ func.func @accumulated_sum(%a1: tensor<512x128xbf16>, %b1: tensor<8x192x128xbf16
   %e = tensor.empty() : tensor<512x192xbf16>
   %p = moe.grouped_matmul %a1, %b1, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
   %c = moe.grouped_matmul %a2, %b2, %sizes outs(%p) {accumulate, weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  return %c : tensor<512x192xbf16>
+}
+func.func @accumulated_sum_kn_f32(%a1: tensor<512x64xbf16>, %b1: tensor<8x64x192xbf16>, %a2: tensor<512x192xbf16>, %b2: tensor<8x192x192xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x192xf32> {
+  %e = tensor.empty() : tensor<512x192xf32>
+  %p = moe.grouped_matmul %a1, %b1, %sizes outs(%e) : tensor<512x64xbf16>, tensor<8x64x192xbf16>, tensor<8xi32> -> tensor<512x192xf32>
+  %c = moe.grouped_matmul %a2, %b2, %sizes outs(%p) {accumulate} : tensor<512x192xbf16>, tensor<8x192x192xbf16>, tensor<8xi32> -> tensor<512x192xf32>
+  return %c : tensor<512x192xf32>
+}
+func.func @accumulated_into_input(%a: tensor<512x128xbf16>, %b: tensor<8x192x128xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}, %c0: tensor<512x192xbf16>) -> tensor<512x192xbf16> {
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%c0) {accumulate, weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
   return %c : tensor<512x192xbf16>
 }
 func.func @wide_kn(%a: tensor<1024x128xbf16>, %b: tensor<2x128x512xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x512xbf16> {

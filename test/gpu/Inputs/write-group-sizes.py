@@ -29,6 +29,8 @@ SIZES = {
     "gated_nk_scaled": [700, 324],
     "row_scaled": SKEWED,
     "accumulated_sum": SKEWED,
+    "accumulated_sum_kn_f32": SKEWED,
+    "accumulated_into_input": SKEWED,
     "wide_kn": [700, 324],
     "wide_nk": [700, 324],
     "wide_gated": [700, 324],
