@@ -96,7 +96,10 @@ run_ours() {
     elif [ $rc -eq 124 ]; then
       echo "failed: runner timed out after ${RUNNER_TIMEOUT_S:-240} s" >"$base.status"
     else
-      echo "failed (rc $rc): $( { grep -m1 'error' "$base.log" || grep -v '^\s*$' "$base.log" | tail -1; } | cut -c1-200)" >"$base.status"
+      # moe-runner's own error line names the failing call (e.g. a host
+      # synchronization inside a CUDA graph capture); the runtime's lines
+      # before it may be later failures it caused.
+      echo "failed (rc $rc): $( { grep -m1 '^moe-runner: error' "$base.log" || grep -m1 'error' "$base.log" || grep -v '^\s*$' "$base.log" | tail -1; } | cut -c1-300)" >"$base.status"
     fi
   fi
   printf '%-7s %-14s %-8s %s\n' "$prefix" "$s" "$r" "$(cat "$base.status")"
