@@ -306,20 +306,18 @@ struct PermuteSchedule {
     Type bits = b.getIntegerType(
         getElementTypeOrSelf(permuted.getType()).getIntOrFloatBitWidth());
     auto type = VectorType::get({width}, bits);
-    rowVectorFor(
+    selectedRowVectorFor(
         b, loc, numRows, cols, width,
-        [&](OpBuilder &nb, Location nloc, Value r, Value col) {
+        [&](OpBuilder &nb, Location nloc, Value r) -> Value {
           Value token =
               memref::LoadOp::create(nb, nloc, tokenOfRow, ValueRange{r});
-          Value unrouted =
-              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, token,
-                                    i32Const(nb, nloc, 0));
-          ifThen(nb, nloc, unrouted, [&](OpBuilder &ib, Location iloc) {
-            Value zero = arith::ConstantOp::create(
-                ib, iloc, type,
-                DenseElementsAttr::get(type, ib.getZeroAttr(bits)));
-            storeRowBits(ib, iloc, zero, permuted, r, col);
-          });
+          return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                       token, i32Const(nb, nloc, 0));
+        },
+        [&](OpBuilder &ib, Location iloc, Value r, Value col) {
+          Value zero = arith::ConstantOp::create(
+              ib, iloc, type, DenseElementsAttr::get(type, ib.getZeroAttr(bits)));
+          storeRowBits(ib, iloc, zero, permuted, r, col);
         });
   }
 
@@ -384,9 +382,10 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
 /// dy by rows of `width`-element vectors, given the number of pairs naming
 /// each row: a block per token reads the token's dout row once (a thread
 /// per vector) and stores weights[t, k] · dout[t] to each row only pair
-/// (t, k) names; a block per row writes the others: zero where no pair
-/// names the row, else the reference's sum over all pairs (t, k) in
-/// row-major order (a scan over every pair: slow, but only for such rows).
+/// (t, k) names; a warp per row (selectedRowVectorFor) writes the others:
+/// zero where no pair names the row, else the reference's sum over all
+/// pairs (t, k) in row-major order (a scan over every pair: slow, but only
+/// for such rows).
 /// Every element of dy is written once, each value as the element-wise
 /// schedule computes it.
 void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
@@ -431,61 +430,63 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
                   });
             });
       });
-  rowVectorFor(
+  auto pairsOf = [&](OpBuilder &nb, Location nloc, Value r) -> Value {
+    return memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r});
+  };
+  selectedRowVectorFor(
       b, loc, numRows, hidden, width,
-      [&](OpBuilder &nb, Location nloc, Value r, Value col) {
-        Value count =
-            memref::LoadOp::create(nb, nloc, pairsPerRow, ValueRange{r});
-        ifThen(
-            nb, nloc, countIs(nb, nloc, arith::CmpIPredicate::ne, count, 1),
-            [&](OpBuilder &ib, Location iloc) {
-              SmallVector<Value> zeros(width, f32Const(ib, iloc, 0.0));
-              SmallVector<Type> laneTypes(width, ib.getF32Type());
-              // Zero rows skip the scan (its trip count is 0).
-              Value scanEnd = arith::SelectOp::create(
-                  ib, iloc,
-                  countIs(ib, iloc, arith::CmpIPredicate::eq, count, 0),
-                  indexConst(ib, iloc, 0), numTokens);
-              Value r64 = toI64(ib, iloc, r);
-              auto overT = scf::ForOp::create(
-                  ib, iloc, indexConst(ib, iloc, 0), scanEnd,
-                  indexConst(ib, iloc, 1), zeros,
-                  [&](OpBuilder &tb, Location tloc, Value t, ValueRange tAcc) {
-                    auto overK = scf::ForOp::create(
-                        tb, tloc, indexConst(tb, tloc, 0), topK,
-                        indexConst(tb, tloc, 1), tAcc,
-                        [&](OpBuilder &kb, Location kloc, Value k,
-                            ValueRange acc) {
-                          Value hit = arith::CmpIOp::create(
-                              kb, kloc, arith::CmpIPredicate::eq,
-                              toI64(kb, kloc,
-                                    memref::LoadOp::create(kb, kloc, rows,
-                                                           ValueRange{t, k})),
-                              r64);
-                          auto ifHit =
-                              scf::IfOp::create(kb, kloc, laneTypes, hit,
-                                                /*withElseRegion=*/true);
-                          {
-                            OpBuilder::InsertionGuard guard(kb);
-                            kb.setInsertionPointToStart(ifHit.thenBlock());
-                            Value w = loadAsF32(kb, kloc, weights, {t, k});
-                            SmallVector<Value> g = loadRowVectorAsF32(
-                                kb, kloc, dout, t, col, width);
-                            SmallVector<Value> sums;
-                            for (int64_t i = 0; i < width; ++i)
-                              sums.push_back(addF(kb, kloc, acc[i],
-                                                  mulF(kb, kloc, w, g[i])));
-                            scf::YieldOp::create(kb, kloc, sums);
-                            kb.setInsertionPointToStart(ifHit.elseBlock());
-                            scf::YieldOp::create(kb, kloc, acc);
-                          }
-                          scf::YieldOp::create(kb, kloc, ifHit.getResults());
-                        });
-                    scf::YieldOp::create(tb, tloc, overK.getResults());
+      [&](OpBuilder &nb, Location nloc, Value r) {
+        return countIs(nb, nloc, arith::CmpIPredicate::ne,
+                       pairsOf(nb, nloc, r), 1);
+      },
+      [&](OpBuilder &ib, Location iloc, Value r, Value col) {
+        Value count = pairsOf(ib, iloc, r);
+        SmallVector<Value> zeros(width, f32Const(ib, iloc, 0.0));
+        SmallVector<Type> laneTypes(width, ib.getF32Type());
+        // Zero rows skip the scan (its trip count is 0).
+        Value scanEnd = arith::SelectOp::create(
+            ib, iloc,
+            countIs(ib, iloc, arith::CmpIPredicate::eq, count, 0),
+            indexConst(ib, iloc, 0), numTokens);
+        Value r64 = toI64(ib, iloc, r);
+        auto overT = scf::ForOp::create(
+            ib, iloc, indexConst(ib, iloc, 0), scanEnd,
+            indexConst(ib, iloc, 1), zeros,
+            [&](OpBuilder &tb, Location tloc, Value t, ValueRange tAcc) {
+              auto overK = scf::ForOp::create(
+                  tb, tloc, indexConst(tb, tloc, 0), topK,
+                  indexConst(tb, tloc, 1), tAcc,
+                  [&](OpBuilder &kb, Location kloc, Value k,
+                      ValueRange acc) {
+                    Value hit = arith::CmpIOp::create(
+                        kb, kloc, arith::CmpIPredicate::eq,
+                        toI64(kb, kloc,
+                              memref::LoadOp::create(kb, kloc, rows,
+                                                     ValueRange{t, k})),
+                        r64);
+                    auto ifHit =
+                        scf::IfOp::create(kb, kloc, laneTypes, hit,
+                                          /*withElseRegion=*/true);
+                    {
+                      OpBuilder::InsertionGuard guard(kb);
+                      kb.setInsertionPointToStart(ifHit.thenBlock());
+                      Value w = loadAsF32(kb, kloc, weights, {t, k});
+                      SmallVector<Value> g = loadRowVectorAsF32(
+                          kb, kloc, dout, t, col, width);
+                      SmallVector<Value> sums;
+                      for (int64_t i = 0; i < width; ++i)
+                        sums.push_back(addF(kb, kloc, acc[i],
+                                            mulF(kb, kloc, w, g[i])));
+                      scf::YieldOp::create(kb, kloc, sums);
+                      kb.setInsertionPointToStart(ifHit.elseBlock());
+                      scf::YieldOp::create(kb, kloc, acc);
+                    }
+                    scf::YieldOp::create(kb, kloc, ifHit.getResults());
                   });
-              SmallVector<Value> sums(overT.getResults());
-              storeRowVectorFromF32(ib, iloc, sums, dy, r, col);
+              scf::YieldOp::create(tb, tloc, overK.getResults());
             });
+        SmallVector<Value> sums(overT.getResults());
+        storeRowVectorFromF32(ib, iloc, sums, dy, r, col);
       });
 }
 

@@ -49,6 +49,19 @@ using RowVectorBody =
 void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
                   int64_t width, RowVectorBody body);
 
+using RowPredicate =
+    llvm::function_ref<Value(OpBuilder &, Location, Value row)>;
+/// Rows that a pass visits only where `selected` (i1) holds for them, e.g.
+/// the few rows an earlier pass did not write: a warp per row,
+/// kSelectedRowsPerBlock rows a block (block_x; thread_x the block's
+/// warps' lanes). Each lane tests the row and, where it is selected,
+/// `body` gets its vectors lane · width, (lane + 32) · width, ... A block
+/// per row with a thread per vector, as rowVectorFor launches, costs more
+/// than the pass's work where nearly every row is skipped.
+void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
+                          int64_t numCols, int64_t width, RowPredicate selected,
+                          RowVectorBody body);
+constexpr int64_t kSelectedRowsPerBlock = 4;
 /// The `width` elements memref[row, col ...] with one vector.load, each as
 /// an f32 (elementToF32).
 SmallVector<Value> loadRowVectorAsF32(OpBuilder &b, Location loc, Value memref,

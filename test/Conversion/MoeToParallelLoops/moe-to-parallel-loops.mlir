@@ -69,7 +69,9 @@
 // CHECK:           memref.store %{{.*}}, %[[TOK]][%{{.*}}] : memref<?xi32>
 // 7. Block per token (gpu.loop_dim_map block_x), a thread per 8 columns
 //    (thread_x): the token's row of x, 16 bytes per access, to the rows of
-//    its routed pairs; then block per row: zero where no pair landed.
+//    its routed pairs; then a warp per row (4 rows a block of 128 threads,
+//    lane = thread mod 32): zero where no pair landed, the lane's vectors
+//    32 · 8 columns apart.
 // CHECK:       scf.parallel (%[[T8:.*]]) = ({{.*}}) to (%[[C128]])
 // CHECK:         scf.parallel (%[[H8:.*]]) = ({{.*}}) to (%c8{{.*}}) step (%c8{{.*}})
 // CHECK:           scf.for %[[K8:.*]] = %{{.*}} to %c2
@@ -79,12 +81,20 @@
 // CHECK:               vector.store %{{.*}}, %[[P]][%{{.*}}, %[[H8]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
-// CHECK:       scf.parallel (%[[R9:.*]]) = ({{.*}}) to (%c268)
-// CHECK:         scf.parallel (%[[H9:.*]]) = ({{.*}}) to (%c8{{.*}}) step (%c8{{.*}})
+// CHECK:       %[[ROWBLOCKS:.*]] = arith.ceildivui %c268{{.*}}, %c4
+// CHECK:       scf.parallel (%[[B9:.*]]) = ({{.*}}) to (%[[ROWBLOCKS]])
+// CHECK:         scf.parallel (%[[T9:.*]]) = ({{.*}}) to (%c128{{.*}})
+// CHECK:           %[[WARP9:.*]] = arith.divui %[[T9]], %c32
+// CHECK:           %[[LANE9:.*]] = arith.remui %[[T9]], %c32
+// CHECK:           %[[R9B:.*]] = arith.muli %[[B9]], %c4
+// CHECK:           %[[R9:.*]] = arith.addi %[[R9B]], %[[WARP9]]
+// CHECK:           arith.cmpi ult, %[[R9]], %c268
 // CHECK:           %[[TOKEN:.*]] = memref.load %[[TOK]][%[[R9]]]
 // CHECK:           arith.cmpi slt, %[[TOKEN]]
 // CHECK:           scf.if
-// CHECK:             vector.store %{{.*}}, %[[P]][%[[R9]], %[[H9]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
+// CHECK:             %[[H9FIRST:.*]] = arith.muli %[[LANE9]], %c8
+// CHECK:             scf.for %[[H9:.*]] = %[[H9FIRST]] to %c8{{.*}} step %c256
+// CHECK:               vector.store %{{.*}}, %[[P]][%[[R9]], %[[H9]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 // CHECK:       memref.dealloc %[[TOK]]
@@ -338,12 +348,17 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // CHECK:                 vector.store %{{.*}}, %[[DY]][%[[RIDX]], %[[HT]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
-// CHECK:       scf.parallel (%[[R:.*]]) = ({{.*}}) to (%c8{{.*}})
-// CHECK:         scf.parallel (%[[HR:.*]]) = ({{.*}}) to (%c4{{.*}}) step (%c4{{.*}})
-// CHECK:           %[[M:.*]] = memref.load %[[COUNT]][%[[R]]]
-// CHECK:           %[[NOT1:.*]] = arith.cmpi ne, %[[M]], %c1
+// CHECK:       scf.parallel (%[[RB:.*]]) = ({{.*}}) to (%{{.*}})
+// CHECK:         scf.parallel (%[[RT:.*]]) = ({{.*}}) to (%c128{{.*}})
+// CHECK:           %[[RLANE:.*]] = arith.remui %[[RT]], %c32
+// CHECK:           %[[R:.*]] = arith.addi
+// CHECK:           %[[M1:.*]] = memref.load %[[COUNT]][%[[R]]]
+// CHECK:           %[[NOT1:.*]] = arith.cmpi ne, %[[M1]], %c1
 // CHECK:           scf.if %[[NOT1]] {
-// CHECK:             %[[NONE:.*]] = arith.cmpi eq, %[[M]], %c0
+// CHECK:             %[[HRFIRST:.*]] = arith.muli %[[RLANE]], %c4
+// CHECK:             scf.for %[[HR:.*]] = %[[HRFIRST]] to %c4{{.*}} step %c128
+// CHECK:               %[[M:.*]] = memref.load %[[COUNT]][%[[R]]]
+// CHECK:               %[[NONE:.*]] = arith.cmpi eq, %[[M]], %c0
 // CHECK:             %[[END:.*]] = arith.select %[[NONE]], %{{.*}}, %c4
 // CHECK:             scf.for %[[ST:[^ ]*]] = %{{.*}} to %[[END]] {{.*}} -> (f32, f32, f32, f32)
 // CHECK:               scf.for %[[SK:[^ ]*]] = {{.*}} -> (f32, f32, f32, f32)
