@@ -62,48 +62,56 @@ void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
   mapLoopTo(rows, gpu::Processor::BlockX);
 }
 
-void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
-                          int64_t numCols, int64_t width, RowPredicate selected,
-                          RowVectorBody body) {
+void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
+                    int64_t warpsPerBlock, WarpItemBody body) {
   constexpr int64_t warpSize = 32;
   Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
-  Value blocks = ceilDiv(b, loc, numRows, kSelectedRowsPerBlock);
-  auto rowBlocks = scf::ParallelOp::create(
+  Value blocks = ceilDiv(b, loc, numItems, warpsPerBlock);
+  auto itemBlocks = scf::ParallelOp::create(
       b, loc, ValueRange{c0}, ValueRange{blocks}, ValueRange{c1},
       [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
         auto threads = scf::ParallelOp::create(
             bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
-            ValueRange{indexConst(bb, bloc, kSelectedRowsPerBlock * warpSize)},
+            ValueRange{indexConst(bb, bloc, warpsPerBlock * warpSize)},
             ValueRange{indexConst(bb, bloc, 1)},
             [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
               Value lanes = indexConst(tb, tloc, warpSize);
               Value warp = arith::DivUIOp::create(tb, tloc, threadIvs[0], lanes);
               Value lane = arith::RemUIOp::create(tb, tloc, threadIvs[0], lanes);
-              Value row = arith::AddIOp::create(
+              Value item = arith::AddIOp::create(
                   tb, tloc,
-                  arith::MulIOp::create(
-                      tb, tloc, blockIvs[0],
-                      indexConst(tb, tloc, kSelectedRowsPerBlock)),
+                  arith::MulIOp::create(tb, tloc, blockIvs[0],
+                                        indexConst(tb, tloc, warpsPerBlock)),
                   warp);
               Value inRange = arith::CmpIOp::create(
-                  tb, tloc, arith::CmpIPredicate::ult, row, numRows);
-              ifThen(tb, tloc, inRange, [&](OpBuilder &ib, Location iloc) {
-                ifThen(ib, iloc, selected(ib, iloc, row),
-                       [&](OpBuilder &sb, Location sloc) {
-                         Value first = arith::MulIOp::create(
-                             sb, sloc, lane, indexConst(sb, sloc, width));
-                         auto cols = scf::ForOp::create(
-                             sb, sloc, first, indexConst(sb, sloc, numCols),
-                             indexConst(sb, sloc, warpSize * width));
-                         OpBuilder::InsertionGuard guard(sb);
-                         sb.setInsertionPointToStart(cols.getBody());
-                         body(sb, sloc, row, cols.getInductionVar());
-                       });
-              });
+                  tb, tloc, arith::CmpIPredicate::ult, item, numItems);
+              body(tb, tloc, item, lane, inRange);
             });
         mapLoopTo(threads, gpu::Processor::ThreadX);
       });
-  mapLoopTo(rowBlocks, gpu::Processor::BlockX);
+  mapLoopTo(itemBlocks, gpu::Processor::BlockX);
+}
+
+void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
+                          int64_t numCols, int64_t width, RowPredicate selected,
+                          RowVectorBody body) {
+  warpPerItemFor(
+      b, loc, numRows, kSelectedRowsPerBlock,
+      [&](OpBuilder &tb, Location tloc, Value row, Value lane, Value inRange) {
+        ifThen(tb, tloc, inRange, [&](OpBuilder &ib, Location iloc) {
+          ifThen(ib, iloc, selected(ib, iloc, row),
+                 [&](OpBuilder &sb, Location sloc) {
+                   Value first = arith::MulIOp::create(
+                       sb, sloc, lane, indexConst(sb, sloc, width));
+                   auto cols = scf::ForOp::create(
+                       sb, sloc, first, indexConst(sb, sloc, numCols),
+                       indexConst(sb, sloc, 32 * width));
+                   OpBuilder::InsertionGuard guard(sb);
+                   sb.setInsertionPointToStart(cols.getBody());
+                   body(sb, sloc, row, cols.getInductionVar());
+                 });
+        });
+      });
 }
 
 /// The vector type of `width` elements of `memref`, and the alignment of an

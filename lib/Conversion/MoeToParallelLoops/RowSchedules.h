@@ -49,6 +49,14 @@ using RowVectorBody =
 void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
                   int64_t width, RowVectorBody body);
 
+using WarpItemBody = llvm::function_ref<void(
+    OpBuilder &, Location, Value item, Value lane, Value inRange)>;
+/// A warp (32 lanes) per item: blocks of `warpsPerBlock` items (block_x),
+/// each warp's threads (thread_x) one item's lanes. `body` gets the item,
+/// the lane and whether the item is below `numItems` (the last block's
+/// warps past it must not store).
+void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
+                    int64_t warpsPerBlock, WarpItemBody body);
 using RowPredicate =
     llvm::function_ref<Value(OpBuilder &, Location, Value row)>;
 /// Rows that a pass visits only where `selected` (i1) holds for them, e.g.

@@ -34,36 +34,15 @@ using WarpBody = llvm::function_ref<void(OpBuilder &, Location, Value token,
 /// shuffles) and `inRange` is false: it must not store.
 void warpPerTokenFor(OpBuilder &b, Location loc, Value numTokens,
                      WarpBody body) {
-  Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
-  Value blocks = ceilDiv(b, loc, numTokens, kWarpsPerBlock);
-  auto tokenBlocks = scf::ParallelOp::create(
-      b, loc, ValueRange{c0}, ValueRange{blocks}, ValueRange{c1},
-      [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
-        auto threads = scf::ParallelOp::create(
-            bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
-            ValueRange{indexConst(bb, bloc, kWarpsPerBlock * kWarpSize)},
-            ValueRange{indexConst(bb, bloc, 1)},
-            [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
-              Value warpSize = indexConst(tb, tloc, kWarpSize);
-              Value warp =
-                  arith::DivUIOp::create(tb, tloc, threadIvs[0], warpSize);
-              Value lane =
-                  arith::RemUIOp::create(tb, tloc, threadIvs[0], warpSize);
-              Value token = arith::AddIOp::create(
-                  tb, tloc,
-                  arith::MulIOp::create(tb, tloc, blockIvs[0],
-                                        indexConst(tb, tloc, kWarpsPerBlock)),
-                  warp);
-              Value inRange = arith::CmpIOp::create(
-                  tb, tloc, arith::CmpIPredicate::ult, token, numTokens);
-              Value last = arith::SubIOp::create(tb, tloc, numTokens,
-                                                 indexConst(tb, tloc, 1));
-              Value clamped = arith::MinUIOp::create(tb, tloc, token, last);
-              body(tb, tloc, clamped, lane, inRange);
-            });
-        mapLoopTo(threads, gpu::Processor::ThreadX);
+  warpPerItemFor(
+      b, loc, numTokens, kWarpsPerBlock,
+      [&](OpBuilder &tb, Location tloc, Value token, Value lane,
+          Value inRange) {
+        Value last =
+            arith::SubIOp::create(tb, tloc, numTokens, indexConst(tb, tloc, 1));
+        Value clamped = arith::MinUIOp::create(tb, tloc, token, last);
+        body(tb, tloc, clamped, lane, inRange);
       });
-  mapLoopTo(tokenBlocks, gpu::Processor::BlockX);
 }
 
 /// A selection candidate: a score and its expert (or group); index -1 when
