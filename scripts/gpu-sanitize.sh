@@ -34,7 +34,9 @@
 # with MOE_GEMM=generated to check their generated GEMMs in place; build
 # those with MOE_GEMM_MAX_STAGES=3 MOE_GEMM_TMA_STORE=false: memcheck reports
 # "Unknown Error" from generated GEMMs whose 4 or more stages fill shared
-# memory, while the same kernels capped at 3 stages run clean, and initcheck
+# memory, while the same kernels capped at 3 stages run clean; racecheck
+# launches them only at MOE_GEMM_MAX_STAGES=2 (its launch failures follow
+# the kernel's shared memory; synccheck launches none of them), and initcheck
 # does not see TMA bulk stores, so it reports every read of a TMA-stored
 # tile; stored by threads the tiles are tracked).
 #
