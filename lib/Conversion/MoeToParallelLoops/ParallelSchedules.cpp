@@ -17,6 +17,7 @@
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -490,38 +491,83 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
       });
 }
 
-// dweights[t, k] = Σ_h dout[t, h] · y[row, h] as the reference computes it
-// (emitCombineWeightGrad: one pair per thread, h ascending, one addition at
-// a time), but both rows read by vectors of `width` elements (16 bytes)
-// instead of element by element: the same sums, bit for bit.
-void emitCombineWeightGradVectors(OpBuilder &b, Location loc, Value dout,
-                                  Value y, Value rows, Value dweights,
-                                  int64_t width) {
+// dweights[t, k] = Σ_h dout[t, h] · y[row, h] as a warp per pair
+// (warpPerItemFor): lane l reads the vectors l, l + 32, ... of both rows
+// (each warp-wide load 512 contiguous bytes of a row), sums its products
+// in order, and a butterfly of gpu.shuffle xor adds the 32 partial sums;
+// lane 0 stores. A thread per pair, reading a row each, left every warp's
+// loads 32 rows apart. The sum runs in another order than the reference's
+// (h ascending), deterministically. A pair whose row is outside y
+// (dropped) reads nothing and stores 0, as the reference does.
+void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
+                                Value y, Value rows, Value dweights,
+                                int64_t width) {
+  constexpr int64_t warpSize = 32, pairsPerBlock = 8;
   int64_t vectors = cast<MemRefType>(dout.getType()).getDimSize(1) / width;
-  emitCombineWeightGrad(
-      b, loc, dout, y, rows, dweights,
-      [&](OpBuilder &ib, Location iloc, Value t, Value r) -> Value {
-        return forReduce(
-            ib, iloc, indexConst(ib, iloc, 0), indexConst(ib, iloc, vectors),
-            f32Const(ib, iloc, 0.0),
-            [&](OpBuilder &hb, Location hloc, Value v, Value acc) -> Value {
+  Value numTokens = dimOf(b, loc, dweights, 0);
+  Value topK = dimOf(b, loc, dweights, 1);
+  Value numPairs = arith::MulIOp::create(b, loc, numTokens, topK);
+  Value lastPair =
+      arith::SubIOp::create(b, loc, numPairs, indexConst(b, loc, 1));
+  Value yRows64 = toI64(b, loc, dimOf(b, loc, y, 0));
+  warpPerItemFor(
+      b, loc, numPairs, pairsPerBlock,
+      [&](OpBuilder &wb, Location wloc, Value item, Value lane,
+          Value inRange) {
+        // Past the last pair a warp reads the last pair's rows (every lane
+        // takes part in the shuffles) and does not store.
+        Value pair = arith::MinUIOp::create(wb, wloc, item, lastPair);
+        Value t = arith::DivUIOp::create(wb, wloc, pair, topK);
+        Value k = arith::RemUIOp::create(wb, wloc, pair, topK);
+        Value row = toI64(
+            wb, wloc, memref::LoadOp::create(wb, wloc, rows, ValueRange{t, k}));
+        Value valid =
+            inHalfOpenRange(wb, wloc, row, i64Const(wb, wloc, 0), yRows64);
+        // A dropped pair's lanes run no iteration (no load of its row).
+        Value end = arith::SelectOp::create(wb, wloc, valid,
+                                            indexConst(wb, wloc, vectors),
+                                            indexConst(wb, wloc, 0));
+        Value safeRow = arith::SelectOp::create(
+            wb, wloc, valid, toIndex(wb, wloc, row), indexConst(wb, wloc, 0));
+        auto lanePartial = scf::ForOp::create(
+            wb, wloc, lane, end, indexConst(wb, wloc, warpSize),
+            ValueRange{f32Const(wb, wloc, 0.0)},
+            [&](OpBuilder &hb, Location hloc, Value v, ValueRange iter) {
               Value col = arith::MulIOp::create(hb, hloc, v,
                                                 indexConst(hb, hloc, width));
               SmallVector<Value> g =
                   loadRowVectorAsF32(hb, hloc, dout, t, col, width);
               SmallVector<Value> yv =
-                  loadRowVectorAsF32(hb, hloc, y, r, col, width);
+                  loadRowVectorAsF32(hb, hloc, y, safeRow, col, width);
+              Value acc = iter[0];
               for (int64_t i = 0; i < width; ++i)
                 acc = arith::AddFOp::create(
                     hb, hloc, acc,
                     arith::MulFOp::create(hb, hloc, g[i], yv[i]));
-              return acc;
+              scf::YieldOp::create(hb, hloc, acc);
             });
+        Value sum = lanePartial.getResult(0);
+        for (int32_t offset = warpSize / 2; offset > 0; offset /= 2) {
+          Value other = gpu::ShuffleOp::create(wb, wloc, sum, offset, warpSize,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult();
+          sum = arith::AddFOp::create(wb, wloc, sum, other);
+        }
+        Value dw = arith::SelectOp::create(wb, wloc, valid, sum,
+                                           f32Const(wb, wloc, 0.0));
+        Value store = arith::AndIOp::create(
+            wb, wloc, inRange,
+            arith::CmpIOp::create(wb, wloc, arith::CmpIPredicate::eq, lane,
+                                  indexConst(wb, wloc, 0)));
+        ifThen(wb, wloc, store, [&](OpBuilder &sb, Location sloc) {
+          memref::StoreOp::create(sb, sloc, dw, dweights, ValueRange{t, k});
+        });
       });
 }
 
-// dweights as the reference (one pair per thread; rows read by vectors where
-// dout and y allow). dy: the pairs naming
+// dweights as a warp per pair where dout and y have rows of vectors
+// (emitCombineWeightGradWarps), else as the reference (a thread per pair).
+// dy: the pairs naming
 // each row are counted (an integer atomic add), then every element of dy is
 // written once: zero, the one pair's weighted cotangent (rows made by
 // moe.permute are distinct: the reference's sum of one term), or for a row
@@ -533,7 +579,7 @@ void emitCombineWeightGradVectors(OpBuilder &b, Location loc, Value dout,
 void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                         Value rows, Value weights, Value dy, Value dweights) {
   if (int64_t dwWidth = rowVectorWidth({dout, y}))
-    emitCombineWeightGradVectors(b, loc, dout, y, rows, dweights, dwWidth);
+    emitCombineWeightGradWarps(b, loc, dout, y, rows, dweights, dwWidth);
   else
     emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
   Value numTokens = dimOf(b, loc, dweights, 0);

@@ -312,7 +312,10 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 
 // -----
 
-// combine_grad: dweights per (t, k); per row the count of the pairs naming
+// combine_grad: dweights as a warp per (t, k) (8 pairs a block of 256
+// threads): each lane sums its vectors of both rows (here H = 4: one
+// vector, lane 0's; a dropped pair's loop runs no iteration), a butterfly
+// of 5 xor shuffles adds the lanes, lane 0 stores; per row the count of the pairs naming
 // it (no pair index: the token kernel knows its pairs). dy by rows of
 // vectors (H = 4 bf16 as one vector of 4): a block per token reads its dout
 // vector once and stores weights · dout to each row only its pair names; a
@@ -320,8 +323,23 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // reference's sum over all pairs naming it, in (t, k) order.
 // CHECK-LABEL: func.func @combine_grad(
 // CHECK-SAME:    %[[DOUT:[^:]+]]: memref<4x4xbf16>, %{{[^:]+}}: memref<8x4xbf16>, %[[ROWS:[^:]+]]: memref<4x2xi32>, %[[W:[^:]+]]: memref<4x2xf32>, %[[DY:[^:]+]]: memref<8x4xbf16>, %[[DW:[^:]+]]: memref<4x2xf32>)
-// CHECK:       scf.parallel (%[[T:.*]], %[[K:.*]]) = ({{.*}}) to (%c4{{.*}}, %c2{{.*}})
-// CHECK:         memref.store %{{.*}}, %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
+// CHECK:       scf.parallel (%[[PB:.*]]) = ({{.*}}) to (%{{.*}})
+// CHECK:         scf.parallel (%[[PT:.*]]) = ({{.*}}) to (%c256{{.*}})
+// CHECK:           %[[LANE:.*]] = arith.remui %[[PT]], %c32
+// CHECK:           %[[T:.*]] = arith.divui %[[PAIR:.*]], %c2
+// CHECK:           %[[K:.*]] = arith.remui %[[PAIR]], %c2
+// CHECK:           %[[VALID:.*]] = arith.andi
+// CHECK:           %[[END:.*]] = arith.select %[[VALID]], %c1{{.*}}, %c0
+// CHECK:           %[[PARTIAL:.*]] = scf.for %{{.*}} = %[[LANE]] to %[[END]] step %c32{{.*}} iter_args
+// CHECK-COUNT-2:     vector.load
+// CHECK:           }
+// CHECK:           %[[S1:.*]], %{{.*}} = gpu.shuffle  xor %[[PARTIAL]], %c16
+// CHECK:           %[[A1:.*]] = arith.addf %[[PARTIAL]], %[[S1]]
+// CHECK-COUNT-4:   gpu.shuffle  xor
+// CHECK:           %[[SUM:.*]] = arith.addf
+// CHECK:           %[[DWV:.*]] = arith.select %[[VALID]], %[[SUM]], %cst
+// CHECK:           scf.if
+// CHECK:             memref.store %[[DWV]], %[[DW]][%[[T]], %[[K]]] : memref<4x2xf32>
 // CHECK:       %[[COUNT:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
 // CHECK-NOT:   memref.alloc
 // CHECK:       scf.parallel (%[[R0:.*]]) = ({{.*}}) to (%c8{{.*}})

@@ -21,7 +21,7 @@ func.func @combine_grad(%dout: tensor<64x1024xbf16>, %y: tensor<256x1024xbf16>, 
   return %dy, %dw : tensor<256x1024xbf16>, tensor<64x2xf32>
 }
 
-// Launch shapes: dweights (one thread per pair), the counts' zeroing and
+// Launch shapes: dweights (a warp per pair), the counts' zeroing and
 // counting, then tokens × 128 (dy rows from their token) and rows / 4 × 128
 // (a warp per row tests it; the other rows).
 // CHECK-LABEL: llvm.func @combine_grad(
@@ -35,8 +35,9 @@ func.func @combine_grad(%dout: tensor<64x1024xbf16>, %y: tensor<256x1024xbf16>, 
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_4_combine_grad::@combine_grad_4_combine_grad blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
 // CHECK-NOT:   gpu.launch_func
 
-// dweights: one thread per pair, both rows read 16 bytes at a time.
-// PTX:     gpu.binary @combine_grad_0_combine_grad {{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32
+// dweights: a warp per pair (8 a block of 256 threads), both rows read 16
+// bytes a lane, the lanes' sums added by a 5-step butterfly.
+// PTX:     gpu.binary @combine_grad_0_combine_grad {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32
 // PTX:     gpu.binary @combine_grad_2_combine_grad {{.*}}atom.global.add
 // PTX:     gpu.binary @combine_grad_3_combine_grad {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // PTX:     gpu.binary @combine_grad_4_combine_grad {{.*}}.maxntid 128, 1, 1{{.*(ld.global.v4.b32.*st.global.v4.b32|st.global.v4.b32.*ld.global.v4.b32)}}
