@@ -8,7 +8,8 @@ so any case can be rerun by itself with --only I. Three kinds of case:
         1-3 text mutations (integer, float and enum attribute values, tensor
         shapes and element types, deleted or duplicated lines, deleted,
         duplicated or swapped operands, other op names, deleted attributes,
-        truncation), run through moe-opt with one pipeline, or through
+        truncation), run through moe-opt with one pipeline (with
+        --gpu-toolkit also the whole GPU lowering to cubin), or through
         moe-compile --target=cpu and then moe-runner --device cpu;
   json  the .json of a compiled artifact with a mutated field, array or text,
         run by moe-runner next to the unchanged .so;
@@ -78,7 +79,17 @@ OPT_PIPELINES = [
     ["--moe-generate-vjp", "--moe-lower-to-cpu"],
     ["--moe-lower-to-cpu"],
     ["--mlir-print-op-generic"],
+    ["--moe-fuse"],
+    ["--moe-generate-vjp", "--moe-fuse"],
 ]
+
+
+def gpu_pipelines(toolkit):
+    """moe-opt pipelines through the whole GPU lowering (kernels, the
+    generated grouped GEMMs, ptxas from `toolkit`), forward and backward."""
+    lower = "moe-lower-to-gpu{toolkit=%s gemm=%s}"
+    return [["--pass-pipeline=builtin.module(%s%s)" % (vjp, lower % (toolkit, gemm))]
+            for vjp in ("", "moe-generate-vjp,") for gemm in ("auto", "generated")]
 
 # Sources of ir cases, relative to the source root; '// -----' splits a file.
 IR_SOURCES = ["examples/*.mlir", "test/e2e/*/*.mlir", "test/Dialect/ops.mlir"]
@@ -552,6 +563,9 @@ class Fuzzer:
         # Multi-rank runs (the data x expert parallel base): a mutation that
         # leaves ranks waiting fails fast instead of at the 60 s default.
         self.env["MOE_COMM_TIMEOUT_S"] = "10"
+        self.opt_pipelines = list(OPT_PIPELINES)
+        if args.gpu_toolkit:
+            self.opt_pipelines += gpu_pipelines(args.gpu_toolkit)
         self.chunks, self.vocab = load_ir_corpus(args.src_root)
         self.bases = []
 
@@ -691,7 +705,7 @@ class Fuzzer:
                           "--warmup", "0"], case_dir, runs)
                 steps += " + moe-runner"
         else:
-            pipeline = rng.choice(OPT_PIPELINES)
+            pipeline = rng.choice(self.opt_pipelines)
             self.run([self.tool("moe-opt"), path] + pipeline + ["-o", os.devnull],
                      case_dir, runs)
             steps = "moe-opt " + " ".join(pipeline)
@@ -793,6 +807,10 @@ def main():
                     help="a moe-runner without sanitizers (and without DWARF 5 debug "
                          "information, which valgrind 3.19 cannot read) to run the npy "
                          "cases with out-of-range integers under valgrind")
+    ap.add_argument("--gpu-toolkit", metavar="DIR",
+                    help="a CUDA toolkit (ptxas): ir cases may also go through "
+                         "moe-lower-to-gpu (gemm=auto and generated, forward and "
+                         "after moe-generate-vjp) up to the cubin")
     ap.add_argument("--fail-on-unlocated", action="store_true")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line per case")
     args = ap.parse_args()

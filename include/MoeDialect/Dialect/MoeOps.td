@@ -713,8 +713,12 @@ def Moe_CombineGradOp : Moe_DpsOp<"combine_grad", ["Dy", "Dweights"],
 
     `dy` is `[R, H]` with `y`'s element type, accumulated in f32 over
     (t, k) in row-major order and rounded once; a row that no (t, k) maps
-    to is zero. `dweights` is `[T, K]` f32, accumulated over h in order.
-    As in `moe.combine`, a pair whose row is outside [0, R) (a pair that
+    to is zero. `dweights` is `[T, K]` f32, accumulated over h in order
+    (the reference lowering; the GPU sums each pair's products per warp
+    lane and then across lanes, deterministically but in another order:
+    its `dweights` differ from the reference's by rounding and, where a
+    running sum overflows in one order and not the other, by an infinity
+    against a finite value). As in `moe.combine`, a pair whose row is outside [0, R) (a pair that
     `moe.permute` dropped: -1) contributes nothing to `dy` and gets
     `dweights` 0. `rows` carries no gradient.
 
