@@ -17,7 +17,6 @@
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -502,7 +501,7 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
 void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
                                 Value y, Value rows, Value dweights,
                                 int64_t width) {
-  constexpr int64_t warpSize = 32, pairsPerBlock = 8;
+  constexpr int64_t pairsPerBlock = 8;
   int64_t vectors = cast<MemRefType>(dout.getType()).getDimSize(1) / width;
   Value numTokens = dimOf(b, loc, dweights, 0);
   Value topK = dimOf(b, loc, dweights, 1);
@@ -530,7 +529,7 @@ void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
         Value safeRow = arith::SelectOp::create(
             wb, wloc, valid, toIndex(wb, wloc, row), indexConst(wb, wloc, 0));
         auto lanePartial = scf::ForOp::create(
-            wb, wloc, lane, end, indexConst(wb, wloc, warpSize),
+            wb, wloc, lane, end, indexConst(wb, wloc, kWarpSize),
             ValueRange{f32Const(wb, wloc, 0.0)},
             [&](OpBuilder &hb, Location hloc, Value v, ValueRange iter) {
               Value col = arith::MulIOp::create(hb, hloc, v,
@@ -546,13 +545,11 @@ void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
                     arith::MulFOp::create(hb, hloc, g[i], yv[i]));
               scf::YieldOp::create(hb, hloc, acc);
             });
-        Value sum = lanePartial.getResult(0);
-        for (int32_t offset = warpSize / 2; offset > 0; offset /= 2) {
-          Value other = gpu::ShuffleOp::create(wb, wloc, sum, offset, warpSize,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult();
-          sum = arith::AddFOp::create(wb, wloc, sum, other);
-        }
+        Value sum = warpButterfly(
+            wb, wloc, lanePartial.getResult(0), kWarpSize, /*stride=*/1,
+            [](OpBuilder &sb, Location sl, Value mine, Value other) {
+              return arith::AddFOp::create(sb, sl, mine, other).getResult();
+            });
         Value dw = arith::SelectOp::create(wb, wloc, valid, sum,
                                            f32Const(wb, wloc, 0.0));
         Value store = arith::AndIOp::create(

@@ -128,36 +128,22 @@ void blockThreadsFor(OpBuilder &b, Location loc, Value numBlocks,
   mapLoopTo(blocks, gpu::Processor::BlockX);
 }
 
-using WarpLaneBody =
-    llvm::function_ref<void(OpBuilder &, Location, Value warp, Value lane)>;
-/// blockThreadsFor with a warp per item: ⌈numWarps / 8⌉ blocks of
-/// kBlockThreads; `body` gets the warp's index (numWarps or more past the
-/// last) and the lane.
-void warpsFor(OpBuilder &b, Location loc, Value numWarps, WarpLaneBody body) {
-  int64_t warpsPerBlock = kBlockThreads / kWarpSize;
-  Idx ix{b, loc};
-  blockThreadsFor(b, loc, ix.ceilDiv(numWarps, ix.c(warpsPerBlock)),
-                  kBlockThreads,
-                  [&](OpBuilder &tb, Location tl, Value block, Value thread) {
-                    Idx t{tb, tl};
-                    Value warp = t.add(t.mul(block, t.c(warpsPerBlock)),
-                                       t.div(thread, t.c(kWarpSize)));
-                    body(tb, tl, warp, t.rem(thread, t.c(kWarpSize)));
-                  });
+/// warpPerItemFor with blocks of kBlockThreads: `body` gets the warp's
+/// index (numWarps or more past the last), the lane and whether the warp is
+/// below numWarps.
+void warpsFor(OpBuilder &b, Location loc, Value numWarps, WarpItemBody body) {
+  warpPerItemFor(b, loc, numWarps, kBlockThreads / kWarpSize, body);
 }
 
 /// The maximum (arith.maxnumf) of `v` over groups of `lanes` lanes `stride`
-/// apart (powers of two, lanes · stride ≤ 32; stride 1: consecutive lanes),
-/// in every lane: a butterfly of shuffles xor stride · lanes/2, ..., stride.
+/// apart, in every lane (warpButterfly).
 Value butterflyMax(OpBuilder &b, Location loc, Value v, int64_t lanes,
                    int64_t stride = 1) {
-  for (int32_t offset = stride * lanes / 2; offset >= stride; offset /= 2) {
-    Value other = gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult();
-    v = arith::MaxNumFOp::create(b, loc, v, other);
-  }
-  return v;
+  return warpButterfly(b, loc, v, lanes, stride,
+                       [](OpBuilder &sb, Location sl, Value mine, Value other) {
+                         return arith::MaxNumFOp::create(sb, sl, mine, other)
+                             .getResult();
+                       });
 }
 
 Value amaxOf(OpBuilder &b, Location loc, Value acc, ArrayRef<Value> lanes) {
@@ -419,11 +405,11 @@ void emitTileQuantize(OpBuilder &b, Location loc, Value input, Value output,
   Value tilesPerBatch = ix.mul(rowBlocks, ix.c(colBlocks));
   Value tiles = ix.mul(batches, tilesPerBatch);
   warpsFor(
-      b, loc, tiles, [&](OpBuilder &tb, Location tl, Value tile, Value lane) {
+      b, loc, tiles,
+      [&](OpBuilder &tb, Location tl, Value tile, Value lane, Value valid) {
         Idx t{tb, tl};
         Value half = t.div(lane, t.c(kSegmentLanes));
         Value sub = t.rem(lane, t.c(kSegmentLanes));
-        Value valid = t.lt(tile, tiles);
         Value tc = t.min(tile, t.sub(tiles, t.c(1)));
         Value batch = t.div(tc, tilesPerBatch);
         Value inBatch = t.rem(tc, tilesPerBatch);
@@ -524,10 +510,9 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
   int64_t warps = warpsPerRowBlock * (rows / 128);
   warpsFor(
       b, loc, ix.c(warps),
-      [&](OpBuilder &tb, Location tl, Value warp, Value lane) {
+      [&](OpBuilder &tb, Location tl, Value warp, Value lane, Value valid) {
         Idx t{tb, tl};
         // A warp past the last computes on the last one and stores nothing.
-        Value valid = t.lt(warp, t.c(warps));
         Value w = t.min(warp, t.c(warps - 1));
         Value rowBlock = t.div(w, t.c(warpsPerRowBlock));
         Value group = t.add(

@@ -64,7 +64,7 @@ void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
 
 void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
                     int64_t warpsPerBlock, WarpItemBody body) {
-  constexpr int64_t warpSize = 32;
+  constexpr int64_t warpSize = kWarpSize;
   Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
   Value blocks = ceilDiv(b, loc, numItems, warpsPerBlock);
   auto itemBlocks = scf::ParallelOp::create(
@@ -92,6 +92,17 @@ void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
   mapLoopTo(itemBlocks, gpu::Processor::BlockX);
 }
 
+Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
+                    int64_t stride, ButterflyStep step) {
+  for (int32_t offset = stride * lanes / 2; offset >= stride; offset /= 2) {
+    Value other = gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    v = step(b, loc, v, other);
+  }
+  return v;
+}
+
 void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
                           int64_t numCols, int64_t width, RowPredicate selected,
                           RowVectorBody body) {
@@ -105,7 +116,7 @@ void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
                        sb, sloc, lane, indexConst(sb, sloc, width));
                    auto cols = scf::ForOp::create(
                        sb, sloc, first, indexConst(sb, sloc, numCols),
-                       indexConst(sb, sloc, 32 * width));
+                       indexConst(sb, sloc, kWarpSize * width));
                    OpBuilder::InsertionGuard guard(sb);
                    sb.setInsertionPointToStart(cols.getBody());
                    body(sb, sloc, row, cols.getInductionVar());

@@ -49,6 +49,8 @@ using RowVectorBody =
 void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
                   int64_t width, RowVectorBody body);
 
+/// Lanes of a warp.
+constexpr int64_t kWarpSize = 32;
 using WarpItemBody = llvm::function_ref<void(
     OpBuilder &, Location, Value item, Value lane, Value inRange)>;
 /// A warp (32 lanes) per item: blocks of `warpsPerBlock` items (block_x),
@@ -57,6 +59,14 @@ using WarpItemBody = llvm::function_ref<void(
 /// warps past it must not store).
 void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
                     int64_t warpsPerBlock, WarpItemBody body);
+using ButterflyStep =
+    llvm::function_ref<Value(OpBuilder &, Location, Value mine, Value other)>;
+/// `step` folded over groups of `lanes` lanes `stride` apart (powers of
+/// two, lanes · stride ≤ 32; stride 1: consecutive lanes), in every lane: a
+/// butterfly of gpu.shuffle xor stride · lanes/2, ..., stride, each result
+/// step(mine, shuffled).
+Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
+                    int64_t stride, ButterflyStep step);
 using RowPredicate =
     llvm::function_ref<Value(OpBuilder &, Location, Value row)>;
 /// Rows that a pass visits only where `selected` (i1) holds for them, e.g.

@@ -105,9 +105,11 @@ struct LaneMath {
   }
   /// The maximum (arith.maximumf, as the reference's) over the warp.
   Value warpMax(Value mine) {
-    for (int32_t offset = kWarpSize / 2; offset > 0; offset /= 2)
-      mine = opmath::buildMaxStep(b, loc, mine, shuffleXor(mine, offset));
-    return mine;
+    return warpButterfly(
+        b, loc, mine, kWarpSize, /*stride=*/1,
+        [](OpBuilder &sb, Location sl, Value acc, Value other) {
+          return opmath::buildMaxStep(sb, sl, acc, other);
+        });
   }
   /// The sum of every expert's value in the reference's order (0, 1, ...,
   /// E - 1; expert l + 32 j is slot j of lane l): each value is broadcast

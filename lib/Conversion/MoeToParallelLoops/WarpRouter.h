@@ -27,8 +27,8 @@
 
 namespace mlir::moe::gpu_schedules {
 
-/// Lanes of a warp, and warps (tokens) per block of the warp schedules.
-constexpr int64_t kWarpSize = 32;
+/// Warps (tokens) per block of the warp schedules (a warp is
+/// RowSchedules.h's kWarpSize lanes).
 constexpr int64_t kWarpsPerBlock = 4;
 
 /// The warp-per-token schedules of moe.route (a static number of experts
