@@ -21,6 +21,7 @@ balanced and skewed group sizes, next to the same run's dense bf16 ceiling.
       dc e5m2) and their scales (rank 0, or a [R, Kd/128] and w per
       128 x 128 block; wgrad: a^T [Kd, R/128], dc^T [N, R/128]).
   python3 bench/generated_gemm.py run --runner R --generated A --cublaslt B
+      [--variant NAME=ARTIFACT ...]
       --out DIR [--iters 20] [--warmup 3] [--passes fwd,dgrad,wgrad]
       [--shapes NAME,...] [--fp8-tensorwise A8] [--fp8-blockwise B8]
       (on the GPU machine) writes the group sizes (peers.group_sizes: equal,
@@ -236,6 +237,14 @@ def run(args):
     entries = sorted({e for e, _ in cases})
     fp8_entries = entries
     artifacts = [("generated", args.generated, entries)]
+    variants = []
+    for spec in args.variant:
+        name, _, path = spec.partition("=")
+        if not name or not path or name in ("generated", "cublaslt", "torch") + FP8_KINDS:
+            sys.exit("generated_gemm.py: --variant wants NAME=ARTIFACT with a new NAME, got %r"
+                     % spec)
+        variants.append(name)
+        artifacts.append((name, path, entries))
     if args.cublaslt:
         artifacts.append(("cublaslt", args.cublaslt, entries))
     for kind in FP8_KINDS:
@@ -258,7 +267,8 @@ def run(args):
         flops = 2.0 * R * kd * n
         row = dict(entry=entry, routing=routing, pass_=pas, R=R, Kd=kd, N=n,
                    groups=len(sizes), max_group=max(sizes))
-        kinds = [k for k in ("generated", "cublaslt") + FP8_KINDS if (k, routing) in ours]
+        kinds = [k for k in ("generated", "cublaslt") + FP8_KINDS + tuple(variants)
+                 if (k, routing) in ours]
         for kind in kinds:
             e = ours[(kind, routing)].get(entry)
             row[kind + "_ms"] = e["median_ms"] if e else None
@@ -281,6 +291,14 @@ def run(args):
             fmt(100 * r["generated_tflops"] / ceiling if ceiling else None),
             fmt(r.get("cublaslt_ms"), 3), fmt(r.get("cublaslt_tflops")), fmt(r["torch_ms"], 3),
             fmt(r["torch_tflops"])))
+    if variants:
+        print("%-28s %-8s %9s %7s" % ("gemm", "routing", "gen ms", "TF/s")
+              + "".join(" %16s %7s" % (v + " ms", "TF/s") for v in variants))
+        for r in rows:
+            print("%-28s %-8s %9s %7s" % (r["entry"], r["routing"], fmt(r["generated_ms"], 3),
+                                          fmt(r["generated_tflops"]))
+                  + "".join(" %16s %7s" % (fmt(r.get(v + "_ms"), 3), fmt(r.get(v + "_tflops")))
+                            for v in variants))
     fp8_rows = [r for r in rows if any(r.get(k + "_ms") for k in FP8_KINDS)]
     if fp8_rows:
         print("%-28s %-8s %9s %7s %9s %7s %9s %7s" % (
@@ -313,6 +331,10 @@ def main():
     r.add_argument("--runner", required=True)
     r.add_argument("--generated", required=True)
     r.add_argument("--cublaslt", help="the --gemm=cublaslt artifact (optional)")
+    r.add_argument("--variant", action="append", default=[], metavar="NAME=ARTIFACT",
+                   help="another artifact of the same entries (e.g. other moe-compile "
+                        "--gemm-* options), timed in the same run and tabled next to "
+                        "--generated (repeatable)")
     r.add_argument("--fp8-tensorwise", help="artifact of entries --fp8 tensorwise")
     r.add_argument("--fp8-blockwise", help="artifact of entries --fp8 blockwise")
     r.add_argument("--out", required=True)

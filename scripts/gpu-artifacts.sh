@@ -41,6 +41,8 @@
 # MOE_GEMM=generated|cublaslt|auto (default auto) picks the GPU artifacts'
 # grouped GEMMs (moe-compile --gemm); MOE_GEMM_BLOCK_N=auto|128|256 (default
 # auto) the generated ones' tile width (moe-compile --gemm-block-n);
+# MOE_GEMM_PANEL_TILES=N (default 0: chosen) the n-tiles of a panel of their
+# tile order (moe-compile --gemm-panel-tiles; 1000: m-tile after m-tile);
 # MOE_GEMM_MAX_STAGES=N (default 0: as many as fit) caps their pipeline
 # (moe-compile --gemm-max-stages; 3 for compute-sanitizer memcheck, which
 # reports "Unknown Error" from deeper kernels that fill shared memory);
@@ -63,6 +65,7 @@ BIN=$BUILD/bin
 CHIP=${MOE_GPU_CHIP:-sm_90a}
 OUT=${2:-$BUILD/artifacts}
 BLOCK_N=--gemm-block-n=${MOE_GEMM_BLOCK_N:-auto}
+PANEL=--gemm-panel-tiles=${MOE_GEMM_PANEL_TILES:-0}
 STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
@@ -93,14 +96,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     differentiate "$src" "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -114,7 +117,8 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu-panels"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== FP8 weight gradients on f32 operands (test/gpu/Inputs/fp8-wgrad.mlir)"
@@ -135,7 +139,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$STAGES" "$TMA_STORE" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

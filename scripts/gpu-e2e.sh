@@ -2,7 +2,8 @@
 # On a GPU machine (no MLIR needed): build libmoe_runtime_gpu and moe-runner
 # standalone, then check every example's GPU artifact (forward and
 # backward) against its CPU artifact (scripts/gpu-artifacts.sh made both),
-# four examples at a time.
+# four examples at a time; then the grouped GEMM cases, the NaN layer and the
+# adversarial layers where the artifacts have them.
 #
 #   scripts/gpu-e2e.sh [OUTDIR]     (default: $OUT, else ./gpu-e2e-out)
 #   E2E_CUDA_GRAPH=1   runs the example checks with moe-runner --cuda-graph
@@ -27,9 +28,10 @@ status=0
 if [ -d "$ART/gemm" ]; then
   # The grouped GEMM cases alone (test/gpu/generated-grouped-gemm.test):
   # skewed and empty groups, partial tiles, f32 output, 300 groups,
-  # epilogues, 256-column tiles; generated kernels (gpu) and the cuBLASLt
-  # path (gpu-cublaslt).
-  for variant in gpu gpu-cublaslt; do
+  # epilogues, 256-column tiles; generated kernels (gpu), the same with
+  # panels of 2 column tiles (gpu-panels) and the cuBLASLt path
+  # (gpu-cublaslt).
+  for variant in gpu gpu-panels gpu-cublaslt; do
     [ -f "$ART/gemm/$variant.so" ] || continue
     echo "=== grouped GEMMs ($variant) vs CPU reference $(date +%T)"
     if timeout 120 "$RUNNER" "$ART/gemm/$variant" --device gpu --inputs "$ART/gemm/in" --iters 1 \
@@ -105,6 +107,34 @@ if [ -d "$ART/nan" ]; then
   else
     grep -E "FAIL|error" "$NAN/check.log" | head -20; echo "nan-propagation: FAIL"; status=1
   fi
+fi
+if [ -d "$ART/adversarial" ]; then
+  # test/e2e/adversarial's layers (test/gpu/adversarial.test): each entry and
+  # its _fwd/_bwd pair against the CPU; the outputs listed after a name hold
+  # non-finite values on both sides by design (--expect-nonfinite).
+  echo "--- adversarial $(date +%T)"
+  ADV=$ART/adversarial
+  while read -r entry expected; do
+    [ -n "$entry" ] || continue
+    flags=()
+    for x in $expected; do flags+=(--expect-nonfinite "$x"); done
+    log=$OUTDIR/adversarial-$entry.log
+    if timeout 120 "$RUNNER" "$ADV/gpu" --device gpu --inputs "$ADV/in" --seed 1 --iters 1 \
+         --warmup 0 --entry "$entry" --entry "${entry}_fwd" --entry "${entry}_bwd" \
+         --check-against "$ADV/cpu" "${flags[@]}" >"$log" 2>&1; then
+      echo "adversarial $entry: PASS ($(grep -E '^check:' "$log" | tail -1))"
+    else
+      grep -E "FAIL|error" "$log" | head -20; echo "adversarial $entry: FAIL"; status=1
+    fi
+  done <<'LAYERS'
+same_k
+one_expert
+groups_e256
+nonfinite_x out aux_loss res0 res1 res3 res5 res6 res7 res9 d_x d_router_weight d_w_gate d_w_up d_w_down
+logits_softmax out aux_loss z_loss res0 res4 d_x d_logits d_w_gate d_w_up d_w_down
+logits_sigmoid aux_loss z_loss res0 d_logits
+gemm_overflow out res2 res5 d_x d_logits d_w_gate d_w_up d_w_down
+LAYERS
 fi
 echo "=== done $(date +%T): $([ $status = 0 ] && echo ALL CHECKS PASSED || echo SOME CHECKS FAILED)"
 exit $status

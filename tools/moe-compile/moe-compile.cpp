@@ -88,6 +88,13 @@ static cl::opt<std::string> gemmBlockN(
              "with N >= 4096 where N allows and 3 stages fit, else 128; or "
              "128, 256)"),
     cl::cat(category));
+static cl::opt<int64_t> gemmPanelTiles(
+    "gemm-panel-tiles", cl::init(0),
+    cl::desc("GPU targets, --gemm=generated: n-tiles of a panel of the "
+             "generated grouped GEMMs' tile order (0: one panel where a "
+             "group's B is below 24 MB, else about sqrt(132 * BM / BN); a "
+             "value of at least N / BN: m-tile after m-tile)"),
+    cl::cat(category));
 static cl::opt<int64_t> gemmMaxStages(
     "gemm-max-stages", cl::init(0),
     cl::desc("GPU targets, --gemm=generated: at most this many pipeline "
@@ -329,6 +336,7 @@ int main(int argc, char **argv) {
     options.toolkit = toolkit;
     options.gemm = gemmBackend;
     options.gemmBlockN = gemmBlockN;
+    options.gemmPanelTiles = gemmPanelTiles;
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
     options.tiledTransposes = tiledTransposes;

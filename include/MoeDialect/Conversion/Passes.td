@@ -284,6 +284,13 @@ def ConvertGroupedMatmulToNVGPUPass
     into its slot of a device scratch buffer and fences them for the tensor
     map proxy. Nothing in the entry waits for the device.
 
+    Tile order: a group's tiles run in panels of `panel-tiles` column
+    tiles, m-tile after m-tile within a panel, so that the CTAs running at
+    once share a few of B's column tiles and a range of A's rows in L2;
+    chosen (0) as one panel (m-tile after m-tile) where a group's B (a
+    weight gradient: the group's rows of it) is below 24 MB, else about
+    sqrt(num-ctas * BM / BN) tiles wide.
+
     Tile choice: BK = one 128-byte swizzle row (64 bf16, 128 FP8). Grouped matmul: BM = 128 (two consumer
     warpgroups) when the rows per group on average (R / G) are at least
     128, else 64 (one; small groups waste less of a tile). Weight gradient:
@@ -311,6 +318,11 @@ def ConvertGroupedMatmulToNVGPUPass
            "and for grouped matmuls with N >= 4096 where it fits with 3 "
            "stages and N is a multiple of it, else 128), 128 or 256 "
            "(wherever 2 stages fit)">,
+    Option<"panelTiles", "panel-tiles", "int64_t", /*default=*/"0",
+           "n-tiles of a panel of a group's tile order (0: chosen: one "
+           "panel where a group's B is below 24 MB, else about "
+           "sqrt(num-ctas * BM / BN); a value of at least N / BN runs the "
+           "tiles m-tile after m-tile)">,
     Option<"maxStages", "max-stages", "int64_t", /*default=*/"0",
            "At most this many pipeline stages (0: as many as shared memory "
            "holds, up to 8; else 2 to 8). compute-sanitizer memcheck runs "

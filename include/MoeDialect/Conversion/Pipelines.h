@@ -92,6 +92,12 @@ struct MoeLowerToGpuOptions
                      "(convert-grouped-matmul-to-nvgpu's block-n): auto, 128 "
                      "or 256"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> gemmPanelTiles{
+      *this, "gemm-panel-tiles",
+      llvm::cl::desc("n-tiles of a panel of the generated grouped GEMMs' "
+                     "tile order (convert-grouped-matmul-to-nvgpu's "
+                     "panel-tiles; 0: chosen from the tile shape)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> gemmMaxStages{
       *this, "gemm-max-stages",
       llvm::cl::desc("Pipeline stages of the generated grouped GEMMs at most "

@@ -65,6 +65,8 @@ struct GemmChoices {
   /// bf16/f32 ones get kernels only where autoPrefersGeneratedKernel says
   /// so (moe-lower-to-gpu gemm=auto).
   bool autoSelect = false;
+  /// n-tiles of a panel of the tile order (0: chosen, chooseConfig).
+  int64_t panelTiles = 0;
 };
 
 struct GroupedGemmConfig {
@@ -140,6 +142,14 @@ struct GroupedGemmConfig {
   static constexpr int64_t consumerRegisters = 232;
 
   int64_t numCtas = 132;
+
+  /// n-tiles of one panel of a group's tiles (chooseConfig). The numCtas
+  /// tiles running at once read about numCtas / panelTiles m-tiles of A and
+  /// panelTiles n-tiles of B: where a group's B is larger than L2
+  /// (mixtral-8x7b: 117 MB an expert), m-tile after m-tile over all
+  /// n-tiles re-reads all of B from memory every few m-tiles. nTiles() or
+  /// more: m-tile after m-tile.
+  int64_t panelTiles = 1;
 
   /// K-steps of every tile where K is static (RaggedDim::M): A's, then
   /// a2's.
@@ -264,10 +274,14 @@ struct GroupedGemmConfig {
 /// second set of accumulator registers). Then
 /// the deepest pipeline that fits shared memory, at most `maxStages` (0: no
 /// limit; a tile that needs 3 stages to pay stays 128 wide when the limit is
-/// lower).
+/// lower). Panels (panelTiles; 0: chosen) where a group's B is 24 MB or
+/// more, of about sqrt(numCtas * blockM / blockN) n-tiles: the A and B
+/// bytes that the tiles running at once read, numCtas / P * blockM +
+/// P * blockN per k-column, are fewest there (8 n-tiles for 128 x 256
+/// tiles on 132 SMs); else one panel (m-tile after m-tile).
 GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
                                BlockNChoice blockNChoice,
-                               int64_t maxStages = 0);
+                               int64_t maxStages = 0, int64_t panelTiles = 0);
 
 } // namespace mlir::moe::grouped_gemm
 

@@ -12,13 +12,17 @@
 // longer K. Both walk
 // the same tiles: CTA i takes tiles i, i + numCtas, ... of a linear order that
 // the group sizes, scanned on the device, decode:
-//  - RaggedDim::M (grouped matmul): (m-tile, n-tile), m-tiles numbered group
-//    after group, then the tiles of the zero rows past the last group; only
-//    the rows of the tile's group are stored;
-//  - RaggedDim::K (weight gradient): (group, m-tile, n-tile), each tile
-//    reducing over its group's rows; rows of the next group that a last,
+//  - RaggedDim::M (grouped matmul): group after group, then the tiles of
+//    the zero rows past the last group; only the rows of the tile's group
+//    are stored;
+//  - RaggedDim::K (weight gradient): group after group, each tile reducing
+//    over its group's rows; rows of the next group that a last,
 //    partial k-step brings are zeroed in shared memory before the wgmma, and
 //    an empty group's tiles store zeros.
+// A group's tiles run in panels of a few n-tiles (m-tile after m-tile
+// within a panel), so that the CTAs running at once share a few of B's
+// column tiles and a range of A's rows in L2 instead of each streaming a
+// different part of all of B (GroupedGemmConfig::panelTiles).
 // Each stage has a "full" mbarrier (the producer's TMA transactions complete
 // it) and an "empty" one (each consumer arrives when its wgmma no longer
 // reads the stage). A running count of k-steps, shared by both sides'
@@ -269,24 +273,59 @@ private:
                                          : decodeReductionTile(tile);
   }
 
-  /// RaggedDim::M: m-tiles group after group, then the zero rows.
+  /// The (m-tile, n-tile) of the `i`th of a group's mTiles x nTiles tiles
+  /// in panel order (GroupedGemmConfig::panelTiles): panel after panel of
+  /// panelTiles n-tiles (the last one narrower), m-tile after m-tile
+  /// within a panel, n-tile after n-tile within an m-tile's row of it.
+  std::pair<Value, Value> panelOrder(Value i, Value mTiles) {
+    Value nTiles = index(config.nTiles());
+    if (config.panelTiles >= config.nTiles()) // one panel: row-major
+      return {divU(i, nTiles), remU(i, nTiles)};
+    Value panelTiles = index(config.panelTiles);
+    Value panel = divU(i, mul(mTiles, panelTiles));
+    Value firstColumn = mul(panel, panelTiles);
+    Value inPanel = sub(i, mul(panel, mul(mTiles, panelTiles)));
+    Value width = minU(panelTiles, sub(nTiles, firstColumn));
+    return {divU(inPanel, width), add(firstColumn, remU(inPanel, width))};
+  }
+
+  /// RaggedDim::M: group after group, each group's tiles in panel order;
+  /// then the zero rows' tiles, m-tile after m-tile.
   TileCoordinates decodeRowGroupTile(Value tile) {
     Value nTiles = index(config.nTiles());
-    Value mTile = divU(tile, nTiles);
+    // Group g's tiles are [tilesBefore(g), tilesThrough(g)) x nTiles, so
+    // the m-tile of the row-major order finds the group.
+    Value rowMajorMTile = divU(tile, nTiles);
     TileCoordinates t;
-    t.colBegin = mul(remU(tile, nTiles), index(config.outBlockN()));
-    Value isGroupTile = cmp(arith::CmpIPredicate::ult, mTile, groupTiles);
-    t.group = findGroup(mTile);
+    Value isGroupTile =
+        cmp(arith::CmpIPredicate::ult, rowMajorMTile, groupTiles);
+    t.group = findGroup(rowMajorMTile);
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
     Value previous = select(hasPrevious, sub(t.group, index(1)), index(0));
     Value zero = index(0);
     Value tilesBefore = select(hasPrevious, scanAt(scanTiles, previous), zero);
     Value rowsBefore = select(hasPrevious, scanAt(scanRows, previous), zero);
     Value rowsThrough = scanAt(scanRows, t.group);
+    Value mInGroup, nTile = remU(tile, nTiles);
+    Value outBlockN = index(config.outBlockN());
+    if (config.panelTiles >= config.nTiles()) {
+      t.colBegin = mul(nTile, outBlockN);
+      mInGroup = sub(rowMajorMTile, tilesBefore);
+    } else {
+      // A tail tile decodes as the first tile of a one-m-tile group (its
+      // coordinates are not used), so that no width or divisor is zero.
+      Value groupMTiles = sub(scanAt(scanTiles, t.group), tilesBefore);
+      auto [m, n] = panelOrder(
+          select(isGroupTile, sub(tile, mul(tilesBefore, nTiles)), zero),
+          select(isGroupTile, groupMTiles, index(1)));
+      mInGroup = m;
+      t.colBegin = mul(select(isGroupTile, n, nTile), outBlockN);
+    }
     Value blockM = index(config.blockM);
-    Value groupBegin = add(rowsBefore, mul(sub(mTile, tilesBefore), blockM));
+    Value groupBegin = add(rowsBefore, mul(mInGroup, blockM));
     Value groupEnd = minU(rowsThrough, index(config.rows));
-    Value tailBegin = add(groupRowsEnd, mul(sub(mTile, groupTiles), blockM));
+    Value tailBegin =
+        add(groupRowsEnd, mul(sub(rowMajorMTile, groupTiles), blockM));
     t.rowBegin = select(isGroupTile, groupBegin, tailBegin);
     t.rowEnd = select(isGroupTile, groupEnd, index(config.rows));
     t.aBegin = t.rowBegin;
@@ -295,15 +334,16 @@ private:
     return t;
   }
 
-  /// RaggedDim::K: (group, m-tile, n-tile); k-steps over the group's rows.
+  /// RaggedDim::K: group after group, each group's tiles in panel order;
+  /// k-steps over the group's rows.
   TileCoordinates decodeReductionTile(Value tile) {
-    Value nTiles = index(config.nTiles());
     Value tilesPerGroup = index(config.mTiles() * config.nTiles());
     TileCoordinates t;
     t.group = divU(tile, tilesPerGroup);
-    Value inGroup = remU(tile, tilesPerGroup);
-    t.aBegin = mul(divU(inGroup, nTiles), index(config.blockM));
-    t.colBegin = mul(remU(inGroup, nTiles), index(config.outBlockN()));
+    auto [mTile, nTile] =
+        panelOrder(remU(tile, tilesPerGroup), index(config.mTiles()));
+    t.aBegin = mul(mTile, index(config.blockM));
+    t.colBegin = mul(nTile, index(config.outBlockN()));
     t.rowBegin = add(mul(t.group, index(config.m)), t.aBegin);
     t.rowEnd = add(t.rowBegin, index(config.blockM));
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));

@@ -126,7 +126,8 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   problem.accumulate = op.getAccumulate();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
-  return chooseConfig(problem, choices.blockN, choices.maxStages);
+  return chooseConfig(problem, choices.blockN, choices.maxStages,
+                      choices.panelTiles);
 }
 
 /// The operands of a weight gradient as the kernel's A and B (and their
@@ -165,7 +166,8 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.f32Out = db.getElementType().isF32();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
-  return chooseConfig(problem, choices.blockN, choices.maxStages);
+  return chooseConfig(problem, choices.blockN, choices.maxStages,
+                      choices.panelTiles);
 }
 
 /// What the configuration itself rules out (empty: nothing).
@@ -579,8 +581,14 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(maxStages);
       return signalPassFailure();
     }
-    GemmChoices choices{numCtas, *blockN, maxStages, tmaStore, fp8Only,
-                        autoSelect};
+    if (panelTiles < 0) {
+      getOperation().emitError("convert-grouped-matmul-to-nvgpu: panel-tiles "
+                               "must be 0 (chosen) or positive, got ")
+          << static_cast<int64_t>(panelTiles);
+      return signalPassFailure();
+    }
+    GemmChoices choices{numCtas, *blockN,    maxStages, tmaStore,
+                        fp8Only, autoSelect, panelTiles};
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {

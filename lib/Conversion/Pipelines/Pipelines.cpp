@@ -253,6 +253,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.numCtas = options.gemmCtas;
     gemms.blockNOption = options.gemmBlockN;
     gemms.maxStages = options.gemmMaxStages;
+    gemms.panelTiles = options.gemmPanelTiles;
     gemms.tmaStore = options.gemmTmaStore;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }

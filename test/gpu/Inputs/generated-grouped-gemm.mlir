@@ -57,6 +57,12 @@
 //                   two 64 x 128 halves), SiLU(gate) · up, the same sizes
 //   wide_gated_nk_f32: gate|up halves (nk, F = 128: two K-major boxes of 128
 //                   rows), f32 output, the skewed sizes (64-row tiles)
+// Panel order (a group's tiles panel after panel of n-tiles; the test
+// forces 2-tile panels with --gemm-panel-tiles=2, the default takes 8 or 11):
+//   panels_kn:      N = 640 (5 column tiles: panels of 2, 2, 1), groups of
+//                   700 and 324 rows (6 and 3 128-row tiles)
+//   panels_wgrad:   the weight gradient of the same shape, f32 db [2, 256,
+//                   640] (2 x 5 tiles a group)
 // A layer (test/e2e/fusion/Inputs/gate-up-layer.mlir, copied): with
 // gemm=generated, moe-lower-to-gpu's moe-fuse gives its gate|up matmul the
 // SiLU(gate) · up epilogue; the CPU reference runs it unfused.
@@ -99,6 +105,16 @@ func.func @nk_large(%a: tensor<1024x256xbf16>, %b: tensor<2x384x256xbf16>, %size
   %e = tensor.empty() : tensor<1024x384xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x384x256xbf16>, tensor<2xi32> -> tensor<1024x384xbf16>
   return %c : tensor<1024x384xbf16>
+}
+func.func @panels_kn(%a: tensor<1024x128xbf16>, %b: tensor<2x128x640xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x640xbf16> {
+  %e = tensor.empty() : tensor<1024x640xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<1024x128xbf16>, tensor<2x128x640xbf16>, tensor<2xi32> -> tensor<1024x640xbf16>
+  return %c : tensor<1024x640xbf16>
+}
+func.func @panels_wgrad(%a: tensor<1024x256xbf16>, %dc: tensor<1024x640xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<2x256x640xf32> {
+  %e = tensor.empty() : tensor<2x256x640xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<1024x256xbf16>, tensor<1024x640xbf16>, tensor<2xi32> -> tensor<2x256x640xf32>
+  return %db : tensor<2x256x640xf32>
 }
 func.func @wgrad_skewed(%a: tensor<512x128xbf16>, %dc: tensor<512x192xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x128x192xf32> {
   %e = tensor.empty() : tensor<8x128x192xf32>

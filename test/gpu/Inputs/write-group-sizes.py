@@ -21,6 +21,8 @@ SIZES = {
     "many_groups": [rng.randrange(0, 13) for _ in range(300)],
     "nk_skewed": SKEWED,
     "nk_large": [700, 324],
+    "panels_kn": [700, 324],
+    "panels_wgrad": [700, 324],
     "wgrad_skewed": SKEWED,
     "wgrad_bf16": [700, 324],
     "wgrad_nk": SKEWED,
