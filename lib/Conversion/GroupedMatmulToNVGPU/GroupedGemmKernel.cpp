@@ -379,6 +379,59 @@ private:
     scf::YieldOp::create(b, loc, count);
   }
 
+  /// The coordinates of a tile as loop-carried values (the fields this
+  /// kernel's ragged dimension sets, in a fixed order), and back.
+  static constexpr std::array<Value TileCoordinates::*, 9> tileFields = {
+      &TileCoordinates::group,          &TileCoordinates::rowBegin,
+      &TileCoordinates::rowEnd,         &TileCoordinates::colBegin,
+      &TileCoordinates::aBegin,         &TileCoordinates::reductionBegin,
+      &TileCoordinates::reductionEnd,   &TileCoordinates::stepBegin,
+      &TileCoordinates::kSteps};
+  SmallVector<Value> packTile(const TileCoordinates &t) {
+    SmallVector<Value> values;
+    for (auto field : tileFields)
+      if (t.*field)
+        values.push_back(t.*field);
+    return values;
+  }
+  TileCoordinates unpackTile(const TileCoordinates &shape, ValueRange values) {
+    TileCoordinates t;
+    for (auto field : tileFields)
+      if (shape.*field) {
+        t.*field = values.front();
+        values = values.drop_front();
+      }
+    return t;
+  }
+
+  /// forEachTile whose body also gets `decodeNext`, which decodes the
+  /// CTA's next tile (its last one again past the end) where the body
+  /// calls it, and returns (count, the next tile's coordinates): the
+  /// consumers decode the next tile while the current one's last wgmmas
+  /// run, instead of between its epilogue and the next main loop.
+  template <typename Body> void forEachTileDecodedAhead(Body &&body) {
+    Value lastTile = sub(totalTiles, index(1));
+    auto decodeAt = [&](Value tile) { return decodeTile(minU(tile, lastTile)); };
+    TileCoordinates first = decodeAt(blockId);
+    SmallVector<Value> initial{index(0)};
+    llvm::append_range(initial, packTile(first));
+    auto loop = scf::ForOp::create(b, loc, blockId, totalTiles,
+                                   index(config.numCtas), initial);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = loop.getInductionVar();
+    TileCoordinates current =
+        unpackTile(first, loop.getRegionIterArgs().drop_front());
+    auto decodeNext = [&, tile] {
+      return decodeAt(add(tile, index(config.numCtas)));
+    };
+    auto [count, next] =
+        body(current, loop.getRegionIterArg(0), decodeNext);
+    SmallVector<Value> yielded{count};
+    llvm::append_range(yielded, packTile(next));
+    scf::YieldOp::create(b, loc, yielded);
+  }
+
   Value stageOf(Value count) { return remU(count, index(config.stages)); }
   /// The parity of the barrier phase that k-step `count` waits for.
   Value phaseOf(Value count) {
@@ -648,15 +701,18 @@ private:
       tensorScale = arith::MulFOp::create(
           b, loc, memref::LoadOp::create(b, loc, operands.aScale, ValueRange{}),
           memref::LoadOp::create(b, loc, operands.bScale, ValueRange{}));
-    forEachTile([&](const TileCoordinates &t, Value count) {
+    forEachTileDecodedAhead([&](const TileCoordinates &t, Value count,
+                                auto decodeNext) {
       // c's values that `accumulate` adds are loaded before the main loop,
       // so that their latency hides behind it.
       SmallVector<Value> old;
       if (config.accumulate)
         old = prefetchOutput(t);
-      auto [accumulator, next] = emitTileMma(t, count);
+      TileCoordinates nextTile;
+      auto [accumulator, next] =
+          emitTileMma(t, count, [&] { nextTile = decodeNext(); });
       emitEpilogue(t, accumulator, old);
-      return next;
+      return std::make_pair(next, nextTile);
     });
     // The last TMA stores complete before the CTA's shared memory goes.
     if (config.tmaStore())
@@ -677,9 +733,16 @@ private:
     nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, stageOf(step));
   }
 
-  std::pair<Value, Value> emitTileMma(const TileCoordinates &t, Value count) {
-    if (config.scaling == Fp8Scaling::blockwise)
-      return emitBlockScaledTileMma(t, count);
+  /// The tile's main loop; `afterLastIssue` runs once its last wgmmas are
+  /// issued, before they are waited for.
+  std::pair<Value, Value>
+  emitTileMma(const TileCoordinates &t, Value count,
+              llvm::function_ref<void()> afterLastIssue) {
+    if (config.scaling == Fp8Scaling::blockwise) {
+      auto result = emitBlockScaledTileMma(t, count);
+      afterLastIssue();
+      return result;
+    }
     Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
     auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
                                    ValueRange{zero, count});
@@ -702,6 +765,7 @@ private:
              [&] { releaseStage(sub(step, index(1))); });
       scf::YieldOp::create(b, loc, ValueRange{result, add(step, index(1))});
     }
+    afterLastIssue();
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     Value next = loop.getResult(1);
     Value anySteps = cmp(arith::CmpIPredicate::ugt, t.kSteps, index(0));
@@ -964,12 +1028,26 @@ private:
     // wgmma's layouts: A "row" and B "col" are K-major.
     auto layoutA = config.aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
     auto layoutB = config.bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+    // The k-slices' descriptors are the stage's plus their byte offset / 16
+    // in the address field: shared addresses stay below 2^18 (228 KiB), so
+    // the 14-bit field never carries into the next one. One add a slice
+    // keeps the integer work between the wgmmas small.
+    Value aStageDescriptor = matrixDescriptor(aBase, aLeading);
+    Value bStageDescriptor = matrixDescriptor(bBase, bLeading);
+    auto advanced = [&](Value descriptor, int64_t bytes) {
+      if (bytes == 0)
+        return descriptor;
+      return arith::AddIOp::create(
+                 b, loc, descriptor,
+                 arith::ConstantIntOp::create(b, loc, bytes >> 4, 64))
+          .getResult();
+    };
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kk = 0; kk < config.blockK() / wgmmaK; ++kk) {
-      Value aDescriptor = matrixDescriptor(
-          add(aBase, index(kk * kStride(config.aKMajor))), aLeading);
-      Value bDescriptor = matrixDescriptor(
-          add(bBase, index(kk * kStride(config.bKMajor))), bLeading);
+      Value aDescriptor =
+          advanced(aStageDescriptor, kk * kStride(config.aKMajor));
+      Value bDescriptor =
+          advanced(bStageDescriptor, kk * kStride(config.bKMajor));
       accumulator = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accumulatorType(), accumulator, aDescriptor, bDescriptor,
           shape, wgmmaType(config.aType), wgmmaType(config.bType),

@@ -33,11 +33,20 @@
 // FORCED-NOT:     nvgpu.tma.async.load
 // FORCED:         nvvm.setmaxregister  increase 232
 // FORCED:         llvm.mlir.zero : !llvm.struct<(f32,
-// FORCED:         nvvm.wgmma.fence.aligned
+// The stage's descriptors once, then each k-slice's by one add: A's
+// (K-major) 32 bytes = 2 further a slice, B's (N-major) 16 rows of 128
+// bytes = 128 further.
+// FORCED:         %[[ADESC:.*]] = arith.ori %{{.*}}, %{{.*}} : i64
 // FORCED:         arith.constant 4611686293338849280 : i64
-// FORCED-NEXT:    arith.ori
-// FORCED-NEXT:    nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
-// FORCED-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+// FORCED-NEXT:    %[[BDESC:.*]] = arith.ori
+// FORCED-NEXT:    nvvm.wgmma.fence.aligned
+// FORCED-NEXT:    nvvm.wgmma.mma_async %[[ADESC]], %[[BDESC]], {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// FORCED-NEXT:    arith.constant 2 : i64
+// FORCED-NEXT:    %[[A1:.*]] = arith.addi %[[ADESC]], %{{.*}} : i64
+// FORCED-NEXT:    arith.constant 128 : i64
+// FORCED-NEXT:    %[[B1:.*]] = arith.addi %[[BDESC]], %{{.*}} : i64
+// FORCED-NEXT:    nvvm.wgmma.mma_async %[[A1]], %[[B1]], {{.*}}, <m = 64, n = 256, k = 16>
+// FORCED-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
 // FORCED:         nvvm.wgmma.commit.group.sync.aligned
 // Whole rows: four 64 x 64 bf16 boxes of 64 x 256 (64 register pairs a
 // thread), TMA-stored without a column test (N is a multiple of 256).
@@ -85,6 +94,7 @@ func.func @wide_kn(%a: memref<1024x128xbf16>, %b: memref<2x128x512xbf16>, %n: me
 // FORCED-NOT:     nvgpu.tma.async.load
 // FORCED:         arith.constant 4611686293439512576 : i64
 // FORCED-NEXT:    arith.ori
+// FORCED-NEXT:    nvvm.wgmma.fence.aligned
 // FORCED-NEXT:    nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 func.func @wide_nk(%a: memref<1024x128xbf16>, %b: memref<2x512x128xbf16>, %n: memref<2xi32>, %c: memref<1024x512xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<1024x128xbf16>, memref<2x512x128xbf16>, memref<2xi32> -> memref<1024x512xbf16>

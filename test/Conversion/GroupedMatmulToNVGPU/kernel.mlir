@@ -63,19 +63,19 @@
 // CHECK:           llvm.mlir.zero : !llvm.struct<(f32,
 // CHECK:           scf.for
 // CHECK:             nvgpu.mbarrier.try_wait.parity
+// The shared-memory matrix descriptors of the stage: address / 16 in bits
+// 0-13 (masked with 16383), the leading-dimension byte offset 8192 / 16 =
+// 512 in bits 16-29, the 8-row stride 1024 / 16 = 64 in bits 32-45, the
+// 128-byte swizzle in bit 62; per 16-wide k-slice A (K-major) advances 32
+// bytes and B (N-major) 2048: 2 and 128 added to the address field.
+// CHECK:             arith.andi %{{.*}}, %c16383_i64{{[_0-9]*}} : i64
+// CHECK-NEXT:        arith.constant 4611686293338849280 : i64
+// CHECK:             arith.andi %{{.*}}, %c16383_i64{{[_0-9]*}} : i64
+// CHECK-NEXT:        arith.constant 4611686293338849280 : i64
 // CHECK:             nvvm.wgmma.fence.aligned
-// The shared-memory matrix descriptors: address / 16 in bits 0-13 (masked
-// with 16383), the leading-dimension byte offset 8192 / 16 = 512 in bits
-// 16-29, the 8-row stride 1024 / 16 = 64 in bits 32-45, the 128-byte
-// swizzle in bit 62; per 16-wide k-slice A (K-major) advances 32 bytes and
-// B (N-major) 2048.
-// CHECK:             arith.andi %{{.*}}, %c16383_i64{{[_0-9]*}} : i64
-// CHECK-NEXT:        arith.constant 4611686293338849280 : i64
-// CHECK:             arith.andi %{{.*}}, %c16383_i64{{[_0-9]*}} : i64
-// CHECK-NEXT:        arith.constant 4611686293338849280 : i64
 // CHECK:             nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
-// CHECK:             arith.constant 32 : index
-// CHECK:             arith.constant 2048 : index
+// CHECK:             arith.constant 2 : i64
+// CHECK:             arith.constant 128 : i64
 // CHECK-COUNT-3:     nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK:             nvvm.wgmma.commit.group.sync.aligned
 // CHECK:             nvvm.wgmma.wait.group.sync.aligned 1
@@ -172,13 +172,16 @@ func.func @large_groups_f32(%a: memref<1024x64xbf16>, %b: memref<2x64x256xbf16>,
 // CHECK:         nvgpu.tma.async.load {{.*}} : <tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:     nvgpu.tma.async.load
 // A's descriptor (64-row box) and B's (128-row box: leading offset
-// 16384 / 16 = 1024), both K-major: each k-slice advances 32 bytes.
+// 16384 / 16 = 1024), both K-major: each k-slice advances 32 bytes, 2 in
+// the descriptor's address field.
 // CHECK:         arith.constant 4611686293338849280 : i64
 // CHECK:         arith.constant 4611686293372403712 : i64
 // CHECK:         nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-// CHECK:         arith.constant 32 : index
-// CHECK:         arith.constant 32 : index
-// CHECK:         nvvm.wgmma.mma_async
+// CHECK-NEXT:    arith.constant 2 : i64
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    arith.constant 2 : i64
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    nvvm.wgmma.mma_async
 // CHECK-NOT:   moe.grouped_matmul
 func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) {weight_layout = #moe<weight_layout nk>} : memref<256x128xbf16>, memref<4x192x128xbf16>, memref<4xi32> -> memref<256x192xbf16>
@@ -207,10 +210,13 @@ func.func @nk_layout(%a: memref<256x128xbf16>, %b: memref<4x192x128xbf16>, %n: m
 // CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:             nvvm.barrier id = %c3_i32{{[_0-9]*}} number_of_threads = %c256_i32{{[_0-9]*}}
 // CHECK:           nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
-// Both operands M/N-major: each k-slice advances 16 rows (2048 bytes).
-// CHECK:           arith.constant 2048 : index
-// CHECK:           arith.constant 2048 : index
-// CHECK:           nvvm.wgmma.mma_async
+// Both operands M/N-major: each k-slice advances 16 rows (2048 bytes, 128
+// in the descriptor's address field).
+// CHECK-NEXT:      arith.constant 128 : i64
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      arith.constant 128 : i64
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      nvvm.wgmma.mma_async
 // CHECK:         vector.store %{{.*}}, %[[DB]]
 // CHECK-NOT:   moe.grouped_weight_grad
 func.func @weight_grad(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>, %n: memref<4xi32>, %db: memref<4x256x192xf32>) {

@@ -41,7 +41,19 @@
 // AUTO:           %[[N:.*]] = arith.remui %[[TILE]], %c5 : index
 // AUTO-NEXT:      arith.muli %[[N]], %c128 : index
 // AUTO-NOT:       arith.minui %{{.*}}, %c11 : index
-// AUTO:           nvvm.wgmma.mma_async
+// The consumers carry the next tile's coordinates: they decode it (the
+// group's binary search over the tile scan) once the tile's last wgmmas are
+// issued, before waiting for them.
+// AUTO:           scf.for %{{.*}} = %block_id_x to %{{.*}} step %c132 iter_args(%{{.*}} = %c0, {{.*}}) -> (index, index, index, index, index)
+// AUTO:             nvvm.wgmma.mma_async
+// AUTO:             nvvm.wgmma.wait.group.sync.aligned 1
+// AUTO:             scf.yield
+// AUTO-NEXT:      }
+// AUTO-NEXT:      %[[NEXT:.*]] = arith.addi %{{.*}}, %c132 : index
+// AUTO-NEXT:      %[[CLAMPED:.*]] = arith.minui %[[NEXT]], %{{.*}} : index
+// AUTO-NEXT:      arith.divui %[[CLAMPED]], %c5 : index
+// AUTO:           scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// AUTO:           nvvm.wgmma.wait.group.sync.aligned 0
 func.func @matmul_panels(%a: memref<1024x128xbf16>, %b: memref<2x128x640xbf16>, %n: memref<2xi32>, %c: memref<1024x640xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x128xbf16>, memref<2x128x640xbf16>, memref<2xi32> -> memref<1024x640xbf16>
   return
