@@ -152,9 +152,23 @@ struct GroupedGemmConfig {
   int64_t panelTiles = 1;
 
   /// K-steps of every tile where K is static (RaggedDim::M): A's, then
-  /// a2's.
-  int64_t kTiles() const { return (k + kSecond) / blockK(); }
-  int64_t firstKTiles() const { return k / blockK(); }
+  /// a2's. A K that is not a multiple of blockK ends in a partial step:
+  /// TMA fills A's (and a K-major B's) columns past K with zeros, and the
+  /// consumers zero the rows past K of an N-major B's boxes, which hold the
+  /// next group's first rows (kTailRows).
+  int64_t firstKTiles() const { return (k + blockK() - 1) / blockK(); }
+  int64_t secondKTiles() const {
+    return (kSecond + blockK() - 1) / blockK();
+  }
+  int64_t kTiles() const { return firstKTiles() + secondKTiles(); }
+  /// The rows of B's last k-step of a product of reduction `productK` that
+  /// are the group's (0: all of them, or a K-major B that needs no
+  /// zeroing).
+  int64_t kTailRows(int64_t productK) const {
+    if (ragged != RaggedDim::M || bKMajor)
+      return 0;
+    return productK % blockK();
+  }
   int64_t mTiles() const { return (m + blockM - 1) / blockM; }
   /// Columns of c one tile stores, and B's columns (n is c's).
   int64_t outBlockN() const { return blockN / accumulatorsPerOutput; }

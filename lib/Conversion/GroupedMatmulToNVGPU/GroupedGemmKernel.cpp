@@ -756,6 +756,8 @@ private:
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
       if (config.ragged == RaggedDim::K)
         zeroOutsideGroup(t, loop.getInductionVar(), stage);
+      else
+        zeroRowsPastK(loop.getInductionVar(), stage);
       Value result = emitStageMma(stage, accumulator);
       // The wgmma group of this step waits until at most one is in flight:
       // the previous step's is done, so its stage is free.
@@ -937,6 +939,31 @@ private:
       }
       publishZeroedStage();
     });
+  }
+
+  /// RaggedDim::M with an N-major B: a product's last k-step, where K is
+  /// not a multiple of blockK, brings the next group's first rows of B
+  /// (or zeros past the last group). A's columns there are zeros, but a
+  /// non-finite weight times zero is NaN: the rows become zeros before the
+  /// wgmma reads them.
+  void zeroRowsPastK(Value kStep, Value stage) {
+    auto zeroTail = [&](int64_t lastStep, int64_t validRows) {
+      ifThen(cmp(arith::CmpIPredicate::eq, kStep, index(lastStep)), [&] {
+        for (int64_t box = 0; box < config.bBoxes(); ++box) {
+          Value mine = cmp(arith::CmpIPredicate::eq,
+                           index(box % config.consumers()), consumer);
+          ifThen(mine, [&] {
+            zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)),
+                         index(validRows));
+          });
+        }
+        publishZeroedStage();
+      });
+    };
+    if (int64_t rows = config.kTailRows(config.k))
+      zeroTail(config.firstKTiles() - 1, rows);
+    if (int64_t rows = config.kTailRows(config.kSecond))
+      zeroTail(config.kTiles() - 1, rows);
   }
 
   /// Box `box` (a run-time index) of 64 x 64 at `stageOffset`.

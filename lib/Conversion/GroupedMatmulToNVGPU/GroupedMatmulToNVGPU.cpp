@@ -237,10 +237,12 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
     return reason;
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
   int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
-  int64_t blockK = GroupedGemmConfig::swizzleRowElements(fp8 ? 1 : 2);
-  if (k % blockK != 0)
-    return dimensionReason("K", k, blockK,
-                           fp8 ? "one k-step is one 128-wide scale block" : "");
+  // bf16: a last, partial k-step covers K's remainder (GroupedGemmConfig::
+  // kTiles); A's rows are still whole 16-byte TMA rows.
+  if (fp8 && k % 128 != 0)
+    return dimensionReason("K", k, 128, "one k-step is one 128-wide scale block");
+  if (k % 8 != 0)
+    return dimensionReason("K", k, 8, "TMA rows are 16-byte aligned");
   if (n % 8 != 0)
     return dimensionReason("N", n, 8, "TMA rows are 16-byte aligned");
   return pipelineReason(configFor(op, choices));

@@ -14,9 +14,9 @@
 // RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=max-stages=9 2>&1 | FileCheck %s --check-prefix=STAGES9
 // STAGES9: error: convert-grouped-matmul-to-nvgpu: max-stages must be 0 (as many as fit) or in [2, 8], got 9
 
-func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
-  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 96 (a multiple of 64 is needed)}}
-  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x96xbf16>, memref<4x96x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
+func.func @k_not_multiple_of_8(%a: memref<256x100xbf16>, %b: memref<4x100x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for K = 100 (a multiple of 8 is needed: TMA rows are 16-byte aligned)}}
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x100xbf16>, memref<4x100x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
   return
 }
 

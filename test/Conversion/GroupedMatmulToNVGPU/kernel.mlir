@@ -395,10 +395,10 @@ func.func @weight_grad_kd_not_multiple_of_64(%a: memref<256x96xbf16>, %dc: memre
 
 // -----
 
-// CHECK-LABEL: func.func @k_not_multiple_of_64
+// CHECK-LABEL: func.func @k_not_multiple_of_8
 // CHECK:       moe.grouped_matmul
-func.func @k_not_multiple_of_64(%a: memref<256x96xbf16>, %b: memref<4x96x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
-  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x96xbf16>, memref<4x96x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
+func.func @k_not_multiple_of_8(%a: memref<256x100xbf16>, %b: memref<4x100x192xbf16>, %n: memref<4xi32>, %c: memref<256x192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<256x100xbf16>, memref<4x100x192xbf16>, memref<4xi32> -> memref<256x192xbf16>
   return
 }
 

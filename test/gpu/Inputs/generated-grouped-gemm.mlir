@@ -57,6 +57,12 @@
 //                   two 64 x 128 halves), SiLU(gate) · up, the same sizes
 //   wide_gated_nk_f32: gate|up halves (nk, F = 128: two K-major boxes of 128
 //                   rows), f32 output, the skewed sizes (64-row tiles)
+// K not a multiple of the 64-wide k-step (a last, partial k-step):
+//   k_tail_kn:      K = 96, kn, the skewed sizes; b from write-group-sizes.py
+//                   with NaN weights in the empty group 2, whose first rows
+//                   the last k-step of group 1 (300 rows) brings in: they
+//                   must be zeroed, not multiplied by A's zero columns
+//   k_tail_nk:      K = 32 (the small example's), nk, the skewed sizes
 // Panel order (a group's tiles panel after panel of n-tiles; the test
 // forces 2-tile panels with --gemm-panel-tiles=2, the default takes 8 or 11):
 //   panels_kn:      N = 640 (5 column tiles: panels of 2, 2, 1), groups of
@@ -105,6 +111,16 @@ func.func @nk_large(%a: tensor<1024x256xbf16>, %b: tensor<2x384x256xbf16>, %size
   %e = tensor.empty() : tensor<1024x384xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x384x256xbf16>, tensor<2xi32> -> tensor<1024x384xbf16>
   return %c : tensor<1024x384xbf16>
+}
+func.func @k_tail_kn(%a: tensor<512x96xbf16>, %b: tensor<8x96x192xbf16> {moe.name = "b"}, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
+  %e = tensor.empty() : tensor<512x192xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) : tensor<512x96xbf16>, tensor<8x96x192xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  return %c : tensor<512x192xbf16>
+}
+func.func @k_tail_nk(%a: tensor<512x32xbf16>, %b: tensor<8x192x32xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x192xbf16> {
+  %e = tensor.empty() : tensor<512x192xbf16>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x32xbf16>, tensor<8x192x32xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
+  return %c : tensor<512x192xbf16>
 }
 func.func @panels_kn(%a: tensor<1024x128xbf16>, %b: tensor<2x128x640xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x640xbf16> {
   %e = tensor.empty() : tensor<1024x640xbf16>

@@ -21,6 +21,8 @@ SIZES = {
     "many_groups": [rng.randrange(0, 13) for _ in range(300)],
     "nk_skewed": SKEWED,
     "nk_large": [700, 324],
+    "k_tail_kn": SKEWED,
+    "k_tail_nk": SKEWED,
     "panels_kn": [700, 324],
     "panels_wgrad": [700, 324],
     "wgrad_skewed": SKEWED,
@@ -44,3 +46,13 @@ SIZES["wgrad_many_groups"] = SIZES["many_groups"]
 out = sys.argv[1]
 for entry, sizes in SIZES.items():
     npy.write(os.path.join(out, entry, "sizes.npy"), "<i4", [len(sizes)], sizes)
+
+# k_tail_kn's weights b [8, 96, 192] (f32, read as bf16): seeded values in
+# [-1, 1), and NaN in group 2, which is empty; group 1's last, partial
+# k-step brings group 2's first 32 rows into shared memory.
+wrng = random.Random(11)
+weights = []
+for g in range(8):
+    for _ in range(96 * 192):
+        weights.append(float("nan") if g == 2 else wrng.uniform(-1.0, 1.0))
+npy.write(os.path.join(out, "k_tail_kn", "b.npy"), "<f4", [8, 96, 192], weights)
