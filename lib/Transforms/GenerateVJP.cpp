@@ -267,6 +267,16 @@ LogicalResult applyAdjoint(Operation &op, BackwardBuilder &bb,
     return op.emitOpError("has no adjoint: moe-generate-vjp supports the moe "
                           "ops, ")
            << describeUpstreamVJPOps();
+  // The moe adjoints build their tensors from the op's static extents.
+  if (isa<MoeDialect>(op.getDialect()))
+    for (auto [kind, values] : {std::pair<StringRef, ValueRange>{
+                                    "operand", op.getOperands()},
+                                {"result", op.getResults()}})
+      for (auto [i, v] : llvm::enumerate(values))
+        if (auto t = dyn_cast<RankedTensorType>(v.getType());
+            t && !t.hasStaticShape())
+          return op.emitOpError("adjoint needs static shapes, but ")
+                 << kind << " #" << i << " is " << t;
   SmallVector<Value> dops;
   if (failed(vjp.buildVJP(bb.getBuilder(), bb, dres, dops)))
     return failure();

@@ -422,6 +422,17 @@ func.func @fp8_matmul(%a: tensor<16x256xf8E4M3FN>, %b: tensor<2x256x128xf8E4M3FN
 
 // -----
 
+// The moe adjoints need static shapes (a fuzzer case crashed in the aux
+// loss's adjoint).
+func.func @aux_loss_dynamic(%s: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<f32> {
+  %init = tensor.empty() : tensor<f32>
+  // expected-error @+1 {{'moe.aux_loss' op adjoint needs static shapes, but operand #0 is 'tensor<?x?xf32>'}}
+  %0 = moe.aux_loss sequence %s, %i from softmax coeff 1.000000e-02 outs(%init) {seq_length = 4 : i64} : tensor<?x?xf32>, tensor<?x?xi32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 // A fused (accumulating) matmul is differentiated before fusion, not after.
 func.func @accumulate_matmul(%a: tensor<16x32xbf16>, %b: tensor<2x32x48xbf16>, %n: tensor<2xi32>, %c0: tensor<16x48xbf16>) -> tensor<16x48xbf16> {
   // expected-error @+1 {{'moe.grouped_matmul' op with 'accumulate' has no adjoint: run moe-generate-vjp on the unfused graph, then fuse forward and backward}}
