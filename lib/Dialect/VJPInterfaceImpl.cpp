@@ -462,6 +462,14 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
     auto permute = cast<PermuteOp>(op);
     Location loc = op->getLoc();
     Value dxs = dres[0];
+    // The gather-sum below is a moe.combine, whose rows are bf16, f16 or
+    // f32 (FP8 tensors get f32 cotangents from moe.dequantize's adjoint).
+    Type dxsElement = tensorType(dxs).getElementType();
+    if (!dxsElement.isBF16() && !dxsElement.isF16() && !dxsElement.isF32())
+      return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
+                             "the permuted rows, got ")
+             << tensorType(dxs)
+             << " (moe-fp8-placement runs after moe-generate-vjp)";
     // dx[t] = Σ_k dxs[rows[t, k]]: a combine with unit weights (padding
     // rows are never gathered).
     Value rows = ctx.forward(permute.getRows());

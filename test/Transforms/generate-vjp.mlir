@@ -433,6 +433,19 @@ func.func @aux_loss_dynamic(%s: tensor<?x?xf32>, %i: tensor<?x?xi32>) -> tensor<
 
 // -----
 
+// FP8 rows have no cotangent of their own type to gather (a fuzzer case
+// crashed here).
+func.func @permute_fp8(%x: tensor<3x2xf8E5M2>, %idx: tensor<3x1xi32>) -> tensor<3x2xf8E5M2> {
+  %init1 = tensor.empty() : tensor<3x2xf8E5M2>
+  %init2 = tensor.empty() : tensor<2xi32>
+  %init3 = tensor.empty() : tensor<3x1xi32>
+  // expected-error @+1 {{'moe.permute' op adjoint needs a bf16, f16 or f32 cotangent of the permuted rows, got 'tensor<3x2xf8E5M2>' (moe-fp8-placement runs after moe-generate-vjp)}}
+  %p, %s, %r = moe.permute %x, %idx experts 2 align 1 outs(%init1, %init2, %init3) : tensor<3x2xf8E5M2>, tensor<3x1xi32> -> tensor<3x2xf8E5M2>, tensor<2xi32>, tensor<3x1xi32>
+  return %p : tensor<3x2xf8E5M2>
+}
+
+// -----
+
 // A fused (accumulating) matmul is differentiated before fusion, not after.
 func.func @accumulate_matmul(%a: tensor<16x32xbf16>, %b: tensor<2x32x48xbf16>, %n: tensor<2xi32>, %c0: tensor<16x48xbf16>) -> tensor<16x48xbf16> {
   // expected-error @+1 {{'moe.grouped_matmul' op with 'accumulate' has no adjoint: run moe-generate-vjp on the unfused graph, then fuse forward and backward}}
