@@ -22,6 +22,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 
+#include "OperandChecks.h"
 #include "TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -464,8 +465,7 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
     Value dxs = dres[0];
     // The gather-sum below is a moe.combine, whose rows are bf16, f16 or
     // f32 (FP8 tensors get f32 cotangents from moe.dequantize's adjoint).
-    Type dxsElement = tensorType(dxs).getElementType();
-    if (!dxsElement.isBF16() && !dxsElement.isF16() && !dxsElement.isF32())
+    if (!checks::isActivationType(tensorType(dxs).getElementType()))
       return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
                              "the permuted rows, got ")
              << tensorType(dxs)

@@ -930,13 +930,7 @@ private:
     ifThen(partial, [&] {
       // A is M-major here: this consumer's M-columns are its own box.
       zeroRowsFrom(stageBoxAt(aStageOffset(stage), consumer), valid);
-      for (int64_t box = 0; box < config.bBoxes(); ++box) {
-        Value mine = cmp(arith::CmpIPredicate::eq,
-                         index(box % config.consumers()), consumer);
-        ifThen(mine, [&] {
-          zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)), valid);
-        });
-      }
+      zeroBRowsFrom(stage, valid);
       publishZeroedStage();
     });
   }
@@ -949,14 +943,7 @@ private:
   void zeroRowsPastK(Value kStep, Value stage) {
     auto zeroTail = [&](int64_t lastStep, int64_t validRows) {
       ifThen(cmp(arith::CmpIPredicate::eq, kStep, index(lastStep)), [&] {
-        for (int64_t box = 0; box < config.bBoxes(); ++box) {
-          Value mine = cmp(arith::CmpIPredicate::eq,
-                           index(box % config.consumers()), consumer);
-          ifThen(mine, [&] {
-            zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)),
-                         index(validRows));
-          });
-        }
+        zeroBRowsFrom(stage, index(validRows));
         publishZeroedStage();
       });
     };
@@ -964,6 +951,18 @@ private:
       zeroTail(config.firstKTiles() - 1, rows);
     if (int64_t rows = config.kTailRows(config.kSecond))
       zeroTail(config.kTiles() - 1, rows);
+  }
+
+  /// Zeroes rows [firstRow, 64) of each of B's 64 x 64 boxes in `stage`,
+  /// the boxes dealt out to the consumers in turn (they share B).
+  void zeroBRowsFrom(Value stage, Value firstRow) {
+    for (int64_t box = 0; box < config.bBoxes(); ++box) {
+      Value mine = cmp(arith::CmpIPredicate::eq,
+                       index(box % config.consumers()), consumer);
+      ifThen(mine, [&] {
+        zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)), firstRow);
+      });
+    }
   }
 
   /// Box `box` (a run-time index) of 64 x 64 at `stageOffset`.

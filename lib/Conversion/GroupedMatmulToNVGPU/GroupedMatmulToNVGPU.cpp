@@ -239,8 +239,10 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
   int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
   // bf16: a last, partial k-step covers K's remainder (GroupedGemmConfig::
   // kTiles); A's rows are still whole 16-byte TMA rows.
-  if (fp8 && k % 128 != 0)
-    return dimensionReason("K", k, 128, "one k-step is one 128-wide scale block");
+  int64_t fp8BlockK = GroupedGemmConfig::swizzleRowElements(1);
+  if (fp8 && k % fp8BlockK != 0)
+    return dimensionReason("K", k, fp8BlockK,
+                           "one k-step is one 128-wide scale block");
   if (k % 8 != 0)
     return dimensionReason("K", k, 8, "TMA rows are 16-byte aligned");
   if (n % 8 != 0)

@@ -64,7 +64,6 @@ void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
 
 void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
                     int64_t warpsPerBlock, WarpItemBody body) {
-  constexpr int64_t warpSize = kWarpSize;
   Value c0 = indexConst(b, loc, 0), c1 = indexConst(b, loc, 1);
   Value blocks = ceilDiv(b, loc, numItems, warpsPerBlock);
   auto itemBlocks = scf::ParallelOp::create(
@@ -72,10 +71,10 @@ void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
       [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
         auto threads = scf::ParallelOp::create(
             bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
-            ValueRange{indexConst(bb, bloc, warpsPerBlock * warpSize)},
+            ValueRange{indexConst(bb, bloc, warpsPerBlock * kWarpSize)},
             ValueRange{indexConst(bb, bloc, 1)},
             [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
-              Value lanes = indexConst(tb, tloc, warpSize);
+              Value lanes = indexConst(tb, tloc, kWarpSize);
               Value warp = arith::DivUIOp::create(tb, tloc, threadIvs[0], lanes);
               Value lane = arith::RemUIOp::create(tb, tloc, threadIvs[0], lanes);
               Value item = arith::AddIOp::create(
