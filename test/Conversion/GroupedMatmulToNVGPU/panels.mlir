@@ -9,6 +9,11 @@
 // panel (the row-major decode); a larger one gets panels of the integer
 // nearest sqrt(132 * BM / BN) column tiles: 8 for 128 x 256 tiles.
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s --check-prefix=AUTO
+// moe-lower-to-gpu passes its gemm-panel-tiles on (the panel width 2 in the
+// width computation of the first kernel).
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-panel-tiles=2})' --mlir-print-ir-after=convert-grouped-matmul-to-nvgpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// PIPELINE:     func.func @matmul_panels
+// PIPELINE:       arith.minui %c2{{(_[0-9]+)?}}, %{{.*}} : index
 // RUN: not moe-opt %s --convert-grouped-matmul-to-nvgpu=panel-tiles=-1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: convert-grouped-matmul-to-nvgpu: panel-tiles must be 0 (chosen) or positive, got -1
 
