@@ -305,8 +305,9 @@ def ConvertGroupedMatmulToNVGPUPass
     Supported: bf16 operands, both weight layouts, bf16 or f32 output;
     FP8 grouped matmuls as above; grouped matmul: K a multiple of 8 (a
     last, partial k-step covers the rest of 64; FP8: a multiple of 128),
-    N of 8; weight gradient (bf16 only):
-    db's rows a multiple of 64, Kd and N of 8. Other ops are left for
+    N of 8; weight gradient: db's rows need not fill 64-row tiles (a last,
+    partial tile reads zeros past them and is stored by rows; FP8: a
+    multiple of 64), Kd and N a multiple of 8. Other ops are left for
     convert-moe-to-runtime-calls (cuBLASLt); `require-all` makes them an
     error naming the dimension and the multiple it needs.
   }];

@@ -73,9 +73,8 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
     config.blockM =
         config.groups > 0 && config.rows / config.groups >= 128 ? 128 : 64;
   } else {
-    // Every group's c is [M, N]: tiles never straddle groups along M (the
-    // epilogue stores whole tiles: M is a multiple of 64).
-    assert(config.m % 64 == 0 && "a weight gradient's M is whole 64-row tiles");
+    // Every group's c is [M, N]: a tile never holds two groups' rows (an M
+    // that is not a multiple of 64 ends in a partial tile, stored by rows).
     config.blockM = config.m % 128 == 0 ? 128 : 64;
   }
   // m64n256k16 reads B's shared memory once per 64 x 256 products instead

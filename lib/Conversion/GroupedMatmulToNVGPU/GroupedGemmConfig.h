@@ -216,8 +216,10 @@ struct GroupedGemmConfig {
   /// does not see TMA bulk stores).
   bool tmaStoreAllowed = true;
   /// Whether some tile may need the row-masked path: a weight gradient's
-  /// tiles are always whole.
-  bool maskedStores() const { return ragged == RaggedDim::M || !tmaStore(); }
+  /// tiles are whole unless M is not a multiple of the tile's rows.
+  bool maskedStores() const {
+    return ragged == RaggedDim::M || !tmaStore() || m % blockM != 0;
+  }
   /// The f32 staging of the row-masked path holds at most 128 columns of
   /// the tile at a time (a 256-wide tile is staged and stored in two
   /// slabs, so that its staging leaves room for 3 stages), rows padded by

@@ -345,7 +345,9 @@ private:
     t.aBegin = mul(mTile, index(config.blockM));
     t.colBegin = mul(nTile, index(config.outBlockN()));
     t.rowBegin = add(mul(t.group, index(config.m)), t.aBegin);
-    t.rowEnd = add(t.rowBegin, index(config.blockM));
+    // The last m-tile of an M that is not a multiple of blockM is partial.
+    t.rowEnd = add(t.rowBegin,
+                   minU(index(config.blockM), sub(index(config.m), t.aBegin)));
     Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
     Value previous = select(hasPrevious, sub(t.group, index(1)), index(0));
     Value rowsBefore =
@@ -1292,12 +1294,16 @@ private:
     emitMaskedStores(t, accumulator, old);
   }
 
-  /// RaggedDim::M: whether every row of this consumer's 64 belongs to the
+  /// Whether every row of this consumer's 64 belongs to the
   /// tile (its group's rows, or the zero rows past the groups), or those
   /// that do not lie past c's last row, where the tensor map clips them.
   Value consumerRowsWhole(const TileCoordinates &t) {
     Value begin = add(t.rowBegin, mul(consumer, index(64)));
     Value end = add(begin, index(64));
+    // RaggedDim::K: db's rows of the tile, which c's [G * M, N] tensor map
+    // would not clip at the group's end.
+    if (config.ragged == RaggedDim::K)
+      return cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
     Value rows = index(config.rows);
     Value whole = cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
     Value clipped = andI(cmp(arith::CmpIPredicate::eq, t.rowEnd, rows),

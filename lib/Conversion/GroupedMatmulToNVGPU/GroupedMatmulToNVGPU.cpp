@@ -277,12 +277,14 @@ std::string unsupportedReason(GroupedWeightGradOp op, const GemmChoices &choices
                              "TMA rows of the transposed operands are "
                              "16-byte aligned");
   }
-  // The rows of db (Kd, or N when nk) are the kernel's M: whole tiles.
+  // The rows of db (Kd, or N when nk) are the kernel's M. bf16: a last,
+  // partial m-tile reads zeros past M (TMA) and stores its rows by threads;
+  // FP8: whole tiles (the scale rows are per 64-row tile).
   bool nk = op.getWeightLayout() == WeightLayout::NK;
-  if (!nk && kd % GroupedGemmConfig::wgmmaM != 0)
+  if (fp8 && !nk && kd % GroupedGemmConfig::wgmmaM != 0)
     return dimensionReason("Kd", kd, GroupedGemmConfig::wgmmaM,
                            "db's rows are whole 64-row tiles");
-  if (nk && n % GroupedGemmConfig::wgmmaM != 0)
+  if (fp8 && nk && n % GroupedGemmConfig::wgmmaM != 0)
     return dimensionReason("N", n, GroupedGemmConfig::wgmmaM,
                            "db's rows (weight_layout nk) are whole 64-row "
                            "tiles");

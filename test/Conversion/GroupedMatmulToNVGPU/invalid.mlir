@@ -46,17 +46,17 @@ func.func @fp8_k_not_multiple_of_128(%a: memref<256x64xf8E4M3FN>, %b: memref<4x6
 
 // -----
 
-func.func @weight_grad_kd_not_multiple_of_64(%a: memref<256x96xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x96x64xf32>) {
-  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for Kd = 96 (a multiple of 64 is needed: db's rows are whole 64-row tiles)}}
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x96xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x96x64xf32>
+func.func @weight_grad_kd_not_multiple_of_8(%a: memref<256x100xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x100x64xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for Kd = 100 (a multiple of 8 is needed: TMA rows are 16-byte aligned)}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x100xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x100x64xf32>
   return
 }
 
 // -----
 
-func.func @weight_grad_nk_n_not_multiple_of_64(%a: memref<256x64xbf16>, %dc: memref<256x72xbf16>, %n: memref<4xi32>, %db: memref<4x72x64xf32>) {
-  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for N = 72 (a multiple of 64 is needed: db's rows (weight_layout nk) are whole 64-row tiles)}}
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<256x64xbf16>, memref<256x72xbf16>, memref<4xi32> -> memref<4x72x64xf32>
+func.func @weight_grad_nk_n_not_multiple_of_8(%a: memref<256x64xbf16>, %dc: memref<256x76xbf16>, %n: memref<4xi32>, %db: memref<4x76x64xf32>) {
+  // expected-error @+1 {{'moe.grouped_weight_grad' op has no generated GPU kernel for N = 76 (a multiple of 8 is needed: TMA rows are 16-byte aligned)}}
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) {weight_layout = #moe<weight_layout nk>} : memref<256x64xbf16>, memref<256x76xbf16>, memref<4xi32> -> memref<4x76x64xf32>
   return
 }
 

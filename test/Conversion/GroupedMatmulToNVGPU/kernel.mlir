@@ -385,11 +385,11 @@ func.func @accumulate_nk(%a: memref<256x64xbf16>, %b: memref<4x128x64xbf16>, %n:
 // What the kernel does not cover stays a moe op (the runtime call of
 // convert-moe-to-runtime-calls); invalid.mlir has the errors require-all
 // makes of them.
-// CHECK-LABEL: func.func @weight_grad_kd_not_multiple_of_64
+// CHECK-LABEL: func.func @weight_grad_kd_not_multiple_of_8
 // CHECK:       moe.grouped_weight_grad
 // CHECK-NOT:   gpu.launch
-func.func @weight_grad_kd_not_multiple_of_64(%a: memref<256x96xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x96x64xf32>) {
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x96xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x96x64xf32>
+func.func @weight_grad_kd_not_multiple_of_8(%a: memref<256x100xbf16>, %dc: memref<256x64xbf16>, %n: memref<4xi32>, %db: memref<4x100x64xf32>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<256x100xbf16>, memref<256x64xbf16>, memref<4xi32> -> memref<4x100x64xf32>
   return
 }
 

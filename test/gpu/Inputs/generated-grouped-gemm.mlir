@@ -63,6 +63,9 @@
 //                   the last k-step of group 1 (300 rows) brings in: they
 //                   must be zeroed, not multiplied by A's zero columns
 //   k_tail_nk:      K = 32 (the small example's), nk, the skewed sizes
+//   wgrad_m_tail:   a weight gradient with Kd = 96 db rows (the second
+//                   64-row tile partial), bf16 db, the skewed sizes
+//   wgrad_nk_m_tail: nk, db [G, N = 32, Kd] f32 (one partial tile)
 // Panel order (a group's tiles panel after panel of n-tiles; the test
 // forces 2-tile panels with --gemm-panel-tiles=2, the default takes 8 or 11):
 //   panels_kn:      N = 640 (5 column tiles: panels of 2, 2, 1), groups of
@@ -121,6 +124,16 @@ func.func @k_tail_nk(%a: tensor<512x32xbf16>, %b: tensor<8x192x32xbf16>, %sizes:
   %e = tensor.empty() : tensor<512x192xbf16>
   %c = moe.grouped_matmul %a, %b, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x32xbf16>, tensor<8x192x32xbf16>, tensor<8xi32> -> tensor<512x192xbf16>
   return %c : tensor<512x192xbf16>
+}
+func.func @wgrad_m_tail(%a: tensor<512x96xbf16>, %dc: tensor<512x192xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x96x192xbf16> {
+  %e = tensor.empty() : tensor<8x96x192xbf16>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<512x96xbf16>, tensor<512x192xbf16>, tensor<8xi32> -> tensor<8x96x192xbf16>
+  return %db : tensor<8x96x192xbf16>
+}
+func.func @wgrad_nk_m_tail(%a: tensor<512x128xbf16>, %dc: tensor<512x32xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x32x128xf32> {
+  %e = tensor.empty() : tensor<8x32x128xf32>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<512x32xbf16>, tensor<8xi32> -> tensor<8x32x128xf32>
+  return %db : tensor<8x32x128xf32>
 }
 func.func @panels_kn(%a: tensor<1024x128xbf16>, %b: tensor<2x128x640xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x640xbf16> {
   %e = tensor.empty() : tensor<1024x640xbf16>

@@ -23,6 +23,8 @@ SIZES = {
     "nk_large": [700, 324],
     "k_tail_kn": SKEWED,
     "k_tail_nk": SKEWED,
+    "wgrad_m_tail": SKEWED,
+    "wgrad_nk_m_tail": SKEWED,
     "panels_kn": [700, 324],
     "panels_wgrad": [700, 324],
     "wgrad_skewed": SKEWED,
