@@ -28,17 +28,29 @@
 #   adversarial                        ART/adversarial/gpu: skewed routing, empty
 #                                      experts and groups, non-finite x, T = 37
 # Tools (SANITIZE_TOOLS; default "memcheck initcheck racecheck synccheck"):
-# memcheck and initcheck run on every artifact; racecheck and synccheck only
-# on the artifacts whose kernels use shared memory (SANITIZE_SHARED_ARTIFACTS,
-# default "gemm": the compiler's other kernels use none; add examples built
-# with MOE_GEMM=generated to check their generated GEMMs in place; build
-# those with MOE_GEMM_MAX_STAGES=3 MOE_GEMM_TMA_STORE=false: memcheck reports
+# memcheck and initcheck run on every artifact, SANITIZE_JOBS at a time;
+# racecheck and synccheck only on the artifacts whose kernels use shared
+# memory (SANITIZE_SHARED_ARTIFACTS, default "gemm": the compiler's other
+# kernels use none; add examples built with MOE_GEMM=generated to check
+# their generated GEMMs in place), after the others and one at a time (on
+# one H200 racecheck's runs failed to launch the generated GEMMs while other
+# sanitizer processes shared the GPU, and ran clean alone), from the
+# artifacts under SANITIZE_SHARED_ROOT (default: the same root).
+# Sanitizer builds: MOE_GEMM=generated MOE_GEMM_MAX_STAGES=3
+# MOE_GEMM_TMA_STORE=false for memcheck and initcheck (memcheck reports
 # "Unknown Error" from generated GEMMs whose 4 or more stages fill shared
-# memory, while the same kernels capped at 3 stages run clean; racecheck
-# launches them only at MOE_GEMM_MAX_STAGES=2 (its launch failures follow
-# the kernel's shared memory; synccheck launches none of them), and initcheck
+# memory, while the same kernels capped at 3 stages run clean; initcheck
 # does not see TMA bulk stores, so it reports every read of a TMA-stored
-# tile; stored by threads the tiles are tracked).
+# tile; stored by threads the tiles are tracked), and the same at
+# MOE_GEMM_MAX_STAGES=2 for racecheck (its launch failures follow the
+# kernel's shared memory). racecheck and synccheck check the compiler's
+# kernels (__moe_entry_*): racecheck reports hazards inside cuBLASLt's own
+# nvjet kernel (the router's dense matmul), which is NVIDIA's code.
+# synccheck launches no generated GEMM at any stage count, with or without
+# setmaxnreg and with its Hopper checks off
+# (bench/results/2026-11-29-h200-sanitize-wgrad-tail), so it skips the
+# kernels SANITIZE_SYNCCHECK_EXCLUDE names (substrings, default
+# "_grouped_matmul _grouped_weight_grad"; empty: none) and checks the rest.
 #
 # Every run: compute-sanitizer --tool T --error-exitcode 86 moe-runner ...
 # --device gpu --iters 1 --warmup 0 (initcheck adds --uninitialized-outputs:
@@ -64,6 +76,8 @@ CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 TOOLS=${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}
 ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm nan adversarial cublaslt}
 SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm}
+SHARED_ROOT=${SANITIZE_SHARED_ROOT:-$ART}
+SYNCCHECK_EXCLUDE=${SANITIZE_SYNCCHECK_EXCLUDE-_grouped_matmul _grouped_weight_grad}
 JOBS=${SANITIZE_JOBS:-4}
 TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
 LARGE_TIMEOUT_S=${SANITIZE_LARGE_TIMEOUT_S:-270}
@@ -81,9 +95,10 @@ source "$ROOT/scripts/gpu-runner-build.sh"
 moe_build_gpu_runner "$ROOT" "$BUILD" "$CUDA_HOME" "$OUTDIR/build.log"
 echo "sanitizer: $SANITIZER ($("$SANITIZER" --version 2>/dev/null | grep -i version | head -1))"
 
-# The moe-runner arguments of an artifact (after the runner), or nothing when
-# the artifact is not there.
+# The moe-runner arguments of artifact $1 under root $2 (default ART) (after
+# the runner), or nothing when the artifact is not there.
 runner_args() {
+  local ART=${2:-$ART}
   case $1 in
     small|seed-test|qwen3-30b-a3b)
       if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1"; fi ;;
@@ -97,36 +112,47 @@ runner_args() {
 }
 
 uses_shared_memory() { [[ " $SHARED_ARTIFACTS " == *" $1 "* ]]; }
+shared_tool() { [ "$1" = racecheck ] || [ "$1" = synccheck ]; }
+# The runner arguments of artifact $1 for tool $2.
+artifact_args() {
+  if shared_tool "$2"; then runner_args "$1" "$SHARED_ROOT"; else runner_args "$1"; fi
+}
 
 # One sanitizer run: writes OUTDIR/<artifact>.<tool>.{log,rc}.
 sanitize_one() {
   local name=$1 tool=$2 limit=$3 args
-  args=$(runner_args "$name")
+  args=$(artifact_args "$name" "$tool")
   local log=$OUTDIR/$name.$tool.log
   rm -f "$OUTDIR/$name.$tool.rc"
   # initcheck: outputs not zeroed first, so an output byte the entry never
   # writes is reported too (when the outputs are copied back).
   local outputs=""
   [ "$tool" = initcheck ] && outputs=--uninitialized-outputs
+  # racecheck/synccheck: the compiler's kernels (synccheck: but the excluded).
+  local filters=() part
+  if shared_tool "$tool"; then
+    filters=(--kernel-name kns=__moe_entry_)
+    if [ "$tool" = synccheck ]; then
+      for part in $SYNCCHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
+    fi
+  fi
   # shellcheck disable=SC2086 # args and outputs are word lists built above
   timeout --kill-after=30 "$limit" "$SANITIZER" --tool "$tool" \
-    --error-exitcode "$FINDING_RC" --print-limit 50 \
+    --error-exitcode "$FINDING_RC" --print-limit 50 ${filters[@]+"${filters[@]}"} \
     "$RUNNER" $args --device gpu --iters 1 --warmup 0 $outputs >"$log" 2>&1
   echo $? >"$OUTDIR/$name.$tool.rc"
 }
 
-# The runs, as job groups: the runs of one group go one after the other.
+# The runs, as job groups: the runs of one group go one after the other;
+# racecheck and synccheck runs (`serial`) after every group, one at a time.
 groups=()
+serial=()
 missing=()
 for name in $ARTIFACTS; do
   case $name in
     small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|nan|adversarial|cublaslt) ;;
     *) echo "FAIL: unknown artifact '$name' in SANITIZE_ARTIFACTS"; exit 1 ;;
   esac
-  if [ -z "$(runner_args "$name")" ]; then
-    missing+=("$name")
-    continue
-  fi
   runs=()
   for tool in $TOOLS; do
     case $tool in
@@ -134,7 +160,13 @@ for name in $ARTIFACTS; do
       racecheck|synccheck) uses_shared_memory "$name" || continue ;;
       *) echo "FAIL: unknown tool '$tool' in SANITIZE_TOOLS"; exit 1 ;;
     esac
-    runs+=("$name:$tool")
+    if [ -z "$(artifact_args "$name" "$tool")" ]; then
+      missing+=("$name:$tool")
+    elif shared_tool "$tool"; then
+      serial+=("$name:$tool")
+    else
+      runs+=("$name:$tool")
+    fi
   done
   [ ${#runs[@]} -gt 0 ] || continue
   if [ "$name" = dsv3-1gpu ]; then
@@ -144,27 +176,36 @@ for name in $ARTIFACTS; do
   fi
 done
 
+# Runs the space-separated runs of a group one after the other.
+run_group() {
+  local run name tool limit t0
+  for run in $1; do
+    name=${run%%:*} tool=${run#*:}
+    limit=$TIMEOUT_S
+    [ "$name" = dsv3-1gpu ] && limit=$LARGE_TIMEOUT_S
+    t0=$SECONDS
+    sanitize_one "$name" "$tool" "$limit"
+    echo "  $name $tool: rc=$(cat "$OUTDIR/$name.$tool.rc") ($((SECONDS - t0)) s)"
+  done
+}
+
 echo "=== compute-sanitizer runs ($JOBS at a time) $(date +%T)"
 start=$SECONDS
 running=0
-for group in "${groups[@]}"; do
+for group in ${groups[@]+"${groups[@]}"}; do
   if [ "$running" -ge "$JOBS" ]; then
     wait -n
     running=$((running - 1))
   fi
-  (
-    for run in $group; do
-      name=${run%%:*} tool=${run#*:}
-      limit=$TIMEOUT_S
-      [ "$name" = dsv3-1gpu ] && limit=$LARGE_TIMEOUT_S
-      t0=$SECONDS
-      sanitize_one "$name" "$tool" "$limit"
-      echo "  $name $tool: rc=$(cat "$OUTDIR/$name.$tool.rc") ($((SECONDS - t0)) s)"
-    done
-  ) &
+  run_group "$group" &
   running=$((running + 1))
 done
 wait
+if [ ${#serial[@]} -gt 0 ]; then
+  echo "=== racecheck/synccheck runs, one at a time ($SHARED_ROOT) $(date +%T)"
+  run_group "${serial[*]}"
+  groups+=("${serial[*]}")
+fi
 
 # The distinct kernels (ours: __moe_entry_*; else the first words of the
 # symbol) that a log's reports point at.
@@ -177,7 +218,7 @@ status=0
 echo
 echo "=== summary ($((SECONDS - start)) s): compute-sanitizer, moe-runner --iters 1 --warmup 0"
 printf '%-16s %-10s %-8s %-10s %s\n' artifact tool errors result "reported at"
-for group in "${groups[@]}"; do
+for group in ${groups[@]+"${groups[@]}"}; do
   for run in $group; do
     name=${run%%:*} tool=${run#*:}
     log=$OUTDIR/$name.$tool.log
@@ -207,8 +248,8 @@ for group in "${groups[@]}"; do
     grep -E '^check: [0-9]+ outputs' "$log" | sed 's/^/    values: /'
   done
 done
-for name in "${missing[@]}"; do
-  printf '%-16s %-10s %-8s %-10s %s\n' "$name" - - MISSING "no artifact (run scripts/gpu-artifacts.sh)"
+for run in ${missing[@]+"${missing[@]}"}; do
+  printf '%-16s %-10s %-8s %-10s %s\n' "${run%%:*}" "${run#*:}" - MISSING "no artifact (run scripts/gpu-artifacts.sh)"
   status=1
 done
 echo "logs: $OUTDIR/<artifact>.<tool>.log"
