@@ -147,6 +147,7 @@ sanitize_one() {
 # racecheck and synccheck runs (`serial`) after every group, one at a time.
 groups=()
 serial=()
+serial_late=()
 missing=()
 for name in $ARTIFACTS; do
   case $name in
@@ -163,7 +164,11 @@ for name in $ARTIFACTS; do
     if [ -z "$(artifact_args "$name" "$tool")" ]; then
       missing+=("$name:$tool")
     elif shared_tool "$tool"; then
-      serial+=("$name:$tool")
+      # The two largest layers last: a timeout then cuts the fewest runs.
+      case $name in
+        mixtral-8x7b|dsv3-1gpu) serial_late+=("$name:$tool") ;;
+        *) serial+=("$name:$tool") ;;
+      esac
     else
       runs+=("$name:$tool")
     fi
@@ -201,6 +206,7 @@ for group in ${groups[@]+"${groups[@]}"}; do
   running=$((running + 1))
 done
 wait
+serial+=(${serial_late[@]+"${serial_late[@]}"})
 if [ ${#serial[@]} -gt 0 ]; then
   echo "=== racecheck/synccheck runs, one at a time ($SHARED_ROOT) $(date +%T)"
   run_group "${serial[*]}"
