@@ -16,7 +16,10 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -49,6 +52,46 @@ struct CheckLoweredToLLVMPass
         return WalkResult::advance();
       op->emitError("'") << op->getName()
                          << "' could not be lowered to the LLVM dialect";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+/// A constant dimension index outside [0, rank) of `tensor.dim` or
+/// `memref.dim` is undefined behaviour that the verifiers accept (the index
+/// is an SSA value); upstream canonicalization patterns index the shape with
+/// it (memref.dim of a memref.alloc crashed moe-lower-to-gpu, fuzz seed 79).
+/// The pipelines reject it first, at the op.
+struct CheckDimIndicesPass
+    : PassWrapper<CheckDimIndicesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckDimIndicesPass)
+  StringRef getArgument() const final { return "moe-check-dim-indices"; }
+  StringRef getDescription() const final {
+    return "Fail on tensor.dim / memref.dim with a constant index out of "
+           "range";
+  }
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      Value source, index;
+      if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+        source = dim.getSource();
+        index = dim.getIndex();
+      } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
+        source = dim.getSource();
+        index = dim.getIndex();
+      } else {
+        return WalkResult::advance();
+      }
+      auto shaped = dyn_cast<ShapedType>(source.getType());
+      std::optional<int64_t> constant = getConstantIntValue(index);
+      if (!shaped || !shaped.hasRank() || !constant ||
+          (*constant >= 0 && *constant < shaped.getRank()))
+        return WalkResult::advance();
+      op->emitOpError("index ")
+          << *constant << " is out of range for its rank-" << shaped.getRank()
+          << " operand (0 to " << shaped.getRank() - 1 << ")";
       return WalkResult::interrupt();
     });
     if (result.wasInterrupted())
@@ -113,6 +156,7 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       GemmFusion fuse = GemmFusion::none) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
+  pm.addPass(std::make_unique<CheckDimIndicesPass>());
   pm.addPass(createInlinerPass());
   pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass());
   pm.addPass(createCanonicalizerPass());
