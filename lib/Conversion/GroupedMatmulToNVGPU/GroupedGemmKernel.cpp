@@ -1300,12 +1300,12 @@ private:
   Value consumerRowsWhole(const TileCoordinates &t) {
     Value begin = add(t.rowBegin, mul(consumer, index(64)));
     Value end = add(begin, index(64));
+    Value whole = cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
     // RaggedDim::K: db's rows of the tile, which c's [G * M, N] tensor map
     // would not clip at the group's end.
     if (config.ragged == RaggedDim::K)
-      return cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
+      return whole;
     Value rows = index(config.rows);
-    Value whole = cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
     Value clipped = andI(cmp(arith::CmpIPredicate::eq, t.rowEnd, rows),
                          cmp(arith::CmpIPredicate::ult, begin, rows));
     return arith::OrIOp::create(b, loc, whole, clipped);

@@ -16,10 +16,9 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -60,7 +59,7 @@ struct CheckLoweredToLLVMPass
 };
 
 /// A constant dimension index outside [0, rank) of `tensor.dim` or
-/// `memref.dim` is undefined behaviour that the verifiers accept (the index
+/// `memref.dim` (ShapedDimOpInterface) is undefined behaviour that the verifiers accept (the index
 /// is an SSA value); upstream canonicalization patterns index the shape with
 /// it (memref.dim of a memref.alloc crashed moe-lower-to-gpu, fuzz seed 79).
 /// The pipelines reject it first, at the op.
@@ -73,23 +72,13 @@ struct CheckDimIndicesPass
            "range";
   }
   void runOnOperation() override {
-    WalkResult result = getOperation().walk([&](Operation *op) {
-      Value source, index;
-      if (auto dim = dyn_cast<tensor::DimOp>(op)) {
-        source = dim.getSource();
-        index = dim.getIndex();
-      } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
-        source = dim.getSource();
-        index = dim.getIndex();
-      } else {
-        return WalkResult::advance();
-      }
-      auto shaped = dyn_cast<ShapedType>(source.getType());
-      std::optional<int64_t> constant = getConstantIntValue(index);
+    WalkResult result = getOperation().walk([&](ShapedDimOpInterface dim) {
+      auto shaped = dyn_cast<ShapedType>(dim.getShapedValue().getType());
+      std::optional<int64_t> constant = getConstantIntValue(dim.getDimension());
       if (!shaped || !shaped.hasRank() || !constant ||
           (*constant >= 0 && *constant < shaped.getRank()))
         return WalkResult::advance();
-      op->emitOpError("index ")
+      dim->emitOpError("index ")
           << *constant << " is out of range for its rank-" << shaped.getRank()
           << " operand (0 to " << shaped.getRank() - 1 << ")";
       return WalkResult::interrupt();
