@@ -230,6 +230,27 @@ private:
   cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
 };
 
+/// A cuBLASLt workspace, zeroed once when `stream` is not capturing. Split-K
+/// plans write partial products there and a reduction kernel reads them
+/// back; compute-sanitizer initcheck does not see those writes and reported
+/// every such read as uninitialized (the router's dense matmul of
+/// mixtral-8x7b and dsv3-1gpu, inside splitKreduce_kernel). Zeroing costs one
+/// memset per workspace, and makes the reads defined for initcheck.
+int allocateWorkspace(cudaStream_t stream, void **workspace) {
+  CK_CUDA(cudaMalloc(workspace, kWorkspaceBytes));
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  cudaError_t e = cudaStreamIsCapturing(stream, &capture);
+  if (e == cudaSuccess && capture == cudaStreamCaptureStatusNone)
+    e = cudaMemset(*workspace, 0, kWorkspaceBytes);
+  if (e != cudaSuccess) {
+    cudaFree(*workspace);
+    *workspace = nullptr;
+    return fail("%s: zeroing a new cuBLASLt workspace failed: %s (%s, status %d)", gWhat,
+                cudaGetErrorString(e), cudaGetErrorName(e), (int)e);
+  }
+  return 0;
+}
+
 struct Context {
   int device = 0;
   cudaStream_t stream = nullptr;
@@ -253,7 +274,8 @@ int getContext(void *stream, Context &ctx) {
   if (w == gWorkspaces.end()) {
     RelaxedCaptureScope relaxed;
     void *ws = nullptr;
-    CK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
+    if (allocateWorkspace(ctx.stream, &ws) != 0)
+      return -1;
     w = gWorkspaces.emplace(key, ws).first;
   }
   ctx.workspace = w->second;
@@ -425,7 +447,8 @@ int ensureAux(int device, int count, Aux *&out) {
     CK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     x.streams.push_back(st);
     void *ws = nullptr;
-    CK_CUDA(cudaMalloc(&ws, kWorkspaceBytes));
+    if (allocateWorkspace(st, &ws) != 0)
+      return -1;
     x.workspaces.push_back(ws);
     cudaEvent_t ev = nullptr;
     CK_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
