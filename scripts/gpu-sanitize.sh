@@ -39,14 +39,26 @@
 # Sanitizer builds: MOE_GEMM=generated MOE_GEMM_MAX_STAGES=3
 # MOE_GEMM_TMA_STORE=false for memcheck and initcheck (memcheck reports
 # "Unknown Error" from generated GEMMs whose 4 or more stages fill shared
-# memory, while the same kernels capped at 3 stages run clean; initcheck
+# memory, while the same kernels capped at 3 stages run clean; and, at 3
+# stages, at the generated weight gradients' mbarrier waits
+# (SYNCS.PHASECHK.TRANS64.TRYWAIT) in 3 of 4 memcheck processes of
+# qwen3-30b-a3b sharing the GPU, never in the same runs alone: hence one
+# run at a time by default; initcheck
 # does not see TMA bulk stores, so it reports every read of a TMA-stored
 # tile; stored by threads the tiles are tracked), and the same at
 # MOE_GEMM_MAX_STAGES=2 for racecheck (its launch failures follow the
-# kernel's shared memory). racecheck and synccheck check the compiler's
-# kernels (__moe_entry_*): racecheck reports hazards inside cuBLASLt's own
-# nvjet kernel (the router's dense matmul), which is NVIDIA's code.
-# synccheck launches no generated GEMM at any stage count, with or without
+# kernel's shared memory). racecheck runs unfiltered: with a kernel filter
+# (--kernel-name kns=__moe_entry_, or --kernel-name-exclude kns=nvjet)
+# every racecheck run of an example ended in "Internal Sanitizer Error" at
+# its first kernel, without one the same runs complete
+# (bench/results/2026-11-29-h200-fp8-examples run1, run2);
+# SANITIZE_RACECHECK_EXCLUDE (kernel-name substrings, default none) adds
+# exclusions anyway. A racecheck run whose reports never name one of the
+# compiler's kernels (__moe_entry_*) -- hazards inside cuBLASLt's nvjet
+# kernels, the router's dense matmuls, NVIDIA's code -- is listed as
+# LIBRARY-ONLY with the kernels it names, and does not fail the run.
+# synccheck checks the compiler's kernels (__moe_entry_*), and
+# launches no generated GEMM at any stage count, with or without
 # setmaxnreg and with its Hopper checks off
 # (bench/results/2026-11-29-h200-sanitize-wgrad-tail), so it skips the
 # kernels SANITIZE_SYNCCHECK_EXCLUDE names (substrings, default
@@ -59,10 +71,10 @@
 # under a timeout (SANITIZE_TIMEOUT_S,
 # default 300; dsv3-1gpu's SANITIZE_LARGE_TIMEOUT_S, default 270: making its
 # 22 GB of random weights on the host alone takes ~90 s), its log in
-# OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 4);
-# dsv3-1gpu's runs go one after the other, started first (each holds ~45 GB
-# of device memory): its two timeouts bound the whole set to ~9.5 minutes
-# while the other artifacts run beside it.
+# OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 1,
+# see above; memcheck and initcheck of every artifact then take ~6 minutes
+# on one H200, racecheck and synccheck ~5 more); dsv3-1gpu's runs go one
+# after the other, started first (each holds ~45 GB of device memory).
 # The environment passes through: MOERT_GPU_STREAMS=1 puts the cuBLASLt
 # grouped GEMMs on the runtime stream instead of auxiliary streams.
 # Exit status: 0 when every selected run finished with 0 errors; 1 on any
@@ -78,7 +90,8 @@ ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-
 SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm}
 SHARED_ROOT=${SANITIZE_SHARED_ROOT:-$ART}
 SYNCCHECK_EXCLUDE=${SANITIZE_SYNCCHECK_EXCLUDE-_grouped_matmul _grouped_weight_grad}
-JOBS=${SANITIZE_JOBS:-4}
+RACECHECK_EXCLUDE=${SANITIZE_RACECHECK_EXCLUDE:-}
+JOBS=${SANITIZE_JOBS:-1}
 TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
 LARGE_TIMEOUT_S=${SANITIZE_LARGE_TIMEOUT_S:-270}
 FINDING_RC=86
@@ -128,13 +141,14 @@ sanitize_one() {
   # writes is reported too (when the outputs are copied back).
   local outputs=""
   [ "$tool" = initcheck ] && outputs=--uninitialized-outputs
-  # racecheck/synccheck: the compiler's kernels (synccheck: but the excluded).
+  # racecheck: all but cuBLASLt's kernels; synccheck: the compiler's
+  # kernels but the excluded.
   local filters=() part
-  if shared_tool "$tool"; then
+  if [ "$tool" = racecheck ]; then
+    for part in $RACECHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
+  elif [ "$tool" = synccheck ]; then
     filters=(--kernel-name kns=__moe_entry_)
-    if [ "$tool" = synccheck ]; then
-      for part in $SYNCCHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
-    fi
+    for part in $SYNCCHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
   fi
   # shellcheck disable=SC2086 # args and outputs are word lists built above
   timeout --kill-after=30 "$limit" "$SANITIZER" --tool "$tool" \
@@ -230,6 +244,10 @@ for group in ${groups[@]+"${groups[@]}"}; do
     log=$OUTDIR/$name.$tool.log
     rc=$(cat "$OUTDIR/$name.$tool.rc" 2>/dev/null || echo none)
     errors=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" 2>/dev/null | tail -1 | grep -oE '[0-9]+$')
+    # racecheck ends in "RACECHECK SUMMARY: N hazards displayed (E errors,
+    # W warnings)" instead: every hazard counts.
+    [ -n "$errors" ] || errors=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" 2>/dev/null |
+      tail -1 | grep -oE '[0-9]+')
     where=""
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
       result=TIMEOUT
@@ -237,16 +255,23 @@ for group in ${groups[@]+"${groups[@]}"}; do
       result=NO-SUMMARY
     elif [ "$errors" != 0 ] || [ "$rc" = "$FINDING_RC" ]; then
       result=FINDINGS; where=$(reported_kernels "$log")
+      if [ "$tool" = racecheck ] && [ -n "$errors" ] && [ "$errors" != 0 ] &&
+         ! grep -qE 'Internal Sanitizer Error|Target application returned an error' "$log" &&
+         grep -qE '^=+ .*Race' "$log" && ! grep -E '^=+ ' "$log" | grep -q '__moe_entry_'; then
+        result=LIBRARY-ONLY
+        where=$(grep -E '^=+ .*(Race|access)' "$log" | grep -oE '(nvjet|cutlass|sm90_|cublas)[A-Za-z0-9_]*' |
+          cut -c1-40 | sort | uniq -c | sort -rn | head -3 | awk '{printf "%s%s(%s)", (NR>1?", ":""), $2, $1}')
+      fi
     elif [ "$rc" != 0 ]; then
       result=RUN-FAILED
     else
       result=clean
     fi
-    [ "$result" = clean ] || status=1
+    [ "$result" = clean ] || [ "$result" = LIBRARY-ONLY ] || status=1
     printf '%-16s %-10s %-8s %-10s %s\n' "$name" "$tool" "${errors:--}" "$result" "$where"
     if [ "$result" = RUN-FAILED ] || [ "$result" = NO-SUMMARY ]; then
       grep -E 'error|FAIL|moe-runner:' "$log" | grep -v '^=+ *$' | tail -3 | sed 's/^/    /'
-    elif [ "$result" = FINDINGS ]; then
+    elif [ "$result" = FINDINGS ] || [ "$result" = LIBRARY-ONLY ]; then
       # The first report: what was accessed, where, by whom, the address.
       awk '/^=+ [A-Z]/ && !/COMPUTE-SANITIZER/ && !seen { seen = 1; left = 5 } left > 0 { print; left-- }' "$log" | sed 's/^/    /'
     fi
