@@ -408,6 +408,11 @@ Status parseArtifactSpec(const JsonValue &root, ArtifactSpec *out) {
       MOERT_TRY(getCount(*flops, where + ".flops", &f));
       entry.flops = static_cast<uint64_t>(f);
     }
+    if (const JsonValue *fp8 = e.get("fp8")) {
+      if (!fp8->isBool())
+        return fieldError(where + ".fp8", format("expected true or false, found %s", fp8->kindName()));
+      entry.fp8 = fp8->boolValue;
+    }
     const JsonValue *args = e.get("args");
     if (!args)
       return fieldError(where, "missing \"args\"");

@@ -124,6 +124,24 @@ static int64_t expertFlops(func::FuncOp func) {
       std::min<uint64_t>(flops, std::numeric_limits<int64_t>::max()));
 }
 
+/// Whether any value in `func` (an argument, a result or an op's result)
+/// has an FP8 element type.
+static bool computesThroughFp8(func::FuncOp func) {
+  auto isFp8 = [](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    return isa<Float8E4M3FNType, Float8E5M2Type>(element);
+  };
+  if (llvm::any_of(func.getArgumentTypes(), isFp8))
+    return true;
+  return func
+      .walk([&](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), isFp8)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Reads moe.split_dim / moe.partial_sum of one argument or result into
 /// `info` (its shape already set).
 static LogicalResult readSharding(Location loc, DictionaryAttr attrs,
@@ -248,6 +266,7 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
       return failure();
     }
     entry.flops = expertFlops(func);
+    entry.fp8 = computesThroughFp8(func);
     // annotateEntryNames keeps what is set; it must be a string.
     for (unsigned i = 0, e = func.getNumArguments() + func.getNumResults();
          i < e; ++i) {
@@ -352,6 +371,8 @@ void writeArtifactJson(llvm::raw_ostream &os, StringRef target,
           json.attribute("name", entry.name);
           json.attribute("symbol", entry.symbol);
           json.attribute("flops", entry.flops);
+          if (entry.fp8)
+            json.attribute("fp8", true);
           json.attributeArray("args", [&] {
             for (const ArgInfo &arg : entry.args)
               json.object([&] {

@@ -45,6 +45,9 @@ struct EntryInfo {
   std::string name;
   std::string symbol; ///< void symbol(void **args)
   int64_t flops = 0;
+  /// Whether the entry computes through FP8 values (a moe-fp8-placement
+  /// quantization): its outputs are then checked at the FP8 tolerance.
+  bool fp8 = false;
   std::vector<ArgInfo> args; ///< inputs, then outputs, in call order
 };
 

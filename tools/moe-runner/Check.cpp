@@ -19,8 +19,11 @@ double checkTolerance(DType t) {
     return 1e-12;
   case DType::F32:
     return 1e-5;
+  case DType::F8E4M3:
+  case DType::F8E5M2:
+    return kFp8Tolerance;
   default:
-    return isFloatDType(t) ? 1e-2 : 0.0; // bf16, f16, fp8
+    return isFloatDType(t) ? 1e-2 : 0.0; // bf16, f16
   }
 }
 
@@ -31,6 +34,8 @@ double entryTolerance(const EntrySpec &entry, const ArgSpec &arg) {
   for (const ArgSpec &other : entry.args)
     if (isFloatDType(other.dtype))
       tolerance = std::max(tolerance, checkTolerance(other.dtype));
+  if (entry.fp8)
+    tolerance = std::max(tolerance, kFp8Tolerance);
   if (arg.numElements == 1 && (arg.dtype == DType::F32 || arg.dtype == DType::F64))
     tolerance = std::min(tolerance, kScalarLossTolerance);
   return tolerance;

@@ -61,6 +61,8 @@ struct EntrySpec {
   std::string name;
   std::string symbol;
   uint64_t flops = 0;
+  /// "fp8": true -- the entry computes through FP8 values (moe-fp8-placement).
+  bool fp8 = false;
   std::vector<ArgSpec> args;
 
   /// The argument called `name`, or null.
