@@ -107,6 +107,14 @@ static cl::opt<bool> gemmTmaStore(
              "generated grouped GEMMs with TMA (=false: by threads, which "
              "compute-sanitizer initcheck sees)"),
     cl::cat(category));
+static cl::opt<bool> denseMatmuls(
+    "dense-matmuls", cl::init(true),
+    cl::desc("GPU targets: the router projection and the f32 contractions "
+             "of its adjoint as cuBLASLt GEMMs on split bf16 operands "
+             "(=false: the compiler's own kernels, slower; for "
+             "compute-sanitizer racecheck, which fails inside cuBLASLt's "
+             "split-K kernel)"),
+    cl::cat(category));
 static cl::opt<bool> tiledTransposes(
     "tiled-transposes", cl::init(true),
     cl::desc("GPU targets: transposes of the last two dimensions as a block "
@@ -339,6 +347,7 @@ int main(int argc, char **argv) {
     options.gemmPanelTiles = gemmPanelTiles;
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
+    options.denseMatmuls = denseMatmuls;
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;
     options.outParams = true;

@@ -76,7 +76,19 @@ def ConvertMoeToRuntimeCallsPass
     bf16 or f32, group sizes other than i32, outputs other than bf16/f32,
     non-contiguous buffers. The other moe ops are left for
     `convert-moe-to-parallel-loops`.
+
+    `dense-matmuls=false` leaves `moe.gate` and the f32 contractions to the
+    compiler's own kernels (`convert-moe-to-parallel-loops`: a thread per
+    logit, reduction loops), so that no library kernel runs in a layer
+    without grouped-GEMM calls: compute-sanitizer racecheck fails inside
+    cuBLASLt's split-K kernel of dsv3-1gpu's router matmul before it
+    reaches the compiler's kernels. Slower; meant for sanitizer builds.
   }];
+  let options = [
+    Option<"denseMatmuls", "dense-matmuls", "bool", /*default=*/"true",
+           "moe.gate and the f32 contractions as cuBLASLt GEMMs on split "
+           "bf16 operands (false: left to the compiler's kernels)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",

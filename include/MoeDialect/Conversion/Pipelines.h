@@ -110,6 +110,13 @@ struct MoeLowerToGpuOptions
                      "TMA (convert-grouped-matmul-to-nvgpu's tma-store; "
                      "false for compute-sanitizer initcheck builds)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> denseMatmuls{
+      *this, "dense-matmuls",
+      llvm::cl::desc("The router projection and the f32 contractions of the "
+                     "router's adjoint as cuBLASLt GEMMs "
+                     "(convert-moe-to-runtime-calls' dense-matmuls); false: "
+                     "the compiler's kernels, for sanitizer builds"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorElementwise{
       *this, "vector-elementwise",
       llvm::cl::desc("Elementwise linalg ops as 16-byte vector chunks, a "

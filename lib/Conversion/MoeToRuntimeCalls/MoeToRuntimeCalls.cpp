@@ -421,6 +421,8 @@ bool collectivesToRuntime(Operation *root) {
 struct ConvertMoeToRuntimeCallsPass
     : mlir::moe::impl::ConvertMoeToRuntimeCallsPassBase<
           ConvertMoeToRuntimeCallsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     // What the runtime cannot do is an error, not a fallback to loops:
     // checked before anything is rewritten.
@@ -434,15 +436,17 @@ struct ConvertMoeToRuntimeCallsPass
     if (unsupported.wasInterrupted() || !collectivesToRuntime(getOperation()))
       return signalPassFailure();
 
-    contractionsToRuntime(getOperation());
-    SmallVector<GateOp> gates;
-    getOperation()->walk([&](GateOp op) {
-      if (op.hasPureBufferSemantics())
-        gates.push_back(op);
-    });
-    IRRewriter rewriter(&getContext());
-    for (GateOp op : gates)
-      gateToRuntime(rewriter, op);
+    if (denseMatmuls) {
+      contractionsToRuntime(getOperation());
+      SmallVector<GateOp> gates;
+      getOperation()->walk([&](GateOp op) {
+        if (op.hasPureBufferSemantics())
+          gates.push_back(op);
+      });
+      IRRewriter rewriter(&getContext());
+      for (GateOp op : gates)
+        gateToRuntime(rewriter, op);
+    }
 
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);

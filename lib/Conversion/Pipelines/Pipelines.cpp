@@ -290,7 +290,9 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.tmaStore = options.gemmTmaStore;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
-  pm.addPass(moe::createConvertMoeToRuntimeCallsPass());
+  moe::ConvertMoeToRuntimeCallsPassOptions runtimeCalls;
+  runtimeCalls.denseMatmuls = options.denseMatmuls;
+  pm.addPass(moe::createConvertMoeToRuntimeCallsPass(runtimeCalls));
   moe::ConvertMoeToParallelLoopsPassOptions loops;
   loops.singleThreadKernels = true;
   loops.warpRouter = options.warpRouter;
