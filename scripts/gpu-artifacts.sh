@@ -59,7 +59,9 @@
 # check layers; blockwise needs each check layer's T·K to be a multiple of
 # 128, so mixtral-8x7b's check T is then 64 (small contracts over 32 and is
 # skipped). MOE_FP8_OPTIONS adds placement options (e.g.
-# "quantize-before-all-to-all=true"); MOE_FP8_INSTRUCTIONS=false makes the
+# "quantize-before-all-to-all=true"); MOE_FP8_WEIGHT_INPUTS=1 adds
+# moe-fp8-weight-inputs (the layer takes FP8 weights, quantized by
+# @moe_layer_quantize_weights); MOE_FP8_INSTRUCTIONS=false makes the
 # quantize kernels convert by integer arithmetic (moe-compile
 # --fp8-instructions=false) instead of cvt instructions.
 set -euo pipefail
@@ -87,8 +89,11 @@ fi
 differentiate() {
   local in=$1 out=$2
   if [ -n "$FP8" ]; then
+    local weightInputs=()
+    [ "${MOE_FP8_WEIGHT_INPUTS:-0}" = 1 ] && weightInputs=(--moe-fp8-weight-inputs)
     "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" \
-      --moe-fp8-placement="recipe=$FP8${MOE_FP8_OPTIONS:+ $MOE_FP8_OPTIONS}" -o "$out"
+      --moe-fp8-placement="recipe=$FP8${MOE_FP8_OPTIONS:+ $MOE_FP8_OPTIONS}" \
+      ${weightInputs[@]+"${weightInputs[@]}"} -o "$out"
   else
     "$BIN/moe-opt" "$in" --moe-generate-vjp="recompute=$RECOMPUTE" -o "$out"
   fi

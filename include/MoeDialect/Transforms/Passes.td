@@ -342,4 +342,36 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MoeFP8WeightInputsPass : Pass<"moe-fp8-weight-inputs", "::mlir::ModuleOp"> {
+  let summary = "Take the expert weights as FP8 inputs, quantized by a function of their own";
+  let description = [{
+    After `moe-fp8-placement`: every `moe.quantize` of a weight argument
+    (role `weight`) whose result depends on the weight alone (any recipe but
+    `delayed`, whose amax history changes every call) moves out of the
+    functions that use it, into one function per layer,
+    `@<f>_quantize_weights`, which takes the bf16 weights and returns each
+    FP8 weight and its scale (`<name>_fp8`, `<name>_fp8_scale`). The layer's
+    functions take those as arguments (role `weight`) instead: the weights
+    are quantized once per optimizer step, not on every call, as
+    TransformerEngine does for the micro-batches of one step (its weight
+    cache) and DeepSeek-V3 with its FP8 weights.
+
+    - `@f` and `@f_fwd` (`<f>` is their name without `_fwd`, and the same
+      function serves `@f_bwd`) get `<name>_fp8` and `<name>_fp8_scale` in
+      place of the bf16 weight when nothing else reads it;
+    - `@f_fwd`'s FP8 weight residuals (`moe-fp8-placement`'s
+      `fp8-weight-residuals`), now its own arguments, are no longer
+      returned; `@f_bwd` takes the same arguments as weights;
+    - a bf16 weight argument that nothing reads any more goes (`@f_bwd`'s
+      weights, whose dgrads read the FP8 ones: its weight gradients need
+      only the activations).
+
+    The outputs are bit for bit those of the placed functions when the FP8
+    arguments are `@<f>_quantize_weights`' results. Two quantizations of one
+    weight with different recipes or types in one layer's functions are an
+    error.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // MOE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,290 @@
+//===- FP8WeightInputs.cpp - moe-fp8-weight-inputs ------------------------===//
+//
+// Moves the quantization of expert weights out of a layer's functions into
+// one function of its own, `@<f>_quantize_weights`, and makes the layer's
+// functions take the FP8 weights and their scales as arguments: weights
+// change once per optimizer step, the layer runs once per micro-batch.
+// Passes.td describes the rewrite.
+//
+//===----------------------------------------------------------------------===//
+#include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Transforms/EntryNames.h"
+#include "MoeDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::moe {
+#define GEN_PASS_DEF_MOEFP8WEIGHTINPUTSPASS
+#include "MoeDialect/Transforms/Passes.h.inc"
+} // namespace mlir::moe
+
+using namespace mlir;
+using namespace mlir::moe;
+
+namespace {
+
+constexpr StringLiteral kDataSuffix = "_fp8";
+constexpr StringLiteral kScaleSuffix = "_fp8_scale";
+
+StringRef stringAttrOf(func::FuncOp func, unsigned arg, StringRef attr) {
+  auto value = func.getArgAttrOfType<StringAttr>(arg, attr);
+  return value ? value.getValue() : StringRef();
+}
+
+std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (stringAttrOf(func, i, kNameAttr) == name)
+      return i;
+  return std::nullopt;
+}
+
+/// A weight argument's quantization that depends on the weight alone: every
+/// recipe but delayed, whose amax history is read and rolled each call.
+/// Returns the weight's name, or an empty string.
+StringRef hoistableWeightName(func::FuncOp func, QuantizeOp quantize) {
+  if (quantize.getAmaxHistoryOperand())
+    return {};
+  auto arg = dyn_cast<BlockArgument>(quantize.getInput());
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return {};
+  if (stringAttrOf(func, arg.getArgNumber(), kRoleAttr) != "weight")
+    return {};
+  return stringAttrOf(func, arg.getArgNumber(), kNameAttr);
+}
+
+/// One weight's quantization, as the first function of the layer that
+/// quantizes it does it (`prototype` is erased once the functions take the
+/// FP8 weights; the types stay).
+struct WeightQuantization {
+  QuantizeOp prototype;
+  Type weightType, dataType, scaleType;
+};
+
+/// Whether two quantizations of one weight give the same values.
+bool sameQuantization(QuantizeOp a, QuantizeOp b) {
+  return a.getRecipe() == b.getRecipe() &&
+         a.getInput().getType() == b.getInput().getType() &&
+         a->getResultTypes() == b->getResultTypes();
+}
+
+DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
+  NamedAttrList attrs;
+  attrs.set(kNameAttr, StringAttr::get(ctx, name));
+  attrs.set(kRoleAttr, StringAttr::get(ctx, role));
+  return attrs.getDictionary(ctx);
+}
+
+struct MoeFP8WeightInputsPass
+    : mlir::moe::impl::MoeFP8WeightInputsPassBase<MoeFP8WeightInputsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // A layer's functions: @f, @f_fwd and @f_bwd share the name <f>.
+    llvm::MapVector<StringRef, SmallVector<func::FuncOp>> layers;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      StringRef name = func.getSymName();
+      if (name.ends_with("_fwd") || name.ends_with("_bwd"))
+        name = name.drop_back(4);
+      layers[name].push_back(func);
+    }
+    for (auto &[layer, funcs] : layers)
+      if (failed(rewriteLayer(module, layer, funcs)))
+        return signalPassFailure();
+  }
+
+  LogicalResult rewriteLayer(ModuleOp module, StringRef layer,
+                             ArrayRef<func::FuncOp> funcs) {
+    llvm::MapVector<StringRef, WeightQuantization> weights;
+    DenseMap<func::FuncOp, SmallVector<QuantizeOp>> hoisted;
+    for (func::FuncOp func : funcs) {
+      WalkResult walk = func.walk([&](QuantizeOp quantize) {
+        StringRef name = hoistableWeightName(func, quantize);
+        if (name.empty())
+          return WalkResult::advance();
+        auto [it, inserted] = weights.try_emplace(
+            name, WeightQuantization{quantize, quantize.getInput().getType(),
+                                     quantize.getOutput().getType(),
+                                     quantize.getScale().getType()});
+        if (!inserted && !sameQuantization(it->second.prototype, quantize)) {
+          InFlightDiagnostic diag =
+              quantize.emitOpError("moe-fp8-weight-inputs: weight '")
+              << name
+              << "' is quantized differently here than in another function "
+                 "of layer '"
+              << layer << "'; one FP8 weight input cannot serve both";
+          diag.attachNote(it->second.prototype.getLoc())
+              << "the other quantization";
+          return WalkResult::interrupt();
+        }
+        hoisted[func].push_back(quantize);
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+    if (weights.empty())
+      return success();
+    if (failed(buildQuantizeFunction(module, layer, funcs, weights)))
+      return failure();
+    for (func::FuncOp func : funcs)
+      if (failed(takeFP8Weights(func, hoisted.lookup(func), weights)))
+        return failure();
+    return success();
+  }
+
+  /// @<layer>_quantize_weights(bf16 weights) -> (<name>_fp8,
+  /// <name>_fp8_scale)..., after the layer's last function.
+  LogicalResult
+  buildQuantizeFunction(ModuleOp module, StringRef layer,
+                        ArrayRef<func::FuncOp> funcs,
+                        llvm::MapVector<StringRef, WeightQuantization>
+                            &weights) {
+    MLIRContext *ctx = &getContext();
+    std::string name = (layer + "_quantize_weights").str();
+    if (Operation *clash = module.lookupSymbol(name)) {
+      return clash->emitOpError("moe-fp8-weight-inputs: @")
+             << name << " is needed for the weights of layer '" << layer
+             << "' but already defined";
+    }
+    SmallVector<Type> argTypes, resultTypes;
+    SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+    for (auto &[weight, q] : weights) {
+      argTypes.push_back(q.weightType);
+      argAttrs.push_back(nameAndRole(ctx, weight, "weight"));
+      resultTypes.push_back(q.dataType);
+      resultAttrs.push_back(
+          nameAndRole(ctx, (weight + kDataSuffix).str(), "output"));
+      resultTypes.push_back(q.scaleType);
+      resultAttrs.push_back(
+          nameAndRole(ctx, (weight + kScaleSuffix).str(), "output"));
+    }
+    OpBuilder b(ctx);
+    func::FuncOp first = funcs.front(), last = funcs.back();
+    b.setInsertionPointAfter(last);
+    Location loc = first.getLoc();
+    auto func = func::FuncOp::create(
+        b, loc, name, FunctionType::get(ctx, argTypes, resultTypes));
+    func.setAllArgAttrs(argAttrs);
+    func.setAllResultAttrs(resultAttrs);
+    Block *body = func.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    SmallVector<Value> results;
+    for (auto [i, entry] : llvm::enumerate(weights)) {
+      QuantizeOp prototype = entry.second.prototype;
+      IRMapping mapping;
+      mapping.map(prototype.getInput(), body->getArgument(i));
+      for (Value init : prototype.getOuts()) {
+        auto type = dyn_cast<RankedTensorType>(init.getType());
+        if (!type || !type.hasStaticShape())
+          return prototype.emitOpError("moe-fp8-weight-inputs: the FP8 "
+                                       "weight needs a static shape");
+        mapping.map(init, tensor::EmptyOp::create(b, prototype.getLoc(),
+                                                  type.getShape(),
+                                                  type.getElementType()));
+      }
+      Operation *clone = b.clone(*prototype, mapping);
+      llvm::append_range(results, clone->getResults());
+    }
+    func::ReturnOp::create(b, loc, results);
+    return success();
+  }
+
+  /// `func` reads <name>_fp8 / <name>_fp8_scale arguments (role weight)
+  /// instead of quantizing, returns no FP8 weight residual, and takes no
+  /// bf16 weight that nothing reads.
+  LogicalResult takeFP8Weights(
+      func::FuncOp func, ArrayRef<QuantizeOp> quantizations,
+      llvm::MapVector<StringRef, WeightQuantization> &weights) {
+    MLIRContext *ctx = &getContext();
+    // The argument `name`, of type `type`, role weight: an FP8 weight
+    // residual of @f_bwd becomes an input shared with @f_fwd, else a new
+    // argument after `after`.
+    auto weightArgument = [&](StringRef name, Type type,
+                              unsigned after) -> FailureOr<BlockArgument> {
+      if (std::optional<unsigned> index = argumentNamed(func, name)) {
+        if (func.getArgument(*index).getType() != type)
+          return func.emitOpError("moe-fp8-weight-inputs: argument '")
+                 << name << "' has type " << func.getArgument(*index).getType()
+                 << ", but the layer's FP8 weight is " << type;
+        func.setArgAttr(*index, kRoleAttr, StringAttr::get(ctx, "weight"));
+        return func.getArgument(*index);
+      }
+      if (failed(func.insertArgument(after + 1, type,
+                                     nameAndRole(ctx, name, "weight"),
+                                     func.getLoc())))
+        return failure();
+      return func.getArgument(after + 1);
+    };
+
+    for (QuantizeOp quantize : quantizations) {
+      auto weight = cast<BlockArgument>(quantize.getInput());
+      StringRef name = stringAttrOf(func, weight.getArgNumber(), kNameAttr);
+      auto data = weightArgument((name + kDataSuffix).str(),
+                                 quantize.getOutput().getType(),
+                                 weight.getArgNumber());
+      if (failed(data))
+        return failure();
+      auto scale = weightArgument((name + kScaleSuffix).str(),
+                                  quantize.getScale().getType(),
+                                  data->getArgNumber());
+      if (failed(scale))
+        return failure();
+      quantize.getOutput().replaceAllUsesWith(*data);
+      quantize.getScale().replaceAllUsesWith(*scale);
+      SmallVector<Value> inits(quantize.getOuts());
+      quantize.erase();
+      for (Value init : inits)
+        if (Operation *def = init.getDefiningOp();
+            def && isa<tensor::EmptyOp>(def) && def->use_empty())
+          def->erase();
+    }
+    // @f_bwd quantizes nothing itself when the forward's FP8 weights are
+    // its residuals: those arguments become the layer's weight inputs.
+    for (auto &[name, q] : weights) {
+      for (auto [suffix, type] :
+           {std::pair<StringRef, Type>{kDataSuffix, q.dataType},
+            {kScaleSuffix, q.scaleType}})
+        if (argumentNamed(func, (name + suffix).str()))
+          if (failed(weightArgument((name + suffix).str(), type, 0)))
+            return failure();
+    }
+    // A residual that is now an argument returned as it is (the FP8 weight
+    // residuals of @f_fwd) is not a result any more: the caller has it.
+    llvm::StringSet<> fp8Names;
+    for (auto &entry : weights) {
+      fp8Names.insert((entry.first + kDataSuffix).str());
+      fp8Names.insert((entry.first + kScaleSuffix).str());
+    }
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    llvm::BitVector returnedArguments(func.getNumResults());
+    for (auto [i, value] : llvm::enumerate(ret.getOperands()))
+      if (auto arg = dyn_cast<BlockArgument>(value);
+          arg && arg.getOwner() == &func.getBody().front() &&
+          func.getResultAttrOfType<StringAttr>(i, kRoleAttr) ==
+              StringAttr::get(ctx, "residual") &&
+          fp8Names.contains(
+              stringAttrOf(func, arg.getArgNumber(), kNameAttr)))
+        returnedArguments.set(i);
+    ret->eraseOperands(returnedArguments);
+    if (failed(func.eraseResults(returnedArguments)))
+      return failure();
+    // bf16 weights that nothing reads any more.
+    llvm::BitVector unread(func.getNumArguments());
+    for (auto &[name, q] : weights)
+      if (std::optional<unsigned> index = argumentNamed(func, name);
+          index && func.getArgument(*index).use_empty())
+        unread.set(*index);
+    return func.eraseArguments(unread);
+  }
+};
+
+} // namespace

@@ -1,0 +1,115 @@
+// RUN: moe-opt %s -split-input-file -verify-diagnostics --moe-fp8-weight-inputs | FileCheck %s
+
+// moe-fp8-weight-inputs: the weight's quantization moves into
+// @layer_quantize_weights; @layer_fwd takes w_fp8 / w_fp8_scale (role
+// weight) instead of w and no longer returns them as residuals; @layer_bwd
+// takes the same two as weights and drops the bf16 w it never read. The
+// delayed quantization of `v` (its amax history changes every call) stays.
+
+// CHECK-LABEL: func.func @layer_fwd(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<4x128x256xbf16> {moe.name = "x", moe.role = "input"}
+// CHECK-SAME:    %[[Q:[^:]+]]: tensor<4x128x256xf8E4M3FN> {moe.name = "w_fp8", moe.role = "weight"}
+// CHECK-SAME:    %[[S:[^:]+]]: tensor<4x1x2xf32> {moe.name = "w_fp8_scale", moe.role = "weight"}
+// CHECK-SAME:    %[[V:[^:]+]]: tensor<4x128x256xbf16> {moe.name = "v", moe.role = "weight"}
+// CHECK-SAME:    %[[H:[^:]+]]: tensor<16xf32> {moe.name = "amax_v", moe.role = "input"}
+// CHECK-SAME:    -> (tensor<4x128x256xbf16> {moe.name = "out", moe.role = "output"}, tensor<4x128x256xf8E4M3FN> {moe.name = "v_fp8", moe.role = "residual"}
+// CHECK-NOT:     moe.quantize block_128x128
+// CHECK:         moe.dequantize block_128x128 %[[Q]], %[[S]]
+// CHECK:         moe.quantize delayed %[[V]]
+// CHECK:         return
+// CHECK-LABEL: func.func @layer_bwd(
+// CHECK-SAME:    {moe.name = "w_fp8", moe.role = "weight"}
+// CHECK-SAME:    {moe.name = "w_fp8_scale", moe.role = "weight"}
+// CHECK-NOT:     moe.name = "w"
+// CHECK-SAME:    -> (tensor<4x128x256xbf16> {moe.name = "d_x", moe.role = "gradient"})
+// CHECK-LABEL: func.func @layer_quantize_weights(
+// CHECK-SAME:    %[[W:[^:]+]]: tensor<4x128x256xbf16> {moe.name = "w", moe.role = "weight"})
+// CHECK-SAME:    -> (tensor<4x128x256xf8E4M3FN> {moe.name = "w_fp8", moe.role = "output"}, tensor<4x1x2xf32> {moe.name = "w_fp8_scale", moe.role = "output"})
+// CHECK:         %[[E0:.*]] = tensor.empty() : tensor<4x128x256xf8E4M3FN>
+// CHECK:         %[[E1:.*]] = tensor.empty() : tensor<4x1x2xf32>
+// CHECK:         %[[QW:.*]], %[[SW:.*]] = moe.quantize block_128x128 %[[W]] outs(%[[E0]], %[[E1]])
+// CHECK:         return %[[QW]], %[[SW]]
+func.func @layer_fwd(%x: tensor<4x128x256xbf16> {moe.name = "x", moe.role = "input"},
+                     %w: tensor<4x128x256xbf16> {moe.name = "w", moe.role = "weight"},
+                     %v: tensor<4x128x256xbf16> {moe.name = "v", moe.role = "weight"},
+                     %h: tensor<16xf32> {moe.name = "amax_v", moe.role = "input"})
+    -> (tensor<4x128x256xbf16> {moe.name = "out", moe.role = "output"},
+        tensor<4x128x256xf8E4M3FN> {moe.name = "v_fp8", moe.role = "residual"},
+        tensor<4x128x256xf8E4M3FN> {moe.name = "w_fp8", moe.role = "residual"},
+        tensor<4x1x2xf32> {moe.name = "w_fp8_scale", moe.role = "residual"}) {
+  %q0 = tensor.empty() : tensor<4x128x256xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<4x1x2xf32>
+  %q, %s = moe.quantize block_128x128 %w outs(%q0, %s0) : tensor<4x128x256xbf16> -> tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>
+  %d0 = tensor.empty() : tensor<4x128x256xbf16>
+  %d = moe.dequantize block_128x128 %q, %s outs(%d0) : tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32> -> tensor<4x128x256xbf16>
+  %t0 = tensor.empty() : tensor<f32>
+  %qv, %sv, %nh = moe.quantize delayed %v outs(%q0, %t0, %h) : tensor<4x128x256xbf16> -> tensor<4x128x256xf8E4M3FN>, tensor<f32>, tensor<16xf32>
+  return %d, %qv, %q, %s : tensor<4x128x256xbf16>, tensor<4x128x256xf8E4M3FN>, tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>
+}
+func.func @layer_bwd(%w: tensor<4x128x256xbf16> {moe.name = "w", moe.role = "weight"},
+                     %q: tensor<4x128x256xf8E4M3FN> {moe.name = "w_fp8", moe.role = "residual"},
+                     %s: tensor<4x1x2xf32> {moe.name = "w_fp8_scale", moe.role = "residual"})
+    -> (tensor<4x128x256xbf16> {moe.name = "d_x", moe.role = "gradient"}) {
+  %d0 = tensor.empty() : tensor<4x128x256xbf16>
+  %d = moe.dequantize block_128x128 %q, %s outs(%d0) : tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32> -> tensor<4x128x256xbf16>
+  return %d : tensor<4x128x256xbf16>
+}
+
+// -----
+
+// A bf16 weight that something else reads stays, beside its FP8 form; an
+// FP8 weight returned as an output (not a residual) stays a result; a
+// function without weight quantizations is left alone.
+// CHECK-LABEL: func.func @both(
+// CHECK-SAME:    %[[W:[^:]+]]: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}
+// CHECK-SAME:    %[[Q:[^:]+]]: tensor<256x128xf8E4M3FN> {moe.name = "w_fp8", moe.role = "weight"}
+// CHECK-SAME:    %{{[^:]+}}: tensor<f32> {moe.name = "w_fp8_scale", moe.role = "weight"}
+// CHECK-SAME:    -> (tensor<256x128xbf16>, tensor<256x128xf8E4M3FN>)
+// CHECK:         return %[[W]], %[[Q]]
+// CHECK-LABEL: func.func @both_quantize_weights(
+// CHECK:         moe.quantize tensorwise
+// CHECK-LABEL: func.func @plain(
+// CHECK-NOT:   func.func @plain_quantize_weights
+func.func @both(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"})
+    -> (tensor<256x128xbf16>, tensor<256x128xf8E4M3FN>) {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<f32>
+  return %w, %q : tensor<256x128xbf16>, tensor<256x128xf8E4M3FN>
+}
+func.func @plain(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xbf16> {
+  return %w : tensor<256x128xbf16>
+}
+
+// -----
+
+// One weight, two quantizations in one layer: no single FP8 input serves
+// both.
+func.func @two_fwd(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  // expected-note @below {{the other quantization}}
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<f32>
+  return %q : tensor<256x128xf8E4M3FN>
+}
+func.func @two_bwd(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<2x1xf32>
+  // expected-error @below {{moe-fp8-weight-inputs: weight 'w' is quantized differently here than in another function of layer 'two'; one FP8 weight input cannot serve both}}
+  %q, %s = moe.quantize block_128x128 %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<2x1xf32>
+  return %q : tensor<256x128xf8E4M3FN>
+}
+
+// -----
+
+// The quantize function's name is taken.
+func.func @clash(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<f32>
+  return %q : tensor<256x128xf8E4M3FN>
+}
+// expected-error @below {{'func.func' op moe-fp8-weight-inputs: @clash_quantize_weights is needed for the weights of layer 'clash' but already defined}}
+func.func @clash_quantize_weights() {
+  return
+}
