@@ -312,6 +312,14 @@ struct AuxLossAdjoint : Adjoint<AuxLossAdjoint, AuxLossOp> {
     int64_t len = aux.getVariant() == AuxLossVariant::Sequence
                       ? int64_t(*aux.getSeqLength())
                       : t;
+    // No tokens: the scores' gradient has no elements (and the formula's
+    // sequence count below would divide by zero).
+    if (t == 0 || len == 0) {
+      dops.push_back(tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{t, e},
+                                             elemOf(s)));
+      dops.push_back(Value());
+      return success();
+    }
     int64_t seqs = t / len;
     // The global variant's share: counts c^g and tokens T_g = T · ranks
     // summed over the ranks of its grid axes.

@@ -507,6 +507,14 @@ LogicalResult nameEntries(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd,
 
 /// Adds @f_fwd and @f_bwd after @f.
 LogicalResult differentiate(func::FuncOp f, const RecomputePolicy &policy) {
+  // The adjoints run backward through one block, from its func.return.
+  if (!f.getBody().hasOneBlock() ||
+      !isa<func::ReturnOp>(f.getBody().front().getTerminator()))
+    return f.emitOpError("moe-generate-vjp: differentiates a function body "
+                         "of one block ending in func.return (straight-line "
+                         "code); @")
+           << f.getSymName() << " has " << f.getBody().getBlocks().size()
+           << " blocks";
   if (failed(checkEntryNamesFree(f)) || failed(checkNameAttrs(f)) ||
       failed(prepareForward(f)))
     return failure();

@@ -452,3 +452,27 @@ func.func @accumulate_matmul(%a: tensor<16x32xbf16>, %b: tensor<2x32x48xbf16>, %
   %c = moe.grouped_matmul %a, %b, %n outs(%c0) {accumulate} : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
   return %c : tensor<16x48xbf16>
 }
+
+// -----
+
+// Control flow between blocks: the adjoints run backward through one block
+// (a fuzzer case crashed here).
+// expected-error @+1 {{'func.func' op moe-generate-vjp: differentiates a function body of one block ending in func.return (straight-line code); @blocks has 2 blocks}}
+func.func @blocks(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  cf.br ^exit
+^exit:
+  return %x : tensor<4x8xf32>
+}
+
+// -----
+
+// No tokens: the aux loss's adjoint gives an empty score gradient (its
+// sequence count divided by zero: a fuzzer case crashed here).
+// CHECK-LABEL: func.func @aux_no_tokens_bwd(
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<0x8xf32>
+// CHECK:         return %[[E]] : tensor<0x8xf32>
+func.func @aux_no_tokens(%s: tensor<0x8xf32>, %i: tensor<0x2xi32>) -> tensor<f32> {
+  %l0 = tensor.empty() : tensor<f32>
+  %l = moe.aux_loss batch %s, %i from softmax coeff 1.0e-02 outs(%l0) : tensor<0x8xf32>, tensor<0x2xi32> -> tensor<f32>
+  return %l : tensor<f32>
+}
