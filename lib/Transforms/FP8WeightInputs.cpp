@@ -48,7 +48,8 @@ std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
 /// recipe but delayed, whose amax history is read and rolled each call.
 /// Returns the weight's name, or an empty string.
 StringRef hoistableWeightName(func::FuncOp func, QuantizeOp quantize) {
-  if (quantize.getAmaxHistoryOperand())
+  if (quantize.getAmaxHistoryOperand() ||
+      !isa<RankedTensorType>(quantize.getInput().getType()))
     return {};
   auto arg = dyn_cast<BlockArgument>(quantize.getInput());
   if (!arg || arg.getOwner() != &func.getBody().front())
@@ -106,6 +107,11 @@ struct MoeFP8WeightInputsPass
     llvm::MapVector<StringRef, WeightQuantization> weights;
     DenseMap<func::FuncOp, SmallVector<QuantizeOp>> hoisted;
     for (func::FuncOp func : funcs) {
+      // Results are dropped at the one return of the entry block.
+      if (!func.getBody().hasOneBlock() ||
+          !isa<func::ReturnOp>(func.getBody().front().getTerminator()))
+        return func.emitOpError("moe-fp8-weight-inputs: expected a function "
+                                "body of one block ending in func.return");
       WalkResult walk = func.walk([&](QuantizeOp quantize) {
         StringRef name = hoistableWeightName(func, quantize);
         if (name.empty())

@@ -113,3 +113,16 @@ func.func @clash(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"})
 func.func @clash_quantize_weights() {
   return
 }
+
+// -----
+
+// The results are rewritten at the entry block's func.return.
+// expected-error @below {{'func.func' op moe-fp8-weight-inputs: expected a function body of one block ending in func.return}}
+func.func @blocks(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<f32>
+  cf.br ^exit
+^exit:
+  return %q : tensor<256x128xf8E4M3FN>
+}

@@ -81,6 +81,10 @@ OPT_PIPELINES = [
     ["--mlir-print-op-generic"],
     ["--moe-fuse"],
     ["--moe-generate-vjp", "--moe-fuse"],
+    ["--moe-generate-vjp", "--moe-fp8-placement=recipe=blockwise"],
+    ["--moe-generate-vjp", "--moe-fp8-placement=recipe=tensorwise", "--moe-fp8-weight-inputs"],
+    ["--moe-fp8-placement=recipe=delayed", "--moe-fp8-weight-inputs", "--moe-lower-to-cpu"],
+    ["--moe-fp8-weight-inputs"],
 ]
 
 
@@ -92,7 +96,8 @@ def gpu_pipelines(toolkit):
             for vjp in ("", "moe-generate-vjp,") for gemm in ("auto", "generated")]
 
 # Sources of ir cases, relative to the source root; '// -----' splits a file.
-IR_SOURCES = ["examples/*.mlir", "test/e2e/*/*.mlir", "test/Dialect/ops.mlir"]
+IR_SOURCES = ["examples/*.mlir", "test/e2e/*/*.mlir", "test/Dialect/ops.mlir",
+              "test/e2e/fp8/Inputs/*.mlir", "test/Transforms/fp8-weight-inputs.mlir"]
 
 ELEMENT_TYPES = ["bf16", "f16", "f32", "f64", "i1", "i8", "i32", "i64",
                  "index", "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "complex<f32>",
