@@ -34,7 +34,7 @@ status=0
 for ptx in "$WORK"/*.ptx; do
   [ -e "$ptx" ] || { echo "no grouped GEMM kernel in $INPUT"; exit 1; }
   name=$(basename "$ptx" .ptx)
-  shape=$(grep -o 'wgmma.mma_async.sync.aligned.m64n[0-9]*k16' "$ptx" | sort -u | sed 's/.*\.//' | tr '\n' ' ')
+  shape=$(grep -oE 'wgmma.mma_async.sync.aligned.m64n[0-9]+k[0-9]+' "$ptx" | sort -u | sed 's/.*\.//' | tr '\n' ' ')
   info=$("$CUDA/bin/ptxas" -v -arch=sm_90a "$ptx" -o /dev/null 2>&1 | grep -E 'registers|spill' | sed 's/^ptxas info *: *//' | tr '\n' ' ')
   echo "$name  $shape $info"
   if echo "$info" | grep -Eq '[1-9][0-9]* bytes spill (stores|loads)'; then status=1; fi
