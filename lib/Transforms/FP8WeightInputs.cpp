@@ -139,6 +139,13 @@ struct MoeFP8WeightInputsPass
     }
     if (weights.empty())
       return success();
+    // Their signatures change: a call would no longer match.
+    for (func::FuncOp func : funcs)
+      if (!SymbolTable::symbolKnownUseEmpty(func, module))
+        return func.emitOpError("moe-fp8-weight-inputs: @")
+               << func.getSymName()
+               << " is called in this module; its arguments are about to "
+                  "change (run the pass on the layer's functions alone)";
     if (failed(buildQuantizeFunction(module, layer, funcs, weights)))
       return failure();
     for (func::FuncOp func : funcs)

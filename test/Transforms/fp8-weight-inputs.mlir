@@ -126,3 +126,18 @@ func.func @blocks(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}
 ^exit:
   return %q : tensor<256x128xf8E4M3FN>
 }
+
+// -----
+
+// A called layer function would no longer match its calls.
+// expected-error @below {{'func.func' op moe-fp8-weight-inputs: @called is called in this module; its arguments are about to change (run the pass on the layer's functions alone)}}
+func.func @called(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<f32>
+  return %q : tensor<256x128xf8E4M3FN>
+}
+func.func @caller(%w: tensor<256x128xbf16>) -> tensor<256x128xf8E4M3FN> {
+  %q = func.call @called(%w) : (tensor<256x128xbf16>) -> tensor<256x128xf8E4M3FN>
+  return %q : tensor<256x128xf8E4M3FN>
+}
