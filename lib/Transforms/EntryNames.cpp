@@ -44,11 +44,18 @@ void annotateEntryNames(func::FuncOp func) {
     setIfMissing(get, set, kNameAttr, name.empty() ? StringRef(fallback) : name);
     setIfMissing(get, set, kRoleAttr, role.empty() ? StringRef("input") : role);
   }
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+  // A result returned straight from a moe.layer is named after it; any
+  // func.return of the body says which (there may be several blocks).
+  func::ReturnOp ret;
+  for (Block &block : func.getBody())
+    if (block.mightHaveTerminator())
+      if ((ret = dyn_cast<func::ReturnOp>(block.getTerminator())))
+        break;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
     std::string name = "result" + std::to_string(i);
-    if (auto layer = value.getDefiningOp<LayerOp>())
-      name = value == layer.getOut() ? "out" : "aux_loss";
+    if (ret && i < ret.getNumOperands())
+      if (auto layer = ret.getOperand(i).getDefiningOp<LayerOp>())
+        name = ret.getOperand(i) == layer.getOut() ? "out" : "aux_loss";
     auto get = [&, i = i](StringRef key) { return func.getResultAttr(i, key); };
     auto set = [&, i = i](StringRef key, Attribute v) {
       func.setResultAttr(i, key, v);

@@ -15,6 +15,7 @@
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
 #include "MoeDialect/Transforms/ShardingAttrs.h"
+#include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -729,6 +730,8 @@ struct MoeExpertParallelPass
       if (!func.isExternal() && func.isPublic())
         funcs.push_back(func);
     for (func::FuncOp func : funcs) {
+      if (failed(requireStraightLineBody(func, "moe-expert-parallel")))
+        return signalPassFailure();
       // Names first: the entry names come from moe.layer's operands.
       annotateEntryNames(func);
       if (failed(expandLayers(func)) || failed(Partitioner(func, *axes).run()))

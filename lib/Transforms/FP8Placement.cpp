@@ -11,6 +11,7 @@
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
+#include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -866,8 +867,11 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
     for (func::FuncOp func : funcs) {
       if (func.isExternal() || pairedBackward.contains(func))
         continue;
-      FunctionPlacer placer(func, config);
       func::FuncOp bwd = backwardOf(func);
+      if (failed(requireStraightLineBody(func, "moe-fp8-placement")) ||
+          (bwd && failed(requireStraightLineBody(bwd, "moe-fp8-placement"))))
+        return signalPassFailure();
+      FunctionPlacer placer(func, config);
       if (bwd && fp8Residuals)
         placer.saveFP8Residuals();
       if (bwd && fp8WeightResiduals) {

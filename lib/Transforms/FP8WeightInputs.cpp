@@ -10,6 +10,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
+#include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -108,10 +109,8 @@ struct MoeFP8WeightInputsPass
     DenseMap<func::FuncOp, SmallVector<QuantizeOp>> hoisted;
     for (func::FuncOp func : funcs) {
       // Results are dropped at the one return of the entry block.
-      if (!func.getBody().hasOneBlock() ||
-          !isa<func::ReturnOp>(func.getBody().front().getTerminator()))
-        return func.emitOpError("moe-fp8-weight-inputs: expected a function "
-                                "body of one block ending in func.return");
+      if (failed(requireStraightLineBody(func, "moe-fp8-weight-inputs")))
+        return failure();
       WalkResult walk = func.walk([&](QuantizeOp quantize) {
         StringRef name = hoistableWeightName(func, quantize);
         if (name.empty())

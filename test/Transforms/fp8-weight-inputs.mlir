@@ -117,7 +117,7 @@ func.func @clash_quantize_weights() {
 // -----
 
 // The results are rewritten at the entry block's func.return.
-// expected-error @below {{'func.func' op moe-fp8-weight-inputs: expected a function body of one block ending in func.return}}
+// expected-error @below {{'func.func' op moe-fp8-weight-inputs: expects a function body of one block ending in func.return (straight-line code); @blocks has 2 blocks}}
 func.func @blocks(%w: tensor<256x128xbf16> {moe.name = "w", moe.role = "weight"}) -> tensor<256x128xf8E4M3FN> {
   %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
   %s0 = tensor.empty() : tensor<f32>

@@ -299,15 +299,15 @@ FailureOr<std::vector<EntryInfo>> describeEntries(ModuleOp module) {
         return failure();
       entry.args.push_back(std::move(*info));
     }
-    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-    for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    // The results by the function's type: its body may have several blocks.
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
       auto info = describeValue(
-          ret.getLoc(), value.getType(),
+          func.getLoc(), type,
           func.getResultAttrOfType<StringAttr>(i, kNameAttr).str(),
           func.getResultAttrOfType<StringAttr>(i, kRoleAttr).str(),
           /*isOutput=*/true);
       if (failed(info) ||
-          failed(readSharding(ret.getLoc(), func.getResultAttrDict(i), *info)))
+          failed(readSharding(func.getLoc(), func.getResultAttrDict(i), *info)))
         return failure();
       entry.args.push_back(std::move(*info));
     }

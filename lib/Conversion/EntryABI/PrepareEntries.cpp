@@ -9,6 +9,7 @@
 #include "MoeDialect/Conversion/Passes.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/ShardingAttrs.h"
+#include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -135,6 +136,9 @@ struct MoePrepareEntriesPass
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isPrivate() && !func.isExternal())
         entries.push_back(func);
+    for (func::FuncOp func : entries)
+      if (failed(moe::requireStraightLineBody(func, "moe-prepare-entries")))
+        return signalPassFailure();
     keepCalledEntriesAsCallees(module, entries);
     for (func::FuncOp func : entries)
       prepareEntry(func);
