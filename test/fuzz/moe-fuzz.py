@@ -90,10 +90,13 @@ OPT_PIPELINES = [
 
 def gpu_pipelines(toolkit):
     """moe-opt pipelines through the whole GPU lowering (kernels, the
-    generated grouped GEMMs, ptxas from `toolkit`), forward and backward."""
+    generated grouped GEMMs, ptxas from `toolkit`), forward and backward,
+    also FP8-placed (blockwise; tensorwise with FP8 weight inputs)."""
     lower = "moe-lower-to-gpu{toolkit=%s gemm=%s}"
-    return [["--pass-pipeline=builtin.module(%s%s)" % (vjp, lower % (toolkit, gemm))]
-            for vjp in ("", "moe-generate-vjp,") for gemm in ("auto", "generated")]
+    fp8 = ("moe-generate-vjp,moe-fp8-placement{recipe=blockwise},",
+           "moe-generate-vjp,moe-fp8-placement{recipe=tensorwise},moe-fp8-weight-inputs,")
+    return [["--pass-pipeline=builtin.module(%s%s)" % (pre, lower % (toolkit, gemm))]
+            for pre in ("", "moe-generate-vjp,") + fp8 for gemm in ("auto", "generated")]
 
 # Sources of ir cases, relative to the source root; '// -----' splits a file.
 IR_SOURCES = ["examples/*.mlir", "test/e2e/*/*.mlir", "test/Dialect/ops.mlir",
