@@ -65,4 +65,21 @@ void annotateEntryNames(func::FuncOp func) {
   }
 }
 
+DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
+  return DictionaryAttr::get(
+      ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttr),
+                           StringAttr::get(ctx, name)),
+            NamedAttribute(StringAttr::get(ctx, kRoleAttr),
+                           StringAttr::get(ctx, role))});
+}
+
+std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
+  std::optional<unsigned> index;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto n = func.getArgAttrOfType<StringAttr>(i, kNameAttr);
+        n && n.getValue() == name)
+      index = i;
+  return index;
+}
+
 } // namespace mlir::moe

@@ -211,17 +211,6 @@ StringRef argumentName(func::FuncOp func, Value value) {
   return name ? name.getValue() : StringRef();
 }
 
-/// The index of the argument of `func` whose `moe.name` is `name` (the
-/// last, were there several).
-std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
-  std::optional<unsigned> index;
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (auto n = func.getArgAttrOfType<StringAttr>(i, kNameAttr);
-        n && n.getValue() == name)
-      index = i;
-  return index;
-}
-
 std::optional<Layer> layerOfName(StringRef name) {
   name.consume_front("d_");
   if (name == "w_down")
@@ -288,10 +277,8 @@ Value FunctionPlacer::addAmaxHistory(StringRef tag, Location loc) {
   auto type =
       RankedTensorType::get({config.historyLength}, Float32Type::get(ctx));
   unsigned index = func.getNumArguments();
-  NamedAttrList attrs;
-  attrs.set(kNameAttr, StringAttr::get(ctx, name));
-  attrs.set(kRoleAttr, StringAttr::get(ctx, "input"));
-  (void)func.insertArgument(index, type, attrs.getDictionary(ctx), loc);
+  DictionaryAttr attrs = nameAndRole(ctx, name, "input");
+  (void)func.insertArgument(index, type, attrs, loc);
   return func.getArgument(index);
 }
 
@@ -601,10 +588,8 @@ void FunctionPlacer::returnResidualsInFP8() {
     Quantized q = it->second;
     std::string scaleName = name.getValue().str() + "_scale";
     ret->setOperand(i, q.data);
-    NamedAttrList attrs;
-    attrs.set(kNameAttr, StringAttr::get(ctx, scaleName));
-    attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
-    (void)func.insertResult(i + 1, q.scale.getType(), attrs.getDictionary(ctx));
+    DictionaryAttr attrs = nameAndRole(ctx, scaleName, "residual");
+    (void)func.insertResult(i + 1, q.scale.getType(), attrs);
     ret->insertOperands(i + 1, q.scale);
     fp8Residuals->push_back(
         {name.getValue().str(), q.data.getType(), q.scale.getType()});
@@ -624,11 +609,8 @@ void FunctionPlacer::returnWeightsInFP8() {
     for (auto [value, suffix] :
          {std::pair(q.data, "_fp8"), std::pair(q.scale, "_fp8_scale")}) {
       unsigned index = ret.getNumOperands();
-      NamedAttrList attrs;
-      attrs.set(kNameAttr, StringAttr::get(ctx, name + suffix));
-      attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
-      (void)func.insertResult(index, value.getType(),
-                              attrs.getDictionary(ctx));
+      DictionaryAttr attrs = nameAndRole(ctx, name + suffix, "residual");
+      (void)func.insertResult(index, value.getType(), attrs);
       ret->insertOperands(index, value);
     }
     fp8Weights->saved.push_back({name, q.data.getType(), q.scale.getType()});
@@ -699,11 +681,8 @@ LogicalResult FunctionPlacer::run() {
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     for (auto &[history, name] : newHistories) {
       unsigned index = func.getNumResults();
-      NamedAttrList attrs;
-      attrs.set(kNameAttr, StringAttr::get(ctx, name));
-      attrs.set(kRoleAttr, StringAttr::get(ctx, "output"));
-      (void)func.insertResult(index, history.getType(),
-                              attrs.getDictionary(ctx));
+      DictionaryAttr attrs = nameAndRole(ctx, name, "output");
+      (void)func.insertResult(index, history.getType(), attrs);
       ret->insertOperands(ret->getNumOperands(), history);
     }
   }
@@ -786,11 +765,10 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
       BlockArgument data = bwd.getArgument(*index);
       auto bf16Type = cast<RankedTensorType>(data.getType());
       data.setType(residual.dataType);
-      NamedAttrList attrs;
-      attrs.set(kNameAttr, StringAttr::get(ctx, residual.name + "_scale"));
-      attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
+      DictionaryAttr attrs =
+          nameAndRole(ctx, residual.name + "_scale", "residual");
       (void)bwd.insertArgument(*index + 1, residual.scaleType,
-                               attrs.getDictionary(ctx), data.getLoc());
+                               attrs, data.getLoc());
       BlockArgument scale = bwd.getArgument(*index + 1);
       Value init = tensor::EmptyOp::create(
           b, data.getLoc(), bf16Type.getShape(), bf16Type.getElementType());
@@ -830,12 +808,9 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
       const std::pair<Type, StringRef> partTypes[2] = {
           {weight.dataType, "_fp8"}, {weight.scaleType, "_fp8_scale"}};
       for (unsigned i = 0; i < 2; ++i) {
-        NamedAttrList attrs;
-        attrs.set(kNameAttr, StringAttr::get(ctx, weight.weightName +
-                                                      partTypes[i].second));
-        attrs.set(kRoleAttr, StringAttr::get(ctx, "residual"));
-        (void)bwd.insertArgument(index + i, partTypes[i].first,
-                                 attrs.getDictionary(ctx), loc);
+        DictionaryAttr attrs = nameAndRole(
+            ctx, (weight.weightName + partTypes[i].second).str(), "residual");
+        (void)bwd.insertArgument(index + i, partTypes[i].first, attrs, loc);
         parts[i] = bwd.getArgument(index + i);
       }
       seeds.push_back({weightArgument, Quantized{parts[0], parts[1]}});

@@ -38,13 +38,6 @@ StringRef stringAttrOf(func::FuncOp func, unsigned arg, StringRef attr) {
   return value ? value.getValue() : StringRef();
 }
 
-std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (stringAttrOf(func, i, kNameAttr) == name)
-      return i;
-  return std::nullopt;
-}
-
 /// A weight argument's quantization that depends on the weight alone: every
 /// recipe but delayed, whose amax history is read and rolled each call.
 /// Returns the weight's name, or an empty string.
@@ -73,13 +66,6 @@ bool sameQuantization(QuantizeOp a, QuantizeOp b) {
   return a.getRecipe() == b.getRecipe() &&
          a.getInput().getType() == b.getInput().getType() &&
          a->getResultTypes() == b->getResultTypes();
-}
-
-DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
-  NamedAttrList attrs;
-  attrs.set(kNameAttr, StringAttr::get(ctx, name));
-  attrs.set(kRoleAttr, StringAttr::get(ctx, role));
-  return attrs.getDictionary(ctx);
 }
 
 struct MoeFP8WeightInputsPass

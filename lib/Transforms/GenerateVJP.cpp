@@ -18,6 +18,7 @@
 #include "MoeDialect/Dialect/UpstreamVJPInterfaceImpl.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
+#include "MoeDialect/Transforms/StraightLineBody.h"
 #include "MoeDialect/Transforms/ShardingAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -337,14 +338,6 @@ func::FuncOp createForwardWithResiduals(func::FuncOp f, func::FuncOp bwd,
 // Names and roles of the entries (artifact metadata)
 //===----------------------------------------------------------------------===//
 
-DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role) {
-  return DictionaryAttr::get(
-      ctx, {NamedAttribute(StringAttr::get(ctx, kNameAttr),
-                           StringAttr::get(ctx, name)),
-            NamedAttribute(StringAttr::get(ctx, kRoleAttr),
-                           StringAttr::get(ctx, role))});
-}
-
 /// `attrs` with `key` set to `value`.
 DictionaryAttr withAttr(DictionaryAttr attrs, StringRef key, Attribute value) {
   NamedAttrList list(attrs);
@@ -508,13 +501,8 @@ LogicalResult nameEntries(func::FuncOp f, func::FuncOp fwd, func::FuncOp bwd,
 /// Adds @f_fwd and @f_bwd after @f.
 LogicalResult differentiate(func::FuncOp f, const RecomputePolicy &policy) {
   // The adjoints run backward through one block, from its func.return.
-  if (!f.getBody().hasOneBlock() ||
-      !isa<func::ReturnOp>(f.getBody().front().getTerminator()))
-    return f.emitOpError("moe-generate-vjp: differentiates a function body "
-                         "of one block ending in func.return (straight-line "
-                         "code); @")
-           << f.getSymName() << " has " << f.getBody().getBlocks().size()
-           << " blocks";
+  if (failed(requireStraightLineBody(f, "moe-generate-vjp")))
+    return failure();
   if (failed(checkEntryNamesFree(f)) || failed(checkNameAttrs(f)) ||
       failed(prepareForward(f)))
     return failure();

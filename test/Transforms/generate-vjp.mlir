@@ -457,7 +457,7 @@ func.func @accumulate_matmul(%a: tensor<16x32xbf16>, %b: tensor<2x32x48xbf16>, %
 
 // Control flow between blocks: the adjoints run backward through one block
 // (a fuzzer case crashed here).
-// expected-error @+1 {{'func.func' op moe-generate-vjp: differentiates a function body of one block ending in func.return (straight-line code); @blocks has 2 blocks}}
+// expected-error @+1 {{'func.func' op moe-generate-vjp: expects a function body of one block ending in func.return (straight-line code); @blocks has 2 blocks}}
 func.func @blocks(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   cf.br ^exit
 ^exit:

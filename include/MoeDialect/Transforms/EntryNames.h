@@ -21,6 +21,13 @@ inline constexpr llvm::StringLiteral kRoleAttr = "moe.role";
 /// that lacks them.
 void annotateEntryNames(func::FuncOp func);
 
+/// The attribute dictionary {moe.name = name, moe.role = role}.
+DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role);
+
+/// The index of the argument of `func` whose `moe.name` is `name` (the
+/// last, were there several).
+std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name);
+
 } // namespace mlir::moe
 
 #endif // MOEDIALECT_TRANSFORMS_ENTRYNAMES_H
