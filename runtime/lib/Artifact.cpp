@@ -81,6 +81,26 @@ std::string vjpForwardEntryName(const std::string &bwdName) {
   return bwdName.substr(0, bwdName.size() - 4) + "_fwd";
 }
 
+std::string weightQuantizerEntryName(const std::string &name) {
+  static const std::string kSuffix = "_quantize_weights";
+  if (name.empty() || endsWith(name, kSuffix))
+    return "";
+  std::string layer = name;
+  if (layer.size() > 4 && (endsWith(layer, "_fwd") || endsWith(layer, "_bwd")))
+    layer.resize(layer.size() - 4);
+  return layer + kSuffix;
+}
+
+const ArgSpec *quantizedWeightOutput(const EntrySpec &quantizer, const ArgSpec &arg) {
+  if (!arg.isInput || arg.role != Role::Weight)
+    return nullptr;
+  const ArgSpec *from = quantizer.findArg(arg.name);
+  if (!from || from->isInput || from->shape != arg.shape || from->dtype != arg.dtype ||
+      from->numBytes != arg.numBytes)
+    return nullptr;
+  return from;
+}
+
 const ArgSpec *sharedForwardInput(const EntrySpec &fwd, const ArgSpec &arg) {
   if (!arg.isInput || arg.role == Role::Residual)
     return nullptr;

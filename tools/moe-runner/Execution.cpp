@@ -128,7 +128,8 @@ Status makeRankInput(RandomInputCache &cache, uint64_t seed, const EntrySpec &en
 /// split and partial-sum inputs come from the one-rank input (makeRankInput).
 Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &entry,
                    const std::vector<std::string> &npyPaths, EntryBuffers *residualSource,
-                   EntryBuffers *args, std::vector<std::pair<std::string, std::string>> *sources,
+                   const EntryBuffers *weightSource, EntryBuffers *args,
+                   std::vector<std::pair<std::string, std::string>> *sources,
                    uint64_t variant = 0) {
   MOERT_TRY(args->allocate(entry));
   static const std::string kNoFile;
@@ -142,6 +143,8 @@ Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &ent
     const uint64_t argSeed = redrawn ? seed + variant : seed;
     const std::string &npyPath = redrawn ? kNoFile : npyPaths[i];
     std::string source;
+    const ArgSpec *quantized =
+        weightSource && npyPath.empty() ? quantizedWeightOutput(weightSource->entry(), a) : nullptr;
     if (residualSource &&
         (a.role == Role::Residual || sharedForwardInput(residualSource->entry(), a))) {
       const EntrySpec &fwd = residualSource->entry();
@@ -153,6 +156,12 @@ Status prepareArgs(uint64_t seed, const RankLayout &layout, const EntrySpec &ent
                                     entry.name.c_str(), a.name.c_str(), fwd.name.c_str()));
       MOERT_TRY(args->adopt(i, residualSource->take(a.name)));
       source = "entry " + fwd.name;
+    } else if (quantized) {
+      // Copied, not moved: X_fwd and X_bwd (and graph variants) read them.
+      const EntrySpec &q = weightSource->entry();
+      std::memcpy(args->data(i), weightSource->data(static_cast<size_t>(quantized - q.args.data())),
+                  a.numBytes);
+      source = "entry " + q.name;
     } else if (layout.multiRank() && (a.splitDim >= 0 || a.partialSum)) {
       MOERT_TRY(
           makeRankInput(randomInputCache(), argSeed, entry, a, npyPath, layout, args->data(i)));
@@ -193,6 +202,43 @@ std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options) {
   return std::unique_ptr<Executor>(new CpuExecutor(options));
 }
 
+namespace {
+
+/// Whether `entry` has an FP8 weight input that `quantizer` makes and
+/// neither --inputs (`npyPaths`, per argument) nor its X_fwd (`fwd`, or
+/// null) gives.
+bool needsQuantizedWeights(const EntrySpec &quantizer, const EntrySpec &entry,
+                           const std::vector<std::string> &npyPaths, const EntrySpec *fwd) {
+  for (size_t i = 0; i < entry.args.size(); ++i)
+    if (npyPaths[i].empty() && quantizedWeightOutput(quantizer, entry.args[i]) &&
+        !(fwd && sharedForwardInput(*fwd, entry.args[i])))
+      return true;
+  return false;
+}
+
+/// The X_quantize_weights of plan->entry (and of its X_fwd), when the
+/// artifact has it and either takes an FP8 weight it makes that no --inputs
+/// file gives.
+Status planWeightQuantizer(const ArtifactSpec &spec, const EntrySpec &e,
+                           const std::string &inputsDir, EntryPlan *plan) {
+  std::string name = weightQuantizerEntryName(e.name);
+  const EntrySpec *q = name.empty() ? nullptr : spec.findEntry(name);
+  if (!q || !(needsQuantizedWeights(*q, e, plan->npyPaths, plan->fwd) ||
+              (plan->fwd &&
+               needsQuantizedWeights(*q, *plan->fwd, plan->fwdNpyPaths, nullptr))))
+    return Status::success();
+  plan->quantizer = q;
+  plan->quantizerNpyPaths.assign(q->args.size(), "");
+  for (size_t i = 0; i < q->args.size(); ++i)
+    if (q->args[i].isInput)
+      MOERT_TRY(planInput(inputsDir, *q, q->args[i], &plan->quantizerNpyPaths[i])
+                    .withPrefix(format("entry '%s' needs entry '%s' for its FP8 weights",
+                                       e.name.c_str(), name.c_str())));
+  return Status::success();
+}
+
+} // namespace
+
 Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string &inputsDir,
                  EntryPlan *plan, std::string *warning) {
   plan->entry = &e;
@@ -222,6 +268,7 @@ Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string
     if (a.role == Role::Residual && plan->npyPaths[i].empty())
       randomResiduals += (randomResiduals.empty() ? "" : ", ") + a.name;
   }
+  MOERT_TRY(planWeightQuantizer(spec, e, inputsDir, plan));
   warning->clear();
   if (!randomResiduals.empty()) {
     std::string why = fwdName.empty()
@@ -241,28 +288,44 @@ Status resolveEntry(const SharedLibrary &library, EntryPlan *plan) {
     MOERT_TRY(library.lookup(plan->fwd->symbol, &plan->fwdFn)
                   .withPrefix(format("entry '%s' (which makes the residuals of entry '%s')",
                                      plan->fwd->name.c_str(), plan->entry->name.c_str())));
+  if (plan->quantizer)
+    MOERT_TRY(library.lookup(plan->quantizer->symbol, &plan->quantizerFn)
+                  .withPrefix(format("entry '%s' (which makes the FP8 weights of entry '%s')",
+                                     plan->quantizer->name.c_str(), plan->entry->name.c_str())));
   return Status::success();
 }
 
-/// X_fwd on its inputs (variant `variant`; 0: the seed's), called once
-/// plainly (never captured: one call needs no graph) and its outputs
-/// fetched into *fwdArgs, for X_bwd's residuals.
-Status runForward(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
-                  uint64_t variant, EntryBuffers *fwdArgs, const std::string &why) {
-  MOERT_TRY(prepareArgs(settings.seed, settings.layout, *plan.fwd, plan.fwdNpyPaths, nullptr,
-                        fwdArgs, nullptr, variant)
+/// A chained entry (X_quantize_weights, X_fwd) on its inputs (variant
+/// `variant`; 0: the seed's; FP8 weights from `weights` when given), called
+/// once plainly (never captured: one call needs no graph) and its outputs
+/// fetched into *args, for the inputs of the entry it serves.
+Status callChained(const RunSettings &settings, Executor &executor, const EntrySpec &entry,
+                   EntryFunction fn, const std::vector<std::string> &npyPaths,
+                   const EntryBuffers *weights, uint64_t variant, EntryBuffers *args,
+                   const std::string &why) {
+  MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, npyPaths, nullptr, weights, args,
+                        nullptr, variant)
                 .withPrefix(why));
   std::unique_ptr<BoundEntry> bound;
-  MOERT_TRY(executor.bind(fwdArgs, &bound).withPrefix(why));
-  MOERT_TRY(bound->callPlain(plan.fwdFn).withPrefix(why));
+  MOERT_TRY(executor.bind(args, &bound).withPrefix(why));
+  MOERT_TRY(bound->callPlain(fn).withPrefix(why));
   return bound->fetchOutputs().withPrefix(why);
+}
+
+/// X_fwd, for X_bwd's residuals.
+Status runForward(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
+                  uint64_t variant, const EntryBuffers *weights, EntryBuffers *fwdArgs,
+                  const std::string &why) {
+  return callChained(settings, executor, *plan.fwd, plan.fwdFn, plan.fwdNpyPaths, weights,
+                     variant, fwdArgs, why);
 }
 
 /// Variant k of the inputs (X_fwd run plainly on them for the residuals)
 /// into `bound`: a plain call, then a replay of its captured graph; every
 /// output of the two bit for bit the same. Outputs land in `host`.
 Status checkGraphVariant(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
-                         BoundEntry &bound, EntryBuffers &host, uint64_t k) {
+                         const EntryBuffers *weights, BoundEntry &bound, EntryBuffers &host,
+                         uint64_t k) {
   const EntrySpec &entry = *plan.entry;
   std::string why = format("entry '%s', graph variant %llu", entry.name.c_str(),
                            static_cast<unsigned long long>(k));
@@ -272,9 +335,9 @@ Status checkGraphVariant(const RunSettings &settings, Executor &executor, const 
                   static_cast<unsigned long long>(k)));
   EntryBuffers fwdArgs, args;
   if (plan.fwd)
-    MOERT_TRY(runForward(settings, executor, plan, k, &fwdArgs, why));
+    MOERT_TRY(runForward(settings, executor, plan, k, weights, &fwdArgs, why));
   MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, plan.npyPaths,
-                        plan.fwd ? &fwdArgs : nullptr, &args, nullptr, k)
+                        plan.fwd ? &fwdArgs : nullptr, weights, &args, nullptr, k)
                 .withPrefix(why));
   MOERT_TRY(bound.loadInputs(args).withPrefix(why));
   MOERT_TRY(bound.callPlain(plan.fn).withPrefix(why + " (plain call)"));
@@ -315,6 +378,27 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
                 EntryRun *run) {
   const EntrySpec &entry = *plan.entry;
 
+  // FP8 weight inputs: one untimed call of X_quantize_weights on the bf16
+  // weights makes them, for the entry and its X_fwd.
+  EntryBuffers weights;
+  const EntryBuffers *weightSource = plan.quantizer ? &weights : nullptr;
+  if (plan.quantizer) {
+    std::string why = format("entry '%s' (making the FP8 weights of entry '%s')",
+                             plan.quantizer->name.c_str(), entry.name.c_str());
+    progress(format("entry %s on %s: making the inputs of %s and running it for the FP8 "
+                    "weights",
+                    entry.name.c_str(), executor.device(), plan.quantizer->name.c_str()));
+    MOERT_TRY(callChained(settings, executor, *plan.quantizer, plan.quantizerFn,
+                          plan.quantizerNpyPaths, nullptr, /*variant=*/0, &weights, why));
+    if (!settings.dumpDir.empty())
+      MOERT_TRY(dumpArgs(settings.dumpDir, weights));
+    run->weightsFrom = plan.quantizer->name;
+    for (const ArgSpec &a : entry.args)
+      if (quantizedWeightOutput(*plan.quantizer, a) &&
+          !(plan.fwd && sharedForwardInput(*plan.fwd, a)))
+        run->quantizedWeightNames.push_back(a.name);
+  }
+
   // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,
   // makes the residuals (brought back to the host, then placed like any input).
   EntryBuffers fwdArgs;
@@ -324,7 +408,7 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
     progress(format("entry %s on %s: making the inputs of %s and running it for the "
                     "residuals",
                     entry.name.c_str(), executor.device(), plan.fwd->name.c_str()));
-    MOERT_TRY(runForward(settings, executor, plan, /*variant=*/0, &fwdArgs, why));
+    MOERT_TRY(runForward(settings, executor, plan, /*variant=*/0, weightSource, &fwdArgs, why));
     if (!settings.dumpDir.empty())
       MOERT_TRY(dumpArgs(settings.dumpDir, fwdArgs));
     run->residualsFrom = plan.fwd->name;
@@ -337,7 +421,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
 
   progress(format("entry %s on %s: making its inputs", entry.name.c_str(), executor.device()));
   MOERT_TRY(prepareArgs(settings.seed, settings.layout, entry, plan.npyPaths,
-                        plan.fwd ? &fwdArgs : nullptr, &run->args, &run->inputSources));
+                        plan.fwd ? &fwdArgs : nullptr, weightSource, &run->args,
+                        &run->inputSources));
   fwdArgs = EntryBuffers(); // what X_bwd did not take
   std::unique_ptr<BoundEntry> bound;
   MOERT_TRY(executor.bind(&run->args, &bound)
@@ -348,7 +433,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   for (long w = 0; w < settings.warmup; ++w)
     MOERT_TRY(bound->call(plan.fn, &ms));
   for (long k = 1; k <= settings.graphVariants; ++k)
-    MOERT_TRY(checkGraphVariant(settings, executor, plan, *bound, run->args, uint64_t(k)));
+    MOERT_TRY(checkGraphVariant(settings, executor, plan, weightSource, *bound, run->args,
+                                uint64_t(k)));
   if (settings.graphVariants > 0)
     MOERT_TRY(bound->loadInputs(run->args));
   if (settings.profile)

@@ -125,10 +125,18 @@ struct EntryPlan {
   const moert::EntrySpec *fwd = nullptr;
   moert::EntryFunction fwdFn = nullptr;
   std::vector<std::string> fwdNpyPaths;
+  // For an entry (or its X_fwd) that takes FP8 weights without --inputs
+  // files for them, when the artifact has the layer's X_quantize_weights
+  // (moe-fp8-weight-inputs): that entry, run first on its own inputs (the
+  // bf16 weights of the same seed), whose outputs are those FP8 weights and
+  // scales, as a trainer quantizes once per step.
+  const moert::EntrySpec *quantizer = nullptr;
+  moert::EntryFunction quantizerFn = nullptr;
+  std::vector<std::string> quantizerNpyPaths;
 };
 
 /// Plan entry `e` of `spec`: its input files under `inputsDir` (none for what
-/// X_fwd gives), its X_fwd.
+/// X_fwd or X_quantize_weights gives), its X_fwd, its X_quantize_weights.
 /// `*warning` is set when residual inputs will be random (no X_fwd, no file).
 moert::Status planEntry(const moert::ArtifactSpec &spec, const moert::EntrySpec &e,
                         const std::string &inputsDir, EntryPlan *plan, std::string *warning);
@@ -160,13 +168,16 @@ struct EntryRun {
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
   std::vector<std::string> sharedInputNames; // its inputs taken from it (x, weights)
+  std::string weightsFrom;                   // X_quantize_weights when chained, else ""
+  std::vector<std::string> quantizedWeightNames; // the inputs taken from it
   moert::EntryBuffers args;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with RunSettings::profile
 };
 
-/// Run `plan` on `executor`: X_fwd first (one untimed call) when chained,
-/// then `warmup` untimed and `iters` timed calls (profiled per kernel when
-/// asked); the outputs are the last call's. With a dump directory every argument of both calls is written.
+/// Run `plan` on `executor`: X_quantize_weights and X_fwd first (one
+/// untimed call each) when chained, then `warmup` untimed and `iters` timed
+/// calls (profiled per kernel when asked); the outputs are the last call's.
+/// With a dump directory every argument of every call is written.
 moert::Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan &plan,
                        EntryRun *run);
 

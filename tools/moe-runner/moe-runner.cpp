@@ -247,6 +247,18 @@ GRADIENTS (VJP ENTRIES)
   stderr: the gradients then mean nothing.
   moe-gradcheck checks such gradients against finite differences.
 
+FP8 WEIGHT INPUTS (moe-fp8-weight-inputs)
+  An entry X, X_fwd or X_bwd whose weights are FP8 inputs <w>_fp8 and
+  <w>_fp8_scale, of an artifact that also has X_quantize_weights (the bf16
+  weights -> those FP8 weights and scales), gets them from it: the runner
+  first calls X_quantize_weights once, untimed, on its inputs (the bf16
+  weights of the same seed, or --inputs files), and copies its outputs to
+  the inputs of the same name, shape and dtype, of the entry and of its
+  X_fwd, on the cpu and the GPU alike (a trainer quantizes once per
+  optimizer step). An --inputs file for such an input wins over it. With
+  --dump the quantizer's call is written to DIR/X_quantize_weights/. Time
+  the quantization itself with --entry X_quantize_weights.
+
 RANKS (--ranks N)
   An artifact whose metadata has "grids" runs on the product of their
   shapes' ranks (its world size; one grid holds them, the others have one
@@ -306,6 +318,8 @@ OUTPUT
               artifact gives a FLOP count]
   for an X_bwd entry fed by X_fwd:  residuals from entry X_fwd: <names>
                                     inputs from entry X_fwd: <names> (if any)
+  for an entry fed FP8 weights:     FP8 weights from entry X_quantize_weights:
+                                    <names> (or: through its X_fwd)
   then one row per output argument: name, role, shape, dtype, sum, abs_sum
   (sums of the values and of their magnitudes, in double, added per chunk
   of 2^20 elements and then over the chunks in order) and fnv1a64, the
@@ -469,6 +483,8 @@ struct EntryResult {
   std::string residualsFrom;              // X_fwd when chained, else ""
   std::vector<std::string> residualNames; // the residuals taken from it
   std::vector<std::string> sharedInputNames; // the inputs taken from it
+  std::string weightsFrom;                   // X_quantize_weights when chained, else ""
+  std::vector<std::string> quantizedWeightNames; // the inputs taken from it
   std::vector<OutputStats> outputs;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with --profile
   bool nearTieAware = false;                         // --near-ties applies to this entry
@@ -664,17 +680,24 @@ void printTable(const Options &o, const std::string &device, const std::string &
   if (r.spec->flops > 0)
     std::printf(", %s TFLOP/s", formatRate(tflops(r)).c_str());
   std::printf("\n");
+  auto commaList = [](const std::vector<std::string> &names) {
+    std::string list;
+    for (const std::string &n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    return list;
+  };
   if (!r.residualsFrom.empty()) {
-    std::string names;
-    for (const std::string &n : r.residualNames)
-      names += (names.empty() ? "" : ", ") + n;
+    std::string names = commaList(r.residualNames);
     std::printf("  residuals from entry %s: %s\n", r.residualsFrom.c_str(),
                 names.empty() ? "(none)" : names.c_str());
-    names.clear();
-    for (const std::string &n : r.sharedInputNames)
-      names += (names.empty() ? "" : ", ") + n;
+    names = commaList(r.sharedInputNames);
     if (!names.empty())
       std::printf("  inputs from entry %s: %s\n", r.residualsFrom.c_str(), names.c_str());
+  }
+  if (!r.weightsFrom.empty()) {
+    std::string names = commaList(r.quantizedWeightNames);
+    std::printf("  FP8 weights from entry %s: %s\n", r.weightsFrom.c_str(),
+                names.empty() ? "through its X_fwd" : names.c_str());
   }
 
   std::vector<std::vector<std::string>> rows;
@@ -786,6 +809,8 @@ std::string entryJson(const Options &o, const std::string &device, const EntryRe
        ",\n";
   if (!r.residualsFrom.empty())
     j += "      \"residuals_from\": " + jsonQuote(r.residualsFrom) + ",\n";
+  if (!r.weightsFrom.empty())
+    j += "      \"weights_from\": " + jsonQuote(r.weightsFrom) + ",\n";
   if (r.nearTieAware)
     j += format("      \"near_tie_tokens\": %llu,\n",
                 static_cast<unsigned long long>(r.nearTieTokens));
@@ -1010,6 +1035,10 @@ void planReferenceArtifact(const Options &o, Reference &ref,
     if ((plans[k].fwd != nullptr) != (ref.plans[k].fwd != nullptr))
       fatal(format("%s: entry '%s' takes its residuals from entry '%s' on one side only",
                    what.c_str(), e.name.c_str(), vjpForwardEntryName(e.name).c_str()));
+    // And its own FP8 weights: X_quantize_weights on both or neither.
+    if ((plans[k].quantizer != nullptr) != (ref.plans[k].quantizer != nullptr))
+      fatal(format("%s: entry '%s' takes its FP8 weights from entry '%s' on one side only",
+                   what.c_str(), e.name.c_str(), weightQuantizerEntryName(e.name).c_str()));
   }
 }
 
@@ -1081,6 +1110,8 @@ EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &set
   r.residualsFrom = run->residualsFrom;
   r.residualNames = run->residualNames;
   r.sharedInputNames = run->sharedInputNames;
+  r.weightsFrom = run->weightsFrom;
+  r.quantizedWeightNames = run->quantizedWeightNames;
   r.profile = run->profile;
   for (size_t i = 0; i < entry.args.size(); ++i)
     if (!entry.args[i].isInput)

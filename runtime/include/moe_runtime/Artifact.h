@@ -106,6 +106,17 @@ std::string vjpForwardEntryName(const std::string &bwdName);
 /// dtype. Null otherwise (then `arg` is an input of its own).
 const ArgSpec *sharedForwardInput(const EntrySpec &fwd, const ArgSpec &arg);
 
+/// The entry moe-fp8-weight-inputs made to quantize the expert weights of
+/// entry `name`'s layer: "<layer>_quantize_weights", <layer> being `name`
+/// without a "_fwd" or "_bwd" suffix; "" when `name` is such an entry.
+std::string weightQuantizerEntryName(const std::string &name);
+
+/// For an input `arg` of an entry that takes FP8 weights: the output of
+/// `quantizer` (its X_quantize_weights) that it is, i.e. `arg` is a weight
+/// and `quantizer` has an output of the same name, shape and dtype. Null
+/// otherwise.
+const ArgSpec *quantizedWeightOutput(const EntrySpec &quantizer, const ArgSpec &arg);
+
 /// The VJP contract between a forward entry and its backward: `bwd`'s
 /// residual inputs are exactly `fwd`'s residual outputs, with the same names,
 /// shapes and dtypes, in the same order. The error names the residual and
