@@ -29,6 +29,10 @@
 #                                            gradients on f32 operands (and
 #                                            their group sizes), cuBLASLt
 #                                            path and --gemm=generated
+#   OUT/fp8wgrad/kmajor-{gpu,cpu}.*, OUT/fp8wgrad/kmajor-in
+#                                            test/gpu/Inputs/fp8-weight-grad.mlir:
+#                                            the generated FP8 (and K-major
+#                                            bf16) weight gradients
 #   OUT/cublaslt/{gpu,cpu}.*                 test/gpu/Inputs/cublaslt-consumers.mlir:
 #                                            cuBLASLt grouped GEMMs read by
 #                                            compiled kernels (for
@@ -138,6 +142,12 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   "$BIN/moe-compile" --quiet "$wgrads" --target="$CHIP" -o "$OUT/fp8wgrad/gpu"
   "$BIN/moe-compile" --quiet "$wgrads" --target="$CHIP" --gemm=generated -o "$OUT/fp8wgrad/gpu-generated"
   "$BIN/moe-compile" --quiet "$wgrads" --target=cpu -o "$OUT/fp8wgrad/cpu"
+  echo "== FP8 weight gradients in the generated kernel (test/gpu/Inputs/fp8-weight-grad.mlir)"
+  python3 "$ROOT/test/gpu/Inputs/write-fp8-group-sizes.py" "$OUT/fp8wgrad/kmajor-in"
+  kmajor=$ROOT/test/gpu/Inputs/fp8-weight-grad.mlir
+  "$BIN/moe-compile" --quiet "$kmajor" --target="$CHIP" --gemm=generated "$STAGES" "$TMA_STORE" \
+    -o "$OUT/fp8wgrad/kmajor-gpu"
+  "$BIN/moe-compile" --quiet "$kmajor" --target=cpu -o "$OUT/fp8wgrad/kmajor-cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
   rm -rf "$OUT/cublaslt" && mkdir -p "$OUT/cublaslt"
   "$BIN/moe-compile" --quiet "$ROOT/test/gpu/Inputs/cublaslt-consumers.mlir" --target="$CHIP" \

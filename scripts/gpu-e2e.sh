@@ -58,6 +58,18 @@ if [ -d "$ART/fp8wgrad" ]; then
       tail -40 "$OUTDIR/fp8wgrad-$variant.log"; echo "fp8wgrad $variant: FAIL"; status=1
     fi
   done
+  # The generated FP8 weight gradients (test/gpu/fp8-weight-grad.test), at
+  # the artifacts' stage count and store path.
+  if [ -f "$ART/fp8wgrad/kmajor-gpu.so" ]; then
+    echo "=== FP8 weight gradients, generated kernel, vs CPU reference $(date +%T)"
+    if timeout 180 "$RUNNER" "$ART/fp8wgrad/kmajor-gpu" --device gpu --inputs "$ART/fp8wgrad/kmajor-in" \
+         --iters 1 --warmup 0 --check-against "$ART/fp8wgrad/kmajor-cpu" \
+         >"$OUTDIR/fp8wgrad-kmajor.log" 2>&1; then
+      grep -E "entry|PASS|^check:" "$OUTDIR/fp8wgrad-kmajor.log" | head -20; echo "fp8wgrad kmajor: PASS"
+    else
+      tail -40 "$OUTDIR/fp8wgrad-kmajor.log"; echo "fp8wgrad kmajor: FAIL"; status=1
+    fi
+  fi
 fi
 
 echo "=== GPU vs CPU reference, fewer tokens (see scripts/gpu-artifacts.sh) $(date +%T)"

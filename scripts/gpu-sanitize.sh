@@ -18,6 +18,9 @@
 #   gemm                               ART/gemm/gpu: the generated grouped GEMM
 #                                      cases (TMA + wgmma, shared memory)
 #   nan                                ART/nan/gpu: NaN in glu and router inputs
+#   fp8wgrad                           ART/fp8wgrad/kmajor-gpu: the generated
+#                                      FP8 weight gradients (K-major
+#                                      operands; several tiles a CTA too)
 #   cublaslt                           ART/cublaslt/gpu: cuBLASLt grouped GEMMs
 #                                      (kn, nk, a zeroed tail, a weight
 #                                      gradient) each read by a compiled kernel,
@@ -30,7 +33,7 @@
 # Tools (SANITIZE_TOOLS; default "memcheck initcheck racecheck synccheck"):
 # memcheck and initcheck run on every artifact, SANITIZE_JOBS at a time;
 # racecheck and synccheck only on the artifacts whose kernels use shared
-# memory (SANITIZE_SHARED_ARTIFACTS, default "gemm": the compiler's other
+# memory (SANITIZE_SHARED_ARTIFACTS, default "gemm fp8wgrad": the compiler's other
 # kernels use none; add examples built with MOE_GEMM=generated to check
 # their generated GEMMs in place), after the others and one at a time (on
 # one H200 racecheck's runs failed to launch the generated GEMMs while other
@@ -74,7 +77,9 @@
 # never writes is reported as well as an uninitialized read inside it),
 # under a timeout (SANITIZE_TIMEOUT_S,
 # default 300; dsv3-1gpu's SANITIZE_LARGE_TIMEOUT_S, default 270: making its
-# 22 GB of random weights on the host alone takes ~90 s), its log in
+# 22 GB of random weights on the host alone takes ~90 s; its racecheck run
+# SANITIZE_LARGE_RACECHECK_TIMEOUT_S, default 480: 190 s did not reach the
+# end of its backward on one H200), its log in
 # OUTDIR/<artifact>.<tool>.log. SANITIZE_JOBS runs at a time (default 1,
 # see above; memcheck and initcheck of every artifact then take ~6 minutes
 # on one H200, racecheck and synccheck ~5 more); dsv3-1gpu's runs go one
@@ -90,14 +95,15 @@ BUILD=${BUILD_GPU:-$ROOT/build-gpu}
 ART=${MOE_ARTIFACTS_ROOT:-$ROOT/build/artifacts}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 TOOLS=${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}
-ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm nan adversarial cublaslt}
-SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm}
+ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm fp8wgrad nan adversarial cublaslt}
+SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm fp8wgrad}
 SHARED_ROOT=${SANITIZE_SHARED_ROOT:-$ART}
 SYNCCHECK_EXCLUDE=${SANITIZE_SYNCCHECK_EXCLUDE-_grouped_matmul _grouped_weight_grad}
 RACECHECK_EXCLUDE=${SANITIZE_RACECHECK_EXCLUDE:-}
 JOBS=${SANITIZE_JOBS:-1}
 TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
 LARGE_TIMEOUT_S=${SANITIZE_LARGE_TIMEOUT_S:-270}
+LARGE_RACECHECK_TIMEOUT_S=${SANITIZE_LARGE_RACECHECK_TIMEOUT_S:-480}
 FINDING_RC=86
 mkdir -p "$OUTDIR"
 export PATH="$CUDA_HOME/bin:$PATH"
@@ -123,6 +129,8 @@ runner_args() {
       if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1 --entry moe_layer_bwd"; fi ;;
     gemm|nan|adversarial)
       if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --inputs $ART/$1/in"; fi ;;
+    fp8wgrad)
+      if [ -f "$ART/$1/kmajor-gpu.so" ]; then echo "$ART/$1/kmajor-gpu --inputs $ART/$1/kmajor-in"; fi ;;
     cublaslt)
       if [ -f "$ART/$1/gpu.so" ]; then echo "$ART/$1/gpu --check-against $ART/$1/cpu"; fi ;;
   esac
@@ -169,7 +177,7 @@ serial_late=()
 missing=()
 for name in $ARTIFACTS; do
   case $name in
-    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|nan|adversarial|cublaslt) ;;
+    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|fp8wgrad|nan|adversarial|cublaslt) ;;
     *) echo "FAIL: unknown artifact '$name' in SANITIZE_ARTIFACTS"; exit 1 ;;
   esac
   runs=()
@@ -205,7 +213,10 @@ run_group() {
   for run in $1; do
     name=${run%%:*} tool=${run#*:}
     limit=$TIMEOUT_S
-    [ "$name" = dsv3-1gpu ] && limit=$LARGE_TIMEOUT_S
+    if [ "$name" = dsv3-1gpu ]; then
+      limit=$LARGE_TIMEOUT_S
+      [ "$tool" = racecheck ] && limit=$LARGE_RACECHECK_TIMEOUT_S
+    fi
     t0=$SECONDS
     sanitize_one "$name" "$tool" "$limit"
     echo "  $name $tool: rc=$(cat "$OUTDIR/$name.$tool.rc") ($((SECONDS - t0)) s)"

@@ -10,6 +10,11 @@
 //   wg_bw_large: groups of 700 and 324 rows, two m-tiles and two n-tiles per group
 //   wg_bw_many_groups: 64 groups of 0..20 rows (many groups inside one block), f32 output
 //   wg_bf16_transposed: bf16 operands stored [Kd, R] / [N, R] (K-major bf16)
+//   wg_bw_persistent_aligned: 32 groups of multiples of 128 rows (as
+//       blockwise's align = 128 permute makes them), 4 m- and 3 n-tiles a
+//       group: 384 tiles, several a CTA (the persistent loop's later tiles)
+//   wg_bw_persistent_ragged: 64 groups of 0..64 rows, 4 x 3 tiles a group
+//       (768 tiles): partial k-steps on a CTA's later tiles
 func.func @wg_bw_kn(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
   %at0 = tensor.empty() : tensor<256x1024xbf16>
   %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
@@ -93,4 +98,34 @@ func.func @wg_bf16_transposed(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf
   %e = tensor.empty() : tensor<8x256x384xbf16>
   %db = moe.grouped_weight_grad %at, %dct, %sizes outs(%e) {transposed_operands} : tensor<256x1024xbf16>, tensor<384x1024xbf16>, tensor<8xi32> -> tensor<8x256x384xbf16>
   return %db : tensor<8x256x384xbf16>
+}
+func.func @wg_bw_persistent_aligned(%a: tensor<6144x512xbf16>, %dc: tensor<6144x384xbf16>, %sizes: tensor<32xi32> {moe.name = "sizes"}) -> tensor<32x512x384xbf16> {
+  %at0 = tensor.empty() : tensor<512x6144xbf16>
+  %at = linalg.transpose ins(%a : tensor<6144x512xbf16>) outs(%at0 : tensor<512x6144xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x6144xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<6144x384xbf16>) outs(%dct0 : tensor<384x6144xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<32x512x384xbf16>
+  %qa0 = tensor.empty() : tensor<512x6144xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<512x48xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<512x6144xbf16> -> tensor<512x6144xf8E4M3FN>, tensor<512x48xf32>
+  %qd0 = tensor.empty() : tensor<384x6144xf8E5M2>
+  %sd0 = tensor.empty() : tensor<384x48xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<384x6144xbf16> -> tensor<384x6144xf8E5M2>, tensor<384x48xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<512x6144xf8E4M3FN>, tensor<384x6144xf8E5M2>, tensor<32xi32>, tensor<512x48xf32>, tensor<384x48xf32> -> tensor<32x512x384xbf16>
+  return %db : tensor<32x512x384xbf16>
+}
+func.func @wg_bw_persistent_ragged(%a: tensor<2048x512xbf16>, %dc: tensor<2048x384xbf16>, %sizes: tensor<64xi32> {moe.name = "sizes"}) -> tensor<64x512x384xbf16> {
+  %at0 = tensor.empty() : tensor<512x2048xbf16>
+  %at = linalg.transpose ins(%a : tensor<2048x512xbf16>) outs(%at0 : tensor<512x2048xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<384x2048xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<2048x384xbf16>) outs(%dct0 : tensor<384x2048xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<64x512x384xbf16>
+  %qa0 = tensor.empty() : tensor<512x2048xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<512x16xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<512x2048xbf16> -> tensor<512x2048xf8E4M3FN>, tensor<512x16xf32>
+  %qd0 = tensor.empty() : tensor<384x2048xf8E5M2>
+  %sd0 = tensor.empty() : tensor<384x16xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<384x2048xbf16> -> tensor<384x2048xf8E5M2>, tensor<384x16xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<512x2048xf8E4M3FN>, tensor<384x2048xf8E5M2>, tensor<64xi32>, tensor<512x16xf32>, tensor<384x16xf32> -> tensor<64x512x384xbf16>
+  return %db : tensor<64x512x384xbf16>
 }

@@ -26,7 +26,13 @@ SIZES = {
     "wg_bw_large": [700, 324, 0, 0],
     "wg_bw_many_groups": [rng.randrange(0, 21) for _ in range(64)],
     "wg_bf16_transposed": SKEWED,
+    # several tiles a CTA: aligned groups as blockwise's permute makes them
+    # (6144 rows), and small unaligned ones (2048 rows)
+    "wg_bw_persistent_aligned": [rng.choice([0, 128, 128, 256]) for _ in range(32)],
+    "wg_bw_persistent_ragged": [rng.randrange(0, 65) for _ in range(64)],
 }
+assert sum(SIZES["wg_bw_persistent_aligned"]) <= 6144
+assert sum(SIZES["wg_bw_persistent_ragged"]) <= 2048
 
 out = sys.argv[1]
 for entry, sizes in SIZES.items():
