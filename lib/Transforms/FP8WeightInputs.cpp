@@ -13,6 +13,7 @@
 #include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -32,6 +33,9 @@ namespace {
 
 constexpr StringLiteral kDataSuffix = "_fp8";
 constexpr StringLiteral kScaleSuffix = "_fp8_scale";
+// The K-major copy of an FP8 weight (kmajor-copies) and its block scales.
+constexpr StringLiteral kKMajorDataSuffix = "_fp8_t";
+constexpr StringLiteral kKMajorScaleSuffix = "_fp8_t_scale";
 
 StringRef stringAttrOf(func::FuncOp func, unsigned arg, StringRef attr) {
   auto value = func.getArgAttrOfType<StringAttr>(arg, attr);
@@ -132,17 +136,153 @@ struct MoeFP8WeightInputsPass
                << func.getSymName()
                << " is called in this module; its arguments are about to "
                   "change (run the pass on the layer's functions alone)";
-    if (failed(buildQuantizeFunction(module, layer, funcs, weights)))
+    FailureOr<func::FuncOp> quantizeFunc =
+        buildQuantizeFunction(module, layer, funcs, weights);
+    if (failed(quantizeFunc))
       return failure();
     for (func::FuncOp func : funcs)
       if (failed(takeFP8Weights(func, hoisted.lookup(func), weights)))
         return failure();
+    if (kmajorCopies)
+      return giveKMajorCopies(*quantizeFunc, funcs, weights);
     return success();
+  }
+
+  /// A grouped matmul that reads FP8 weight `weight` (argument
+  /// <weight>_fp8 with its <weight>_fp8_scale) kn.
+  struct KnRead {
+    func::FuncOp func;
+    GroupedMatmulOp matmul;
+    StringRef weight;
+  };
+
+  /// kmajor-copies: every GEMM that reads an FP8 weight argument kn reads
+  /// its [G, N, K] copy nk, which @<layer>_quantize_weights returns too.
+  LogicalResult giveKMajorCopies(
+      func::FuncOp quantizeFunc, ArrayRef<func::FuncOp> funcs,
+      const llvm::MapVector<StringRef, WeightQuantization> &weights) {
+    SmallVector<KnRead> reads;
+    llvm::SetVector<StringRef> copied;
+    for (func::FuncOp func : funcs)
+      func.walk([&](GroupedMatmulOp matmul) {
+        if (matmul.getWeightLayout() != WeightLayout::KN ||
+            !matmul.getBScale())
+          return;
+        auto data = dyn_cast<BlockArgument>(matmul.getB());
+        auto scale = dyn_cast<BlockArgument>(matmul.getBScale());
+        if (!data || !scale || data.getOwner() != &func.getBody().front() ||
+            scale.getOwner() != data.getOwner())
+          return;
+        StringRef weight = stringAttrOf(func, data.getArgNumber(), kNameAttr);
+        if (!weight.consume_back(kDataSuffix) || !weights.contains(weight) ||
+            stringAttrOf(func, scale.getArgNumber(), kNameAttr) !=
+                (weight + kScaleSuffix).str())
+          return;
+        reads.push_back({func, matmul, weight});
+        copied.insert(weight);
+      });
+    if (reads.empty())
+      return success();
+    DenseMap<StringRef, std::pair<Type, Type>> copyTypes;
+    for (StringRef weight : copied)
+      copyTypes[weight] = addKMajorCopy(quantizeFunc, weight);
+    MLIRContext *ctx = &getContext();
+    for (KnRead &read : reads) {
+      func::FuncOp func = read.func;
+      auto [dataType, scaleType] = copyTypes.lookup(read.weight);
+      auto argument = [&](StringRef suffix, Type type,
+                          Value after) -> FailureOr<Value> {
+        std::string name = (read.weight + suffix).str();
+        if (std::optional<unsigned> index = argumentNamed(func, name))
+          return Value(func.getArgument(*index));
+        unsigned at = cast<BlockArgument>(after).getArgNumber() + 1;
+        if (failed(func.insertArgument(at, type,
+                                       nameAndRole(ctx, name, "weight"),
+                                       func.getLoc())))
+          return failure();
+        return Value(func.getArgument(at));
+      };
+      FailureOr<Value> data =
+          argument(kKMajorDataSuffix, dataType, read.matmul.getBScale());
+      if (failed(data))
+        return failure();
+      // A tensor-wise scale serves both layouts.
+      FailureOr<Value> scale = read.matmul.getBScale();
+      if (scaleType)
+        scale = argument(kKMajorScaleSuffix, scaleType, *data);
+      if (failed(scale))
+        return failure();
+      read.matmul.getBMutable().assign(*data);
+      read.matmul.getBScaleMutable().assign(*scale);
+      read.matmul.setWeightLayoutAttr(
+          WeightLayoutAttr::get(ctx, WeightLayout::NK));
+    }
+    // The kn FP8 weights that nothing reads any more (the forward's, whose
+    // backward takes them as inputs of its own).
+    for (func::FuncOp func : funcs) {
+      llvm::BitVector unread(func.getNumArguments());
+      for (StringRef weight : copied)
+        for (StringRef suffix : {kDataSuffix, kScaleSuffix})
+          if (std::optional<unsigned> index =
+                  argumentNamed(func, (weight + suffix).str());
+              index && func.getArgument(*index).use_empty())
+            unread.set(*index);
+      if (failed(func.eraseArguments(unread)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// Appends to @<layer>_quantize_weights the [G, N, K] copy of FP8 weight
+  /// `weight` (<weight>_fp8_t) and, for block scales, theirs with the last
+  /// two dimensions swapped (<weight>_fp8_t_scale). Returns their types
+  /// (a null scale type: the tensor-wise scale is shared).
+  std::pair<Type, Type> addKMajorCopy(func::FuncOp quantizeFunc,
+                                      StringRef weight) {
+    MLIRContext *ctx = &getContext();
+    auto ret =
+        cast<func::ReturnOp>(quantizeFunc.getBody().front().getTerminator());
+    OpBuilder b(ret);
+    Location loc = quantizeFunc.getLoc();
+    auto resultNamed = [&](StringRef name) -> Value {
+      for (unsigned i = 0; i < quantizeFunc.getNumResults(); ++i)
+        if (auto attr = quantizeFunc.getResultAttrOfType<StringAttr>(
+                i, kNameAttr);
+            attr && attr.getValue() == name)
+          return ret.getOperand(i);
+      return {};
+    };
+    // Swaps the last two dimensions of a rank-3 tensor.
+    auto swapLastTwo = [&](Value value) -> Value {
+      auto type = cast<RankedTensorType>(value.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      std::swap(shape[1], shape[2]);
+      Value init =
+          tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+      return linalg::TransposeOp::create(b, loc, value, init,
+                                         ArrayRef<int64_t>{0, 2, 1})
+          ->getResult(0);
+    };
+    auto addResult = [&](StringRef suffix, Value value) {
+      unsigned index = quantizeFunc.getNumResults();
+      (void)quantizeFunc.insertResult(
+          index, value.getType(),
+          nameAndRole(ctx, (weight + suffix).str(), "output"));
+      ret->insertOperands(index, value);
+    };
+    Value data = swapLastTwo(resultNamed((weight + kDataSuffix).str()));
+    addResult(kKMajorDataSuffix, data);
+    Value scale = resultNamed((weight + kScaleSuffix).str());
+    if (cast<RankedTensorType>(scale.getType()).getRank() != 3)
+      return {data.getType(), Type()};
+    Value scaleCopy = swapLastTwo(scale);
+    addResult(kKMajorScaleSuffix, scaleCopy);
+    return {data.getType(), scaleCopy.getType()};
   }
 
   /// @<layer>_quantize_weights(bf16 weights) -> (<name>_fp8,
   /// <name>_fp8_scale)..., after the layer's last function.
-  LogicalResult
+  FailureOr<func::FuncOp>
   buildQuantizeFunction(ModuleOp module, StringRef layer,
                         ArrayRef<func::FuncOp> funcs,
                         llvm::MapVector<StringRef, WeightQuantization>
@@ -194,7 +334,7 @@ struct MoeFP8WeightInputsPass
       llvm::append_range(results, clone->getResults());
     }
     func::ReturnOp::create(b, loc, results);
-    return success();
+    return func;
   }
 
   /// `func` reads <name>_fp8 / <name>_fp8_scale arguments (role weight)

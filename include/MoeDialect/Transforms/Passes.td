@@ -366,12 +366,29 @@ def MoeFP8WeightInputsPass : Pass<"moe-fp8-weight-inputs", "::mlir::ModuleOp"> {
       weights, whose dgrads read the FP8 ones: its weight gradients need
       only the activations).
 
+    - with `kmajor-copies` (default on): a `moe.grouped_matmul` that reads
+      an FP8 weight argument `kn` (`[G, K, N]`: the forward's GEMMs) reads
+      `<name>_fp8_t` (`[G, N, K]`, role `weight`) `nk` instead, with
+      `<name>_fp8_t_scale` (the block scales' last two dimensions swapped;
+      a tensor-wise scale is shared), which `@<f>_quantize_weights`
+      returns too, transposing its FP8 result. FP8 wgmma reads B K-major
+      only, so the GPU lowering otherwise transposes a `kn` FP8 weight on
+      every call; the dgrads read the weight `nk` as it is. Transposing an
+      FP8 tensor and its 128 x 128 block scales is exact, as
+      TransformerEngine keeps a transposed FP8 weight for Hopper.
+
     The outputs are bit for bit those of the placed functions when the FP8
     arguments are `@<f>_quantize_weights`' results. Two quantizations of one
     weight with different recipes or types in one layer's functions are an
     error.
   }];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"kmajorCopies", "kmajor-copies", "bool", /*default=*/"true",
+           "Give GEMMs that read an FP8 weight kn its [G, N, K] copy, "
+           "transposed once in @<f>_quantize_weights">,
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 #endif // MOE_TRANSFORMS_PASSES_TD
