@@ -10,11 +10,13 @@
 //   wg_bw_large: groups of 700 and 324 rows, two m-tiles and two n-tiles per group
 //   wg_bw_many_groups: 64 groups of 0..20 rows (many groups inside one block), f32 output
 //   wg_bf16_transposed: bf16 operands stored [Kd, R] / [N, R] (K-major bf16)
-//   wg_bw_persistent_aligned: 32 groups of multiples of 128 rows (as
-//       blockwise's align = 128 permute makes them), 4 m- and 3 n-tiles a
-//       group: 384 tiles, several a CTA (the persistent loop's later tiles)
+//   wg_bw_persistent_aligned: 32 groups of multiples of 128 rows (whole
+//       k-steps, no zeroing), 4 m- and 3 n-tiles a group: 384 tiles,
+//       several a CTA (the persistent loop's later tiles)
 //   wg_bw_persistent_ragged: 64 groups of 0..64 rows, 4 x 3 tiles a group
-//       (768 tiles): partial k-steps on a CTA's later tiles
+//       (768 tiles): every k-step partial, several groups a 128-row block,
+//       as in an align-1 layer with few rows an expert (qwen3-30b-a3b's
+//       check layer, where racecheck reported hazards)
 func.func @wg_bw_kn(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
   %at0 = tensor.empty() : tensor<256x1024xbf16>
   %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]

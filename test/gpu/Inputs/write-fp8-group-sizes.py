@@ -26,8 +26,8 @@ SIZES = {
     "wg_bw_large": [700, 324, 0, 0],
     "wg_bw_many_groups": [rng.randrange(0, 21) for _ in range(64)],
     "wg_bf16_transposed": SKEWED,
-    # several tiles a CTA: aligned groups as blockwise's permute makes them
-    # (6144 rows), and small unaligned ones (2048 rows)
+    # several tiles a CTA: groups of whole 128-row blocks (6144 rows), and
+    # small unaligned ones (2048 rows)
     "wg_bw_persistent_aligned": [rng.choice([0, 128, 128, 256]) for _ in range(32)],
     "wg_bw_persistent_ragged": [rng.randrange(0, 65) for _ in range(64)],
 }
