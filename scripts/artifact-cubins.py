@@ -18,11 +18,21 @@ EM_CUDA = 190
 SHT_SYMTAB = 2
 
 
+SHT_NOBITS = 8
+
+
 def image_size(data, at):
-    """The byte size of the ELF image at `at` (its section headers end it)."""
-    shoff = struct.unpack_from("<Q", data, at + 40)[0]
-    shentsize, shnum = struct.unpack_from("<HH", data, at + 58)
-    return shoff + shentsize * shnum
+    """The byte size of the ELF image at `at`: the end of whatever of it
+    lies furthest, its section headers, its program headers (ptxas puts
+    them after the section headers) or a section's contents."""
+    phoff, shoff = struct.unpack_from("<QQ", data, at + 32)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", data, at + 54)
+    end = max(shoff + shentsize * shnum, phoff + phentsize * phnum)
+    for i in range(shnum):
+        kind, _, _, offset, size = struct.unpack_from("<IIQQQQ", data, at + shoff + i * shentsize)[1:6]
+        if kind != SHT_NOBITS:
+            end = max(end, offset + size)
+    return end
 
 
 def kernel_names(image):

@@ -20,7 +20,9 @@
 #   nan                                ART/nan/gpu: NaN in glu and router inputs
 #   fp8wgrad                           ART/fp8wgrad/kmajor-gpu: the generated
 #                                      FP8 weight gradients (K-major
-#                                      operands; several tiles a CTA too)
+#                                      operands; several tiles a CTA too;
+#                                      racecheck covers them, synccheck
+#                                      skips them as every generated GEMM)
 #   cublaslt                           ART/cublaslt/gpu: cuBLASLt grouped GEMMs
 #                                      (kn, nk, a zeroed tail, a weight
 #                                      gradient) each read by a compiled kernel,

@@ -10,6 +10,7 @@
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
+#include "MoeDialect/Transforms/ShardingAttrs.h"
 #include "MoeDialect/Transforms/StraightLineBody.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,6 +32,7 @@ using namespace mlir::moe;
 
 namespace {
 
+constexpr StringLiteral kQuantizeFunctionSuffix = "_quantize_weights";
 constexpr StringLiteral kDataSuffix = "_fp8";
 constexpr StringLiteral kScaleSuffix = "_fp8_scale";
 // The K-major copy of an FP8 weight (kmajor-copies) and its block scales.
@@ -63,7 +65,27 @@ StringRef hoistableWeightName(func::FuncOp func, QuantizeOp quantize) {
 struct WeightQuantization {
   QuantizeOp prototype;
   Type weightType, dataType, scaleType;
+  /// The bf16 weight argument's split over ranks (moe-expert-parallel:
+  /// its expert dimension 0), which its FP8 forms keep; null: replicated.
+  Attribute splitDim, splitAxes;
 };
+
+/// `name` and `role`, and `q`'s split over ranks where `type` has that
+/// dimension: the FP8 data, its block scales and its [G, N, K] copy are
+/// split along the experts as the weight is; a tensor-wise 0-d scale is
+/// each rank's own.
+DictionaryAttr weightFormAttrs(MLIRContext *ctx, StringRef name,
+                               StringRef role, const WeightQuantization &q,
+                               Type type) {
+  NamedAttrList attrs(nameAndRole(ctx, name, role));
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (q.splitDim && shaped && shaped.getRank() > 0) {
+    attrs.set(kSplitDimAttr, q.splitDim);
+    if (q.splitAxes)
+      attrs.set(kSplitAxesAttr, q.splitAxes);
+  }
+  return attrs.getDictionary(ctx);
+}
 
 /// Whether two quantizations of one weight give the same values.
 bool sameQuantization(QuantizeOp a, QuantizeOp b) {
@@ -84,6 +106,9 @@ struct MoeFP8WeightInputsPass
       if (func.isExternal())
         continue;
       StringRef name = func.getSymName();
+      // A quantize function this pass made earlier is not a layer.
+      if (name.ends_with(kQuantizeFunctionSuffix))
+        continue;
       if (name.ends_with("_fwd") || name.ends_with("_bwd"))
         name = name.drop_back(4);
       layers[name].push_back(func);
@@ -102,10 +127,23 @@ struct MoeFP8WeightInputsPass
         StringRef name = hoistableWeightName(func, quantize);
         if (name.empty())
           return WalkResult::advance();
+        unsigned weightArg =
+            cast<BlockArgument>(quantize.getInput()).getArgNumber();
+        Attribute splitDim = func.getArgAttr(weightArg, kSplitDimAttr);
+        if (auto dim = dyn_cast_or_null<IntegerAttr>(splitDim);
+            splitDim && (!dim || dim.getInt() != 0)) {
+          quantize.emitOpError("moe-fp8-weight-inputs: weight '")
+              << name << "' is split over ranks along " << splitDim
+              << "; only a split along the experts (dimension 0) keeps its "
+                 "FP8 forms and block scales split the same way";
+          return WalkResult::interrupt();
+        }
         auto [it, inserted] = weights.try_emplace(
             name, WeightQuantization{quantize, quantize.getInput().getType(),
                                      quantize.getOutput().getType(),
-                                     quantize.getScale().getType()});
+                                     quantize.getScale().getType(), splitDim,
+                                     func.getArgAttr(weightArg,
+                                                     kSplitAxesAttr)});
         if (!inserted && !sameQuantization(it->second.prototype, quantize)) {
           InFlightDiagnostic diag =
               quantize.emitOpError("moe-fp8-weight-inputs: weight '")
@@ -157,7 +195,9 @@ struct MoeFP8WeightInputsPass
   };
 
   /// kmajor-copies: every GEMM that reads an FP8 weight argument kn reads
-  /// its [G, N, K] copy nk, which @<layer>_quantize_weights returns too.
+  /// its [G, N, K] copy nk, which @<layer>_quantize_weights returns too;
+  /// FP8 weights (and scales) that no function takes any more are neither
+  /// arguments nor results.
   LogicalResult giveKMajorCopies(
       func::FuncOp quantizeFunc, ArrayRef<func::FuncOp> funcs,
       const llvm::MapVector<StringRef, WeightQuantization> &weights) {
@@ -183,22 +223,37 @@ struct MoeFP8WeightInputsPass
       });
     if (reads.empty())
       return success();
+    // The copies' names must be free: an argument of that name that this
+    // pass did not make would be read in the copy's place.
+    for (func::FuncOp func : funcs)
+      for (StringRef weight : copied)
+        for (StringRef suffix : {kKMajorDataSuffix, kKMajorScaleSuffix})
+          if (std::optional<unsigned> index =
+                  argumentNamed(func, (weight + suffix).str()))
+            return func.emitOpError("moe-fp8-weight-inputs: argument '")
+                   << weight << suffix
+                   << "' exists already, but kmajor-copies gives that name "
+                      "to the [G, N, K] copy of FP8 weight '"
+                   << weight << "' (rename it, or kmajor-copies=false)";
     DenseMap<StringRef, std::pair<Type, Type>> copyTypes;
     for (StringRef weight : copied)
-      copyTypes[weight] = addKMajorCopy(quantizeFunc, weight);
+      copyTypes[weight] =
+          addKMajorCopy(quantizeFunc, weight, weights.find(weight)->second);
     MLIRContext *ctx = &getContext();
     for (KnRead &read : reads) {
       func::FuncOp func = read.func;
+      const WeightQuantization &q = weights.find(read.weight)->second;
       auto [dataType, scaleType] = copyTypes.lookup(read.weight);
+      // The copy's argument, made by the first read in `func`.
       auto argument = [&](StringRef suffix, Type type,
                           Value after) -> FailureOr<Value> {
         std::string name = (read.weight + suffix).str();
         if (std::optional<unsigned> index = argumentNamed(func, name))
           return Value(func.getArgument(*index));
         unsigned at = cast<BlockArgument>(after).getArgNumber() + 1;
-        if (failed(func.insertArgument(at, type,
-                                       nameAndRole(ctx, name, "weight"),
-                                       func.getLoc())))
+        if (failed(func.insertArgument(
+                at, type, weightFormAttrs(ctx, name, "weight", q, type),
+                func.getLoc())))
           return failure();
         return Value(func.getArgument(at));
       };
@@ -219,18 +274,37 @@ struct MoeFP8WeightInputsPass
     }
     // The kn FP8 weights that nothing reads any more (the forward's, whose
     // backward takes them as inputs of its own).
+    llvm::StringSet<> taken;
     for (func::FuncOp func : funcs) {
       llvm::BitVector unread(func.getNumArguments());
       for (StringRef weight : copied)
-        for (StringRef suffix : {kDataSuffix, kScaleSuffix})
-          if (std::optional<unsigned> index =
-                  argumentNamed(func, (weight + suffix).str());
-              index && func.getArgument(*index).use_empty())
+        for (StringRef suffix : {kDataSuffix, kScaleSuffix}) {
+          std::string name = (weight + suffix).str();
+          std::optional<unsigned> index = argumentNamed(func, name);
+          if (!index)
+            continue;
+          if (func.getArgument(*index).use_empty())
             unread.set(*index);
+          else
+            taken.insert(name);
+        }
       if (failed(func.eraseArguments(unread)))
         return failure();
     }
-    return success();
+    // ... nor results of the quantize function (a layer without a backward).
+    auto ret =
+        cast<func::ReturnOp>(quantizeFunc.getBody().front().getTerminator());
+    llvm::BitVector unused(quantizeFunc.getNumResults());
+    for (StringRef weight : copied)
+      for (StringRef suffix : {kDataSuffix, kScaleSuffix})
+        if (!taken.contains((weight + suffix).str()))
+          for (unsigned i = 0; i < quantizeFunc.getNumResults(); ++i)
+            if (auto attr = quantizeFunc.getResultAttrOfType<StringAttr>(
+                    i, kNameAttr);
+                attr && attr.getValue() == (weight + suffix).str())
+              unused.set(i);
+    ret->eraseOperands(unused);
+    return quantizeFunc.eraseResults(unused);
   }
 
   /// Appends to @<layer>_quantize_weights the [G, N, K] copy of FP8 weight
@@ -238,7 +312,8 @@ struct MoeFP8WeightInputsPass
   /// two dimensions swapped (<weight>_fp8_t_scale). Returns their types
   /// (a null scale type: the tensor-wise scale is shared).
   std::pair<Type, Type> addKMajorCopy(func::FuncOp quantizeFunc,
-                                      StringRef weight) {
+                                      StringRef weight,
+                                      const WeightQuantization &q) {
     MLIRContext *ctx = &getContext();
     auto ret =
         cast<func::ReturnOp>(quantizeFunc.getBody().front().getTerminator());
@@ -267,7 +342,8 @@ struct MoeFP8WeightInputsPass
       unsigned index = quantizeFunc.getNumResults();
       (void)quantizeFunc.insertResult(
           index, value.getType(),
-          nameAndRole(ctx, (weight + suffix).str(), "output"));
+          weightFormAttrs(ctx, (weight + suffix).str(), "output", q,
+                          value.getType()));
       ret->insertOperands(index, value);
     };
     Value data = swapLastTwo(resultNamed((weight + kDataSuffix).str()));
@@ -288,7 +364,7 @@ struct MoeFP8WeightInputsPass
                         llvm::MapVector<StringRef, WeightQuantization>
                             &weights) {
     MLIRContext *ctx = &getContext();
-    std::string name = (layer + "_quantize_weights").str();
+    std::string name = (layer + kQuantizeFunctionSuffix).str();
     if (Operation *clash = module.lookupSymbol(name)) {
       return clash->emitOpError("moe-fp8-weight-inputs: @")
              << name << " is needed for the weights of layer '" << layer
@@ -298,13 +374,14 @@ struct MoeFP8WeightInputsPass
     SmallVector<DictionaryAttr> argAttrs, resultAttrs;
     for (auto &[weight, q] : weights) {
       argTypes.push_back(q.weightType);
-      argAttrs.push_back(nameAndRole(ctx, weight, "weight"));
+      argAttrs.push_back(
+          weightFormAttrs(ctx, weight, "weight", q, q.weightType));
       resultTypes.push_back(q.dataType);
-      resultAttrs.push_back(
-          nameAndRole(ctx, (weight + kDataSuffix).str(), "output"));
+      resultAttrs.push_back(weightFormAttrs(
+          ctx, (weight + kDataSuffix).str(), "output", q, q.dataType));
       resultTypes.push_back(q.scaleType);
-      resultAttrs.push_back(
-          nameAndRole(ctx, (weight + kScaleSuffix).str(), "output"));
+      resultAttrs.push_back(weightFormAttrs(
+          ctx, (weight + kScaleSuffix).str(), "output", q, q.scaleType));
     }
     OpBuilder b(ctx);
     func::FuncOp first = funcs.front(), last = funcs.back();
@@ -347,19 +424,20 @@ struct MoeFP8WeightInputsPass
     // The argument `name`, of type `type`, role weight: an FP8 weight
     // residual of @f_bwd becomes an input shared with @f_fwd, else a new
     // argument after `after`.
-    auto weightArgument = [&](StringRef name, Type type,
-                              unsigned after) -> FailureOr<BlockArgument> {
+    auto weightArgument = [&](StringRef name, Type type, unsigned after,
+                              const WeightQuantization &q)
+        -> FailureOr<BlockArgument> {
       if (std::optional<unsigned> index = argumentNamed(func, name)) {
         if (func.getArgument(*index).getType() != type)
           return func.emitOpError("moe-fp8-weight-inputs: argument '")
                  << name << "' has type " << func.getArgument(*index).getType()
                  << ", but the layer's FP8 weight is " << type;
-        func.setArgAttr(*index, kRoleAttr, StringAttr::get(ctx, "weight"));
+        func.setArgAttrs(*index, weightFormAttrs(ctx, name, "weight", q, type));
         return func.getArgument(*index);
       }
-      if (failed(func.insertArgument(after + 1, type,
-                                     nameAndRole(ctx, name, "weight"),
-                                     func.getLoc())))
+      if (failed(func.insertArgument(
+              after + 1, type, weightFormAttrs(ctx, name, "weight", q, type),
+              func.getLoc())))
         return failure();
       return func.getArgument(after + 1);
     };
@@ -367,14 +445,15 @@ struct MoeFP8WeightInputsPass
     for (QuantizeOp quantize : quantizations) {
       auto weight = cast<BlockArgument>(quantize.getInput());
       StringRef name = stringAttrOf(func, weight.getArgNumber(), kNameAttr);
+      const WeightQuantization &q = weights.find(name)->second;
       auto data = weightArgument((name + kDataSuffix).str(),
                                  quantize.getOutput().getType(),
-                                 weight.getArgNumber());
+                                 weight.getArgNumber(), q);
       if (failed(data))
         return failure();
       auto scale = weightArgument((name + kScaleSuffix).str(),
                                   quantize.getScale().getType(),
-                                  data->getArgNumber());
+                                  data->getArgNumber(), q);
       if (failed(scale))
         return failure();
       quantize.getOutput().replaceAllUsesWith(*data);
@@ -393,7 +472,7 @@ struct MoeFP8WeightInputsPass
            {std::pair<StringRef, Type>{kDataSuffix, q.dataType},
             {kScaleSuffix, q.scaleType}})
         if (argumentNamed(func, (name + suffix).str()))
-          if (failed(weightArgument((name + suffix).str(), type, 0)))
+          if (failed(weightArgument((name + suffix).str(), type, 0, q)))
             return failure();
     }
     // A residual that is now an argument returned as it is (the FP8 weight

@@ -141,3 +141,36 @@ func.func @caller(%w: tensor<256x128xbf16>) -> tensor<256x128xf8E4M3FN> {
   %q = func.call @called(%w) : (tensor<256x128xbf16>) -> tensor<256x128xf8E4M3FN>
   return %q : tensor<256x128xf8E4M3FN>
 }
+
+// -----
+
+// kmajor-copies names the K-major copy of w's FP8 form "w_fp8_t": an
+// argument of that name that the pass did not make would be read in its
+// place.
+// expected-error @below {{'func.func' op moe-fp8-weight-inputs: argument 'w_fp8_t' exists already, but kmajor-copies gives that name to the [G, N, K] copy of FP8 weight 'w' (rename it, or kmajor-copies=false)}}
+func.func @clash(%x: tensor<256x128xf8E4M3FN> {moe.name = "x", moe.role = "input"},
+                 %xs: tensor<f32> {moe.name = "xs", moe.role = "input"},
+                 %w: tensor<4x128x256xbf16> {moe.name = "w", moe.role = "weight"},
+                 %t: tensor<4x256x128xf8E4M3FN> {moe.name = "w_fp8_t", moe.role = "input"},
+                 %sizes: tensor<4xi32> {moe.name = "sizes", moe.role = "input"})
+    -> (tensor<256x256xbf16> {moe.name = "out", moe.role = "output"}, tensor<4x256x128xf8E4M3FN> {moe.name = "t", moe.role = "output"}) {
+  %q0 = tensor.empty() : tensor<4x128x256xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<4x128x256xbf16> -> tensor<4x128x256xf8E4M3FN>, tensor<f32>
+  %c0 = tensor.empty() : tensor<256x256xbf16>
+  %c = moe.grouped_matmul %x, %q, %sizes scales(%xs, %s) outs(%c0) : tensor<256x128xf8E4M3FN>, tensor<4x128x256xf8E4M3FN>, tensor<4xi32>, tensor<f32>, tensor<f32> -> tensor<256x256xbf16>
+  return %c, %t : tensor<256x256xbf16>, tensor<4x256x128xf8E4M3FN>
+}
+
+// -----
+
+// A weight split over ranks along another dimension than the experts'
+// would need its FP8 forms split along other dimensions.
+func.func @split_h(%w: tensor<4x64x256xbf16> {moe.name = "w", moe.role = "weight", moe.split_dim = 1 : i64})
+    -> (tensor<4x64x256xf8E4M3FN> {moe.name = "q", moe.role = "output"}) {
+  %q0 = tensor.empty() : tensor<4x64x256xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  // expected-error @below {{'moe.quantize' op moe-fp8-weight-inputs: weight 'w' is split over ranks along 1 : i64; only a split along the experts (dimension 0) keeps its FP8 forms and block scales split the same way}}
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<4x64x256xbf16> -> tensor<4x64x256xf8E4M3FN>, tensor<f32>
+  return %q : tensor<4x64x256xf8E4M3FN>
+}

@@ -204,29 +204,51 @@ std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options) {
 
 namespace {
 
-/// Whether `entry` has an FP8 weight input that `quantizer` makes and
-/// neither --inputs (`npyPaths`, per argument) nor its X_fwd (`fwd`, or
-/// null) gives.
-bool needsQuantizedWeights(const EntrySpec &quantizer, const EntrySpec &entry,
-                           const std::vector<std::string> &npyPaths, const EntrySpec *fwd) {
-  for (size_t i = 0; i < entry.args.size(); ++i)
-    if (npyPaths[i].empty() && quantizedWeightOutput(quantizer, entry.args[i]) &&
-        !(fwd && sharedForwardInput(*fwd, entry.args[i])))
-      return true;
-  return false;
+/// The FP8 weight inputs of `entry` that `quantizer` makes, split by
+/// whether --inputs gives them (`npyPaths`, per argument); those that its
+/// X_fwd (`fwd`, or null) gives are neither.
+void sortQuantizedWeights(const EntrySpec &quantizer, const EntrySpec &entry,
+                          const std::vector<std::string> &npyPaths, const EntrySpec *fwd,
+                          std::vector<std::string> *fromFiles,
+                          std::vector<std::string> *fromQuantizer) {
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const ArgSpec &a = entry.args[i];
+    if (!quantizedWeightOutput(quantizer, a) || (fwd && sharedForwardInput(*fwd, a)))
+      continue;
+    (npyPaths[i].empty() ? fromQuantizer : fromFiles)->push_back(a.name);
+  }
+}
+
+std::string commaList(const std::vector<std::string> &names) {
+  std::string list;
+  for (const std::string &n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  return list;
 }
 
 /// The X_quantize_weights of plan->entry (and of its X_fwd), when the
 /// artifact has it and either takes an FP8 weight it makes that no --inputs
-/// file gives.
+/// file gives. Some from files and the others from it would compute on two
+/// sets of weights: an error.
 Status planWeightQuantizer(const ArtifactSpec &spec, const EntrySpec &e,
                            const std::string &inputsDir, EntryPlan *plan) {
   std::string name = weightQuantizerEntryName(e.name);
   const EntrySpec *q = name.empty() ? nullptr : spec.findEntry(name);
-  if (!q || !(needsQuantizedWeights(*q, e, plan->npyPaths, plan->fwd) ||
-              (plan->fwd &&
-               needsQuantizedWeights(*q, *plan->fwd, plan->fwdNpyPaths, nullptr))))
+  if (!q)
     return Status::success();
+  std::vector<std::string> fromFiles, fromQuantizer;
+  sortQuantizedWeights(*q, e, plan->npyPaths, plan->fwd, &fromFiles, &fromQuantizer);
+  if (plan->fwd)
+    sortQuantizedWeights(*q, *plan->fwd, plan->fwdNpyPaths, nullptr, &fromFiles,
+                         &fromQuantizer);
+  if (fromQuantizer.empty())
+    return Status::success();
+  if (!fromFiles.empty())
+    return Status::error(format(
+        "entry '%s': --inputs gives the FP8 weight inputs %s but not %s, which entry '%s' "
+        "would make from other weights; give all of them or none",
+        e.name.c_str(), commaList(fromFiles).c_str(), commaList(fromQuantizer).c_str(),
+        name.c_str()));
   plan->quantizer = q;
   plan->quantizerNpyPaths.assign(q->args.size(), "");
   for (size_t i = 0; i < q->args.size(); ++i)
@@ -392,11 +414,14 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
                           plan.quantizerNpyPaths, nullptr, /*variant=*/0, &weights, why));
     if (!settings.dumpDir.empty())
       MOERT_TRY(dumpArgs(settings.dumpDir, weights));
+    // Only its outputs are read from here on: the bf16 weights go.
+    for (const ArgSpec &a : plan.quantizer->args)
+      if (a.isInput)
+        weights.take(a.name);
     run->weightsFrom = plan.quantizer->name;
-    for (const ArgSpec &a : entry.args)
-      if (quantizedWeightOutput(*plan.quantizer, a) &&
-          !(plan.fwd && sharedForwardInput(*plan.fwd, a)))
-        run->quantizedWeightNames.push_back(a.name);
+    std::vector<std::string> fromFiles;
+    sortQuantizedWeights(*plan.quantizer, entry, plan.npyPaths, plan.fwd, &fromFiles,
+                         &run->quantizedWeightNames);
   }
 
   // X_bwd: one untimed call of X_fwd, with the inputs it gets when run alone,

@@ -248,16 +248,19 @@ GRADIENTS (VJP ENTRIES)
   moe-gradcheck checks such gradients against finite differences.
 
 FP8 WEIGHT INPUTS (moe-fp8-weight-inputs)
-  An entry X, X_fwd or X_bwd whose weights are FP8 inputs <w>_fp8 and
-  <w>_fp8_scale, of an artifact that also has X_quantize_weights (the bf16
-  weights -> those FP8 weights and scales), gets them from it: the runner
-  first calls X_quantize_weights once, untimed, on its inputs (the bf16
-  weights of the same seed, or --inputs files), and copies its outputs to
-  the inputs of the same name, shape and dtype, of the entry and of its
-  X_fwd, on the cpu and the GPU alike (a trainer quantizes once per
-  optimizer step). An --inputs file for such an input wins over it. With
-  --dump the quantizer's call is written to DIR/X_quantize_weights/. Time
-  the quantization itself with --entry X_quantize_weights.
+  An entry X, X_fwd or X_bwd whose weights are FP8 inputs (<w>_fp8,
+  <w>_fp8_scale, and the K-major copies <w>_fp8_t, <w>_fp8_t_scale), of an
+  artifact that also has X_quantize_weights (the bf16 weights -> those FP8
+  weights and scales), gets them from it: the runner first calls
+  X_quantize_weights once, untimed, on its inputs (the bf16 weights of the
+  same seed, or --inputs files; under --ranks each rank's slice), and
+  copies its outputs to the inputs of the same name, shape and dtype, of
+  the entry and of its X_fwd, on the cpu and the GPU alike (a trainer
+  quantizes once per optimizer step). --inputs files may give all of those
+  inputs instead; some from files and the others from X_quantize_weights
+  is an error. With --dump the quantizer's call is written to
+  DIR/X_quantize_weights/. Time the quantization itself with
+  --entry X_quantize_weights.
 
 RANKS (--ranks N)
   An artifact whose metadata has "grids" runs on the product of their

@@ -375,7 +375,16 @@ def MoeFP8WeightInputsPass : Pass<"moe-fp8-weight-inputs", "::mlir::ModuleOp"> {
       only, so the GPU lowering otherwise transposes a `kn` FP8 weight on
       every call; the dgrads read the weight `nk` as it is. Transposing an
       FP8 tensor and its 128 x 128 block scales is exact, as
-      TransformerEngine keeps a transposed FP8 weight for Hopper.
+      TransformerEngine keeps a transposed FP8 weight for Hopper. An FP8
+      weight that no function reads any more is neither an argument nor a
+      result. An argument already named `<name>_fp8_t` is an error.
+
+    A weight split over ranks along its experts (`moe.split_dim = 0`,
+    moe-expert-parallel) has its FP8 forms, scales and copies split the
+    same way, and so are the quantize function's arguments and results
+    (each rank quantizes its own experts); another split dimension is an
+    error. Functions named `*_quantize_weights` are not layers: a second
+    run changes nothing.
 
     The outputs are bit for bit those of the placed functions when the FP8
     arguments are `@<f>_quantize_weights`' results. Two quantizations of one

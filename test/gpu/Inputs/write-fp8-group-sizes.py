@@ -2,7 +2,8 @@
 """write-fp8-group-sizes.py DIR: the i32 group sizes of fp8-grouped-matmul.mlir's
 and fp8-weight-grad.mlir's entries as DIR/<entry>/sizes.npy (moe-runner's --inputs layout), without
 numpy: empty groups, sizes that are not multiples of a tile, rows past the
-last group; bw_many_groups' from a seeded generator (0..20 rows a group)."""
+last group; bw_many_groups' (0..20 rows a group) and the wg_bw_persistent
+cases' (several tiles a CTA) from a seeded generator."""
 import os
 import random
 import sys
