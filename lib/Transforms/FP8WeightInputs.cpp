@@ -138,6 +138,16 @@ struct MoeFP8WeightInputsPass
                  "FP8 forms and block scales split the same way";
           return WalkResult::interrupt();
         }
+        if (splitDim && cast<ShapedType>(quantize.getScale().getType())
+                                .getRank() == 0) {
+          quantize.emitOpError("moe-fp8-weight-inputs: weight '")
+              << name
+              << "' is split over ranks and quantized with one scale: each "
+                 "rank's scale would come from its own experts' amax, which "
+                 "no argument can say (a 128x128 block recipe splits its "
+                 "scales with the experts)";
+          return WalkResult::interrupt();
+        }
         auto [it, inserted] = weights.try_emplace(
             name, WeightQuantization{quantize, quantize.getInput().getType(),
                                      quantize.getOutput().getType(),
@@ -432,7 +442,11 @@ struct MoeFP8WeightInputsPass
           return func.emitOpError("moe-fp8-weight-inputs: argument '")
                  << name << "' has type " << func.getArgument(*index).getType()
                  << ", but the layer's FP8 weight is " << type;
-        func.setArgAttrs(*index, weightFormAttrs(ctx, name, "weight", q, type));
+        // Its other attributes stay; name, role and split are the weight's.
+        NamedAttrList attrs(func.getArgAttrDict(*index));
+        for (NamedAttribute attr : weightFormAttrs(ctx, name, "weight", q, type))
+          attrs.set(attr.getName(), attr.getValue());
+        func.setArgAttrs(*index, attrs.getDictionary(ctx));
         return func.getArgument(*index);
       }
       if (failed(func.insertArgument(

@@ -174,3 +174,16 @@ func.func @split_h(%w: tensor<4x64x256xbf16> {moe.name = "w", moe.role = "weight
   %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<4x64x256xbf16> -> tensor<4x64x256xf8E4M3FN>, tensor<f32>
   return %q : tensor<4x64x256xf8E4M3FN>
 }
+
+// -----
+
+// An expert-split weight quantized with one scale: each rank's scale would
+// be its own experts' amax, which no argument attribute can say.
+func.func @split_tensorwise(%w: tensor<4x128x256xbf16> {moe.name = "w", moe.role = "weight", moe.split_dim = 0 : i64})
+    -> (tensor<4x128x256xf8E4M3FN> {moe.name = "q", moe.role = "output"}) {
+  %q0 = tensor.empty() : tensor<4x128x256xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<f32>
+  // expected-error @below {{'moe.quantize' op moe-fp8-weight-inputs: weight 'w' is split over ranks and quantized with one scale: each rank's scale would come from its own experts' amax, which no argument can say (a 128x128 block recipe splits its scales with the experts)}}
+  %q, %s = moe.quantize tensorwise %w outs(%q0, %s0) : tensor<4x128x256xbf16> -> tensor<4x128x256xf8E4M3FN>, tensor<f32>
+  return %q : tensor<4x128x256xf8E4M3FN>
+}

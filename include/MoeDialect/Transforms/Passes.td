@@ -382,8 +382,9 @@ def MoeFP8WeightInputsPass : Pass<"moe-fp8-weight-inputs", "::mlir::ModuleOp"> {
     A weight split over ranks along its experts (`moe.split_dim = 0`,
     moe-expert-parallel) has its FP8 forms, scales and copies split the
     same way, and so are the quantize function's arguments and results
-    (each rank quantizes its own experts); another split dimension is an
-    error. Functions named `*_quantize_weights` are not layers: a second
+    (each rank quantizes its own experts); another split dimension, or one
+    scale for the whole weight (tensor-wise: each rank's would be its own
+    experts' amax), is an error. Functions named `*_quantize_weights` are not layers: a second
     run changes nothing.
 
     The outputs are bit for bit those of the placed functions when the FP8
