@@ -82,4 +82,13 @@ std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name) {
   return index;
 }
 
+std::optional<unsigned> resultNamed(func::FuncOp func, StringRef name) {
+  std::optional<unsigned> index;
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (auto n = func.getResultAttrOfType<StringAttr>(i, kNameAttr);
+        n && n.getValue() == name)
+      index = i;
+  return index;
+}
+
 } // namespace mlir::moe

@@ -254,31 +254,24 @@ struct MoeFP8WeightInputsPass
       func::FuncOp func = read.func;
       const WeightQuantization &q = weights.find(read.weight)->second;
       auto [dataType, scaleType] = copyTypes.lookup(read.weight);
-      // The copy's argument, made by the first read in `func`.
-      auto argument = [&](StringRef suffix, Type type,
-                          Value after) -> FailureOr<Value> {
-        std::string name = (read.weight + suffix).str();
-        if (std::optional<unsigned> index = argumentNamed(func, name))
-          return Value(func.getArgument(*index));
-        unsigned at = cast<BlockArgument>(after).getArgNumber() + 1;
-        if (failed(func.insertArgument(
-                at, type, weightFormAttrs(ctx, name, "weight", q, type),
-                func.getLoc())))
-          return failure();
-        return Value(func.getArgument(at));
-      };
-      FailureOr<Value> data =
-          argument(kKMajorDataSuffix, dataType, read.matmul.getBScale());
+      // The copy's arguments, made by the first read in `func`.
+      FailureOr<BlockArgument> data = fp8WeightArgument(
+          func, (read.weight + kKMajorDataSuffix).str(), dataType,
+          cast<BlockArgument>(read.matmul.getBScale()).getArgNumber(), q);
       if (failed(data))
         return failure();
       // A tensor-wise scale serves both layouts.
-      FailureOr<Value> scale = read.matmul.getBScale();
-      if (scaleType)
-        scale = argument(kKMajorScaleSuffix, scaleType, *data);
-      if (failed(scale))
-        return failure();
+      Value scale = read.matmul.getBScale();
+      if (scaleType) {
+        FailureOr<BlockArgument> copy = fp8WeightArgument(
+            func, (read.weight + kKMajorScaleSuffix).str(), scaleType,
+            data->getArgNumber(), q);
+        if (failed(copy))
+          return failure();
+        scale = *copy;
+      }
       read.matmul.getBMutable().assign(*data);
-      read.matmul.getBScaleMutable().assign(*scale);
+      read.matmul.getBScaleMutable().assign(scale);
       read.matmul.setWeightLayoutAttr(
           WeightLayoutAttr::get(ctx, WeightLayout::NK));
     }
@@ -307,12 +300,9 @@ struct MoeFP8WeightInputsPass
     llvm::BitVector unused(quantizeFunc.getNumResults());
     for (StringRef weight : copied)
       for (StringRef suffix : {kDataSuffix, kScaleSuffix})
-        if (!taken.contains((weight + suffix).str()))
-          for (unsigned i = 0; i < quantizeFunc.getNumResults(); ++i)
-            if (auto attr = quantizeFunc.getResultAttrOfType<StringAttr>(
-                    i, kNameAttr);
-                attr && attr.getValue() == (weight + suffix).str())
-              unused.set(i);
+        if (std::string name = (weight + suffix).str(); !taken.contains(name))
+          if (std::optional<unsigned> index = resultNamed(quantizeFunc, name))
+            unused.set(*index);
     ret->eraseOperands(unused);
     return quantizeFunc.eraseResults(unused);
   }
@@ -329,13 +319,9 @@ struct MoeFP8WeightInputsPass
         cast<func::ReturnOp>(quantizeFunc.getBody().front().getTerminator());
     OpBuilder b(ret);
     Location loc = quantizeFunc.getLoc();
-    auto resultNamed = [&](StringRef name) -> Value {
-      for (unsigned i = 0; i < quantizeFunc.getNumResults(); ++i)
-        if (auto attr = quantizeFunc.getResultAttrOfType<StringAttr>(
-                i, kNameAttr);
-            attr && attr.getValue() == name)
-          return ret.getOperand(i);
-      return {};
+    // The quantize function returns every weight's data and scale.
+    auto returned = [&](StringRef name) -> Value {
+      return ret.getOperand(*resultNamed(quantizeFunc, name));
     };
     // Swaps the last two dimensions of a rank-3 tensor.
     auto swapLastTwo = [&](Value value) -> Value {
@@ -356,9 +342,9 @@ struct MoeFP8WeightInputsPass
                           value.getType()));
       ret->insertOperands(index, value);
     };
-    Value data = swapLastTwo(resultNamed((weight + kDataSuffix).str()));
+    Value data = swapLastTwo(returned((weight + kDataSuffix).str()));
     addResult(kKMajorDataSuffix, data);
-    Value scale = resultNamed((weight + kScaleSuffix).str());
+    Value scale = returned((weight + kScaleSuffix).str());
     if (cast<RankedTensorType>(scale.getType()).getRank() != 3)
       return {data.getType(), Type()};
     Value scaleCopy = swapLastTwo(scale);
@@ -424,6 +410,32 @@ struct MoeFP8WeightInputsPass
     return func;
   }
 
+  /// The argument `name` of `func`, of type `type`, role weight, with
+  /// `q`'s split: an existing one (an FP8 weight residual of @f_bwd, which
+  /// becomes an input shared with @f_fwd, or one made before) keeps its
+  /// other attributes; else a new argument after argument `after`.
+  FailureOr<BlockArgument> fp8WeightArgument(func::FuncOp func, StringRef name,
+                                             Type type, unsigned after,
+                                             const WeightQuantization &q) {
+    MLIRContext *ctx = &getContext();
+    if (std::optional<unsigned> index = argumentNamed(func, name)) {
+      if (func.getArgument(*index).getType() != type)
+        return func.emitOpError("moe-fp8-weight-inputs: argument '")
+               << name << "' has type " << func.getArgument(*index).getType()
+               << ", but the layer's FP8 weight is " << type;
+      NamedAttrList attrs(func.getArgAttrDict(*index));
+      for (NamedAttribute attr : weightFormAttrs(ctx, name, "weight", q, type))
+        attrs.set(attr.getName(), attr.getValue());
+      func.setArgAttrs(*index, attrs.getDictionary(ctx));
+      return func.getArgument(*index);
+    }
+    if (failed(func.insertArgument(
+            after + 1, type, weightFormAttrs(ctx, name, "weight", q, type),
+            func.getLoc())))
+      return failure();
+    return func.getArgument(after + 1);
+  }
+
   /// `func` reads <name>_fp8 / <name>_fp8_scale arguments (role weight)
   /// instead of quantizing, returns no FP8 weight residual, and takes no
   /// bf16 weight that nothing reads.
@@ -431,43 +443,18 @@ struct MoeFP8WeightInputsPass
       func::FuncOp func, ArrayRef<QuantizeOp> quantizations,
       llvm::MapVector<StringRef, WeightQuantization> &weights) {
     MLIRContext *ctx = &getContext();
-    // The argument `name`, of type `type`, role weight: an FP8 weight
-    // residual of @f_bwd becomes an input shared with @f_fwd, else a new
-    // argument after `after`.
-    auto weightArgument = [&](StringRef name, Type type, unsigned after,
-                              const WeightQuantization &q)
-        -> FailureOr<BlockArgument> {
-      if (std::optional<unsigned> index = argumentNamed(func, name)) {
-        if (func.getArgument(*index).getType() != type)
-          return func.emitOpError("moe-fp8-weight-inputs: argument '")
-                 << name << "' has type " << func.getArgument(*index).getType()
-                 << ", but the layer's FP8 weight is " << type;
-        // Its other attributes stay; name, role and split are the weight's.
-        NamedAttrList attrs(func.getArgAttrDict(*index));
-        for (NamedAttribute attr : weightFormAttrs(ctx, name, "weight", q, type))
-          attrs.set(attr.getName(), attr.getValue());
-        func.setArgAttrs(*index, attrs.getDictionary(ctx));
-        return func.getArgument(*index);
-      }
-      if (failed(func.insertArgument(
-              after + 1, type, weightFormAttrs(ctx, name, "weight", q, type),
-              func.getLoc())))
-        return failure();
-      return func.getArgument(after + 1);
-    };
-
     for (QuantizeOp quantize : quantizations) {
       auto weight = cast<BlockArgument>(quantize.getInput());
       StringRef name = stringAttrOf(func, weight.getArgNumber(), kNameAttr);
       const WeightQuantization &q = weights.find(name)->second;
-      auto data = weightArgument((name + kDataSuffix).str(),
-                                 quantize.getOutput().getType(),
-                                 weight.getArgNumber(), q);
+      auto data = fp8WeightArgument(func, (name + kDataSuffix).str(),
+                                    quantize.getOutput().getType(),
+                                    weight.getArgNumber(), q);
       if (failed(data))
         return failure();
-      auto scale = weightArgument((name + kScaleSuffix).str(),
-                                  quantize.getScale().getType(),
-                                  data->getArgNumber(), q);
+      auto scale = fp8WeightArgument(func, (name + kScaleSuffix).str(),
+                                     quantize.getScale().getType(),
+                                     data->getArgNumber(), q);
       if (failed(scale))
         return failure();
       quantize.getOutput().replaceAllUsesWith(*data);
@@ -486,7 +473,8 @@ struct MoeFP8WeightInputsPass
            {std::pair<StringRef, Type>{kDataSuffix, q.dataType},
             {kScaleSuffix, q.scaleType}})
         if (argumentNamed(func, (name + suffix).str()))
-          if (failed(weightArgument((name + suffix).str(), type, 0, q)))
+          if (failed(fp8WeightArgument(func, (name + suffix).str(), type, 0,
+                                       q)))
             return failure();
     }
     // A residual that is now an argument returned as it is (the FP8 weight

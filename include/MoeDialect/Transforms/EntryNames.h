@@ -28,6 +28,10 @@ DictionaryAttr nameAndRole(MLIRContext *ctx, StringRef name, StringRef role);
 /// last, were there several).
 std::optional<unsigned> argumentNamed(func::FuncOp func, StringRef name);
 
+/// The index of the result of `func` whose `moe.name` is `name` (the last,
+/// were there several).
+std::optional<unsigned> resultNamed(func::FuncOp func, StringRef name);
+
 } // namespace mlir::moe
 
 #endif // MOEDIALECT_TRANSFORMS_ENTRYNAMES_H
