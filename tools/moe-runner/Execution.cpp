@@ -219,13 +219,6 @@ void sortQuantizedWeights(const EntrySpec &quantizer, const EntrySpec &entry,
   }
 }
 
-std::string commaList(const std::vector<std::string> &names) {
-  std::string list;
-  for (const std::string &n : names)
-    list += (list.empty() ? "" : ", ") + n;
-  return list;
-}
-
 /// The X_quantize_weights of plan->entry (and of its X_fwd), when the
 /// artifact has it and either takes an FP8 weight it makes that no --inputs
 /// file gives. Some from files and the others from it would compute on two
@@ -260,6 +253,13 @@ Status planWeightQuantizer(const ArtifactSpec &spec, const EntrySpec &e,
 }
 
 } // namespace
+
+std::string commaList(const std::vector<std::string> &names) {
+  std::string list;
+  for (const std::string &n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
 
 Status planEntry(const ArtifactSpec &spec, const EntrySpec &e, const std::string &inputsDir,
                  EntryPlan *plan, std::string *warning) {

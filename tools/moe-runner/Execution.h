@@ -114,6 +114,9 @@ moert::Status makeGpuExecutor(std::unique_ptr<Executor> *out, const CallOptions 
 /// least one device (for the default target of a FILE.mlir).
 bool gpuUsable();
 
+/// `names` as "a, b, c" (for reports and errors).
+std::string commaList(const std::vector<std::string> &names);
+
 /// What one selected entry needs before it runs.
 struct EntryPlan {
   const moert::EntrySpec *entry = nullptr;

@@ -683,22 +683,16 @@ void printTable(const Options &o, const std::string &device, const std::string &
   if (r.spec->flops > 0)
     std::printf(", %s TFLOP/s", formatRate(tflops(r)).c_str());
   std::printf("\n");
-  auto commaList = [](const std::vector<std::string> &names) {
-    std::string list;
-    for (const std::string &n : names)
-      list += (list.empty() ? "" : ", ") + n;
-    return list;
-  };
   if (!r.residualsFrom.empty()) {
-    std::string names = commaList(r.residualNames);
+    std::string names = moe_runner::commaList(r.residualNames);
     std::printf("  residuals from entry %s: %s\n", r.residualsFrom.c_str(),
                 names.empty() ? "(none)" : names.c_str());
-    names = commaList(r.sharedInputNames);
+    names = moe_runner::commaList(r.sharedInputNames);
     if (!names.empty())
       std::printf("  inputs from entry %s: %s\n", r.residualsFrom.c_str(), names.c_str());
   }
   if (!r.weightsFrom.empty()) {
-    std::string names = commaList(r.quantizedWeightNames);
+    std::string names = moe_runner::commaList(r.quantizedWeightNames);
     std::printf("  FP8 weights from entry %s: %s\n", r.weightsFrom.c_str(),
                 names.empty() ? "through its X_fwd" : names.c_str());
   }
