@@ -107,6 +107,21 @@ struct GroupedGemmConfig {
     return ragged == RaggedDim::K && aKMajor && bKMajor;
   }
   int64_t elementBytes() const { return fp8() ? 1 : 2; }
+  /// Blockwise FP8 weight gradients (kMajorReduction): a k-step's scales,
+  /// one f32 per row of the tile (a_scale) and per column (b_scale), are
+  /// contiguous in the transposed scale buffers, so the producer copies
+  /// them into the stage with the operands (one bulk copy each, counted by
+  /// the stage's full barrier). The consumers then read them from shared
+  /// memory instead of issuing BN / 4 + 2 global loads a k-step, whose
+  /// latency held their wgmma back (bench/results/2026-11-29-h200-fp8-wgrad).
+  bool stagedScales() const {
+    return scaling == Fp8Scaling::blockwise && kMajorReduction();
+  }
+  /// Bytes of one stage's scales (stagedScales; else 0): blockM a_scale
+  /// values, then blockN b_scale values.
+  int64_t scaleStageBytes() const {
+    return stagedScales() ? (blockM + blockN) * 4 : 0;
+  }
 
   // Tile: blockM rows x blockN product columns, K in blockK steps of one
   // 128-byte swizzle row (64 bf16 or 128 FP8). Each consumer runs one
@@ -200,8 +215,13 @@ struct GroupedGemmConfig {
   int64_t bOffset(int64_t stage) const {
     return stages * aStageBytes() + stage * bStageBytes();
   }
+  /// Stage `stage`'s scales (stagedScales), after every stage's operands.
+  int64_t scaleOffset(int64_t stage) const {
+    return stages * (aStageBytes() + bStageBytes()) + stage * scaleStageBytes();
+  }
+  /// The epilogue's staging, on a 1024-byte boundary after the stages.
   int64_t epilogueOffset() const {
-    return stages * (aStageBytes() + bStageBytes());
+    return (scaleOffset(stages) + 1023) / 1024 * 1024;
   }
 
   // Epilogue. A consumer whose 64 rows of c are all the tile's (or end at
@@ -270,7 +290,8 @@ struct GroupedGemmConfig {
   int64_t sharedBytes() const {
     return 1024 + scanOffset() + 2 * scanLength() * 4;
   }
-  /// Bytes one stage's TMA loads bring (the mbarrier's transaction count).
+  /// Bytes one stage's TMA loads bring (the mbarrier's transaction count;
+  /// with stagedScales, the scale copies' bytes come on top).
   int64_t stageTransactionBytes() const {
     return aStageBytes() + bStageBytes();
   }

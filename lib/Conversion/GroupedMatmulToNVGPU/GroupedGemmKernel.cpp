@@ -163,9 +163,9 @@ private:
     for (int64_t s = 0; s < config.stages; ++s) {
       nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1), index(s),
                                     first);
-      // Every consumer warpgroup releases each stage.
+      // Every consumer warpgroup releases each stage (stageReleasers).
       nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers,
-                                    index(config.consumers()), index(s), first);
+                                    index(stageReleasers()), index(s), first);
     }
     // The initialized barriers must be visible to the async proxy (TMA's
     // complete_tx) too, not only to the threads past the next bar.sync.
@@ -531,6 +531,10 @@ private:
     return add(index(config.bOffset(0)),
                mul(stage, index(config.bStageBytes())));
   }
+  Value scaleStageOffset(Value stage) {
+    return add(index(config.scaleOffset(0)),
+               mul(stage, index(config.scaleStageBytes())));
+  }
   /// Box `box` of a stage at `stageOffset`: boxRows swizzle rows, boxes
   /// one after another (GroupedGemmConfig::aBoxRows says how they tile an
   /// operand).
@@ -642,6 +646,56 @@ private:
                 bBoxOrigins(t), bK, stage);
   }
 
+  /// GroupedGemmConfig::stagedScales: copies k-step `kStep`'s scales of
+  /// tile `t` (the row of each scale buffer of the step's block of R) into
+  /// `stage`, a_scale's of the tile's rows then b_scale's of its columns
+  /// (those of a tile past N are left as they were: their products are
+  /// zeros and never stored). Returns the bytes copied, which the stage's
+  /// full barrier is to expect besides the TMA loads'.
+  Value copyStepScales(const TileCoordinates &t, Value kStep, Value stage) {
+    Value block = add(divU(t.stepBegin, index(config.blockK())), kStep);
+    Value barrier = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
+                                                 fullBarriers, stage);
+    Value stageOffset = scaleStageOffset(stage);
+    Value aBytes = bulkCopyScaleRow(operands.aScale, config.m, block, t.aBegin,
+                                    config.blockM, stageOffset, barrier);
+    Value bBytes = bulkCopyScaleRow(operands.bScale, config.n, block,
+                                    t.colBegin, config.blockN,
+                                    add(stageOffset, index(config.blockM * 4)),
+                                    barrier);
+    return add(aBytes, bBytes);
+  }
+
+  /// One bulk copy of `scales[block, first : first + count]` ([R/128,
+  /// length] f32, contiguous; clipped at `length`) to the shared memory at
+  /// `sharedOffset`, completing its bytes on `barrier` (a shared address).
+  /// Rows of the scale buffers start 16-byte aligned (length is a multiple
+  /// of 8) and so do the slices (first is a multiple of 64). Returns the
+  /// bytes.
+  Value bulkCopyScaleRow(Value scales, int64_t length, Value block, Value first,
+                         int64_t count, Value sharedOffset, Value barrier) {
+    Value elements = minU(index(count), sub(index(length), first));
+    Value bytes = mul(elements, index(4));
+    Value source = add(
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scales),
+        mul(add(mul(block, index(length)), first), index(4)));
+    auto globalPointer = LLVM::LLVMPointerType::get(ctx, 1);
+    auto sharedPointer = LLVM::LLVMPointerType::get(ctx, 3);
+    auto clusterPointer = LLVM::LLVMPointerType::get(ctx, 7);
+    Value sourceAddress =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), source);
+    Value src = LLVM::IntToPtrOp::create(b, loc, globalPointer, sourceAddress);
+    Value shared = LLVM::IntToPtrOp::create(
+        b, loc, sharedPointer,
+        toI32(add(sharedBase, add(alignPad, sharedOffset))));
+    Value dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPointer, shared);
+    Value mbar = LLVM::IntToPtrOp::create(b, loc, sharedPointer, barrier);
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, loc, dst, src, mbar, toI32(bytes), /*multicastMask=*/Value(),
+        /*l2CacheHint=*/Value());
+    return bytes;
+  }
+
   Value emitTileLoads(const TileCoordinates &t, Value count,
                       const OperandMaps &first,
                       const std::optional<OperandMaps> &second) {
@@ -657,10 +711,12 @@ private:
     Value freePhase = arith::XOrIOp::create(b, loc, phaseOf(step), i1(true));
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, emptyBarriers, freePhase,
                                            index(10000000), stage);
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, fullBarriers, index(config.stageTransactionBytes()), stage,
-        Value());
     Value kStep = loop.getInductionVar();
+    Value bytes = index(config.stageTransactionBytes());
+    if (config.stagedScales())
+      bytes = add(bytes, copyStepScales(t, kStep, stage));
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, fullBarriers, bytes, stage,
+                                            Value());
     if (!second) {
       loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
     } else {
@@ -730,6 +786,17 @@ private:
     return LLVM::LLVMStructType::getLiteral(ctx, perThread);
   }
 
+  /// Arrivals that release a stage: one by each consumer warpgroup's
+  /// leader once its wgmmas (async proxy) finished reading the stage; with
+  /// GroupedGemmConfig::stagedScales, one by every consumer thread, since
+  /// each reads the stage's scales itself and its arrival orders those
+  /// reads before the producer's next copy into the stage.
+  int64_t stageReleasers() const {
+    return config.stagedScales()
+               ? config.consumers() * GroupedGemmConfig::warpgroupSize
+               : config.consumers();
+  }
+
   /// Releases the stage of k-step `step` to the producer.
   void releaseStage(Value step) {
     nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, stageOf(step));
@@ -781,15 +848,22 @@ private:
   /// Blockwise FP8: each k-step (128 of K, one block of both operands'
   /// scales) is multiplied into a zeroed accumulator and waited for, its
   /// stage released, and the product added to the running sum times its
-  /// scales. The scales are loaded before the wait, so their latency hides
-  /// behind the wgmma; the other consumer's wgmmas keep the tensor cores
-  /// busy while this one promotes.
+  /// scales. RaggedDim::M loads the next k-step's scales from global memory
+  /// one step ahead (carried in registers: loaded in the same step, their
+  /// latency held the wgmma back, bench/results/2026-11-29-h200-fp8-wgrad);
+  /// RaggedDim::K reads them from the stage. The other consumer's wgmmas
+  /// keep the tensor cores busy while this one promotes.
   std::pair<Value, Value> emitBlockScaledTileMma(const TileCoordinates &t,
                                                  Value count) {
     Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
-    std::array<Value, 2> rows = accumulatorRowsOfA(t);
-    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
-                                   ValueRange{zero, count});
+    std::array<Value, 2> rows;
+    SmallVector<Value> initial = {zero, count};
+    if (config.ragged == RaggedDim::M) {
+      rows = accumulatorRowsOfA(t);
+      llvm::append_range(initial, loadBlockScales(t, rows, index(0)));
+    }
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), t.kSteps, index(1), initial);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -797,18 +871,29 @@ private:
       Value step = loop.getRegionIterArg(1);
       Value stage = stageOf(step);
       Value kStep = loop.getInductionVar();
-      std::function<Value(int64_t)> factorOf =
-          config.ragged == RaggedDim::K
-              ? reductionScaleFactors(loadReductionScales(t, rows, kStep))
-              : blockScaleFactors(t, rows, kStep);
+      std::function<Value(int64_t)> factorOf;
+      SmallVector<Value> nextScales;
+      if (config.ragged == RaggedDim::M) {
+        Value last = sub(t.kSteps, index(1));
+        nextScales =
+            loadBlockScales(t, rows, minU(add(kStep, index(1)), last));
+        factorOf = blockScaleFactors(loop.getRegionIterArgs().drop_front(2));
+      }
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
-      if (config.ragged == RaggedDim::K)
+      if (config.ragged == RaggedDim::K) {
         zeroOutsideGroup(t, kStep, stage);
+        factorOf = reductionScaleFactors(loadStagedScales(stage));
+      }
       Value product = emitStageMma(stage, zero, /*inFlight=*/0);
-      ifThen(isConsumerLeader, [&] { releaseStage(step); });
+      if (config.stagedScales())
+        releaseStage(step);
+      else
+        ifThen(isConsumerLeader, [&] { releaseStage(step); });
       sum = promote(sum, product, factorOf);
-      scf::YieldOp::create(b, loc, ValueRange{sum, add(step, index(1))});
+      SmallVector<Value> yielded = {sum, add(step, index(1))};
+      llvm::append_range(yielded, nextScales);
+      scf::YieldOp::create(b, loc, yielded);
     }
     return {loop.getResult(0), loop.getResult(1)};
   }
@@ -1098,42 +1183,50 @@ private:
   }
 
   // --- blockwise FP8 scaling ------------------------------------------------
-  /// The two rows of a tile this thread's accumulators hold
+  /// RaggedDim::M: the two rows of a tile this thread's accumulators hold
   /// (accumulatorRow), as rows of A, clamped to R - 1 (rows past R are not
   /// stored).
   std::array<Value, 2> accumulatorRowsOfA(const TileCoordinates &t) {
     Value row = add(add(t.aBegin, mul(consumer, index(64))), accumulatorRow());
-    Value last =
-        index((config.ragged == RaggedDim::M ? config.rows : config.m) - 1);
+    Value last = index(config.rows - 1);
     return {minU(row, last), minU(add(row, index(8)), last)};
   }
 
-  /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] that
-  /// k-step `kStep`'s product of this thread's accumulators takes, by
-  /// accumulator register (its row half and its column's n-block): the
-  /// scales are loaded and multiplied here, before the step's wait.
-  std::function<Value(int64_t)> blockScaleFactors(const TileCoordinates &t,
-                                                  ArrayRef<Value> rows,
-                                                  Value kStep) {
+  /// RaggedDim::M: the scales k-step `kStep` of tile `t` takes, a_scale[row,
+  /// kStep] of the thread's two rows (`rows`), then b_scale[group, n-block,
+  /// kStep] of each of the tile's 128-column blocks. `group` is clamped to
+  /// [0, G), so that a tile without k-steps loads in bounds too.
+  SmallVector<Value> loadBlockScales(const TileCoordinates &t,
+                                     ArrayRef<Value> rows, Value kStep) {
+    SmallVector<Value> scales;
+    for (Value row : rows)
+      scales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
+                                              ValueRange{row, kStep}));
     int64_t nBlocks = (config.n + 127) / 128;
-    int64_t tileBlocks = (config.blockN + 127) / 128;
     Value firstBlock = divU(t.colBegin, index(128));
-    SmallVector<Value, 2> bScales;
-    for (int64_t i = 0; i < tileBlocks; ++i) {
+    Value group = minU(t.group, index(config.groups - 1));
+    for (int64_t i = 0; i < tileScaleBlocks(); ++i) {
       Value nBlock = minU(add(firstBlock, index(i)), index(nBlocks - 1));
-      SmallVector<Value, 3> at = {t.group, nBlock, kStep};
+      SmallVector<Value, 3> at = {group, nBlock, kStep};
       if (!config.bScaleNK)
         std::swap(at[1], at[2]);
-      bScales.push_back(
-          memref::LoadOp::create(b, loc, operands.bScale, at).getResult());
+      scales.push_back(memref::LoadOp::create(b, loc, operands.bScale, at));
     }
+    return scales;
+  }
+  /// The tile's 128-column blocks of b_scale (RaggedDim::M).
+  int64_t tileScaleBlocks() const { return (config.blockN + 127) / 128; }
+
+  /// The factors a_scale · b_scale of a loadBlockScales, by accumulator
+  /// register (its row half and its column's n-block).
+  std::function<Value(int64_t)> blockScaleFactors(ValueRange scales) {
+    int64_t blocks = tileScaleBlocks();
     SmallVector<SmallVector<Value, 2>, 2> perHalf;
-    for (Value row : rows) {
-      Value aScale = memref::LoadOp::create(b, loc, operands.aScale,
-                                            ValueRange{row, kStep});
+    for (int64_t half = 0; half < 2; ++half) {
       SmallVector<Value, 2> perBlock;
-      for (Value bScale : bScales)
-        perBlock.push_back(arith::MulFOp::create(b, loc, aScale, bScale));
+      for (int64_t i = 0; i < blocks; ++i)
+        perBlock.push_back(
+            arith::MulFOp::create(b, loc, scales[half], scales[2 + i]));
       perHalf.push_back(perBlock);
     }
     return [perHalf](int64_t reg) {
@@ -1142,30 +1235,33 @@ private:
     };
   }
 
-  /// RaggedDim::K: the scales of k-step `kStep`, loaded before the step's
-  /// wait so that their latency hides behind it (block: its blockK rows of
-  /// R from row 0): a_scale[block, row] of the thread's two rows, then
-  /// b_scale[block, column] of its BN / 4 columns, register order
+  /// RaggedDim::K (GroupedGemmConfig::stagedScales): the scales of the
+  /// k-step in `stage`, which the producer copied there: a_scale of the
+  /// thread's two rows, then b_scale of its BN / 4 columns, register order
   /// (forEachOutputPair: register 4 j + 2 h + i holds row `rows[h]` and
-  /// column 8 j + 2 (lane mod 4) + i of the tile).
-  SmallVector<Value> loadReductionScales(const TileCoordinates &t,
-                                         ArrayRef<Value> rows, Value kStep) {
-    Value block = add(divU(t.stepBegin, index(config.blockK())), kStep);
+  /// column 8 j + 2 (lane mod 4) + i of the tile). Read after the stage's
+  /// full barrier and before its release.
+  SmallVector<Value> loadStagedScales(Value stage) {
+    assert(config.stagedScales() && "scales are staged with the operands");
+    Value view = sharedView({config.blockM + config.blockN}, b.getF32Type(),
+                            scaleStageOffset(stage));
+    Value row =
+        add(mul(consumer, index(GroupedGemmConfig::wgmmaM)), accumulatorRow());
     SmallVector<Value> scales;
-    for (Value row : rows)
-      scales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
-                                              ValueRange{block, row}));
+    for (int64_t half = 0; half < 2; ++half)
+      scales.push_back(memref::LoadOp::create(
+          b, loc, view, ValueRange{add(row, index(8 * half))}));
     // The thread's columns come in pairs (2 (lane mod 4) + 8 j and the
-    // next): one 8-byte load a pair. N is a multiple of 8, so a pair past N
-    // is clamped to the last one whole.
+    // next): one 8-byte load a pair.
     Value lane = remU(consumerThread, index(32));
-    Value firstColumn = add(t.colBegin, mul(remU(lane, index(4)), index(2)));
-    Value lastPair = index(config.n - 2);
+    Value firstColumn =
+        add(index(config.blockM), mul(remU(lane, index(4)), index(2)));
     auto pairType = VectorType::get({2}, b.getF32Type());
     for (int64_t chunk = 0; chunk < config.blockN / 8; ++chunk) {
-      Value n = minU(add(firstColumn, index(chunk * 8)), lastPair);
-      Value pair = vector::LoadOp::create(b, loc, pairType, operands.bScale,
-                                          ValueRange{block, n});
+      Value pair = vector::LoadOp::create(
+          b, loc, pairType, view,
+          ValueRange{add(firstColumn, index(chunk * 8))},
+          /*nontemporal=*/false, b.getI64IntegerAttr(8));
       for (int64_t i = 0; i < 2; ++i)
         scales.push_back(vector::ExtractOp::create(b, loc, pair, i));
     }

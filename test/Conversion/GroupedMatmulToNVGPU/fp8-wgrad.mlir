@@ -9,8 +9,12 @@
 // zeroed in shared memory (16-byte chunks at their swizzled place, selected
 // by position), fenced for the async proxy, and the consumers synchronized.
 // Block scales, copied to [R/128, Kd] and [R/128, N] first: per k-step the
-// a scales of the thread's two rows and the dc scales of its 32 columns (16
-// pairs, 8 bytes a load), then 64 promotions.
+// producer copies the step's scales of the tile's rows and columns into the
+// stage (two bulk copies, whose bytes the stage's full barrier expects with
+// the two TMA boxes'); each consumer thread reads the a scales of its two
+// rows and the dc scales of its 32 columns there (16 pairs, 8 bytes a
+// load), then 64 promotions. Every consumer thread (256) releases the stage
+// after its reads, not one a warpgroup.
 
 // CHECK-LABEL: func.func @blockwise_kn
 // CHECK:       %[[SA:.*]] = memref.alloc() : memref<4x128xf32>
@@ -20,9 +24,19 @@
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
 // CHECK:       gpu.launch
+// CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%{{.*}}], %c256
 // CHECK:         scf.for
-// CHECK-COUNT-2:   memref.load %[[SA]][%{{.*}}, %{{.*}}] : memref<4x128xf32>
-// CHECK-COUNT-16:  vector.load %[[SD]][%{{.*}}, %{{.*}}] : memref<4x256xf32>, vector<2xf32>
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           %[[BAR:.*]] = nvgpu.mbarrier.get
+// CHECK:           memref.extract_aligned_pointer_as_index %[[SA]] : memref<4x128xf32> -> index
+// CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
+// CHECK:           memref.extract_aligned_pointer_as_index %[[SD]] : memref<4x256xf32> -> index
+// CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-2:   nvgpu.tma.async.load
+// CHECK:         scf.for
+// CHECK-NOT:       memref.load %[[SA]]
+// CHECK-NOT:       vector.load %[[SD]]
 // CHECK:           nvgpu.mbarrier.try_wait.parity
 // CHECK:           scf.if
 // CHECK:             vector.step : vector<16xindex>
@@ -33,9 +47,12 @@
 // CHECK:               vector.store
 // CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:           nvgpu.mbarrier.arrive
+// CHECK-NOT:       scf.if
+// CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 // CHECK-COUNT-64:  llvm.intr.fma
 // CHECK:       memref.dealloc %[[SA]]
 // CHECK:       memref.dealloc %[[SD]]
