@@ -848,22 +848,19 @@ private:
   /// Blockwise FP8: each k-step (128 of K, one block of both operands'
   /// scales) is multiplied into a zeroed accumulator and waited for, its
   /// stage released, and the product added to the running sum times its
-  /// scales. RaggedDim::M loads the next k-step's scales from global memory
-  /// one step ahead (carried in registers: loaded in the same step, their
-  /// latency held the wgmma back, bench/results/2026-11-29-h200-fp8-wgrad);
-  /// RaggedDim::K reads them from the stage. The other consumer's wgmmas
-  /// keep the tensor cores busy while this one promotes.
+  /// scales. RaggedDim::M loads the scales from global memory before the
+  /// wait (measured faster than loading them a step ahead,
+  /// bench/results/2026-11-29-h200-fp8-wgrad run3); RaggedDim::K reads them
+  /// from the stage. The other consumer's wgmmas keep the tensor cores busy
+  /// while this one promotes.
   std::pair<Value, Value> emitBlockScaledTileMma(const TileCoordinates &t,
                                                  Value count) {
     Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
     std::array<Value, 2> rows;
-    SmallVector<Value> initial = {zero, count};
-    if (config.ragged == RaggedDim::M) {
+    if (config.ragged == RaggedDim::M)
       rows = accumulatorRowsOfA(t);
-      llvm::append_range(initial, loadBlockScales(t, rows, index(0)));
-    }
-    auto loop =
-        scf::ForOp::create(b, loc, index(0), t.kSteps, index(1), initial);
+    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
+                                   ValueRange{zero, count});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -872,13 +869,8 @@ private:
       Value stage = stageOf(step);
       Value kStep = loop.getInductionVar();
       std::function<Value(int64_t)> factorOf;
-      SmallVector<Value> nextScales;
-      if (config.ragged == RaggedDim::M) {
-        Value last = sub(t.kSteps, index(1));
-        nextScales =
-            loadBlockScales(t, rows, minU(add(kStep, index(1)), last));
-        factorOf = blockScaleFactors(loop.getRegionIterArgs().drop_front(2));
-      }
+      if (config.ragged == RaggedDim::M)
+        factorOf = blockScaleFactors(t, rows, kStep);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
       if (config.ragged == RaggedDim::K) {
@@ -891,9 +883,7 @@ private:
       else
         ifThen(isConsumerLeader, [&] { releaseStage(step); });
       sum = promote(sum, product, factorOf);
-      SmallVector<Value> yielded = {sum, add(step, index(1))};
-      llvm::append_range(yielded, nextScales);
-      scf::YieldOp::create(b, loc, yielded);
+      scf::YieldOp::create(b, loc, ValueRange{sum, add(step, index(1))});
     }
     return {loop.getResult(0), loop.getResult(1)};
   }
@@ -1192,41 +1182,32 @@ private:
     return {minU(row, last), minU(add(row, index(8)), last)};
   }
 
-  /// RaggedDim::M: the scales k-step `kStep` of tile `t` takes, a_scale[row,
-  /// kStep] of the thread's two rows (`rows`), then b_scale[group, n-block,
-  /// kStep] of each of the tile's 128-column blocks. `group` is clamped to
-  /// [0, G), so that a tile without k-steps loads in bounds too.
-  SmallVector<Value> loadBlockScales(const TileCoordinates &t,
-                                     ArrayRef<Value> rows, Value kStep) {
-    SmallVector<Value> scales;
-    for (Value row : rows)
-      scales.push_back(memref::LoadOp::create(b, loc, operands.aScale,
-                                              ValueRange{row, kStep}));
+  /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] that
+  /// k-step `kStep`'s product of this thread's accumulators takes, by
+  /// accumulator register (its row half and its column's n-block): the
+  /// scales are loaded and multiplied here, before the step's wait.
+  std::function<Value(int64_t)> blockScaleFactors(const TileCoordinates &t,
+                                                  ArrayRef<Value> rows,
+                                                  Value kStep) {
     int64_t nBlocks = (config.n + 127) / 128;
+    int64_t tileBlocks = (config.blockN + 127) / 128;
     Value firstBlock = divU(t.colBegin, index(128));
-    Value group = minU(t.group, index(config.groups - 1));
-    for (int64_t i = 0; i < tileScaleBlocks(); ++i) {
+    SmallVector<Value, 2> bScales;
+    for (int64_t i = 0; i < tileBlocks; ++i) {
       Value nBlock = minU(add(firstBlock, index(i)), index(nBlocks - 1));
-      SmallVector<Value, 3> at = {group, nBlock, kStep};
+      SmallVector<Value, 3> at = {t.group, nBlock, kStep};
       if (!config.bScaleNK)
         std::swap(at[1], at[2]);
-      scales.push_back(memref::LoadOp::create(b, loc, operands.bScale, at));
+      bScales.push_back(
+          memref::LoadOp::create(b, loc, operands.bScale, at).getResult());
     }
-    return scales;
-  }
-  /// The tile's 128-column blocks of b_scale (RaggedDim::M).
-  int64_t tileScaleBlocks() const { return (config.blockN + 127) / 128; }
-
-  /// The factors a_scale · b_scale of a loadBlockScales, by accumulator
-  /// register (its row half and its column's n-block).
-  std::function<Value(int64_t)> blockScaleFactors(ValueRange scales) {
-    int64_t blocks = tileScaleBlocks();
     SmallVector<SmallVector<Value, 2>, 2> perHalf;
-    for (int64_t half = 0; half < 2; ++half) {
+    for (Value row : rows) {
+      Value aScale = memref::LoadOp::create(b, loc, operands.aScale,
+                                            ValueRange{row, kStep});
       SmallVector<Value, 2> perBlock;
-      for (int64_t i = 0; i < blocks; ++i)
-        perBlock.push_back(
-            arith::MulFOp::create(b, loc, scales[half], scales[2 + i]));
+      for (Value bScale : bScales)
+        perBlock.push_back(arith::MulFOp::create(b, loc, aScale, bScale));
       perHalf.push_back(perBlock);
     }
     return [perHalf](int64_t reg) {
