@@ -17,6 +17,9 @@
 //       (768 tiles): every k-step partial, several groups a 128-row block,
 //       as in an align-1 layer with few rows an expert (qwen3-30b-a3b's
 //       check layer, where racecheck reported hazards)
+//   wg_bw_m192_n200: Kd = 192 (64-row tiles, one consumer warpgroup) and
+//       N = 200 (the last n-tile 72 columns wide: its b_scale copy into the
+//       stage is clipped at N)
 func.func @wg_bw_kn(%a: tensor<1024x256xbf16>, %dc: tensor<1024x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
   %at0 = tensor.empty() : tensor<256x1024xbf16>
   %at = linalg.transpose ins(%a : tensor<1024x256xbf16>) outs(%at0 : tensor<256x1024xbf16>) permutation = [1, 0]
@@ -130,4 +133,19 @@ func.func @wg_bw_persistent_ragged(%a: tensor<2048x512xbf16>, %dc: tensor<2048x3
   %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<384x2048xbf16> -> tensor<384x2048xf8E5M2>, tensor<384x16xf32>
   %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<512x2048xf8E4M3FN>, tensor<384x2048xf8E5M2>, tensor<64xi32>, tensor<512x16xf32>, tensor<384x16xf32> -> tensor<64x512x384xbf16>
   return %db : tensor<64x512x384xbf16>
+}
+func.func @wg_bw_m192_n200(%a: tensor<1024x192xbf16>, %dc: tensor<1024x200xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x192x200xbf16> {
+  %at0 = tensor.empty() : tensor<192x1024xbf16>
+  %at = linalg.transpose ins(%a : tensor<1024x192xbf16>) outs(%at0 : tensor<192x1024xbf16>) permutation = [1, 0]
+  %dct0 = tensor.empty() : tensor<200x1024xbf16>
+  %dct = linalg.transpose ins(%dc : tensor<1024x200xbf16>) outs(%dct0 : tensor<200x1024xbf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<8x192x200xbf16>
+  %qa0 = tensor.empty() : tensor<192x1024xf8E4M3FN>
+  %sa0 = tensor.empty() : tensor<192x8xf32>
+  %qa, %sa = moe.quantize block_1x128 %at outs(%qa0, %sa0) : tensor<192x1024xbf16> -> tensor<192x1024xf8E4M3FN>, tensor<192x8xf32>
+  %qd0 = tensor.empty() : tensor<200x1024xf8E5M2>
+  %sd0 = tensor.empty() : tensor<200x8xf32>
+  %qd, %sd = moe.quantize block_1x128 %dct outs(%qd0, %sd0) : tensor<200x1024xbf16> -> tensor<200x1024xf8E5M2>, tensor<200x8xf32>
+  %db = moe.grouped_weight_grad %qa, %qd, %sizes scales(%sa, %sd) outs(%e) {transposed_operands} : tensor<192x1024xf8E4M3FN>, tensor<200x1024xf8E5M2>, tensor<8xi32>, tensor<192x8xf32>, tensor<200x8xf32> -> tensor<8x192x200xbf16>
+  return %db : tensor<8x192x200xbf16>
 }

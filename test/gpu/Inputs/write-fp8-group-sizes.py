@@ -31,6 +31,7 @@ SIZES = {
     # small unaligned ones (2048 rows)
     "wg_bw_persistent_aligned": [rng.choice([0, 128, 128, 256]) for _ in range(32)],
     "wg_bw_persistent_ragged": [rng.randrange(0, 65) for _ in range(64)],
+    "wg_bw_m192_n200": [0, 130, 257, 1, 0, 64, 300, 200],
 }
 assert sum(SIZES["wg_bw_persistent_aligned"]) <= 6144
 assert sum(SIZES["wg_bw_persistent_ragged"]) <= 2048
