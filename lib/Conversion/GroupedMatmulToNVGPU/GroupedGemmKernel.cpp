@@ -646,36 +646,46 @@ private:
                 bBoxOrigins(t), bK, stage);
   }
 
+  /// GroupedGemmConfig::stagedScales: the scales one k-step of tile `t`
+  /// copies into its stage (copyStepScales), clipped at M and N: the bytes
+  /// the stage's full barrier expects besides the TMA loads'.
+  Value stepScaleBytes(const TileCoordinates &t) {
+    return add(scaleRowBytes(config.m, t.aBegin, config.blockM),
+               scaleRowBytes(config.n, t.colBegin, config.blockN));
+  }
+  /// Bytes of the f32 scales [first, first + count) of a row of `length`.
+  Value scaleRowBytes(int64_t length, Value first, int64_t count) {
+    return mul(minU(index(count), sub(index(length), first)), index(4));
+  }
+
   /// GroupedGemmConfig::stagedScales: copies k-step `kStep`'s scales of
   /// tile `t` (the row of each scale buffer of the step's block of R) into
-  /// `stage`, a_scale's of the tile's rows then b_scale's of its columns
-  /// (those of a tile past N are left as they were: their products are
-  /// zeros and never stored). Returns the bytes copied, which the stage's
-  /// full barrier is to expect besides the TMA loads'.
-  Value copyStepScales(const TileCoordinates &t, Value kStep, Value stage) {
+  /// `stage`, a_scale's of the tile's rows then b_scale's of its columns,
+  /// completing on the stage's full barrier. The slots of a tile's columns
+  /// past N keep stale values: those columns' products are zeros (TMA fills
+  /// B's rows past N with zeros) and their sums are never stored.
+  void copyStepScales(const TileCoordinates &t, Value kStep, Value stage) {
     Value block = add(divU(t.stepBegin, index(config.blockK())), kStep);
     Value barrier = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
                                                  fullBarriers, stage);
     Value stageOffset = scaleStageOffset(stage);
-    Value aBytes = bulkCopyScaleRow(operands.aScale, config.m, block, t.aBegin,
-                                    config.blockM, stageOffset, barrier);
-    Value bBytes = bulkCopyScaleRow(operands.bScale, config.n, block,
-                                    t.colBegin, config.blockN,
-                                    add(stageOffset, index(config.blockM * 4)),
-                                    barrier);
-    return add(aBytes, bBytes);
+    bulkCopyScaleRow(operands.aScale, config.m, block, t.aBegin,
+                     config.blockM, stageOffset, barrier);
+    bulkCopyScaleRow(operands.bScale, config.n, block, t.colBegin,
+                     config.blockN, add(stageOffset, index(config.blockM * 4)),
+                     barrier);
   }
 
   /// One bulk copy of `scales[block, first : first + count]` ([R/128,
-  /// length] f32, contiguous; clipped at `length`) to the shared memory at
+  /// length] f32, clipped at `length`) to the shared memory at
   /// `sharedOffset`, completing its bytes on `barrier` (a shared address).
-  /// Rows of the scale buffers start 16-byte aligned (length is a multiple
-  /// of 8) and so do the slices (first is a multiple of 64). Returns the
-  /// bytes.
-  Value bulkCopyScaleRow(Value scales, int64_t length, Value block, Value first,
-                         int64_t count, Value sharedOffset, Value barrier) {
-    Value elements = minU(index(count), sub(index(length), first));
-    Value bytes = mul(elements, index(4));
+  /// The copy needs 16-byte aligned addresses and sizes: `scales` is a
+  /// fresh buffer (the conversion's transposed copy, allocated by the
+  /// runtime 256-byte aligned), `length` a multiple of 8 and `first` of 64.
+  void bulkCopyScaleRow(Value scales, int64_t length, Value block, Value first,
+                        int64_t count, Value sharedOffset, Value barrier) {
+    assert(cast<MemRefType>(scales.getType()).getLayout().isIdentity() &&
+           "the scales start at their buffer's aligned pointer");
     Value source = add(
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, scales),
         mul(add(mul(block, index(length)), first), index(4)));
@@ -691,9 +701,8 @@ private:
     Value dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPointer, shared);
     Value mbar = LLVM::IntToPtrOp::create(b, loc, sharedPointer, barrier);
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, loc, dst, src, mbar, toI32(bytes), /*multicastMask=*/Value(),
-        /*l2CacheHint=*/Value());
-    return bytes;
+        b, loc, dst, src, mbar, toI32(scaleRowBytes(length, first, count)),
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
   }
 
   Value emitTileLoads(const TileCoordinates &t, Value count,
@@ -714,9 +723,11 @@ private:
     Value kStep = loop.getInductionVar();
     Value bytes = index(config.stageTransactionBytes());
     if (config.stagedScales())
-      bytes = add(bytes, copyStepScales(t, kStep, stage));
+      bytes = add(bytes, stepScaleBytes(t));
     nvgpu::MBarrierArriveExpectTxOp::create(b, loc, fullBarriers, bytes, stage,
                                             Value());
+    if (config.stagedScales())
+      copyStepScales(t, kStep, stage);
     if (!second) {
       loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
     } else {

@@ -27,13 +27,20 @@
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%{{.*}}], %c256
 // CHECK:         scf.for
 // CHECK:           nvgpu.mbarrier.try_wait.parity
-// CHECK:           %[[BAR:.*]] = nvgpu.mbarrier.get
+// CHECK:           %[[AN:.*]] = arith.minui %c128{{.*}}, %{{.*}} : index
+// CHECK:           %[[AB:.*]] = arith.muli %[[AN]], %c4{{.*}} : index
+// CHECK:           %[[BN:.*]] = arith.minui %c128{{.*}}, %{{.*}} : index
+// CHECK:           %[[BB:.*]] = arith.muli %[[BN]], %c4{{.*}} : index
+// CHECK:           %[[SB:.*]] = arith.addi %[[AB]], %[[BB]] : index
+// CHECK:           %[[TX:.*]] = arith.addi %c32768, %[[SB]] : index
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL:.*]][%[[STAGE:.*]]], %[[TX]]
+// CHECK:           %[[BAR:.*]] = nvgpu.mbarrier.get %[[FULL]][%[[STAGE]]]
 // CHECK:           memref.extract_aligned_pointer_as_index %[[SA]] : memref<4x128xf32> -> index
-// CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
+// CHECK:           %[[MBAR:.*]] = llvm.inttoptr %[[BAR]] : i32 to !llvm.ptr<3>
+// CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[MBAR]], %{{.*}} : !llvm.ptr<7>, <1>
 // CHECK:           memref.extract_aligned_pointer_as_index %[[SD]] : memref<4x256xf32> -> index
 // CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
-// CHECK:           nvgpu.mbarrier.arrive.expect_tx
-// CHECK-COUNT-2:   nvgpu.tma.async.load
+// CHECK-COUNT-2:   nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[STAGE]]]
 // CHECK:         scf.for
 // CHECK-NOT:       memref.load %[[SA]]
 // CHECK-NOT:       vector.load %[[SD]]
@@ -63,6 +70,29 @@ func.func @blockwise_kn(%a: memref<128x512xf8E4M3FN>, %dc: memref<256x512xf8E5M2
 // ONLY-LABEL: func.func @blockwise_kn
 // ONLY:       gpu.launch
 // ONLY-NOT:   moe.grouped_weight_grad
+
+// -----
+
+// Kd = 192: 64-row tiles, one consumer warpgroup, whose 128 threads release
+// each stage; N = 200: the copy of b_scale's slice is clipped at N (the
+// last n-tile has 72 columns).
+
+// CHECK-LABEL: func.func @blockwise_m192_n200
+// CHECK:       gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256
+// CHECK:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %c128
+// CHECK:         scf.for
+// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           arith.minui %c64{{.*}}, %{{.*}} : index
+// CHECK:           %[[LEFT:.*]] = arith.subi %c200{{.*}}, %{{.*}} : index
+// CHECK:           arith.minui %c128{{.*}}, %[[LEFT]] : index
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx
+// CHECK-COUNT-2:   nvvm.cp.async.bulk.shared.cluster.global
+// CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<192xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<192xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+func.func @blockwise_m192_n200(%a: memref<192x512xf8E4M3FN>, %dc: memref<200x512xf8E5M2>, %n: memref<4xi32>, %sa: memref<192x4xf32>, %sd: memref<200x4xf32>, %db: memref<4x192x200xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands} : memref<192x512xf8E4M3FN>, memref<200x512xf8E5M2>, memref<4xi32>, memref<192x4xf32>, memref<200x4xf32> -> memref<4x192x200xbf16>
+  return
+}
 
 // -----
 
