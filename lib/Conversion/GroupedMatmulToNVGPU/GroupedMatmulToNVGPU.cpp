@@ -394,10 +394,7 @@ struct KernelPlan {
   SmallVector<Value, 2> scratch;
 };
 
-/// `value` with its last two dimensions swapped, in a new buffer aligned to
-/// 16 bytes: the kernel reads it by TMA (a transposed weight) or by bulk
-/// copies (a weight gradient's block scales), both of which need 16-byte
-/// aligned global addresses.
+/// `value` with its last two dimensions swapped, in a new buffer.
 Value transposedLastTwo(IRRewriter &rewriter, Location loc, Value value) {
   auto type = cast<MemRefType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
@@ -406,8 +403,7 @@ Value transposedLastTwo(IRRewriter &rewriter, Location loc, Value value) {
   std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
   std::swap(permutation[shape.size() - 1], permutation[shape.size() - 2]);
   Value transposed = memref::AllocOp::create(
-      rewriter, loc, MemRefType::get(shape, type.getElementType()),
-      rewriter.getI64IntegerAttr(16));
+      rewriter, loc, MemRefType::get(shape, type.getElementType()));
   linalg::TransposeOp::create(rewriter, loc, value, transposed, permutation);
   return transposed;
 }

@@ -17,9 +17,9 @@
 // after its reads, not one a warpgroup.
 
 // CHECK-LABEL: func.func @blockwise_kn
-// CHECK:       %[[SA:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x128xf32>
+// CHECK:       %[[SA:.*]] = memref.alloc() : memref<4x128xf32>
 // CHECK:       linalg.transpose ins(%arg3 : memref<128x4xf32>) outs(%[[SA]] : memref<4x128xf32>) permutation = [1, 0]
-// CHECK:       %[[SD:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x256xf32>
+// CHECK:       %[[SD:.*]] = memref.alloc() : memref<4x256xf32>
 // CHECK:       linalg.transpose ins(%arg4 : memref<256x4xf32>) outs(%[[SD]] : memref<4x256xf32>) permutation = [1, 0]
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})

@@ -8,7 +8,7 @@
 // a_scale · b_scale.
 
 // CHECK-LABEL: func.func @tensorwise_kn
-// CHECK:       %[[T:.*]] = memref.alloc() {alignment = 16 : i64} : memref<4x192x128xf8E4M3FN>
+// CHECK:       %[[T:.*]] = memref.alloc() : memref<4x192x128xf8E4M3FN>
 // CHECK:       linalg.transpose ins(%{{.*}} : memref<4x128x192xf8E4M3FN>) outs(%[[T]] : memref<4x192x128xf8E4M3FN>) permutation = [0, 2, 1]
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c128_i64, %c64_i32, %c128_i32, %c1_i32)
 // CHECK:       memref.extract_aligned_pointer_as_index %[[T]]
