@@ -854,7 +854,9 @@ Value GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b, ValueRange arguments) {
   mapping.map(body->getArguments(), arguments);
   for (Operation &inner : body->without_terminator())
     b.clone(inner, mapping);
-  return mapping.lookup(body->getTerminator()->getOperand(0));
+  // The yielded value may be defined outside the region: canonicalization
+  // hoists a constant the epilogue yields to the enclosing function.
+  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
 /// The epilogue region: one block taking the accumulators (and the row's

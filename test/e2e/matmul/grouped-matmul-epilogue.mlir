@@ -60,3 +60,24 @@ func.func @gated_plus_one_nk() -> tensor<5x2xf32> {
 }
 // CHECK-LABEL: entry gated_plus_one_nk
 // CHECK: result0 = [9, 6, 51, 45, 162, 161, 2, 1, 1, 1]
+
+// constant_epilogue: an epilogue that yields a constant, which
+// canonicalization hoists out of the region into the function: every
+// element, rows past the groups included, is that constant (found by the
+// fuzzer, seed 173: the lowering looked the yielded value up among the
+// region's clones only and crashed).
+func.func @constant_epilogue() -> tensor<5x2xf32> {
+  %a = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0],
+                             [1.0, 0.0, -1.0], [2.0, 2.0, 2.0]]> : tensor<5x3xbf16>
+  %b = arith.constant dense<1.0> : tensor<3x4x3xbf16>
+  %sizes = arith.constant dense<[2, 0, 2]> : tensor<3xi32>
+  %init = tensor.empty() : tensor<5x2xf32>
+  %c = moe.grouped_matmul %a, %b, %sizes outs(%init) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %seven = arith.constant 7.0 : f32
+    moe.yield %seven : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<5x3xbf16>, tensor<3x4x3xbf16>, tensor<3xi32> -> tensor<5x2xf32>
+  return %c : tensor<5x2xf32>
+}
+// CHECK-LABEL: entry constant_epilogue
+// CHECK: result0 = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7]
