@@ -960,47 +960,78 @@ private:
 
   /// Zeroes, in `rows` 128-byte-swizzled rows at `byteOffset`, the bytes of
   /// each row's logical positions outside [lo, hi), by this consumer's
-  /// threads, a 16-byte chunk each at a time.
+  /// threads, a 16-byte chunk each at a time. A thread visits chunk t,
+  /// t + 128, ... (t its index in the warpgroup), always the same logical
+  /// chunk of a row (t mod 8), so what it keeps of its chunks is one mask
+  /// computed once: all of them kept, nothing to do; none, zero stores;
+  /// else each chunk is read, masked by words and stored.
   void zeroSwizzledBytesOutside(Value byteOffset, int64_t rows, Value lo,
                                 Value hi) {
-    constexpr int64_t chunkBytes = 16;
+    constexpr int64_t chunkBytes = 16, wordBytes = 4;
     constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
     constexpr int64_t chunksPerRow = rowBytes / chunkBytes;
-    Type i8 = b.getI8Type();
-    Value view = sharedView({rows * rowBytes}, i8, byteOffset);
-    auto bytesType = VectorType::get({chunkBytes}, i8);
-    auto positionsType = VectorType::get({chunkBytes}, b.getIndexType());
+    static_assert(GroupedGemmConfig::warpgroupSize % chunksPerRow == 0,
+                  "a thread's chunks share their logical position");
+    constexpr int64_t wordsPerChunk = chunkBytes / wordBytes;
+    Type wordType = b.getI32Type();
+    auto chunkType = VectorType::get({wordsPerChunk}, wordType);
+    Value logical = remU(consumerThread, index(chunksPerRow));
+    SmallVector<Value, 4> maskWords;
+    Value keepAll = i1(true), keepNone = i1(true);
+    for (int64_t word = 0; word < wordsPerChunk; ++word) {
+      Value mask = keptBytesMask(
+          add(mul(logical, index(chunkBytes)), index(word * wordBytes)), lo,
+          hi);
+      maskWords.push_back(mask);
+      keepAll = andI(keepAll, cmp(arith::CmpIPredicate::eq, mask, i32(-1)));
+      keepNone = andI(keepNone, cmp(arith::CmpIPredicate::eq, mask, i32(0)));
+    }
+    Value mask = vector::FromElementsOp::create(b, loc, chunkType, maskWords);
     Value zeros = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(bytesType, b.getZeroAttr(i8)));
-    Value lanes = vector::StepOp::create(b, loc, positionsType);
-    Value loSplat = vector::BroadcastOp::create(b, loc, positionsType, lo);
-    Value hiSplat = vector::BroadcastOp::create(b, loc, positionsType, hi);
-    auto chunks =
-        scf::ForOp::create(b, loc, consumerThread, index(rows * chunksPerRow),
-                           index(GroupedGemmConfig::warpgroupSize));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(chunks.getBody());
-    Value chunk = chunks.getInductionVar();
-    Value row = divU(chunk, index(chunksPerRow));
-    Value logical = remU(chunk, index(chunksPerRow));
-    Value physical =
-        arith::XOrIOp::create(b, loc, logical, remU(row, index(8)));
-    Value at = add(mul(row, index(rowBytes)), mul(physical, index(chunkBytes)));
-    Value positions = arith::AddIOp::create(
-        b, loc,
-        vector::BroadcastOp::create(b, loc, positionsType,
-                                    mul(logical, index(chunkBytes))),
-        lanes);
-    Value keep = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, positions,
-                              loSplat),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, positions,
-                              hiSplat));
-    Value bytes =
-        vector::LoadOp::create(b, loc, bytesType, view, ValueRange{at});
-    Value masked = arith::SelectOp::create(b, loc, keep, bytes, zeros);
-    vector::StoreOp::create(b, loc, masked, view, ValueRange{at});
+        b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(wordType)));
+    Value view =
+        sharedView({rows * rowBytes / wordBytes}, wordType, byteOffset);
+    Value notAll = arith::XOrIOp::create(b, loc, keepAll, i1(true));
+    ifThen(notAll, [&] {
+      auto chunks =
+          scf::ForOp::create(b, loc, consumerThread, index(rows * chunksPerRow),
+                             index(GroupedGemmConfig::warpgroupSize));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(chunks.getBody());
+      Value row = divU(chunks.getInductionVar(), index(chunksPerRow));
+      Value physical =
+          arith::XOrIOp::create(b, loc, logical, remU(row, index(8)));
+      Value at = add(mul(row, index(rowBytes / wordBytes)),
+                     mul(physical, index(wordsPerChunk)));
+      auto branch =
+          scf::IfOp::create(b, loc, keepNone, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(branch.thenBlock());
+      vector::StoreOp::create(b, loc, zeros, view, ValueRange{at});
+      b.setInsertionPointToStart(branch.elseBlock());
+      Value words =
+          vector::LoadOp::create(b, loc, chunkType, view, ValueRange{at});
+      vector::StoreOp::create(b, loc, arith::AndIOp::create(b, loc, words, mask),
+                              view, ValueRange{at});
+    });
+  }
+
+  /// The mask of the bytes of the 4-byte word at logical byte `first` of a
+  /// swizzle row that lie in [lo, hi) (byte j of the word is bits 8j to
+  /// 8j + 7, little-endian): the bytes below min(hi - first, 4), less those
+  /// below max(lo - first, 0), both clamped to [0, 4].
+  Value keptBytesMask(Value first, Value lo, Value hi) {
+    auto bytesBelow = [&](Value bound) {
+      Value n = arith::MaxSIOp::create(b, loc, sub(bound, first), index(0));
+      n = arith::MinSIOp::create(b, loc, n, index(4));
+      Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                              mul(n, index(8)));
+      Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+      Value below = arith::SubIOp::create(
+          b, loc, arith::ShLIOp::create(b, loc, one, bits), one);
+      return arith::TruncIOp::create(b, loc, b.getI32Type(), below);
+    };
+    Value notBelowLo = arith::XOrIOp::create(b, loc, bytesBelow(lo), i32(-1));
+    return arith::AndIOp::create(b, loc, bytesBelow(hi), notBelowLo);
   }
 
   /// RaggedDim::K: a group's last k-step may bring rows of the next group

@@ -8,6 +8,9 @@
 // starts before the group or runs past it, the bytes outside the group are
 // zeroed in shared memory (16-byte chunks at their swizzled place, selected
 // by position), fenced for the async proxy, and the consumers synchronized.
+// A thread always visits the same logical chunk of a row: it computes what
+// it keeps of it once (a 4-word byte mask), skips its chunks when that is
+// all, stores zeros when nothing, else reads, masks and stores each.
 // Block scales, copied to [R/128, Kd] and [R/128, N] first: per k-step the
 // producer copies the step's scales of the tile's rows and columns into the
 // stage (two bulk copies, whose bytes the stage's full barrier expects with
@@ -46,12 +49,17 @@
 // CHECK-NOT:       vector.load %[[SD]]
 // CHECK:           nvgpu.mbarrier.try_wait.parity
 // CHECK:           scf.if
-// CHECK:             vector.step : vector<16xindex>
-// CHECK:             scf.for
-// CHECK:               arith.xori
-// CHECK:               vector.load %{{.*}} : memref<8192xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-// CHECK:               arith.select %{{.*}} : vector<16xi1>, vector<16xi8>
-// CHECK:               vector.store
+// CHECK-COUNT-8:     arith.shli %{{.*}}, %{{.*}} : i64
+// CHECK:             %[[MASK:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK:             scf.if
+// CHECK:               scf.for
+// CHECK:                 arith.xori
+// CHECK:                 scf.if
+// CHECK:                   vector.store %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK:                 } else {
+// CHECK:                   %[[WORDS:.*]] = vector.load %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK:                   %[[KEPT:.*]] = arith.andi %[[WORDS]], %[[MASK]] : vector<4xi32>
+// CHECK:                   vector.store %[[KEPT]]
 // CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
@@ -107,7 +115,7 @@ func.func @blockwise_m192_n200(%a: memref<192x512xf8E4M3FN>, %dc: memref<200x512
 // CHECK:         %[[SA:.*]] = memref.load %arg4[] : memref<f32>
 // CHECK:         %[[SB:.*]] = memref.load %arg3[] : memref<f32>
 // CHECK:         %[[S:.*]] = arith.mulf %[[SA]], %[[SB]] : f32
-// CHECK:         vector.load %{{.*}} : memref<8192xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK:         arith.andi %{{.*}}, %{{.*}} : vector<4xi32>
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:         arith.mulf %{{.*}}, %[[S]] : f32
@@ -124,7 +132,7 @@ func.func @tensorwise_nk(%a: memref<128x256xf8E4M3FN>, %dc: memref<192x256xf8E5M
 // CHECK-LABEL: func.func @bf16_transposed
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c64_i32{{[_0-9]*}}, %c2_i32)
 // CHECK:       gpu.launch
-// CHECK:         vector.load %{{.*}} vector<16xi8>
+// CHECK:         arith.andi %{{.*}}, %{{.*}} : vector<4xi32>
 // CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = {{128|256}}, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // ONLY-LABEL: func.func @bf16_transposed
 // ONLY:       moe.grouped_weight_grad
