@@ -13,8 +13,11 @@
 # determine register count at entry", where the threads alone do not fix
 # the count at entry: harmless with 256 threads, which may hold 255
 # registers each; with 384 the consumers would be left 168 registers).
-# Exits 1 if any kernel spills or a kernel of 384 or more threads loses its
-# setmaxnreg.
+# Then whether ptxas kept the wgmmas pipelined: "wgmma serialized" where it
+# reports C7515-C7518 (it waits for a wgmma, e.g. because an instruction
+# moved an accumulator still in flight), else "wgmma pipelined".
+# Exits 1 if any kernel spills, a kernel of 384 or more threads loses its
+# setmaxnreg, or ptxas serializes a kernel's wgmmas.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 INPUT=$1
@@ -46,8 +49,12 @@ for ptx in "$WORK"/*.ptx; do
   info=$(echo "$log" | grep -E 'registers|spill' | grep -v C7508 | sed 's/^ptxas info *: *//' | tr '\n' ' ')
   setmaxnreg="setmaxnreg kept"
   if echo "$log" | grep -q "C7508"; then setmaxnreg="setmaxnreg ignored"; fi
-  echo "$name  $shape ${threads:-?} threads  $info $setmaxnreg"
+  wgmma="wgmma pipelined"
+  serialized=$(echo "$log" | { grep -oE 'C751[5-8]' || true; } | sort -u | tr '\n' ' ')
+  [ -z "$serialized" ] || wgmma="wgmma serialized (${serialized% })"
+  echo "$name  $shape ${threads:-?} threads  $info $setmaxnreg  $wgmma"
   if echo "$info" | grep -Eq '[1-9][0-9]* bytes spill (stores|loads)'; then status=1; fi
   if [ "$setmaxnreg" = "setmaxnreg ignored" ] && { [ -z "$threads" ] || [ "$threads" -ge 384 ]; }; then status=1; fi
+  if [ -n "$serialized" ]; then status=1; fi
 done
 exit $status
