@@ -52,6 +52,9 @@
 # reports "Unknown Error" from deeper kernels that fill shared memory);
 # MOE_GEMM_TMA_STORE=false stores their output tiles by threads instead of
 # TMA (moe-compile --gemm-tma-store; initcheck does not see TMA stores).
+# MOE_GEMM_PINGPONG=false makes both consumer warpgroups share every
+# 128 x 128 tile instead of each running whole tiles in turn (moe-compile
+# --gemm-pingpong; to compare).
 # MOE_DENSE_MATMULS=false keeps the router projection and its adjoint's
 # contractions in the compiler's kernels instead of cuBLASLt (moe-compile
 # --dense-matmuls; for racecheck, which fails inside cuBLASLt's split-K
@@ -78,6 +81,7 @@ BLOCK_N=--gemm-block-n=${MOE_GEMM_BLOCK_N:-auto}
 PANEL=--gemm-panel-tiles=${MOE_GEMM_PANEL_TILES:-0}
 STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
+PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
@@ -110,14 +114,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     differentiate "$src" "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$DENSE" "$FP8_CVT" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$FP8_CVT" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$DENSE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -131,8 +135,8 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   rm -rf "$OUT/gemm" && mkdir -p "$OUT/gemm"
   python3 "$ROOT/test/gpu/Inputs/write-group-sizes.py" "$OUT/gemm/in"
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu"
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" -o "$OUT/gemm/gpu-panels"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" "$PINGPONG" -o "$OUT/gemm/gpu-panels"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== FP8 weight gradients on f32 operands (test/gpu/Inputs/fp8-wgrad.mlir)"
@@ -145,7 +149,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   echo "== FP8 weight gradients in the generated kernel (test/gpu/Inputs/fp8-weight-grad.mlir)"
   python3 "$ROOT/test/gpu/Inputs/write-fp8-group-sizes.py" "$OUT/fp8wgrad/kmajor-in"
   kmajor=$ROOT/test/gpu/Inputs/fp8-weight-grad.mlir
-  "$BIN/moe-compile" --quiet "$kmajor" --target="$CHIP" --gemm=generated "$STAGES" "$TMA_STORE" \
+  "$BIN/moe-compile" --quiet "$kmajor" --target="$CHIP" --gemm=generated "$STAGES" "$TMA_STORE" "$PINGPONG" \
     -o "$OUT/fp8wgrad/kmajor-gpu"
   "$BIN/moe-compile" --quiet "$kmajor" --target=cpu -o "$OUT/fp8wgrad/kmajor-cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
@@ -159,7 +163,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$DENSE" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

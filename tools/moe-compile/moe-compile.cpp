@@ -107,6 +107,18 @@ static cl::opt<bool> gemmTmaStore(
              "generated grouped GEMMs with TMA (=false: by threads, which "
              "compute-sanitizer initcheck sees)"),
     cl::cat(category));
+static cl::opt<int64_t> gemmCtas(
+    "gemm-ctas", cl::init(132),
+    cl::desc("GPU targets, --gemm=generated: CTAs of the persistent grouped "
+             "GEMMs (default 132, an H100/H200's SMs; fewer give each CTA "
+             "more tiles, as tests of the tile loop want)"),
+    cl::cat(category));
+static cl::opt<bool> gemmPingpong(
+    "gemm-pingpong", cl::init(true),
+    cl::desc("GPU targets, --gemm=generated: 128 x 128 tiles of grouped "
+             "matmuls run whole on one consumer warpgroup, the two taking "
+             "turns (=false: both share every tile, to compare)"),
+    cl::cat(category));
 static cl::opt<bool> denseMatmuls(
     "dense-matmuls", cl::init(true),
     cl::desc("GPU targets: the router projection and the f32 contractions "
@@ -347,6 +359,8 @@ int main(int argc, char **argv) {
     options.gemmPanelTiles = gemmPanelTiles;
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
+    options.gemmPingpong = gemmPingpong;
+    options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;

@@ -345,6 +345,12 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "Store whole bf16 output tiles with TMA (false: every tile by "
            "threads, which compute-sanitizer initcheck can follow)">,
+    Option<"pingpong", "pingpong", "bool", /*default=*/"true",
+           "Grouped matmuls with 128 x 128 tiles: each consumer warpgroup "
+           "runs whole tiles, the two taking turns in the main loop, so one "
+           "stores while the other multiplies (not with blockwise scaling, "
+           "accumulate, gate|up pairs or a K tail of an N-major weight; "
+           "false: both consumers share every tile, 64 rows each)">,
     Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
            "Generate kernels for FP8 grouped matmuls only (the bf16 ones stay "
            "with cuBLASLt, which has no FP8 grouped path here)">,

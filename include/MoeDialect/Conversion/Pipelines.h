@@ -110,6 +110,12 @@ struct MoeLowerToGpuOptions
                      "TMA (convert-grouped-matmul-to-nvgpu's tma-store; "
                      "false for compute-sanitizer initcheck builds)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmPingpong{
+      *this, "gemm-pingpong",
+      llvm::cl::desc("Generated grouped GEMMs with 128 x 128 tiles run whole "
+                     "tiles per consumer warpgroup, taking turns "
+                     "(convert-grouped-matmul-to-nvgpu's pingpong)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

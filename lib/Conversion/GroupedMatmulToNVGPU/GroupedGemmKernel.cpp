@@ -158,11 +158,16 @@ private:
   void initBarriers() {
     auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup, config.stages);
     fullBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
-    emptyBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
+    // Pingpong: one more empty barrier, never waited on, that takes the
+    // arrivals of a release that has nothing to release (arriveEmpty).
+    int64_t empties = config.stages + (config.pingpong() ? 1 : 0);
+    emptyBarriers = nvgpu::MBarrierCreateOp::create(
+        b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, empties));
     Value first = cmp(arith::CmpIPredicate::eq, threadId, index(0));
-    for (int64_t s = 0; s < config.stages; ++s) {
-      nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1), index(s),
-                                    first);
+    for (int64_t s = 0; s < empties; ++s) {
+      if (s < config.stages)
+        nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1),
+                                      index(s), first);
       // Every consumer warpgroup releases each stage (stageReleasers).
       nvgpu::MBarrierInitOp::create(b, loc, emptyBarriers,
                                     index(stageReleasers()), index(s), first);
@@ -770,24 +775,235 @@ private:
       tensorScale = arith::MulFOp::create(
           b, loc, memref::LoadOp::create(b, loc, operands.aScale, ValueRange{}),
           memref::LoadOp::create(b, loc, operands.bScale, ValueRange{}));
-    forEachTileDecodedAhead([&](const TileCoordinates &t, Value count,
-                                auto decodeNext) {
-      // c's values that `accumulate` adds are loaded before the main loop,
-      // so that their latency hides behind it.
-      SmallVector<Value> old;
-      if (config.accumulate)
-        old = prefetchOutput(t);
-      TileCoordinates nextTile;
-      auto [accumulator, next] =
-          emitTileMma(t, count, [&] { nextTile = decodeNext(); });
-      emitEpilogue(t, accumulator, old);
-      return std::make_pair(next, nextTile);
-    });
+    if (config.pingpong()) {
+      emitPingpongTiles();
+    } else {
+      rowBlock = consumer;
+      forEachTileDecodedAhead([&](const TileCoordinates &t, Value count,
+                                  auto decodeNext) {
+        // c's values that `accumulate` adds are loaded before the main
+        // loop, so that their latency hides behind it.
+        SmallVector<Value> old;
+        if (config.accumulate)
+          old = prefetchOutput(t);
+        TileCoordinates nextTile;
+        auto [accumulator, next] =
+            emitTileMma(t, count, [&] { nextTile = decodeNext(); });
+        emitEpilogue(t, accumulator, old);
+        return std::make_pair(next, nextTile);
+      });
+    }
     // The last TMA stores complete before the CTA's shared memory goes.
     if (config.tmaStore())
       ifThen(isConsumerLeader, [&] {
         NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, UnitAttr());
       });
+  }
+
+  /// GroupedGemmConfig::pingpong: consumer w runs the CTA's tiles w, w + 2,
+  /// ... (tile blockId + n numCtas for the CTA's n-th), both 64-row blocks
+  /// of each. Its k-step count before tile n is kTiles for each earlier
+  /// tile of the CTA inside the groups (the zero rows' tiles, which come
+  /// last, have none). The two main loops take turns, ordered by a pair of
+  /// named barriers: consumer w arrives on its own once its tile's last
+  /// wgmmas are issued (where the CTA has a next tile) and waits on the
+  /// other's before its main loop (past the CTA's first tile). Without the
+  /// turns a consumer could wait on a stage's full barrier two phases
+  /// early, which its parity would not tell from the phase it wants.
+  void emitPingpongTiles() {
+    Value numCtas = index(config.numCtas);
+    Value pending = arith::MaxSIOp::create(b, loc, sub(totalTiles, blockId),
+                                           index(0));
+    Value ctaTiles = arith::CeilDivUIOp::create(b, loc, pending, numCtas);
+    Value groupTileCount = mul(groupTiles, index(config.nTiles()));
+    Value groupPending = arith::MaxSIOp::create(
+        b, loc, sub(groupTileCount, blockId), index(0));
+    Value ctaGroupTiles =
+        arith::CeilDivUIOp::create(b, loc, groupPending, numCtas);
+    auto turnBarrier = [&](Value which, bool arrive) {
+      Value id = add(toI32(which), i32(config.consumers() + 2));
+      Value threads = i32(config.consumers() * GroupedGemmConfig::warpgroupSize);
+      if (arrive)
+        NVVM::BarrierArriveOp::create(b, loc, id, threads);
+      else
+        NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, threads,
+                                /*reductionOp=*/nullptr,
+                                /*reductionPredicate=*/Value());
+    };
+    Value other = sub(index(1), consumer);
+    auto loop = scf::ForOp::create(b, loc, consumer, ctaTiles,
+                                   index(config.consumers()));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value n = loop.getInductionVar();
+    TileCoordinates t = decodeTile(add(blockId, mul(n, numCtas)));
+    Value count = mul(minU(n, ctaGroupTiles), index(config.kTiles()));
+    ifThen(cmp(arith::CmpIPredicate::ugt, n, index(0)),
+           [&] { turnBarrier(other, /*arrive=*/false); });
+    Value hasNext =
+        cmp(arith::CmpIPredicate::ult, add(n, index(1)), ctaTiles);
+    auto [accumulators, next] = emitPingpongTileMma(t, count, [&] {
+      ifThen(hasNext, [&] { turnBarrier(consumer, /*arrive=*/true); });
+    });
+    (void)next;
+    emitPingpongEpilogue(t, accumulators);
+  }
+
+  /// A whole tile's epilogue on one consumer (pingpong). Every value is
+  /// read out of the accumulators into the consumer's bf16 boxes (64-row
+  /// block after block, 128-byte swizzled as for the TMA store) before any
+  /// branch: an accumulator still live in a branch taken by some threads
+  /// only makes ptxas serialize every wgmma of the kernel (C7520, "WG.AR in
+  /// divergent path"). Then each block goes out by TMA where its rows are
+  /// whole, else row by row from the boxes, masked at the group's end.
+  void emitPingpongEpilogue(const TileCoordinates &t,
+                            ArrayRef<Value> accumulators) {
+    int64_t boxes = config.outBlockN() / GroupedGemmConfig::boxWidth;
+    int64_t boxBytes =
+        GroupedGemmConfig::wgmmaM * GroupedGemmConfig::swizzleRowBytes;
+    int64_t blocks = config.rowBlocksPerConsumer();
+    // The previous tile's TMA stores have read the boxes (only the leader
+    // has bulk groups; the others' wait returns at once).
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
+    consumerBarrier();
+    Value base = add(index(config.epilogueOffset()),
+                     mul(consumer, index(config.tmaStagingStride())));
+    SmallVector<SmallVector<Value>> boxViews(blocks);
+    for (int64_t block = 0; block < blocks; ++block)
+      for (int64_t box = 0; box < boxes; ++box)
+        boxViews[block].push_back(sharedView(
+            {GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
+            b.getBF16Type(),
+            add(base, index((block * boxes + box) * boxBytes))));
+    Value lane = remU(consumerThread, index(32));
+    Value swizzle = divU(lane, index(4));
+    Value column = mul(remU(lane, index(4)), index(2));
+    auto bf16Pair = VectorType::get({2}, b.getBF16Type());
+    int64_t chunksPerBox = GroupedGemmConfig::boxWidth / 8;
+    for (int64_t block = 0; block < blocks; ++block) {
+      rowBlock = index(block);
+      forEachOutputPair(
+          t, accumulators[block], [&](Value row, int64_t chunk, Value pair) {
+            Value swizzled = arith::XOrIOp::create(
+                b, loc, index(chunk % chunksPerBox), swizzle);
+            Value value = arith::TruncFOp::create(b, loc, bf16Pair, pair);
+            vector::StoreOp::create(
+                b, loc, value, boxViews[block][chunk / chunksPerBox],
+                ValueRange{row, add(mul(swizzled, index(8)), column)});
+          });
+    }
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    consumerBarrier();
+    SmallVector<Value> whole;
+    for (int64_t block = 0; block < blocks; ++block) {
+      rowBlock = index(block);
+      whole.push_back(consumerRowsWhole(t));
+    }
+    ifThen(isConsumerLeader, [&] {
+      for (int64_t block = 0; block < blocks; ++block)
+        ifThen(whole[block], [&] {
+          storeBoxesByTma(t, boxViews[block],
+                          add(t.rowBegin, index(block * 64)));
+        });
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+    for (int64_t block = 0; block < blocks; ++block) {
+      Value partial = arith::XOrIOp::create(b, loc, whole[block], i1(true));
+      ifThen(partial, [&] {
+        Value blockBoxes = sharedView(
+            {boxes * GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
+            b.getBF16Type(), add(base, index(block * boxes * boxBytes)));
+        storeBoxRows(t, blockBoxes, index(block * 64));
+      });
+    }
+  }
+
+  /// The rows of a 64-row block staged as swizzled bf16 boxes (`boxes`: the
+  /// block's boxes one after another, [boxes x 64, 64]) that lie in the
+  /// tile's group, and columns inside N, 4 columns (8 bytes, inside one
+  /// 16-byte chunk) a thread at a time; `firstRow` is the block's row in
+  /// the tile.
+  void storeBoxRows(const TileCoordinates &t, Value boxes, Value firstRow) {
+    constexpr int64_t width = 4;
+    int64_t threadsPerRow = config.outBlockN() / width;
+    int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
+    Value tileColumn =
+        mul(remU(consumerThread, index(threadsPerRow)), index(width));
+    Value boxRows = mul(divU(tileColumn, index(GroupedGemmConfig::boxWidth)),
+                        index(GroupedGemmConfig::wgmmaM));
+    Value inBox = remU(tileColumn, index(GroupedGemmConfig::boxWidth));
+    Value globalColumn = add(t.colBegin, tileColumn);
+    Value columnInside =
+        cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
+    auto rows = scf::ForOp::create(
+        b, loc, divU(consumerThread, index(threadsPerRow)),
+        index(GroupedGemmConfig::wgmmaM), index(rowsPerPass));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value row = rows.getInductionVar();
+    Value globalRow = add(t.rowBegin, add(firstRow, row));
+    Value inside = andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
+                        columnInside);
+    ifThen(inside, [&] {
+      // The column's 16-byte chunk sits at chunk xor (row mod 8).
+      Value chunk = arith::XOrIOp::create(b, loc, divU(inBox, index(8)),
+                                          remU(row, index(8)));
+      Value at = add(mul(chunk, index(8)), remU(inBox, index(8)));
+      auto type = VectorType::get({width}, b.getBF16Type());
+      Value values = vector::LoadOp::create(b, loc, type, boxes,
+                                            ValueRange{add(boxRows, row), at});
+      vector::StoreOp::create(b, loc, values, operands.c,
+                              ValueRange{globalRow, globalColumn},
+                              /*nontemporal=*/false, outputVectorAlignment());
+    });
+  }
+
+  /// The main loop of a whole tile on one consumer (pingpong): each
+  /// k-step's wgmmas for every 64-row block, one commit group, at most one
+  /// in flight. `afterLastIssue` runs once the last are issued. The stage
+  /// to release after a step's wait is carried from the step before (the
+  /// spare barrier before the first): a release under a condition on the
+  /// step (a branch, or a select that LLVM peels the first iteration for)
+  /// puts wgmmas in a path that not every thread takes, and ptxas then
+  /// serializes every wgmma of the kernel (C7520, "WG.AR in divergent
+  /// path"). Every consumer thread arrives, so no arrival is a leader's
+  /// branch either.
+  std::pair<SmallVector<Value>, Value>
+  emitPingpongTileMma(const TileCoordinates &t, Value count,
+                      llvm::function_ref<void()> afterLastIssue) {
+    int64_t blocks = config.rowBlocksPerConsumer();
+    Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
+    SmallVector<Value> initial(blocks, zero);
+    initial.push_back(count);
+    initial.push_back(index(config.stages));
+    auto loop =
+        scf::ForOp::create(b, loc, index(0), t.kSteps, index(1), initial);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value step = loop.getRegionIterArg(blocks);
+      Value stage = stageOf(step);
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
+      SmallVector<Value> results;
+      for (int64_t block = 0; block < blocks; ++block)
+        results.push_back(issueStageMma(stage, loop.getRegionIterArg(block),
+                                        index(block), /*fence=*/block == 0));
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      // The previous step's wgmmas are done: its stage is free.
+      arriveEmpty(loop.getRegionIterArg(blocks + 1));
+      results.push_back(add(step, index(1)));
+      results.push_back(stage);
+      scf::YieldOp::create(b, loc, results);
+    }
+    afterLastIssue();
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    arriveEmpty(loop.getResult(blocks + 1));
+    SmallVector<Value> accumulators(loop.getResults().take_front(blocks));
+    return {accumulators, loop.getResult(blocks)};
   }
 
   /// A consumer's accumulator: the 64 x BN f32 register fragments of one
@@ -803,6 +1019,10 @@ private:
   /// each reads the stage's scales itself and its arrival orders those
   /// reads before the producer's next copy into the stage.
   int64_t stageReleasers() const {
+    // Pingpong: every thread of the one consumer that ran the stage's
+    // k-step (emitPingpongTileMma).
+    if (config.pingpong())
+      return GroupedGemmConfig::warpgroupSize;
     return config.stagedScales()
                ? config.consumers() * GroupedGemmConfig::warpgroupSize
                : config.consumers();
@@ -811,6 +1031,13 @@ private:
   /// Releases the stage of k-step `step` to the producer.
   void releaseStage(Value step) {
     nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, stageOf(step));
+  }
+
+  /// Pingpong: every thread of the consumer arrives on empty barrier
+  /// `barrier`: a stage, or the spare one (index `stages`) where there is
+  /// nothing to release.
+  void arriveEmpty(Value barrier) {
+    nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, barrier);
   }
 
   /// The tile's main loop; `afterLastIssue` runs once its last wgmmas are
@@ -1149,16 +1376,25 @@ private:
 
   /// This consumer's wgmmas on stage `stage`: its 64 rows, 64 x BN +=
   /// 64 x BK · BK x BN as BK / wgmmaK m64nBNkK instructions, one commit
-  /// group, of which at most `inFlight` stay in flight when it returns. A
-  /// K-major operand advances 32 bytes of K per instruction, an M/N-major
-  /// one 16 rows (2 KiB); A's 64 rows of this consumer start 64 swizzle
-  /// rows into the stage either way (a K-major box's rows, or the
-  /// consumer's 64 x 64 box of an M-major one).
+  /// group, of which at most `inFlight` stay in flight when it returns.
   Value emitStageMma(Value stage, Value accumulator, int64_t inFlight = 1) {
+    accumulator = issueStageMma(stage, accumulator, rowBlock, /*fence=*/true);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+    return accumulator;
+  }
+
+  /// The wgmmas of 64-row block `block` of the tile on stage `stage`, not
+  /// committed, after a wgmma fence where `fence` says (the first block's). A K-major operand advances 32 bytes of K per instruction,
+  /// an M/N-major one 16 rows (2 KiB); A's 64 rows of the block start 64
+  /// swizzle rows into the stage either way (a K-major box's rows, or the
+  /// block's 64 x 64 box of an M-major one).
+  Value issueStageMma(Value stage, Value accumulator, Value block,
+                      bool fence) {
     constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
     Value aBase =
         add(aStageOffset(stage),
-            mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
+            mul(block, index(GroupedGemmConfig::wgmmaM * rowBytes)));
     Value bBase = bStageOffset(stage);
     int64_t wgmmaK = config.wgmmaK();
     auto kStride = [&](bool kMajor) {
@@ -1187,7 +1423,8 @@ private:
                  arith::ConstantIntOp::create(b, loc, bytes >> 4, 64))
           .getResult();
     };
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    if (fence)
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (int64_t kk = 0; kk < config.blockK() / wgmmaK; ++kk) {
       Value aDescriptor =
           advanced(aStageDescriptor, kk * kStride(config.aKMajor));
@@ -1200,8 +1437,6 @@ private:
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
-    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
     return accumulator;
   }
 
@@ -1346,7 +1581,7 @@ private:
     int64_t outChunks = config.outBlockN() / 8;
     if (endChunk < 0)
       endChunk = outChunks;
-    Value consumerRows = mul(consumer, index(GroupedGemmConfig::wgmmaM));
+    Value consumerRows = mul(rowBlock, index(GroupedGemmConfig::wgmmaM));
     for (int64_t half = 0; half < 2; ++half) {
       Value halfRow = add(row, index(8 * half));
       Value rowScale =
@@ -1417,7 +1652,7 @@ private:
   /// tile (its group's rows, or the zero rows past the groups), or those
   /// that do not lie past c's last row, where the tensor map clips them.
   Value consumerRowsWhole(const TileCoordinates &t) {
-    Value begin = add(t.rowBegin, mul(consumer, index(64)));
+    Value begin = add(t.rowBegin, mul(rowBlock, index(64)));
     Value end = add(begin, index(64));
     Value whole = cmp(arith::CmpIPredicate::uge, t.rowEnd, end);
     // RaggedDim::K: db's rows of the tile, which c's [G * M, N] tensor map
@@ -1467,24 +1702,30 @@ private:
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     consumerBarrier();
     ifThen(isConsumerLeader, [&] {
-      Value row = add(t.rowBegin, mul(consumer, index(64)));
-      for (int64_t box = 0; box < boxes; ++box) {
-        Value columnBegin =
-            add(t.colBegin, index(box * GroupedGemmConfig::boxWidth));
-        auto store = [&] {
-          nvgpu::TmaAsyncStoreOp::create(b, loc, boxViews[box], outputMap,
-                                         ValueRange{columnBegin, row}, Value());
-        };
-        // A box wholly past N (the last column tile's, where N is not a
-        // multiple of the tile's width) is not stored.
-        if (box > 0 && config.n % config.outBlockN() != 0)
-          ifThen(cmp(arith::CmpIPredicate::ult, columnBegin, index(config.n)),
-                 store);
-        else
-          store();
-      }
+      storeBoxesByTma(t, boxViews, add(t.rowBegin, mul(rowBlock, index(64))));
       NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     });
+  }
+
+  /// One thread's TMA stores of a 64-row block's boxes to c's rows from
+  /// `row`, not committed.
+  void storeBoxesByTma(const TileCoordinates &t, ArrayRef<Value> boxViews,
+                       Value row) {
+    for (int64_t box = 0; box < static_cast<int64_t>(boxViews.size()); ++box) {
+      Value columnBegin =
+          add(t.colBegin, index(box * GroupedGemmConfig::boxWidth));
+      auto store = [&] {
+        nvgpu::TmaAsyncStoreOp::create(b, loc, boxViews[box], outputMap,
+                                       ValueRange{columnBegin, row}, Value());
+      };
+      // A box wholly past N (the last column tile's, where N is not a
+      // multiple of the tile's width) is not stored.
+      if (box > 0 && config.n % config.outBlockN() != 0)
+        ifThen(cmp(arith::CmpIPredicate::ult, columnBegin, index(config.n)),
+               store);
+      else
+        store();
+    }
   }
 
   /// Which rows and columns each thread of a consumer moves in the
@@ -1591,11 +1832,20 @@ private:
     }
   }
 
+  /// The tile's row of the consumer's staging row `row` (its 64 rows at
+  /// 64 x consumer): the same row unless a consumer stores several 64-row
+  /// blocks in turn (pingpong).
+  Value tileRowOfStagingRow(Value row) {
+    if (!config.pingpong())
+      return row;
+    return add(sub(row, mul(consumer, index(64))), mul(rowBlock, index(64)));
+  }
+
   /// The row-masked stores of one slab staged in `staging`.
   void storeSlabRows(const TileCoordinates &t, const RowStores &r,
                      Value staging, ArrayRef<Value> old) {
     auto storeRow = [&](Value row, Value oldValues) {
-      Value globalRow = add(t.rowBegin, row);
+      Value globalRow = add(t.rowBegin, tileRowOfStagingRow(row));
       Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
       ifThen(andI(rowInside, r.columnInside), [&] {
         auto f32x4 = VectorType::get({RowStores::vectorWidth}, b.getF32Type());
@@ -1642,6 +1892,9 @@ private:
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;
   Value consumer, consumerThread, isConsumerLeader;
+  /// The 64-row block of the tile that the consumer's wgmmas and epilogue
+  /// work on: its own (`consumer`), or with pingpong each block in turn.
+  Value rowBlock;
   Value outputMap; // c's tensor map where the kernel TMA-stores
   Value tensorScale; // tensorwise FP8: a_scale · b_scale
 };

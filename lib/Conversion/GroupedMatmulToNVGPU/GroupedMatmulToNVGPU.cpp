@@ -126,6 +126,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   problem.accumulate = op.getAccumulate();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
+  problem.pingpongAllowed = choices.pingpong;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
 }
@@ -166,6 +167,7 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.f32Out = db.getElementType().isF32();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
+  problem.pingpongAllowed = choices.pingpong;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
 }
@@ -593,8 +595,15 @@ struct ConvertGroupedMatmulToNVGPUPass
           << static_cast<int64_t>(panelTiles);
       return signalPassFailure();
     }
-    GemmChoices choices{numCtas, *blockN,    maxStages, tmaStore,
-                        fp8Only, autoSelect, panelTiles};
+    GemmChoices choices;
+    choices.numCtas = numCtas;
+    choices.blockN = *blockN;
+    choices.maxStages = maxStages;
+    choices.tmaStore = tmaStore;
+    choices.pingpong = pingpong;
+    choices.fp8Only = fp8Only;
+    choices.autoSelect = autoSelect;
+    choices.panelTiles = panelTiles;
     SmallVector<Operation *> generated;
     bool failed = false;
     getOperation().walk([&](Operation *op) {

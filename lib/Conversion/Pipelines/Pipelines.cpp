@@ -288,6 +288,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.maxStages = options.gemmMaxStages;
     gemms.panelTiles = options.gemmPanelTiles;
     gemms.tmaStore = options.gemmTmaStore;
+    gemms.pingpong = options.gemmPingpong;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
   moe::ConvertMoeToRuntimeCallsPassOptions runtimeCalls;

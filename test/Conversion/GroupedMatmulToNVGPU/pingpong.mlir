@@ -1,0 +1,96 @@
+// convert-grouped-matmul-to-nvgpu{pingpong} (default on): a grouped matmul
+// with 128 x 128 tiles and 4 or more k-steps runs whole tiles on each
+// consumer warpgroup, the CTA's tiles alternating between the two (consumer
+// w: tiles w, w + 2, ...), so that one stores while the other multiplies.
+// Here K = 256 (4 k-steps).
+// - A consumer's k-step count before its tile n is 4 for each earlier tile
+//   of the CTA inside the groups: min(n, the CTA's group tiles) * 4.
+// - The main loops take turns: a consumer waits on the other's named
+//   barrier (4 + other) past the CTA's first tile, and arrives on its own
+//   (4 + consumer, 256 threads) once its last wgmmas are issued, where the
+//   CTA has a next tile.
+// - Each k-step issues both 64-row blocks' wgmmas (two accumulators) as one
+//   commit group. Every consumer thread releases the previous step's stage,
+//   carried in the loop (the spare fifth empty barrier before the first):
+//   a branch or a select on the step there makes ptxas serialize every
+//   wgmma (C7520). The empty barriers count 128 arrivals.
+// - The epilogue reads both accumulators into the consumer's bf16 boxes
+//   before any branch, then stores each 64-row block by TMA where it is
+//   whole, else row by row from the boxes.
+// pingpong=false (moe-lower-to-gpu: gemm-pingpong=false) keeps both
+// consumers on every tile, 64 rows each.
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=pingpong=false --canonicalize | FileCheck %s --check-prefix=OFF
+// RUN: moe-opt %s -split-input-file --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-pingpong=false})' --mlir-print-ir-after=convert-grouped-matmul-to-nvgpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+
+// CHECK-LABEL: func.func @matmul
+// CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%c0], %c128, predicate = %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK:         nvgpu.mbarrier.init %[[EMPTY]][%c4], %c128, predicate
+// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         %[[CONSUMER:.*]] = arith.divui %thread_id_x, %c128 : index
+// CHECK:         %[[CTATILES:.*]] = arith.ceildivui %{{.*}}, %c132 : index
+// CHECK:         %[[GROUPTILES:.*]] = arith.ceildivui %{{.*}}, %c132 : index
+// CHECK:         scf.for %[[N:.*]] = %[[CONSUMER]] to %[[CTATILES]] step %c2 {
+// CHECK:           %[[BEFORE:.*]] = arith.minui %[[N]], %[[GROUPTILES]] : index
+// CHECK-NEXT:      %[[COUNT:.*]] = arith.muli %[[BEFORE]], %c4 : index
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           %[[MAIN:.*]]:4 = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[COUNT]], %[[RELEASE:.*]] = %c4) -> (!llvm.struct<(f32,
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NOT:         nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:     nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NEXT:        nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT:        nvgpu.mbarrier.arrive %[[EMPTY]][%[[RELEASE]]]
+// CHECK:             scf.yield
+// CHECK:           scf.if
+// CHECK:             nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvgpu.mbarrier.arrive %[[EMPTY]][%[[MAIN]]#3]
+// CHECK-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NOT:       scf.if
+// CHECK:           llvm.extractvalue %[[MAIN]]#0[0]
+// CHECK-NOT:       scf.if
+// CHECK:           llvm.extractvalue %[[MAIN]]#1[0]
+// CHECK-NOT:       scf.if
+// CHECK:           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:           nvgpu.tma.async.store
+// CHECK:           nvvm.cp.async.bulk.commit.group
+// CHECK:           scf.for
+// CHECK:             vector.load %{{.*}} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK:             vector.store %{{.*}} {alignment = 8 : i64} : memref<1024x384xbf16>, vector<4xbf16>
+// OFF-LABEL: func.func @matmul
+// OFF-NOT:     num_barriers = 5
+// OFF-NOT:     arith.ceildivui %{{.*}}, %c132 : index
+// OFF:         nvvm.wgmma.mma_async
+// OFF-NOT:     number_of_threads = %c256_i32
+func.func @matmul(%a: memref<1024x256xbf16>, %b: memref<4x256x384xbf16>, %n: memref<4xi32>, %c: memref<1024x384xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x256xbf16>, memref<4x256x384xbf16>, memref<4xi32> -> memref<1024x384xbf16>
+  return
+}
+
+// -----
+
+// Three k-steps (K = 192): LLVM would unroll the main loop behind a test of
+// its trip count, so both consumers share the tiles.
+// CHECK-LABEL: func.func @short_k
+// CHECK-NOT:     num_barriers = 5
+// CHECK:         nvvm.wgmma.mma_async
+// CHECK-NOT:     number_of_threads = %c256_i32
+func.func @short_k(%a: memref<1024x192xbf16>, %b: memref<4x192x384xbf16>, %n: memref<4xi32>, %c: memref<1024x384xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x192xbf16>, memref<4x192x384xbf16>, memref<4xi32> -> memref<1024x384xbf16>
+  return
+}
+
+// -----
+
+// An f32 output has no bf16 boxes to stage: both consumers share the tiles.
+// CHECK-LABEL: func.func @f32_out
+// CHECK-NOT:     num_barriers = 5
+// CHECK:         nvvm.wgmma.mma_async
+// CHECK-NOT:     number_of_threads = %c256_i32
+func.func @f32_out(%a: memref<1024x256xbf16>, %b: memref<4x256x384xbf16>, %n: memref<4xi32>, %c: memref<1024x384xf32>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x256xbf16>, memref<4x256x384xbf16>, memref<4xi32> -> memref<1024x384xf32>
+  return
+}
