@@ -348,9 +348,10 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"pingpong", "pingpong", "bool", /*default=*/"true",
            "Grouped matmuls with 128 x 128 tiles: each consumer warpgroup "
            "runs whole tiles, the two taking turns in the main loop, so one "
-           "stores while the other multiplies (not with blockwise scaling, "
-           "accumulate, gate|up pairs or a K tail of an N-major weight; "
-           "false: both consumers share every tile, 64 rows each)">,
+           "stores while the other multiplies (bf16 operands and output, 4 "
+           "or more k-steps; not with accumulate, gate|up pairs or a K tail "
+           "of an N-major weight; false: both consumers share every tile, "
+           "64 rows each)">,
     Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
            "Generate kernels for FP8 grouped matmuls only (the bf16 ones stay "
            "with cuBLASLt, which has no FP8 grouped path here)">,
