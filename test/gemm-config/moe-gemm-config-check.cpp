@@ -90,20 +90,22 @@ bool check(const GroupedGemmConfig &c) {
 } // namespace
 
 int main() {
-  int64_t configs = 0, accepted = 0, staged = 0;
+  int64_t configs = 0, accepted = 0, staged = 0, pingpong = 0;
   for (RaggedDim ragged : {RaggedDim::M, RaggedDim::K})
     for (int precision = 0; precision < 3; ++precision) // bf16, tensorwise, blockwise
       for (int64_t m : {192, 256, 2048, 7168})
         for (int64_t n : {200, 768, 2048, 14336})
-          for (int64_t groups : {8, 128, 256, 1024})
+          for (int64_t groups : {8, 128, 256, 1024, 4000})
             for (bool f32Out : {false, true})
               for (bool tmaStore : {false, true})
                 for (int64_t maxStages : {0, 2, 3})
                   for (BlockNChoice blockN :
                        {BlockNChoice::automatic, BlockNChoice::n128, BlockNChoice::n256})
-                    for (int variant = 0; variant < 4; ++variant) {
-                      // 0 plain, 1 gate|up halves, 2 accumulate, 3 a second product
-                      // (RaggedDim::M bf16 only, as the conversion builds them).
+                    for (int variant = 0; variant < 5; ++variant) {
+                      // 0 plain, 1 gate|up halves, 2 accumulate, 3 a second
+                      // product, 4 one whose K (264) ends in a partial k-step
+                      // (which keeps pingpong off) (RaggedDim::M bf16 only, as
+                      // the conversion builds them).
                       if (variant && (ragged == RaggedDim::K || precision))
                         continue;
                       GroupedGemmConfig p;
@@ -131,14 +133,17 @@ int main() {
                       }
                       p.accumulatorsPerOutput = variant == 1 ? 2 : 1;
                       p.accumulate = variant == 2;
-                      p.kSecond = variant == 3 ? 768 : 0;
+                      p.kSecond = variant == 3 ? 768 : variant == 4 ? 264 : 0;
                       GroupedGemmConfig c = chooseConfig(p, blockN, maxStages);
                       ++configs;
                       staged += c.stagedScales();
+                      pingpong += c.pingpong();
                       accepted += check(c);
                     }
-  std::printf("configs: %lld, accepted: %lld, with staged scales: %lld\n",
-              (long long)configs, (long long)accepted, (long long)staged);
+  std::printf("configs: %lld, accepted: %lld, with staged scales: %lld, "
+              "pingpong: %lld\n",
+              (long long)configs, (long long)accepted, (long long)staged,
+              (long long)pingpong);
   std::printf("%d violations\n", violations);
   return violations ? 1 : 0;
 }

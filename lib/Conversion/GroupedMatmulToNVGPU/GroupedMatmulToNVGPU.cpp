@@ -100,8 +100,12 @@ OperandType operandTypeOf(Value operand) {
 
 /// The kernel configuration of a grouped matmul: groups cut its R rows; A is
 /// K-major, B is N-major (kn) or K-major (nk; FP8 B always: a kn FP8 weight
-/// is transposed first, planKernel).
-GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
+/// is transposed first, planKernel). `kSecond`: the K of a second product
+/// summed into the same kernel (0: none), known before the tile and the
+/// pipeline are chosen, since it can decide the shared-memory layout
+/// (GroupedGemmConfig::pingpong).
+GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices,
+                            int64_t kSecond = 0) {
   auto a = cast<MemRefType>(op.getA().getType());
   auto c = cast<MemRefType>(op.getCInit().getType());
   GroupedGemmConfig problem;
@@ -127,6 +131,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices) {
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
   problem.pingpongAllowed = choices.pingpong;
+  problem.kSecond = kSecond;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
 }
@@ -411,9 +416,9 @@ Value transposedLastTwo(IRRewriter &rewriter, Location loc, Value value) {
 }
 
 KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
-                      const GemmChoices &choices) {
+                      const GemmChoices &choices, int64_t kSecond = 0) {
   KernelPlan plan;
-  plan.config = configFor(op, choices);
+  plan.config = configFor(op, choices, kSecond);
   const GroupedGemmConfig &config = plan.config;
   plan.a = op.getA();
   plan.b = op.getB();
@@ -442,9 +447,10 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
 /// One kernel for `first`'s product plus `second`'s (accumulatedProduct).
 KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp first,
                       GroupedMatmulOp second, const GemmChoices &choices) {
-  KernelPlan plan = planKernel(rewriter, first, choices);
+  KernelPlan plan =
+      planKernel(rewriter, first, choices,
+                 cast<MemRefType>(second.getA().getType()).getDimSize(1));
   GroupedGemmConfig &config = plan.config;
-  config.kSecond = cast<MemRefType>(second.getA().getType()).getDimSize(1);
   plan.a2 = second.getA();
   plan.b2 = second.getB();
   plan.a2Cols = config.kSecond;
@@ -633,8 +639,14 @@ struct ConvertGroupedMatmulToNVGPUPass
     for (Operation *op : generated)
       if (auto second = dyn_cast<GroupedMatmulOp>(op))
         if (GroupedMatmulOp first =
-                accumulatedProduct(second, eligible, dominance))
-          secondOf[first] = second;
+                accumulatedProduct(second, eligible, dominance)) {
+          // The pair's own configuration (its second K can change the
+          // layout) must fit as well as each product's did.
+          int64_t kSecond =
+              cast<MemRefType>(second.getA().getType()).getDimSize(1);
+          if (pipelineReason(configFor(first, choices, kSecond)).empty())
+            secondOf[first] = second;
+        }
     llvm::SmallPtrSet<Operation *, 8> inPairs;
     for (auto [first, second] : secondOf)
       inPairs.insert(second);

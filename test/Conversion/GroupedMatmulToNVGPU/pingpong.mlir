@@ -22,6 +22,10 @@
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=pingpong=false --canonicalize | FileCheck %s --check-prefix=OFF
 // RUN: moe-opt %s -split-input-file --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-pingpong=false})' --mlir-print-ir-after=convert-grouped-matmul-to-nvgpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// Every launch asks for at most the 232448 bytes of shared memory a CTA may
+// have (the pair below once asked for 233472).
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | %python -c "import re, sys; v = [int(x) for x in re.findall(r'dynamic_shared_memory_size %%c(\d+)_i32', sys.stdin.read())]; print(len(v), 'launches, over 232448:', sum(x > 232448 for x in v))" | FileCheck %s --check-prefix=SMEM
+// SMEM: 4 launches, over 232448: 0
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%c0], %c128, predicate = %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
@@ -75,6 +79,7 @@ func.func @matmul(%a: memref<1024x256xbf16>, %b: memref<4x256x384xbf16>, %n: mem
 // Three k-steps (K = 192): LLVM would unroll the main loop behind a test of
 // its trip count, so both consumers share the tiles.
 // CHECK-LABEL: func.func @short_k
+// OFF-LABEL:   func.func @short_k
 // CHECK-NOT:     num_barriers = 5
 // CHECK:         nvvm.wgmma.mma_async
 // CHECK-NOT:     number_of_threads = %c256_i32
@@ -92,5 +97,21 @@ func.func @short_k(%a: memref<1024x192xbf16>, %b: memref<4x192x384xbf16>, %n: me
 // CHECK-NOT:     number_of_threads = %c256_i32
 func.func @f32_out(%a: memref<1024x256xbf16>, %b: memref<4x256x384xbf16>, %n: memref<4xi32>, %c: memref<1024x384xf32>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x256xbf16>, memref<4x256x384xbf16>, memref<4xi32> -> memref<1024x384xf32>
+  return
+}
+
+// -----
+
+// A product plus an accumulating one (one kernel, kSecond = 264) whose
+// second K has a tail of an N-major weight: the pair is cooperative, and
+// its pipeline is chosen for that layout (it once kept the stages chosen
+// for pingpong's smaller epilogue: 233472 bytes with 4000 groups' scans).
+// CHECK-LABEL: func.func @pair_tail
+// CHECK-NOT:     num_barriers = 5
+// CHECK:         gpu.launch
+// CHECK-NOT:     gpu.launch
+func.func @pair_tail(%a1: memref<512000x256xbf16>, %b1: memref<4000x256x2048xbf16>, %a2: memref<512000x264xbf16>, %b2: memref<4000x264x2048xbf16>, %n: memref<4000xi32>, %c: memref<512000x2048xbf16>) {
+  moe.grouped_matmul %a1, %b1, %n outs(%c) : memref<512000x256xbf16>, memref<4000x256x2048xbf16>, memref<4000xi32> -> memref<512000x2048xbf16>
+  moe.grouped_matmul %a2, %b2, %n outs(%c) {accumulate} : memref<512000x264xbf16>, memref<4000x264x2048xbf16>, memref<4000xi32> -> memref<512000x2048xbf16>
   return
 }
