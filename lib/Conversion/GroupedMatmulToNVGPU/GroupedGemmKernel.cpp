@@ -842,10 +842,9 @@ private:
            [&] { turnBarrier(other, /*arrive=*/false); });
     Value hasNext =
         cmp(arith::CmpIPredicate::ult, add(n, index(1)), ctaTiles);
-    auto [accumulators, next] = emitPingpongTileMma(t, count, [&] {
+    SmallVector<Value> accumulators = emitPingpongTileMma(t, count, [&] {
       ifThen(hasNext, [&] { turnBarrier(consumer, /*arrive=*/true); });
     });
-    (void)next;
     emitPingpongEpilogue(t, accumulators);
   }
 
@@ -859,38 +858,19 @@ private:
   void emitPingpongEpilogue(const TileCoordinates &t,
                             ArrayRef<Value> accumulators) {
     int64_t boxes = config.outBlockN() / GroupedGemmConfig::boxWidth;
-    int64_t boxBytes =
-        GroupedGemmConfig::wgmmaM * GroupedGemmConfig::swizzleRowBytes;
     int64_t blocks = config.rowBlocksPerConsumer();
     // The previous tile's TMA stores have read the boxes (only the leader
     // has bulk groups; the others' wait returns at once).
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
     consumerBarrier();
-    Value base = add(index(config.epilogueOffset()),
-                     mul(consumer, index(config.tmaStagingStride())));
-    SmallVector<SmallVector<Value>> boxViews(blocks);
+    Value base = consumerStaging();
+    SmallVector<SmallVector<Value>> boxViews;
     for (int64_t block = 0; block < blocks; ++block)
-      for (int64_t box = 0; box < boxes; ++box)
-        boxViews[block].push_back(sharedView(
-            {GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
-            b.getBF16Type(),
-            add(base, index((block * boxes + box) * boxBytes))));
-    Value lane = remU(consumerThread, index(32));
-    Value swizzle = divU(lane, index(4));
-    Value column = mul(remU(lane, index(4)), index(2));
-    auto bf16Pair = VectorType::get({2}, b.getBF16Type());
-    int64_t chunksPerBox = GroupedGemmConfig::boxWidth / 8;
+      boxViews.push_back(
+          stagingBoxes(add(base, index(block * boxes * outputBoxBytes))));
     for (int64_t block = 0; block < blocks; ++block) {
       rowBlock = index(block);
-      forEachOutputPair(
-          t, accumulators[block], [&](Value row, int64_t chunk, Value pair) {
-            Value swizzled = arith::XOrIOp::create(
-                b, loc, index(chunk % chunksPerBox), swizzle);
-            Value value = arith::TruncFOp::create(b, loc, bf16Pair, pair);
-            vector::StoreOp::create(
-                b, loc, value, boxViews[block][chunk / chunksPerBox],
-                ValueRange{row, add(mul(swizzled, index(8)), column)});
-          });
+      writeBoxes(t, accumulators[block], boxViews[block]);
     }
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
@@ -914,7 +894,7 @@ private:
       ifThen(partial, [&] {
         Value blockBoxes = sharedView(
             {boxes * GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
-            b.getBF16Type(), add(base, index(block * boxes * boxBytes)));
+            b.getBF16Type(), add(base, index(block * boxes * outputBoxBytes)));
         storeBoxRows(t, blockBoxes, index(block * 64));
       });
     }
@@ -970,7 +950,7 @@ private:
   /// serializes every wgmma of the kernel (C7520, "WG.AR in divergent
   /// path"). Every consumer thread arrives, so no arrival is a leader's
   /// branch either.
-  std::pair<SmallVector<Value>, Value>
+  SmallVector<Value>
   emitPingpongTileMma(const TileCoordinates &t, Value count,
                       llvm::function_ref<void()> afterLastIssue) {
     int64_t blocks = config.rowBlocksPerConsumer();
@@ -1002,8 +982,7 @@ private:
     afterLastIssue();
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     arriveEmpty(loop.getResult(blocks + 1));
-    SmallVector<Value> accumulators(loop.getResults().take_front(blocks));
-    return {accumulators, loop.getResult(blocks)};
+    return SmallVector<Value>(loop.getResults().take_front(blocks));
   }
 
   /// A consumer's accumulator: the 64 x BN f32 register fragments of one
@@ -1029,13 +1008,10 @@ private:
   }
 
   /// Releases the stage of k-step `step` to the producer.
-  void releaseStage(Value step) {
-    nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, stageOf(step));
-  }
+  void releaseStage(Value step) { arriveEmpty(stageOf(step)); }
 
-  /// Pingpong: every thread of the consumer arrives on empty barrier
-  /// `barrier`: a stage, or the spare one (index `stages`) where there is
-  /// nothing to release.
+  /// Arrives on empty barrier `barrier`: a stage, or with pingpong the
+  /// spare one (index `stages`) where there is nothing to release.
   void arriveEmpty(Value barrier) {
     nvgpu::MBarrierArriveOp::create(b, loc, emptyBarriers, barrier);
   }
@@ -1672,16 +1648,44 @@ private:
   /// complete while the next tile's main loop runs; the next epilogue
   /// waits for their reads of the boxes.
   void emitTmaStores(const TileCoordinates &t, Value accumulator) {
+    SmallVector<Value> boxViews = stagingBoxes(consumerStaging());
+    writeBoxes(t, accumulator, boxViews);
+    // The generic-proxy writes are visible to TMA's reads (async proxy).
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    consumerBarrier();
+    ifThen(isConsumerLeader, [&] {
+      storeBoxesByTma(t, boxViews, add(t.rowBegin, mul(rowBlock, index(64))));
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+  }
+
+  /// Where this consumer's bf16 boxes start (GroupedGemmConfig::
+  /// tmaStagingStride).
+  Value consumerStaging() {
+    return add(index(config.epilogueOffset()),
+               mul(consumer, index(config.tmaStagingStride())));
+  }
+  /// The 64 x 64 bf16 boxes of one 64-row block, one after another from
+  /// byte `base` of the layout.
+  SmallVector<Value> stagingBoxes(Value base) {
     int64_t boxes = config.outBlockN() / GroupedGemmConfig::boxWidth;
-    int64_t boxBytes =
-        GroupedGemmConfig::wgmmaM * GroupedGemmConfig::swizzleRowBytes;
-    Value base = add(index(config.epilogueOffset()),
-                     mul(consumer, index(config.tmaStagingStride())));
     SmallVector<Value> boxViews;
     for (int64_t box = 0; box < boxes; ++box)
       boxViews.push_back(
           sharedView({GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
-                     b.getBF16Type(), add(base, index(box * boxBytes))));
+                     b.getBF16Type(), add(base, index(box * outputBoxBytes))));
+    return boxViews;
+  }
+  static constexpr int64_t outputBoxBytes =
+      GroupedGemmConfig::wgmmaM * GroupedGemmConfig::swizzleRowBytes;
+  /// The accumulator's values (of block `rowBlock`), epilogue applied, as
+  /// bf16 into `boxViews`, 128-byte swizzled as c's tensor map has them
+  /// (the 16-byte chunk j of row r at chunk j xor (r mod 8): the 8 rows a
+  /// warp writes at once fall in different banks).
+  void writeBoxes(const TileCoordinates &t, Value accumulator,
+                  ArrayRef<Value> boxViews) {
     Value lane = remU(consumerThread, index(32));
     Value swizzle = divU(lane, index(4)); // every row this thread holds, mod 8
     Value column = mul(remU(lane, index(4)), index(2));
@@ -1696,15 +1700,6 @@ private:
               b, loc, value, boxViews[chunk / chunksPerBox],
               ValueRange{row, add(mul(swizzled, index(8)), column)});
         });
-    // The generic-proxy writes are visible to TMA's reads (async proxy).
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-    consumerBarrier();
-    ifThen(isConsumerLeader, [&] {
-      storeBoxesByTma(t, boxViews, add(t.rowBegin, mul(rowBlock, index(64))));
-      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-    });
   }
 
   /// One thread's TMA stores of a 64-row block's boxes to c's rows from
@@ -1832,20 +1827,11 @@ private:
     }
   }
 
-  /// The tile's row of the consumer's staging row `row` (its 64 rows at
-  /// 64 x consumer): the same row unless a consumer stores several 64-row
-  /// blocks in turn (pingpong).
-  Value tileRowOfStagingRow(Value row) {
-    if (!config.pingpong())
-      return row;
-    return add(sub(row, mul(consumer, index(64))), mul(rowBlock, index(64)));
-  }
-
   /// The row-masked stores of one slab staged in `staging`.
   void storeSlabRows(const TileCoordinates &t, const RowStores &r,
                      Value staging, ArrayRef<Value> old) {
     auto storeRow = [&](Value row, Value oldValues) {
-      Value globalRow = add(t.rowBegin, tileRowOfStagingRow(row));
+      Value globalRow = add(t.rowBegin, row);
       Value rowInside = cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd);
       ifThen(andI(rowInside, r.columnInside), [&] {
         auto f32x4 = VectorType::get({RowStores::vectorWidth}, b.getF32Type());
