@@ -2,12 +2,13 @@
 # Registers and spills of the generated grouped GEMM kernels, from ptxas -v
 # (no GPU needed):
 #
-#   scripts/gemm-registers.sh INPUT.mlir [BLOCK_N [BUILD_DIR]]
+#   scripts/gemm-registers.sh INPUT.mlir [BLOCK_N [BUILD_DIR [OPTIONS]]]
 #
 # lowers INPUT (functions on tensors, e.g. test/gpu/Inputs/
 # generated-grouped-gemm.mlir or an example after moe-generate-vjp) with
-# moe-lower-to-gpu{gemm=generated gemm-block-n=BLOCK_N} (default auto) to
-# PTX, and prints for each grouped GEMM kernel its wgmma shape, its threads
+# moe-lower-to-gpu{gemm=generated gemm-block-n=BLOCK_N OPTIONS} (default
+# auto; OPTIONS more of the pipeline's options, e.g. gemm-tma-store=false as
+# sanitizer builds use) to PTX, and prints for each grouped GEMM kernel its wgmma shape, its threads
 # (.maxntid), ptxas's "Used N registers" / spill lines for sm_90a, and
 # whether ptxas kept its setmaxnreg (ptxas drops it, "C7508 ... unable to
 # determine register count at entry", where the threads alone do not fix
@@ -23,11 +24,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 INPUT=$1
 BLOCK_N=${2:-auto}
 BUILD=${3:-$ROOT/build}
+OPTIONS=${4:-}
 CUDA=${CUDA_HOME:-/usr/local/cuda}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$BUILD/bin/moe-opt" "$INPUT" \
-  --pass-pipeline="builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=$BLOCK_N toolkit=$CUDA})" \
+  --pass-pipeline="builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=$BLOCK_N $OPTIONS toolkit=$CUDA})" \
   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2>"$WORK/nvvm.mlir"
 "$BUILD/bin/moe-opt" "$WORK/nvvm.mlir" --gpu-module-to-binary="format=isa toolkit=$CUDA" \
   -o "$WORK/isa.mlir"

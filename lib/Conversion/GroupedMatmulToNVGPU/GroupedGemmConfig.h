@@ -237,8 +237,9 @@ struct GroupedGemmConfig {
   /// cost about 1.2 us a tile, 20 % of qwen3-30b-a3b's fc2 forward. For
   /// RaggedDim::M with 128 x 128 bf16 tiles. Not with FP8 operands (their
   /// test cases have fewer than 4 k-steps: not yet run on a GPU), f32
-  /// outputs or sanitizer builds without TMA stores (the epilogue stages
-  /// bf16 boxes), `accumulate` (c's prefetched values take the registers),
+  /// outputs (the epilogue stages bf16 boxes; without TMA stores, as in
+  /// sanitizer builds, threads store every block from the boxes),
+  /// `accumulate` (c's prefetched values take the registers),
   /// gate|up pairs (their activation's temporaries), where a k-step's rows
   /// of an N-major B past K need zeroing (the consumers zero them
   /// together), nor with fewer than 4 k-steps (LLVM peels or unrolls so
@@ -246,7 +247,7 @@ struct GroupedGemmConfig {
   /// in a branch, and ptxas then serializes them: C7520).
   bool pingpong() const {
     return pingpongAllowed && ragged == RaggedDim::M && blockM == 128 &&
-           blockN == 128 && tmaStore() && !fp8() && !accumulate &&
+           blockN == 128 && !f32Out && !fp8() && !accumulate &&
            accumulatorsPerOutput == 1 && kTailRows(k) == 0 &&
            kTailRows(kSecond) == 0 && kTiles() >= 4;
   }

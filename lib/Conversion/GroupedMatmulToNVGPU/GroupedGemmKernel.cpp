@@ -854,14 +854,17 @@ private:
   /// branch: an accumulator still live in a branch taken by some threads
   /// only makes ptxas serialize every wgmma of the kernel (C7520, "WG.AR in
   /// divergent path"). Then each block goes out by TMA where its rows are
-  /// whole, else row by row from the boxes, masked at the group's end.
+  /// whole, else (and every block without TMA stores) row by row from the
+  /// boxes, masked at the group's end.
   void emitPingpongEpilogue(const TileCoordinates &t,
                             ArrayRef<Value> accumulators) {
     int64_t boxes = config.outBlockN() / GroupedGemmConfig::boxWidth;
     int64_t blocks = config.rowBlocksPerConsumer();
     // The previous tile's TMA stores have read the boxes (only the leader
-    // has bulk groups; the others' wait returns at once).
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
+    // has bulk groups; the others' wait returns at once); its row stores
+    // have, once every thread passes the barrier.
+    if (config.tmaStore())
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
     consumerBarrier();
     Value base = consumerStaging();
     SmallVector<SmallVector<Value>> boxViews;
@@ -872,23 +875,26 @@ private:
       rowBlock = index(block);
       writeBoxes(t, accumulators[block], boxViews[block]);
     }
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    if (config.tmaStore())
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     consumerBarrier();
-    SmallVector<Value> whole;
-    for (int64_t block = 0; block < blocks; ++block) {
-      rowBlock = index(block);
-      whole.push_back(consumerRowsWhole(t));
+    SmallVector<Value> whole(blocks, i1(false));
+    if (config.tmaStore()) {
+      for (int64_t block = 0; block < blocks; ++block) {
+        rowBlock = index(block);
+        whole[block] = consumerRowsWhole(t);
+      }
+      ifThen(isConsumerLeader, [&] {
+        for (int64_t block = 0; block < blocks; ++block)
+          ifThen(whole[block], [&] {
+            storeBoxesByTma(t, boxViews[block],
+                            add(t.rowBegin, index(block * 64)));
+          });
+        NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+      });
     }
-    ifThen(isConsumerLeader, [&] {
-      for (int64_t block = 0; block < blocks; ++block)
-        ifThen(whole[block], [&] {
-          storeBoxesByTma(t, boxViews[block],
-                          add(t.rowBegin, index(block * 64)));
-        });
-      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
-    });
     for (int64_t block = 0; block < blocks; ++block) {
       Value partial = arith::XOrIOp::create(b, loc, whole[block], i1(true));
       ifThen(partial, [&] {

@@ -19,9 +19,12 @@
 //   whole, else row by row from the boxes.
 // pingpong=false (moe-lower-to-gpu: gemm-pingpong=false) keeps both
 // consumers on every tile, 64 rows each.
+// tma-store=false (sanitizer builds: initcheck does not see TMA stores)
+// keeps pingpong; threads store every block from the boxes.
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=pingpong=false --canonicalize | FileCheck %s --check-prefix=OFF
 // RUN: moe-opt %s -split-input-file --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-pingpong=false})' --mlir-print-ir-after=convert-grouped-matmul-to-nvgpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=tma-store=false --canonicalize | FileCheck %s --check-prefix=THREADS
 // Every launch asks for at most the 232448 bytes of shared memory a CTA may
 // have (the pair below once asked for 233472).
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | %python -c "import re, sys; v = [int(x) for x in re.findall(r'dynamic_shared_memory_size %%c(\d+)_i32', sys.stdin.read())]; print(len(v), 'launches, over 232448:', sum(x > 232448 for x in v))" | FileCheck %s --check-prefix=SMEM
@@ -64,7 +67,19 @@
 // CHECK:           scf.for
 // CHECK:             vector.load %{{.*}} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK:             vector.store %{{.*}} {alignment = 8 : i64} : memref<1024x384xbf16>, vector<4xbf16>
-// OFF-LABEL: func.func @matmul
+// THREADS-LABEL: func.func @matmul
+// THREADS-COUNT-2: call @moert_entry_tensor_map_2d
+// THREADS-NOT:     call @moert_entry_tensor_map_2d
+// THREADS:         nvgpu.mbarrier.init %{{.*}}[%c4], %c128, predicate
+// THREADS:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2 {
+// THREADS-NOT:       nvvm.cp.async.bulk.wait_group
+// THREADS:           nvvm.wgmma.wait.group.sync.aligned 0
+// THREADS-NOT:       nvvm.fence.proxy
+// THREADS-NOT:       nvgpu.tma.async.store
+// THREADS:           vector.store %{{.*}} {alignment = 8 : i64} : memref<1024x384xbf16>, vector<4xbf16>
+// THREADS:           vector.store %{{.*}} {alignment = 8 : i64} : memref<1024x384xbf16>, vector<4xbf16>
+// THREADS-NOT:       nvgpu.tma.async.store
+// THREADS-LABEL: func.func @short_k
 // OFF-NOT:     num_barriers = 5
 // OFF-NOT:     arith.ceildivui %{{.*}}, %c132 : index
 // OFF:         nvvm.wgmma.mma_async
