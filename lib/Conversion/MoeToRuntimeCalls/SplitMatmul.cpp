@@ -78,42 +78,6 @@ MemRefType bf16Like(Value memref, ArrayRef<int64_t> shape) {
   return MemRefType::get(shape, BFloat16Type::get(memref.getContext()));
 }
 
-/// The parts of the f32 `v` as three bf16 buffers of its shape (one
-/// split_bf16 kernel writes them).
-std::array<Value, 3> splitBuffer(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<MemRefType>(v.getType());
-  std::array<Value, 3> parts;
-  for (Value &part : parts)
-    part = memref::AllocOp::create(b, loc, bf16Like(v, type.getShape()));
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  linalg::GenericOp::create(
-      b, loc, ValueRange{v}, ValueRange{parts[0], parts[1], parts[2]},
-      ArrayRef<AffineMap>{id, id, id, id}, parallel,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        std::array<Value, 3> p = splitParts(nb, l, args[0]);
-        linalg::YieldOp::create(nb, l, ValueRange{p[0], p[1], p[2]});
-      });
-  return parts;
-}
-
-/// out += correction where the correction is finite.
-void addFiniteCorrection(OpBuilder &b, Location loc, Value correction,
-                         Value out) {
-  AffineMap id = b.getMultiDimIdentityMap(2);
-  SmallVector<utils::IteratorType> parallel(2, utils::IteratorType::parallel);
-  linalg::GenericOp::create(
-      b, loc, ValueRange{correction}, ValueRange{out},
-      ArrayRef<AffineMap>{id, id}, parallel,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value finite = isFinite(nb, l, args[0]);
-        Value sum = arith::AddFOp::create(nb, l, args[1], args[0]);
-        linalg::YieldOp::create(
-            nb, l, ValueRange{arith::SelectOp::create(nb, l, finite, sum, args[1])});
-      });
-}
-
 /// Which part of an operand the six blocks of the K' = 6K contraction read:
 /// mid·mid, lo·hi, hi·lo, mid·hi, hi·mid, hi·hi, smallest first (the GEMM
 /// accumulates along k: small terms added onto the large hi·hi sum would
@@ -123,36 +87,37 @@ void addFiniteCorrection(OpBuilder &b, Location loc, Value correction,
 constexpr int kPartOfA[6] = {1, 2, 0, 1, 0, 0};
 constexpr int kPartOfB[6] = {1, 0, 2, 0, 1, 0};
 
-/// The f32 operand `v` (stored [rows, k], or [k, rows] when `kOuter`) as the
-/// bf16 [rows, 6k] (or [6k, rows]) whose block p along the contraction is
-/// part partOf[p] of v.
-Value concatenateParts(OpBuilder &b, Location loc, Value v, bool kOuter,
-                       const int (&partOf)[6]) {
+/// The f32 `v` [r, c] as bf16 blocks side by side along dimension 0
+/// ([n r, c], when `alongFirst`) or 1 ([r, n c]), block p holding part
+/// partOf[p] of v (n = partOf.size(); one split_bf16 kernel writes them).
+Value concatenateParts(OpBuilder &b, Location loc, Value v, bool alongFirst,
+                       ArrayRef<int> partOf) {
   ArrayRef<int64_t> shape = cast<MemRefType>(v.getType()).getShape();
-  int64_t k = kOuter ? shape[0] : shape[1];
-  SmallVector<int64_t> wide = kOuter ? SmallVector<int64_t>{6 * k, shape[1]}
-                                     : SmallVector<int64_t>{shape[0], 6 * k};
+  int64_t n = partOf.size();
+  SmallVector<int64_t> wide = alongFirst
+                                  ? SmallVector<int64_t>{n * shape[0], shape[1]}
+                                  : SmallVector<int64_t>{shape[0], n * shape[1]};
   SmallVector<int64_t> blocks =
-      kOuter ? SmallVector<int64_t>{6, k, shape[1]}
-             : SmallVector<int64_t>{shape[0], 6, k};
+      alongFirst ? SmallVector<int64_t>{n, shape[0], shape[1]}
+                 : SmallVector<int64_t>{shape[0], n, shape[1]};
   Value out = memref::AllocOp::create(b, loc, bf16Like(v, wide));
   SmallVector<ReassociationIndices> reassociation =
-      kOuter ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
-             : SmallVector<ReassociationIndices>{{0}, {1, 2}};
+      alongFirst ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
+                 : SmallVector<ReassociationIndices>{{0}, {1, 2}};
   Value view = memref::ExpandShapeOp::create(b, loc, bf16Like(v, blocks), out,
                                              reassociation);
-  // Iteration (block, l, i) or (i, block, l): the block dimension selects
+  // Iteration (block, i, j) or (i, block, j): the block dimension selects
   // the part.
   MLIRContext *ctx = b.getContext();
-  unsigned blockDim = kOuter ? 0 : 1;
-  AffineMap read = kOuter ? AffineMap::get(3, 0,
-                                           {getAffineDimExpr(1, ctx),
-                                            getAffineDimExpr(2, ctx)},
-                                           ctx)
-                          : AffineMap::get(3, 0,
-                                           {getAffineDimExpr(0, ctx),
-                                            getAffineDimExpr(2, ctx)},
-                                           ctx);
+  unsigned blockDim = alongFirst ? 0 : 1;
+  AffineMap read = alongFirst ? AffineMap::get(3, 0,
+                                               {getAffineDimExpr(1, ctx),
+                                                getAffineDimExpr(2, ctx)},
+                                               ctx)
+                              : AffineMap::get(3, 0,
+                                               {getAffineDimExpr(0, ctx),
+                                                getAffineDimExpr(2, ctx)},
+                                               ctx);
   SmallVector<utils::IteratorType> parallel(3, utils::IteratorType::parallel);
   linalg::GenericOp::create(
       b, loc, ValueRange{v}, ValueRange{view},
@@ -160,8 +125,8 @@ Value concatenateParts(OpBuilder &b, Location loc, Value v, bool kOuter,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         std::array<Value, 3> p = splitParts(nb, l, args[0]);
         Value block = linalg::IndexOp::create(nb, l, blockDim);
-        Value chosen = p[partOf[5]];
-        for (int i = 4; i >= 0; --i) {
+        Value chosen = p[partOf.back()];
+        for (int i = n - 2; i >= 0; --i) {
           Value here = arith::CmpIOp::create(
               nb, l, arith::CmpIPredicate::eq, block,
               arith::ConstantIndexOp::create(nb, l, i));
@@ -170,6 +135,47 @@ Value concatenateParts(OpBuilder &b, Location loc, Value v, bool kOuter,
         linalg::YieldOp::create(nb, l, chosen);
       });
   return out;
+}
+
+/// out += hi + (lo + mid) from `wide`, the products of the three parts
+/// side by side along out's dimension `partDim` (hi, mid, lo): the
+/// correction lo + mid is added only where it is finite (an infinite
+/// element of the bf16 operand times the smaller parts would make NaN,
+/// inf·0 or inf − inf, where fp32 gives ±inf; x·hi alone has fp32's sign).
+void addPartProducts(OpBuilder &b, Location loc, Value wide, unsigned partDim,
+                     Value out) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+  SmallVector<int64_t> blocks =
+      partDim == 0 ? SmallVector<int64_t>{3, shape[0], shape[1]}
+                   : SmallVector<int64_t>{shape[0], 3, shape[1]};
+  SmallVector<ReassociationIndices> reassociation =
+      partDim == 0 ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
+                   : SmallVector<ReassociationIndices>{{0}, {1, 2}};
+  Value view = memref::ExpandShapeOp::create(
+      b, loc, MemRefType::get(blocks, b.getF32Type()), wide, reassociation);
+  MLIRContext *ctx = b.getContext();
+  auto partMap = [&](int64_t part) {
+    AffineExpr i = getAffineDimExpr(0, ctx), j = getAffineDimExpr(1, ctx);
+    AffineExpr p = getAffineConstantExpr(part, ctx);
+    return AffineMap::get(2, 0,
+                          partDim == 0 ? ArrayRef<AffineExpr>{p, i, j}
+                                       : ArrayRef<AffineExpr>{i, p, j},
+                          ctx);
+  };
+  AffineMap id = b.getMultiDimIdentityMap(2);
+  SmallVector<utils::IteratorType> parallel(2, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{view, view, view}, ValueRange{out},
+      ArrayRef<AffineMap>{partMap(0), partMap(1), partMap(2), id}, parallel,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value withHi = arith::AddFOp::create(nb, l, args[3], args[0]);
+        Value correction = arith::AddFOp::create(nb, l, args[2], args[1]);
+        Value sum = arith::AddFOp::create(nb, l, withHi, correction);
+        linalg::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(
+                nb, l, isFinite(nb, l, correction), sum, withHi)});
+      });
 }
 
 /// out += op(a)·op(b) in true fp32 (dynamic shapes): bf16 operands widened
@@ -236,26 +242,32 @@ void split_matmul::buildMatmul(RewriterBase &rewriter, Location loc, Value a,
   if (isBF16(a) && isBF16(b)) {
     callMatmulBf16(rewriter, loc, a, aTransposed, b, bTransposed, out, k);
   } else if (isBF16(a) || isBF16(b)) {
-    // One GEMM per part of the f32 operand: hi into out, lo and mid into a
-    // correction that is added where it is finite (an infinite element of
-    // the bf16 operand times the other parts would make NaN, inf·0 or
-    // inf − inf, where fp32 gives ±inf; x·hi alone has fp32's sign).
+    // One GEMM over the f32 operand's three parts laid side by side along
+    // its dimension that the output keeps (hi, mid, lo), into an f32
+    // temporary of three output blocks; one kernel then adds them to out.
+    // Three GEMMs, one per part, each read the bf16 operand again (x:
+    // 64 MB of qwen3-30b-a3b's router projection) with a third of the
+    // tiles each.
     bool splitA = !isBF16(a);
-    std::array<Value, 3> parts = splitBuffer(rewriter, splitLoc, splitA ? a : b);
-    callMatmulBf16(rewriter, loc, splitA ? parts[0] : a, aTransposed,
-                   splitA ? b : parts[0], bTransposed, out, k);
-    auto outType = cast<MemRefType>(out.getType());
-    Value correction = memref::AllocOp::create(rewriter, loc, outType);
+    // a [m, k] keeps dimension 0 ([k, m]: 1); b [k, n] keeps 1 ([n, k]: 0).
+    bool alongFirst = splitA ? !aTransposed : bTransposed;
+    const int hiMidLo[3] = {0, 1, 2};
+    Value wideOperand = concatenateParts(rewriter, splitLoc, splitA ? a : b,
+                                         alongFirst, hiMidLo);
+    ArrayRef<int64_t> outShape = cast<MemRefType>(out.getType()).getShape();
+    unsigned partDim = splitA ? 0 : 1;
+    SmallVector<int64_t> wideShape(outShape);
+    wideShape[partDim] *= 3;
+    Value wide = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(wideShape, rewriter.getF32Type()));
     Value zero = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getF32FloatAttr(0.0f));
     linalg::FillOp::create(rewriter, splitLoc, ValueRange{zero},
-                           ValueRange{correction});
-    for (int p = 2; p >= 1; --p)
-      callMatmulBf16(rewriter, loc, splitA ? parts[p] : a, aTransposed,
-                     splitA ? b : parts[p], bTransposed, correction, k);
-    addFiniteCorrection(rewriter, splitLoc, correction, out);
-    temporaries.assign(parts.begin(), parts.end());
-    temporaries.push_back(correction);
+                           ValueRange{wide});
+    callMatmulBf16(rewriter, loc, splitA ? wideOperand : a, aTransposed,
+                   splitA ? b : wideOperand, bTransposed, wide, k);
+    addPartProducts(rewriter, splitLoc, wide, partDim, out);
+    temporaries = {wideOperand, wide};
   } else {
     // a [m, k] has k inner, [k, m] outer; b [k, n] outer, [n, k] inner.
     Value wideA = concatenateParts(rewriter, splitLoc, a, aTransposed, kPartOfA);

@@ -14,19 +14,24 @@
 // E = 8, so every size differs.
 
 // The router-weight gradient dw[h, e] = Σ_t x[t, h]·g[t, e]: A = x (bf16)
-// stored [k, m] (transposed), B = g (f32) stored [k, n]: g split into three
-// bf16 buffers by one kernel; x·hi into dw, x·lo and x·mid into a zeroed
-// correction, added to dw where it is finite.
+// stored [k, m] (transposed), B = g (f32) stored [k, n]: one kernel writes
+// g's three bf16 parts side by side along n (B' = [hi | mid | lo], [96, 24]),
+// one GEMM (x read once) into a zeroed [40, 24] temporary, and one kernel
+// adds its blocks to dw: hi, then the correction lo + mid where it is
+// finite.
+// Block 0 of the temporary is x·hi, block 1 x·mid, block 2 x·lo:
+// CHECK-DAG:   #[[HIMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 0, d1)>
+// CHECK-DAG:   #[[MIDMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 1, d1)>
+// CHECK-DAG:   #[[LOMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 2, d1)>
 // CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i64, i64, i64)
 // CHECK-LABEL: func.func @router_weight_grad(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[G:[^:]+]]: memref<96x8xf32>, %[[DW:[^:]+]]: memref<40x8xf32>)
-// CHECK:         %[[HI:.*]] = memref.alloc() : memref<96x8xbf16>
-// CHECK:         %[[MID:.*]] = memref.alloc() : memref<96x8xbf16>
-// CHECK:         %[[LO:.*]] = memref.alloc() : memref<96x8xbf16>
-// CHECK:         linalg.generic {{.*}} ins(%[[G]] : memref<96x8xf32>) outs(%[[HI]], %[[MID]], %[[LO]] : memref<96x8xbf16>, memref<96x8xbf16>, memref<96x8xbf16>)
+// CHECK:         %[[PARTS:.*]] = memref.alloc() : memref<96x24xbf16>
+// CHECK:         %[[PVIEW:.*]] = memref.expand_shape %[[PARTS]] {{\[\[}}0], [1, 2]] output_shape [96, 3, 8]
+// CHECK:         linalg.generic {{.*}} ins(%[[G]] : memref<96x8xf32>) outs(%[[PVIEW]] : memref<96x3x8xbf16>)
 // The parts: hi = bf16(v) (the largest finite bf16 where that overflows),
 // mid = bf16(v - hi), lo = bf16(v - hi - mid), mid and lo zero for a
-// non-finite v; yielded in that order.
+// non-finite v; block p (linalg.index 1) takes part p.
 // CHECK:         ^bb0(%[[V:.*]]: f32,
 // CHECK:           %[[FIN:.*]] = arith.andi
 // CHECK:           %[[HIR:.*]] = arith.truncf %[[V]] : f32 to bf16
@@ -39,34 +44,37 @@
 // CHECK:           %[[LOR:.*]] = arith.truncf %[[R2]] : f32 to bf16
 // CHECK:           %[[MIDV:.*]] = arith.select %[[FIN]], %[[MIDR]], %{{.*}} : bf16
 // CHECK:           %[[LOV:.*]] = arith.select %[[FIN]], %[[LOR]], %{{.*}} : bf16
-// CHECK:           linalg.yield %[[HIV]], %[[MIDV]], %[[LOV]] : bf16, bf16, bf16
+// CHECK:           %[[P:.*]] = linalg.index 1 : index
+// CHECK:           %[[IS1:.*]] = arith.cmpi eq, %[[P]], %c1{{.*}} : index
+// CHECK:           %[[S1:.*]] = arith.select %[[IS1]], %[[MIDV]], %[[LOV]] : bf16
+// CHECK:           %[[IS0:.*]] = arith.cmpi eq, %[[P]], %c0{{.*}} : index
+// CHECK:           %[[S0:.*]] = arith.select %[[IS0]], %[[HIV]], %[[S1]] : bf16
+// CHECK:           linalg.yield %[[S0]] : bf16
+// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<40x24xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[WIDE]] : memref<40x24xf32>)
 // CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK:         memref.extract_aligned_pointer_as_index %[[HI]]
+// CHECK:         memref.extract_aligned_pointer_as_index %[[PARTS]]
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
-// CHECK:         memref.extract_aligned_pointer_as_index %[[DW]]
-// m, n from the output, k (96) from x's dimension 0 (x is stored [k, m]):
-// CHECK:         memref.dim %[[DW]], %c0
-// CHECK:         memref.dim %[[DW]], %c1
+// CHECK:         memref.extract_aligned_pointer_as_index %[[WIDE]]
+// m, n (40, 24) from the temporary, k (96) from x's dimension 0 (x is
+// stored [k, m]):
+// CHECK:         memref.dim %[[WIDE]], %c0
+// CHECK:         memref.dim %[[WIDE]], %c1
 // CHECK:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ONE]], %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}, %[[K:.*]])
-// CHECK:         %[[CORR:.*]] = memref.alloc() : memref<40x8xf32>
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[CORR]] : memref<40x8xf32>)
-// CHECK:         memref.extract_aligned_pointer_as_index %[[LO]]
-// CHECK:         memref.extract_aligned_pointer_as_index %[[CORR]]
-// CHECK:         call @moert_entry_matmul_bf16(
-// CHECK:         memref.extract_aligned_pointer_as_index %[[MID]]
-// CHECK:         memref.extract_aligned_pointer_as_index %[[CORR]]
-// CHECK:         call @moert_entry_matmul_bf16(
-// CHECK:         linalg.generic {{.*}} ins(%[[CORR]] : memref<40x8xf32>) outs(%[[DW]] : memref<40x8xf32>)
-// CHECK:           arith.cmpf olt
-// CHECK:           arith.cmpf ogt
-// CHECK:           %[[SUM:.*]] = arith.addf
-// CHECK:           arith.select %{{.*}}, %[[SUM]], %{{.*}} : f32
+// CHECK-NOT:     call @moert_entry_matmul_bf16
+// CHECK:         %[[WVIEW:.*]] = memref.expand_shape %[[WIDE]] {{\[\[}}0], [1, 2]] output_shape [40, 3, 8]
+// CHECK:         linalg.generic {indexing_maps = [#[[HIMAP]], #[[MIDMAP]], #[[LOMAP]], #{{.*}}], {{.*}} ins(%[[WVIEW]], %[[WVIEW]], %[[WVIEW]] : {{.*}}) outs(%[[DW]] : memref<40x8xf32>)
+// CHECK:           ^bb0(%[[HI:.*]]: f32, %[[MID:.*]]: f32, %[[LO:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK:           %[[WITHHI:.*]] = arith.addf %[[OUT]], %[[HI]] : f32
+// CHECK:           %[[CORR:.*]] = arith.addf %[[LO]], %[[MID]] : f32
+// CHECK:           %[[SUM:.*]] = arith.addf %[[WITHHI]], %[[CORR]] : f32
+// CHECK:           arith.cmpf olt, %[[CORR]]
+// CHECK:           arith.cmpf ogt, %[[CORR]]
+// CHECK:           arith.select %{{.*}}, %[[SUM]], %[[WITHHI]] : f32
 // CHECK-NOT:     call
-// CHECK-DAG:     memref.dealloc %[[HI]]
-// CHECK-DAG:     memref.dealloc %[[MID]]
-// CHECK-DAG:     memref.dealloc %[[LO]]
-// CHECK-DAG:     memref.dealloc %[[CORR]]
+// CHECK-DAG:     memref.dealloc %[[PARTS]]
+// CHECK-DAG:     memref.dealloc %[[WIDE]]
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
 // The split kernel is named after what it does:
@@ -283,22 +291,20 @@ func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<
 // -----
 
 // moe.gate (the router projection) on buffers: logits zeroed (a fill: the
-// calls accumulate), the f32 router weight split into its bf16 parts, then
-// x (bf16, as it is) times each part, m = T = 96, n = E = 8, k = H = 40,
-// neither operand transposed: x·hi into the logits, x·lo and x·mid into the
-// finite-only correction.
+// contraction accumulates), the f32 router weight's bf16 parts side by side
+// along n ([40, 24]), then one GEMM of x (bf16, as it is, read once) times
+// them, m = T = 96, n = 3 E = 24, k = H = 40, neither operand transposed,
+// and the kernel that adds hi and the finite-only correction to the logits.
 // CHECK-LABEL: func.func @router_projection(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[W:[^:]+]]: memref<40x8xf32>, %[[L:[^:]+]]: memref<96x8xf32>)
 // CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         linalg.fill ins(%[[Z]] : f32) outs(%[[L]] : memref<96x8xf32>)
-// CHECK:         linalg.generic {{.*}} ins(%[[W]] : memref<40x8xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : memref<40x8xbf16>, memref<40x8xbf16>, memref<40x8xbf16>)
+// CHECK:         linalg.generic {{.*}} ins(%[[W]] : memref<40x8xf32>) outs(%{{.*}} : memref<40x3x8xbf16>)
+// CHECK:         memref.alloc() : memref<96x24xf32>
 // CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         call @moert_entry_matmul_bf16(
-// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
-// CHECK:         call @moert_entry_matmul_bf16(
-// CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
-// CHECK:         call @moert_entry_matmul_bf16(
-// CHECK:         linalg.generic {{.*}} outs(%[[L]] : memref<96x8xf32>)
+// CHECK-NOT:     call @moert_entry_matmul_bf16(
+// CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<96x3x8xf32>, memref<96x3x8xf32>, memref<96x3x8xf32>) outs(%[[L]] : memref<96x8xf32>)
 // CHECK-NOT:     moe.gate
 // The split kernel is named after the gate's kernel and what it does:
 // LOC:         #[[GATE:loc[0-9]*]] = loc("gate"
@@ -307,5 +313,38 @@ func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<
 // LOC:           ^bb0(%{{.*}}: f32 loc({{.*}}), %{{.*}}: bf16 loc("split_bf16"(#[[GATE]]))
 func.func @router_projection(%x: memref<96x40xbf16>, %w: memref<40x8xf32>, %logits: memref<96x8xf32>) {
   moe.gate %x, %w outs(%logits) : memref<96x40xbf16>, memref<40x8xf32> -> memref<96x8xf32>
+  return
+}
+
+// -----
+
+// The f32 operand as A ([m, k] = [16, 32]): its parts stacked along its
+// rows ([48, 32]), one GEMM into a [48, 8] temporary whose row blocks are
+// A's parts times B (hi, mid, lo), added to out.
+// CHECK-DAG:   #[[AHI:map[0-9]*]] = affine_map<(d0, d1) -> (0, d0, d1)>
+// CHECK-DAG:   #[[AMID:map[0-9]*]] = affine_map<(d0, d1) -> (1, d0, d1)>
+// CHECK-DAG:   #[[ALO:map[0-9]*]] = affine_map<(d0, d1) -> (2, d0, d1)>
+// CHECK-LABEL: func.func @f32_times_bf16(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<16x32xf32>, %[[B:[^:]+]]: memref<32x8xbf16>, %[[O:[^:]+]]: memref<16x8xf32>)
+// CHECK:         %[[PARTS:.*]] = memref.alloc() : memref<48x32xbf16>
+// CHECK:         %[[PVIEW:.*]] = memref.expand_shape %[[PARTS]] {{\[\[}}0, 1], [2]] output_shape [3, 16, 32]
+// CHECK:         linalg.generic {{.*}} ins(%[[A]] : memref<16x32xf32>) outs(%[[PVIEW]] : memref<3x16x32xbf16>)
+// CHECK:           linalg.index 0 : index
+// CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<48x8xf32>
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[WIDE]] : memref<48x8xf32>)
+// CHECK:         call @moert_entry_matmul_bf16(
+// CHECK-NOT:     call @moert_entry_matmul_bf16(
+// CHECK:         %[[WVIEW:.*]] = memref.expand_shape %[[WIDE]] {{\[\[}}0, 1], [2]] output_shape [3, 16, 8]
+// CHECK:         linalg.generic {indexing_maps = [#[[AHI]], #[[AMID]], #[[ALO]], #{{.*}}], {{.*}} ins(%[[WVIEW]], %[[WVIEW]], %[[WVIEW]] : {{.*}}) outs(%[[O]] : memref<16x8xf32>)
+func.func @f32_times_bf16(%a: memref<16x32xf32>, %b: memref<32x8xbf16>, %o: memref<16x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, l) -> (i, l)>, affine_map<(i, j, l) -> (l, j)>, affine_map<(i, j, l) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x32xf32>, memref<32x8xbf16>) outs(%o : memref<16x8xf32>) {
+  ^bb0(%x: f32, %y: bf16, %acc: f32):
+    %yw = arith.extf %y : bf16 to f32
+    %m = arith.mulf %x, %yw : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -1,7 +1,8 @@
 // f32 contractions the GPU lowering computes as bf16 GEMMs on split
 // operands (SplitMatmul.h), against the CPU's fp32 loops: moe.gate (bf16 x,
-// f32 w), a bf16 times an f32 operand stored transposed, and two f32
-// operands in two storages (the six-block layout). Sizes T = 64, H = 96,
+// f32 w) and two f32 operands in two storages (the six-block layout);
+// split-matmul-bf16.mlir has the other contractions of a bf16 and an f32
+// operand. Sizes T = 64, H = 96,
 // E = 24; random N(0, 1) operands use all 24 bits of an f32 mantissa, so
 // a dropped or repeated part shows far above fp32 round-off. Every
 // argument is f32 (the bf16 operands are rounded inside), so moe-runner
@@ -23,24 +24,6 @@ func.func @gate(%xf: tensor<64x96xf32>, %w: tensor<96x24xf32>) -> tensor<64x24xf
   %init = tensor.empty() : tensor<64x24xf32>
   %l = moe.gate %x, %w outs(%init) : tensor<64x96xbf16>, tensor<96x24xf32> -> tensor<64x24xf32>
   return %l : tensor<64x24xf32>
-}
-
-// dw[h, e] = Σ_t x[t, h] · g[t, e]: the bf16 operand stored [k, m].
-func.func @bf16_f32_transposed(%xf: tensor<64x96xf32>, %g: tensor<64x24xf32>) -> tensor<96x24xf32> {
-  %x = func.call @to_bf16(%xf) : (tensor<64x96xf32>) -> tensor<64x96xbf16>
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<96x24xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<96x24xf32>) -> tensor<96x24xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(h, e, t) -> (t, h)>, affine_map<(h, e, t) -> (t, e)>, affine_map<(h, e, t) -> (h, e)>],
-                       iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%x, %g : tensor<64x96xbf16>, tensor<64x24xf32>) outs(%init : tensor<96x24xf32>) {
-  ^bb0(%xa: bf16, %ga: f32, %acc: f32):
-    %xw = arith.extf %xa : bf16 to f32
-    %m = arith.mulf %xw, %ga : f32
-    %s = arith.addf %acc, %m : f32
-    linalg.yield %s : f32
-  } -> tensor<96x24xf32>
-  return %r : tensor<96x24xf32>
 }
 
 // o[t, h] = Σ_e g[t, e] · w[h, e]: both f32, B stored [n, k].
