@@ -22,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::moe {
@@ -298,36 +299,50 @@ bool allIdentityLayouts(ValueRange buffers) {
   });
 }
 
+/// The linalg.fill of zeros into `out` right before `op`, if there is one.
+linalg::FillOp zeroFillBefore(Operation *op, Value out) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInitOperand(0)->get() != out ||
+      !matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat()))
+    return linalg::FillOp();
+  return fill;
+}
+
 /// A buffer-form f32 contraction (Contraction.h) becomes bf16 tensor-core
 /// GEMMs on split operands (SplitMatmul.h). Buffers with a non-identity
-/// layout stay loops.
+/// layout stay loops. Where zeros were filled into the output right before
+/// (as autodiff initializes the router adjoints), the GEMMs write it
+/// instead of adding to it: neither the fill nor the read of the zeros.
 void contractionToRuntime(RewriterBase &rewriter, linalg::LinalgOp op,
                           const gpu_contraction::Contraction &c) {
   Value out = op.getDpsInitOperand(0)->get();
   if (!allIdentityLayouts({c.a->get(), c.b->get(), out}))
     return;
+  linalg::FillOp zeroed = zeroFillBefore(op, out);
   rewriter.setInsertionPoint(op);
   split_matmul::buildMatmul(rewriter, op.getLoc(), c.a->get(), c.aTransposed,
-                            c.b->get(), c.bTransposed, out);
+                            c.b->get(), c.bTransposed, out,
+                            /*accumulate=*/!zeroed);
   rewriter.eraseOp(op);
+  if (zeroed)
+    rewriter.eraseOp(zeroed);
 }
 
 /// The router projection logits[T, E] = x[T, H] · w[H, E] (moe.gate on
-/// buffers) as cuBLASLt GEMMs on bf16 tensor cores at about fp32 accuracy (x
-/// times each bf16 part of w, SplitMatmul.h) instead of a kernel with one
-/// thread per logit: logits zeroed (the calls accumulate). Non-identity
-/// layouts keep the kernel.
+/// buffers) as a cuBLASLt GEMM on bf16 tensor cores at about fp32 accuracy
+/// (x times the bf16 parts of w, SplitMatmul.h) instead of a kernel with
+/// one thread per logit, writing the logits. Non-identity layouts keep the
+/// kernel.
 void gateToRuntime(RewriterBase &rewriter, GateOp op) {
   Value logits = op.getLogitsInit();
   if (!allIdentityLayouts({op.getX(), op.getWeight(), logits}))
     return;
   rewriter.setInsertionPoint(op);
-  Location loc = op.getLoc();
-  Value zero =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
-  linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{logits});
-  split_matmul::buildMatmul(rewriter, loc, op.getX(), /*aTransposed=*/false,
-                            op.getWeight(), /*bTransposed=*/false, logits);
+  split_matmul::buildMatmul(rewriter, op.getLoc(), op.getX(),
+                            /*aTransposed=*/false, op.getWeight(),
+                            /*bTransposed=*/false, logits,
+                            /*accumulate=*/false);
   rewriter.eraseOp(op);
 }
 

@@ -34,15 +34,18 @@ bool isBF16(Value memref) {
   return cast<MemRefType>(memref.getType()).getElementType().isBF16();
 }
 
-/// out += op(a)·op(b), bf16 a and b, k the contraction's length.
+/// out += op(a)·op(b) (out = op(a)·op(b) unless `accumulate`), bf16 a and
+/// b, k the contraction's length.
 void callMatmulBf16(OpBuilder &b, Location loc, Value a, bool aTransposed,
-                    Value bMat, bool bTransposed, Value out, Value k) {
+                    Value bMat, bool bTransposed, Value out, bool accumulate,
+                    Value k) {
   runtime_abi::moert_entry_matmul_bf16.call(
       b, loc,
       {runtime_abi::pointerArgument(b, loc, a), i32Value(b, loc, aTransposed),
        runtime_abi::pointerArgument(b, loc, bMat),
        i32Value(b, loc, bTransposed), runtime_abi::pointerArgument(b, loc, out),
-       i64Dim(b, loc, out, 0), i64Dim(b, loc, out, 1), k});
+       i32Value(b, loc, accumulate), i64Dim(b, loc, out, 0),
+       i64Dim(b, loc, out, 1), k});
 }
 
 /// The three bf16 parts of the f32 `v` (SplitMatmul.h).
@@ -137,13 +140,14 @@ Value concatenateParts(OpBuilder &b, Location loc, Value v, bool alongFirst,
   return out;
 }
 
-/// out += hi + (lo + mid) from `wide`, the products of the three parts
-/// side by side along out's dimension `partDim` (hi, mid, lo): the
-/// correction lo + mid is added only where it is finite (an infinite
-/// element of the bf16 operand times the smaller parts would make NaN,
-/// inf·0 or inf − inf, where fp32 gives ±inf; x·hi alone has fp32's sign).
+/// out += hi + (lo + mid) (out = hi + (lo + mid) unless `accumulate`)
+/// from `wide`, the products of the three parts side by side along out's
+/// dimension `partDim` (hi, mid, lo): the correction lo + mid is added
+/// only where it is finite (an infinite element of the bf16 operand times
+/// the smaller parts would make NaN, inf·0 or inf − inf, where fp32 gives
+/// ±inf; x·hi alone has fp32's sign).
 void addPartProducts(OpBuilder &b, Location loc, Value wide, unsigned partDim,
-                     Value out) {
+                     Value out, bool accumulate) {
   ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
   SmallVector<int64_t> blocks =
       partDim == 0 ? SmallVector<int64_t>{3, shape[0], shape[1]}
@@ -168,7 +172,9 @@ void addPartProducts(OpBuilder &b, Location loc, Value wide, unsigned partDim,
       b, loc, ValueRange{view, view, view}, ValueRange{out},
       ArrayRef<AffineMap>{partMap(0), partMap(1), partMap(2), id}, parallel,
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value withHi = arith::AddFOp::create(nb, l, args[3], args[0]);
+        Value withHi = accumulate
+                           ? arith::AddFOp::create(nb, l, args[3], args[0])
+                           : args[0];
         Value correction = arith::AddFOp::create(nb, l, args[2], args[1]);
         Value sum = arith::AddFOp::create(nb, l, withHi, correction);
         linalg::YieldOp::create(
@@ -228,19 +234,29 @@ void buildTrueF32Matmul(RewriterBase &rewriter, Location loc, Value a,
 
 void split_matmul::buildMatmul(RewriterBase &rewriter, Location loc, Value a,
                                bool aTransposed, Value b, bool bTransposed,
-                               Value out) {
+                               Value out, bool accumulate) {
   auto isStatic = [](Value v) {
     return cast<MemRefType>(v.getType()).hasStaticShape();
   };
-  if (!isStatic(a) || !isStatic(b) || !isStatic(out))
-    return buildTrueF32Matmul(rewriter, loc, a, aTransposed, b, bTransposed,
-                              out);
   Location splitLoc =
       NameLoc::get(StringAttr::get(rewriter.getContext(), "split_bf16"), loc);
+  auto zeros = [&](Value buffer) {
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    linalg::FillOp::create(rewriter, splitLoc, ValueRange{zero},
+                           ValueRange{buffer});
+  };
+  if (!isStatic(a) || !isStatic(b) || !isStatic(out)) {
+    if (!accumulate) // moert_entry_matmul_f32 accumulates
+      zeros(out);
+    return buildTrueF32Matmul(rewriter, loc, a, aTransposed, b, bTransposed,
+                              out);
+  }
   Value k = i64Dim(rewriter, loc, a, aTransposed ? 0 : 1);
   SmallVector<Value> temporaries;
   if (isBF16(a) && isBF16(b)) {
-    callMatmulBf16(rewriter, loc, a, aTransposed, b, bTransposed, out, k);
+    callMatmulBf16(rewriter, loc, a, aTransposed, b, bTransposed, out,
+                   accumulate, k);
   } else if (isBF16(a) || isBF16(b)) {
     // One GEMM over the f32 operand's three parts laid side by side along
     // its dimension that the output keeps (hi, mid, lo), into an f32
@@ -260,13 +276,10 @@ void split_matmul::buildMatmul(RewriterBase &rewriter, Location loc, Value a,
     wideShape[partDim] *= 3;
     Value wide = memref::AllocOp::create(
         rewriter, loc, MemRefType::get(wideShape, rewriter.getF32Type()));
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0.0f));
-    linalg::FillOp::create(rewriter, splitLoc, ValueRange{zero},
-                           ValueRange{wide});
     callMatmulBf16(rewriter, loc, splitA ? wideOperand : a, aTransposed,
-                   splitA ? b : wideOperand, bTransposed, wide, k);
-    addPartProducts(rewriter, splitLoc, wide, partDim, out);
+                   splitA ? b : wideOperand, bTransposed, wide,
+                   /*accumulate=*/false, k);
+    addPartProducts(rewriter, splitLoc, wide, partDim, out, accumulate);
     temporaries = {wideOperand, wide};
   } else {
     // a [m, k] has k inner, [k, m] outer; b [k, n] outer, [n, k] inner.
@@ -276,7 +289,7 @@ void split_matmul::buildMatmul(RewriterBase &rewriter, Location loc, Value a,
         rewriter, loc, k,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(), 6));
     callMatmulBf16(rewriter, loc, wideA, aTransposed, wideB, bTransposed, out,
-                   wideK);
+                   accumulate, wideK);
     temporaries = {wideA, wideB};
   }
   for (Value t : temporaries)

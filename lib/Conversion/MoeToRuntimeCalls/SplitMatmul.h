@@ -42,12 +42,13 @@
 
 namespace mlir::moe::split_matmul {
 
-/// out[i, j] += Σ_l A(i, l)·B(l, j) at the rewriter's insertion point, for
-/// rank-2 memrefs of the identity layout: a stored [m, k] or, transposed,
-/// [k, m]; b stored [k, n] or [n, k]; a and b bf16 or f32, out f32 [m, n].
-/// The split kernels are linalg.generic ops named split_bf16.
+/// out[i, j] += Σ_l A(i, l)·B(l, j) (out[i, j] = ... unless `accumulate`:
+/// out is then only written) at the rewriter's insertion point, for rank-2
+/// memrefs of the identity layout: a stored [m, k] or, transposed, [k, m];
+/// b stored [k, n] or [n, k]; a and b bf16 or f32, out f32 [m, n]. The
+/// split kernels are linalg.generic ops named split_bf16.
 void buildMatmul(RewriterBase &rewriter, Location loc, Value a, bool aTransposed,
-                 Value b, bool bTransposed, Value out);
+                 Value b, bool bTransposed, Value out, bool accumulate);
 
 } // namespace mlir::moe::split_matmul
 

@@ -683,22 +683,28 @@ int groupedWeightGrad(int in, const void *a, const void *dc, const int32_t *size
 // Row-major C[m, n] += Σ_k A(m, k)·B(k, n), A stored [m, k] (or [k, m] when
 // aTrans), B stored [k, n] (or [n, k] when bTrans), all f32 and contiguous;
 // as column-major: C^T (n x m, ld n) += op(B^T) · op(A^T).
-/// c += op(a)·op(b) into the f32 c, operands of mode `in` (kInF32: true
-/// fp32; kInBF16: exact products on tensor cores).
+/// c += op(a)·op(b) into the f32 c (c = op(a)·op(b) unless `accumulate`),
+/// operands of mode `in` (kInF32: true fp32; kInBF16: exact products on
+/// tensor cores).
 int denseMatmul(int in, const void *a, int32_t aTrans, const void *b, int32_t bTrans, void *c,
-                int64_t m, int64_t n, int64_t k, void *stream) {
+                bool accumulate, int64_t m, int64_t n, int64_t k, void *stream) {
   if (m < 0 || n < 0 || k < 0)
     return fail("%s: negative dimension (m=%lld, n=%lld, k=%lld)", gWhat, (long long)m,
                 (long long)n, (long long)k);
-  if (m == 0 || n == 0 || k == 0)
+  if (m == 0 || n == 0 || (k == 0 && accumulate))
     return 0; // nothing to add
-  if (!a || !b || !c)
+  if (!c || (k != 0 && (!a || !b)))
     return fail("%s: a NULL operand (a=%p, b=%p, c=%p)", gWhat, a, b, c);
+  if (k == 0) // an empty sum: c = 0
+    return cudaMemsetAsync(c, 0, size_t(m) * size_t(n) * sizeof(float),
+                           static_cast<cudaStream_t>(stream)) == cudaSuccess
+               ? 0
+               : fail("%s: zeroing c failed", gWhat);
   Context ctx;
   CK(getContext(stream, ctx));
   return matmul(ctx, bTrans != 0, aTrans != 0, uint64_t(n), uint64_t(m), uint64_t(k), b,
                 bTrans ? k : n, 0, a, aTrans ? m : k, 0, c, n, 0, 1, MOERT_GPU_OUT_F32, in,
-                /*accumulate=*/true);
+                accumulate);
 }
 
 // The moert_entry_* functions: the device-size entry points on the runtime
@@ -776,13 +782,13 @@ int moert_grouped_gemm_bf16_host_sizes(const void *a, const void *b,
 int moert_matmul_f32(const float *a, int32_t a_trans, const float *b, int32_t b_trans,
                      float *c, int64_t m, int64_t n, int64_t k, void *stream) {
   Entry e("moert_matmul_f32");
-  return denseMatmul(kInF32, a, a_trans, b, b_trans, c, m, n, k, stream);
+  return denseMatmul(kInF32, a, a_trans, b, b_trans, c, /*accumulate=*/true, m, n, k, stream);
 }
 
 int moert_matmul_bf16(const void *a, int32_t a_trans, const void *b, int32_t b_trans, float *c,
-                      int64_t m, int64_t n, int64_t k, void *stream) {
+                      int32_t accumulate, int64_t m, int64_t n, int64_t k, void *stream) {
   Entry e("moert_matmul_bf16");
-  return denseMatmul(kInBF16, a, a_trans, b, b_trans, c, m, n, k, stream);
+  return denseMatmul(kInBF16, a, a_trans, b, b_trans, c, accumulate != 0, m, n, k, stream);
 }
 
 int moert_grouped_weight_grad_bf16(const void *a, const void *dc,
@@ -911,10 +917,10 @@ void moert_entry_matmul_f32(const float *a, int32_t a_trans, const float *b, int
 }
 
 void moert_entry_matmul_bf16(const void *a, int32_t a_trans, const void *b, int32_t b_trans,
-                             float *c, int64_t m, int64_t n, int64_t k) {
+                             float *c, int32_t accumulate, int64_t m, int64_t n, int64_t k) {
   const char *entry = "moert_entry_matmul_bf16";
   entryCall(entry, describeDense(entry, m, n, k, a_trans, b_trans), [&](void *stream) {
-    return moert_matmul_bf16(a, a_trans, b, b_trans, c, m, n, k, stream);
+    return moert_matmul_bf16(a, a_trans, b, b_trans, c, accumulate, m, n, k, stream);
   });
 }
 

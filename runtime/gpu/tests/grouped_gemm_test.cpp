@@ -411,11 +411,13 @@ void errorCases() {
 
 // moert_matmul_f32 and moert_matmul_bf16: c += op(A)·op(B) for every
 // storage of A and B, against a double reference of the operands as passed
-// (bf16 ones rounded); c starts from random values (the call accumulates).
+// (bf16 ones rounded); c starts from random values (the call accumulates),
+// which moert_matmul_bf16 with accumulate = 0 overwrites.
 void denseF32Cases(std::mt19937_64 &rng) {
   struct Shape { int64_t m, n, k; };
   std::normal_distribution<float> d(0.0f, 1.0f);
   for (int bf16 = 0; bf16 < 2; ++bf16)
+  for (int accumulate = bf16 ? 0 : 1; accumulate < 2; ++accumulate)
   for (Shape sh : {Shape{37, 29, 53}, Shape{256, 128, 2048}, Shape{1, 5, 3}}) {
     for (int aTrans = 0; aTrans < 2; ++aTrans) {
       for (int bTrans = 0; bTrans < 2; ++bTrans) {
@@ -428,7 +430,7 @@ void denseF32Cases(std::mt19937_64 &rng) {
         std::vector<double> ref(m * n);
         for (int64_t i = 0; i < m; ++i)
           for (int64_t j = 0; j < n; ++j) {
-            double acc = c0[i * n + j];
+            double acc = accumulate ? c0[i * n + j] : 0.0;
             for (int64_t l = 0; l < k; ++l)
               acc += double(aTrans ? a[l * m + i] : a[i * k + l]) *
                      double(bTrans ? b[j * k + l] : b[l * n + j]);
@@ -447,15 +449,16 @@ void denseF32Cases(std::mt19937_64 &rng) {
         upload(db, b);
         CUDA_OR_DIE(cudaMemcpy(dc.p, c0.data(), dc.bytes, cudaMemcpyHostToDevice));
         int rc = bf16 ? moert_matmul_bf16(da.p, aTrans, db.p, bTrans, static_cast<float *>(dc.p),
-                                          m, n, k, nullptr)
+                                          accumulate, m, n, k, nullptr)
                       : moert_matmul_f32(static_cast<const float *>(da.p), aTrans,
                                          static_cast<const float *>(db.p), bTrans,
                                          static_cast<float *>(dc.p), m, n, k, nullptr);
         CUDA_OR_DIE(cudaDeviceSynchronize());
         char what[128];
-        std::snprintf(what, sizeof what, "matmul_%s m=%lld n=%lld k=%lld%s%s",
+        std::snprintf(what, sizeof what, "matmul_%s m=%lld n=%lld k=%lld%s%s%s",
                       bf16 ? "bf16" : "f32", (long long)m, (long long)n, (long long)k,
-                      aTrans ? " a^T" : "", bTrans ? " b^T" : "");
+                      aTrans ? " a^T" : "", bTrans ? " b^T" : "",
+                      accumulate ? "" : " overwrite");
         if (rc != 0) {
           report(false, what, std::string("rc != 0: ") + moert_gpu_last_error());
           continue;
@@ -476,6 +479,14 @@ void denseF32Cases(std::mt19937_64 &rng) {
   std::vector<double> got = readOut(dc, 4, MOERT_GPU_OUT_F32);
   report(rc == 0 && got == std::vector<double>{1, 1, 1, 1}, "matmul_f32 k=0 adds nothing",
          "rc=" + std::to_string(rc));
+  // Overwriting with an empty sum (k = 0) leaves zeros.
+  rc = moert_matmul_bf16(nullptr, 0, nullptr, 0, static_cast<float *>(dc.p), /*accumulate=*/0,
+                         2, 2, 0, nullptr);
+  CUDA_OR_DIE(cudaDeviceSynchronize());
+  got = readOut(dc, 4, MOERT_GPU_OUT_F32);
+  report(rc == 0 && got == std::vector<double>{0, 0, 0, 0}, "matmul_bf16 k=0 overwrite: zeros",
+         "rc=" + std::to_string(rc));
+  CUDA_OR_DIE(cudaMemcpy(dc.p, ones, 16, cudaMemcpyHostToDevice));
   expectError("matmul_f32 NULL operand",
               moert_matmul_f32(nullptr, 0, static_cast<const float *>(dc.p), 0,
                                static_cast<float *>(dc.p), 2, 2, 2, nullptr),

@@ -4,9 +4,10 @@
 // convert-moe-to-runtime-calls: a buffer-form linalg contraction with f32
 // accumulation (what moe-generate-vjp writes for the router adjoints)
 // becomes bf16 tensor-core GEMMs
-//   moert_entry_matmul_bf16(A, A transposed, B, B transposed, out, m, n, k)
-// (out[i, j] += Σ_l A(i, l)·B(l, j); A stored [m, k] or [k, m], B [k, n] or
-// [n, k]) on operands split into bf16 parts (SplitMatmul.h): a bf16 operand
+//   moert_entry_matmul_bf16(A, A transposed, B, B transposed, out,
+//                           accumulate, m, n, k)
+// (out[i, j] += Σ_l A(i, l)·B(l, j), or = where accumulate is 0; A stored
+// [m, k] or [k, m], B [k, n] or [n, k]) on operands split into bf16 parts (SplitMatmul.h): a bf16 operand
 // as it is, an f32 one as hi + mid + lo (one GEMM per part) or, when both
 // are f32, the six significant products side by side along k (one GEMM,
 // k' = 6k). The split kernels are named split_bf16; dynamic shapes keep one
@@ -16,14 +17,14 @@
 // The router-weight gradient dw[h, e] = Σ_t x[t, h]·g[t, e]: A = x (bf16)
 // stored [k, m] (transposed), B = g (f32) stored [k, n]: one kernel writes
 // g's three bf16 parts side by side along n (B' = [hi | mid | lo], [96, 24]),
-// one GEMM (x read once) into a zeroed [40, 24] temporary, and one kernel
-// adds its blocks to dw: hi, then the correction lo + mid where it is
-// finite.
+// one GEMM (x read once) writing a [40, 24] temporary (accumulate = 0),
+// and one kernel adds its blocks to dw: hi, then the correction lo + mid
+// where it is finite.
 // Block 0 of the temporary is x·hi, block 1 x·mid, block 2 x·lo:
 // CHECK-DAG:   #[[HIMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 0, d1)>
 // CHECK-DAG:   #[[MIDMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 1, d1)>
 // CHECK-DAG:   #[[LOMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 2, d1)>
-// CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i64, i64, i64)
+// CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32, i64, i64, i64)
 // CHECK-LABEL: func.func @router_weight_grad(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[G:[^:]+]]: memref<96x8xf32>, %[[DW:[^:]+]]: memref<40x8xf32>)
 // CHECK:         %[[PARTS:.*]] = memref.alloc() : memref<96x24xbf16>
@@ -51,17 +52,18 @@
 // CHECK:           %[[S0:.*]] = arith.select %[[IS0]], %[[HIV]], %[[S1]] : bf16
 // CHECK:           linalg.yield %[[S0]] : bf16
 // CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<40x24xf32>
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[WIDE]] : memref<40x24xf32>)
+// CHECK-NOT:     linalg.fill
 // CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         memref.extract_aligned_pointer_as_index %[[PARTS]]
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK:         memref.extract_aligned_pointer_as_index %[[WIDE]]
+// CHECK:         %[[OVERWRITE:c0_i32.*]] = arith.constant 0 : i32
 // m, n (40, 24) from the temporary, k (96) from x's dimension 0 (x is
 // stored [k, m]):
 // CHECK:         memref.dim %[[WIDE]], %c0
 // CHECK:         memref.dim %[[WIDE]], %c1
-// CHECK:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ONE]], %{{.*}}, %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}}, %[[K:.*]])
+// CHECK:         call @moert_entry_matmul_bf16(%{{.*}}, %[[ONE]], %{{.*}}, %[[ZERO]], %{{.*}}, %[[OVERWRITE]], %{{.*}}, %{{.*}}, %[[K:.*]])
 // CHECK-NOT:     call @moert_entry_matmul_bf16
 // CHECK:         %[[WVIEW:.*]] = memref.expand_shape %[[WIDE]] {{\[\[}}0], [1, 2]] output_shape [40, 3, 8]
 // CHECK:         linalg.generic {indexing_maps = [#[[HIMAP]], #[[MIDMAP]], #[[LOMAP]], #{{.*}}], {{.*}} ins(%[[WVIEW]], %[[WVIEW]], %[[WVIEW]] : {{.*}}) outs(%[[DW]] : memref<40x8xf32>)
@@ -290,21 +292,24 @@ func.func @bf16_output(%a: memref<16x32xf32>, %b: memref<32x8xf32>, %ob: memref<
 
 // -----
 
-// moe.gate (the router projection) on buffers: logits zeroed (a fill: the
-// contraction accumulates), the f32 router weight's bf16 parts side by side
-// along n ([40, 24]), then one GEMM of x (bf16, as it is, read once) times
-// them, m = T = 96, n = 3 E = 24, k = H = 40, neither operand transposed,
-// and the kernel that adds hi and the finite-only correction to the logits.
+// moe.gate (the router projection) on buffers: the f32 router weight's
+// bf16 parts side by side along n ([40, 24]), then one GEMM of x (bf16, as
+// it is, read once) times them, m = T = 96, n = 3 E = 24, k = H = 40,
+// neither operand transposed, writing a temporary, and the kernel that
+// writes hi plus the finite-only correction into the logits (no fill, no
+// read of the logits).
 // CHECK-LABEL: func.func @router_projection(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[W:[^:]+]]: memref<40x8xf32>, %[[L:[^:]+]]: memref<96x8xf32>)
-// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:         linalg.fill ins(%[[Z]] : f32) outs(%[[L]] : memref<96x8xf32>)
+// CHECK-NOT:     linalg.fill
 // CHECK:         linalg.generic {{.*}} ins(%[[W]] : memref<40x8xf32>) outs(%{{.*}} : memref<40x3x8xbf16>)
 // CHECK:         memref.alloc() : memref<96x24xf32>
 // CHECK:         memref.extract_aligned_pointer_as_index %[[X]]
 // CHECK:         call @moert_entry_matmul_bf16(
 // CHECK-NOT:     call @moert_entry_matmul_bf16(
 // CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<96x3x8xf32>, memref<96x3x8xf32>, memref<96x3x8xf32>) outs(%[[L]] : memref<96x8xf32>)
+// CHECK-NEXT:      ^bb0(%[[GHI:.*]]: f32, %[[GMID:.*]]: f32, %[[GLO:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[GCORR:.*]] = arith.addf %[[GLO]], %[[GMID]] : f32
+// CHECK-NEXT:      arith.addf %[[GHI]], %[[GCORR]] : f32
 // CHECK-NOT:     moe.gate
 // The split kernel is named after the gate's kernel and what it does:
 // LOC:         #[[GATE:loc[0-9]*]] = loc("gate"
@@ -331,7 +336,7 @@ func.func @router_projection(%x: memref<96x40xbf16>, %w: memref<40x8xf32>, %logi
 // CHECK:         linalg.generic {{.*}} ins(%[[A]] : memref<16x32xf32>) outs(%[[PVIEW]] : memref<3x16x32xbf16>)
 // CHECK:           linalg.index 0 : index
 // CHECK:         %[[WIDE:.*]] = memref.alloc() : memref<48x8xf32>
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%[[WIDE]] : memref<48x8xf32>)
+// CHECK-NOT:     linalg.fill
 // CHECK:         call @moert_entry_matmul_bf16(
 // CHECK-NOT:     call @moert_entry_matmul_bf16(
 // CHECK:         %[[WVIEW:.*]] = memref.expand_shape %[[WIDE]] {{\[\[}}0, 1], [2]] output_shape [3, 16, 8]
@@ -343,6 +348,50 @@ func.func @f32_times_bf16(%a: memref<16x32xf32>, %b: memref<32x8xbf16>, %o: memr
   ^bb0(%x: f32, %y: bf16, %acc: f32):
     %yw = arith.extf %y : bf16 to f32
     %m = arith.mulf %x, %yw : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Zeros filled into the output right before the contraction (as autodiff
+// initializes the router adjoints): the fill goes and the GEMM writes the
+// output (accumulate = 0). Any other fill stays, and the GEMM adds to it.
+// CHECK-LABEL: func.func @zero_filled(
+// CHECK-SAME:    %{{[^:]+}}: memref<96x8xf32>, %{{[^:]+}}: memref<40x8xf32>, %[[DX:[^:]+]]: memref<96x40xf32>)
+// (The printer names an i32 constant 0 %c0_i32, 1 %c1_i32.)
+// CHECK-NOT:     linalg.fill
+// CHECK:         call @moert_entry_matmul_bf16(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %c0_i32{{[_0-9]*}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}})
+// CHECK-NOT:     linalg.fill
+// CHECK:         return
+func.func @zero_filled(%g: memref<96x8xf32>, %w: memref<40x8xf32>, %dx: memref<96x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%dx : memref<96x40xf32>)
+  linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, h)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : memref<96x8xf32>, memref<40x8xf32>) outs(%dx : memref<96x40xf32>) {
+  ^bb0(%ga: f32, %wa: f32, %acc: f32):
+    %m = arith.mulf %ga, %wa : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @one_filled(
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         linalg.fill ins(%[[ONE]] : f32)
+// CHECK:         call @moert_entry_matmul_bf16(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %c1_i32{{[_0-9]*}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}})
+func.func @one_filled(%g: memref<96x8xf32>, %w: memref<40x8xf32>, %dx: memref<96x40xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%dx : memref<96x40xf32>)
+  linalg.generic {indexing_maps = [affine_map<(t, h, e) -> (t, e)>, affine_map<(t, h, e) -> (h, e)>, affine_map<(t, h, e) -> (t, h)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : memref<96x8xf32>, memref<40x8xf32>) outs(%dx : memref<96x40xf32>) {
+  ^bb0(%ga: f32, %wa: f32, %acc: f32):
+    %m = arith.mulf %ga, %wa : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   }

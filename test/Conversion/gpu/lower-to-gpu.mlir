@@ -28,19 +28,18 @@
 // CHECK-DAG:   %[[BLOCK:.*]] = llvm.mlir.constant(256 : index) : i64
 // CHECK:       %[[S:.*]] = llvm.call @mgpuStreamCreate() : () -> !llvm.ptr
 // CHECK:       llvm.call @mgpuMemAlloc(%{{.*}}, %[[S]], %{{.*}}) : (i64, !llvm.ptr, i8) -> !llvm.ptr
-// The router projection: logits zeroed by a kernel named after the gate,
-// the f32 router weight's three bf16 parts side by side (split_bf16), a
-// zeroed [T, 3E] temporary (split_bf16), then one bf16 cuBLASLt GEMM (x is
-// bf16, read once) of x and the parts, whose three column blocks a
-// split_bf16 kernel adds to the logits: x·hi, and x·lo + x·mid where finite.
-// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_0_gate::@tiny_layer_0_gate blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
-// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_1_split_bf16::@tiny_layer_1_split_bf16
-// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_2_split_bf16::@tiny_layer_2_split_bf16
+// The router projection: the f32 router weight's three bf16 parts side by
+// side (split_bf16), then one bf16 cuBLASLt GEMM (x is bf16, read once) of
+// x and the parts writing a [T, 3E] temporary (accumulate = 0), whose three
+// column blocks a split_bf16 kernel writes into the logits: x·hi, plus
+// x·lo + x·mid where finite. Nothing zeroes the logits first.
+// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_0_split_bf16::@tiny_layer_0_split_bf16 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
 // Before a runtime call the stream's work is finished.
 // CHECK:       llvm.call @mgpuStreamSynchronize(%[[S]])
-// CHECK:       llvm.call @moert_entry_matmul_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
+// CHECK:       llvm.call @moert_entry_matmul_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
 // CHECK-NOT:   llvm.call @moert_entry_matmul_bf16(
-// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_3_split_bf16::@tiny_layer_3_split_bf16
+// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_1_split_bf16::@tiny_layer_1_split_bf16
+// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_2_route::@tiny_layer_2_route
 // The expert FFN: gate and up ([R, H] · [E, H, F], KN, bf16 out), down
 // ([R, F] · [E, F, H]); the group sizes are the same buffer each time.
 // CHECK:       llvm.call @moert_entry_grouped_gemm_bf16(%[[A1:.*]], %{{.*}}, %[[SIZES:.*]], %[[G]], %[[H]], %[[F]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
@@ -55,11 +54,9 @@
 // CHECK:       llvm.return
 // Kernels: cubins (ELF, from ptxas) for sm_90a.
 // Kernels are named after the op they compute, numbered in launch order.
-// CHECK:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, bin = "\7FELF
+// CHECK:       gpu.binary @tiny_layer_0_split_bf16  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, bin = "\7FELF
 // CHECK:       gpu.binary @tiny_layer_1_split_bf16  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
-// CHECK:       gpu.binary @tiny_layer_2_split_bf16  [
-// CHECK:       gpu.binary @tiny_layer_3_split_bf16  [
-// CHECK:       gpu.binary @tiny_layer_4_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
+// CHECK:       gpu.binary @tiny_layer_2_route  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">
 // CHECK-DAG:   llvm.func @mgpuStreamCreate() -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemAlloc(i64, !llvm.ptr, i8) -> !llvm.ptr
 // CHECK-DAG:   llvm.func @mgpuMemFree(!llvm.ptr, !llvm.ptr)
@@ -72,10 +69,10 @@
 
 // The PTX has one kernel per gpu.binary:, ISA 8.0 for sm_90a, 256 threads per block,
 // the thread index feeding the range guard.
-// PTX:       gpu.binary @tiny_layer_0_gate  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, assembly = "{{.*}}.version 8.3\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_gate(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
-// PTX:       gpu.binary @tiny_layer_4_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_4_route(
+// PTX:       gpu.binary @tiny_layer_0_split_bf16  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx83">, properties = {{.*}}, assembly = "{{.*}}.version 8.3\0A.target sm_90a\0A.address_size 64\0A{{.*}}.visible .entry tiny_layer_0_split_bf16(\0A{{.*}}.maxntid 256, 1, 1\0A{{.*}}%tid.x;
+// PTX:       gpu.binary @tiny_layer_2_route  [#gpu.object<{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_2_route(
 // PTX-NOT:   bin = "
-// B128:      gpu.binary @tiny_layer_0_gate  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_0_gate(\0A{{.*}}.maxntid 128, 1, 1\0A
+// B128:      gpu.binary @tiny_layer_0_split_bf16  [{{.*}}assembly = "{{.*}}.target sm_90a\0A{{.*}}.entry tiny_layer_0_split_bf16(\0A{{.*}}.maxntid 128, 1, 1\0A
 // B128-NOT:  .maxntid 256
 func.func @tiny_layer(%x: tensor<16x8xbf16>, %router: tensor<8x4xf32>,
                       %w_gate: tensor<4x8x16xbf16>, %w_up: tensor<4x8x16xbf16>,

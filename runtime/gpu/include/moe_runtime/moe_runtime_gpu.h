@@ -65,12 +65,14 @@ MOERT_GPU_EXPORT int moert_matmul_f32(const float *a, int32_t a_trans, const flo
                                       int64_t k, void *stream);
 
 /* The same with bf16 operands (contiguous, stored as for moert_matmul_f32):
- * exact products on tensor cores, fp32 accumulation into the f32 c. The GPU
- * lowering computes f32 contractions with it on operands split into bf16
- * parts (an f32 value as the sum of three bf16 values). */
+ * exact products on tensor cores, fp32 accumulation into the f32 c, or
+ * c = op(A)·op(B) where `accumulate` is 0 (c is then only written: no
+ * zeroing first, no read of it). The GPU lowering computes f32
+ * contractions with it on operands split into bf16 parts (an f32 value as
+ * the sum of three bf16 values). */
 MOERT_GPU_EXPORT int moert_matmul_bf16(const void *a, int32_t a_trans, const void *b,
-                                       int32_t b_trans, float *c, int64_t m, int64_t n,
-                                       int64_t k, void *stream);
+                                       int32_t b_trans, float *c, int32_t accumulate,
+                                       int64_t m, int64_t n, int64_t k, void *stream);
 
 /* db[g] = A_g^T · dC_g, where A_g, dC_g are group g's rows of a and dc.
  *   a:  bf16 [rows, k_dim],  dc: bf16 [rows, n]
