@@ -91,9 +91,11 @@ def ConvertMoeToRuntimeCallsPass
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertMoeToParallelLoopsPass

@@ -32,6 +32,11 @@ namespace {
 
 /// Tokens per chunk: a thread's share of a counting or summing phase.
 constexpr int64_t kChunk = 64;
+/// The aux loss's chunk partials: a thread per (sequence, chunk, expert)
+/// runs over each of its tokens' K indices, so a shorter chunk gives more
+/// threads and shorter loops (64 left 8 warps an SM on qwen3-30b-a3b,
+/// 27 us of load latency for 2M scores).
+constexpr int64_t kAuxChunk = 16;
 
 Value indexToF32(OpBuilder &b, Location loc, Value v) {
   return arith::SIToFPOp::create(b, loc, b.getF32Type(), toI64(b, loc, v));
@@ -67,13 +72,13 @@ Value reducePairs(OpBuilder &b, Location loc, Value tLo, Value tHi, Value topK,
                          });
       });
 }
-/// The tokens [lo, hi) of chunk `c` within [begin, end).
+/// The tokens [lo, hi) of chunk `c` (of `chunk` tokens) within [begin, end).
 std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
-                                   Value end, Value c) {
+                                   Value end, Value c, int64_t chunk = kChunk) {
   Value lo = arith::AddIOp::create(
-      b, loc, begin, arith::MulIOp::create(b, loc, c, indexConst(b, loc, kChunk)));
+      b, loc, begin, arith::MulIOp::create(b, loc, c, indexConst(b, loc, chunk)));
   Value hi = minIdx(b, loc, arith::AddIOp::create(b, loc, lo,
-                                                  indexConst(b, loc, kChunk)),
+                                                  indexConst(b, loc, chunk)),
                     end);
   return {minIdx(b, loc, lo, end), hi};
 }
@@ -744,7 +749,8 @@ void emitZLossGpu(OpBuilder &b, Location loc, double coeff, Value logits,
 } // namespace
 
 // Per (sequence, chunk, expert): Σ_t p[t, e] and the count of pairs routed
-// to e; per (sequence, expert): the chunk sums; over several ranks the
+// to e; per (sequence, expert): the chunk sums (a warp each: lane l sums
+// chunks l, l + 32, ..., a butterfly the lanes); over several ranks the
 // counts summed over them (config.sumCountsOverRanks, on the host between
 // the kernels); one thread: Σ_e p·count, the factor E·coeff/(K·S²) per
 // sequence (S·ranks for the global variant) and the mean over sequences.
@@ -759,7 +765,7 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
                      : t;
   Value numSeq = arith::DivUIOp::create(
       b, loc, t, arith::MaxUIOp::create(b, loc, seqLen, indexConst(b, loc, 1)));
-  Value chunksPerSeq = ceilDiv(b, loc, seqLen, kChunk);
+  Value chunksPerSeq = ceilDiv(b, loc, seqLen, kAuxChunk);
   bool normalizePerToken = config.scoreFunction != ScoreFunction::Softmax;
 
   // 0. Per-token normalizer (sigmoid/sqrtsoftplus: Σ_e scores + ε).
@@ -785,7 +791,7 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
         Value s = ivs[0], c = ivs[1], ei = ivs[2];
         Value begin = arith::MulIOp::create(nb, nloc, s, seqLen);
         Value end = arith::AddIOp::create(nb, nloc, begin, seqLen);
-        auto [lo, hi] = chunkRange(nb, nloc, begin, end, c);
+        auto [lo, hi] = chunkRange(nb, nloc, begin, end, c, kAuxChunk);
         Value e64 = toI64(nb, nloc, ei);
         auto loop = scf::ForOp::create(
             nb, nloc, lo, hi, indexConst(nb, nloc, 1),
@@ -813,27 +819,57 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
         memref::StoreOp::create(nb, nloc, loop.getResult(0), probPart, ivs);
         memref::StoreOp::create(nb, nloc, loop.getResult(1), countPart, ivs);
       });
-  // 2. Per (sequence, expert): Σ_c prob and Σ_c count.
+  // 2. Per (sequence, expert): Σ_c prob and Σ_c count, a warp each (a
+  // thread each ran 1024 dependent loads on qwen3-30b-a3b: 28 us). Counts
+  // travel the shuffles as i32: they are below T·K, which moe.permute's i32
+  // rows bound.
   Value probSum = allocBuffer(b, loc, {numSeq, e}, f32);
   Value counts = allocBuffer(b, loc, {numSeq, e}, i64);
-  parallelFor(b, loc, {numSeq, e}, [&](OpBuilder &nb, Location nloc,
-                                       ValueRange ivs) {
-    auto loop = scf::ForOp::create(
-        nb, nloc, indexConst(nb, nloc, 0), chunksPerSeq,
-        indexConst(nb, nloc, 1),
-        ValueRange{f32Const(nb, nloc, 0.0), i64Const(nb, nloc, 0)},
-        [&](OpBuilder &cb, Location cloc, Value c, ValueRange acc) {
-          SmallVector<Value> at{ivs[0], c, ivs[1]};
-          Value p = memref::LoadOp::create(cb, cloc, probPart, at);
-          Value n = memref::LoadOp::create(cb, cloc, countPart, at);
-          scf::YieldOp::create(
-              cb, cloc,
-              ValueRange{addF(cb, cloc, acc[0], p),
-                         arith::AddIOp::create(cb, cloc, acc[1], n)});
+  Value numItems = arith::MulIOp::create(b, loc, numSeq, e);
+  Value lastItem = arith::SubIOp::create(b, loc, numItems, indexConst(b, loc, 1));
+  warpPerItemFor(
+      b, loc, numItems, /*warpsPerBlock=*/4,
+      [&](OpBuilder &wb, Location wloc, Value rawItem, Value lane,
+          Value inRange) {
+        // Past the last item a warp sums the last item's chunks (every lane
+        // takes part in the shuffles) and does not store.
+        Value item = arith::MinUIOp::create(wb, wloc, rawItem, lastItem);
+        Value s = arith::DivUIOp::create(wb, wloc, item, e);
+        Value ei = arith::RemUIOp::create(wb, wloc, item, e);
+        auto loop = scf::ForOp::create(
+            wb, wloc, lane, chunksPerSeq, indexConst(wb, wloc, kWarpSize),
+            ValueRange{f32Const(wb, wloc, 0.0), i64Const(wb, wloc, 0)},
+            [&](OpBuilder &cb, Location cloc, Value c, ValueRange acc) {
+              SmallVector<Value> at{s, c, ei};
+              Value p = memref::LoadOp::create(cb, cloc, probPart, at);
+              Value n = memref::LoadOp::create(cb, cloc, countPart, at);
+              scf::YieldOp::create(
+                  cb, cloc,
+                  ValueRange{addF(cb, cloc, acc[0], p),
+                             arith::AddIOp::create(cb, cloc, acc[1], n)});
+            });
+        auto add = [](OpBuilder &sb, Location sl, Value mine, Value other) {
+          if (isa<FloatType>(mine.getType()))
+            return arith::AddFOp::create(sb, sl, mine, other).getResult();
+          return arith::AddIOp::create(sb, sl, mine, other).getResult();
+        };
+        Value prob = warpButterfly(wb, wloc, loop.getResult(0), kWarpSize,
+                                   /*stride=*/1, add);
+        Value count = warpButterfly(
+            wb, wloc,
+            arith::TruncIOp::create(wb, wloc, wb.getI32Type(), loop.getResult(1)),
+            kWarpSize, /*stride=*/1, add);
+        Value store = arith::AndIOp::create(
+            wb, wloc, inRange,
+            arith::CmpIOp::create(wb, wloc, arith::CmpIPredicate::eq, lane,
+                                  indexConst(wb, wloc, 0)));
+        ifThen(wb, wloc, store, [&](OpBuilder &sb, Location sloc) {
+          memref::StoreOp::create(sb, sloc, prob, probSum, ValueRange{s, ei});
+          memref::StoreOp::create(sb, sloc,
+                                  arith::ExtSIOp::create(sb, sloc, i64, count),
+                                  counts, ValueRange{s, ei});
         });
-    memref::StoreOp::create(nb, nloc, loop.getResult(0), probSum, ivs);
-    memref::StoreOp::create(nb, nloc, loop.getResult(1), counts, ivs);
-  });
+      });
   // 2b. The global variant over several ranks: c^g, the counts of every rank.
   if (config.sumCountsOverRanks)
     config.sumCountsOverRanks(b, loc, counts);

@@ -136,13 +136,15 @@ func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
 // -----
 
 // aux_loss (sequence variant, 2 sequences of 64 tokens, sigmoid scores):
-// per-token normalizer, then partials per (sequence, chunk, expert) of the
-// probability sums (f32) and routed counts (i64), then per (sequence,
-// expert) products, then one thread for the mean.
+// per-token normalizer, then partials per (sequence, chunk of 16 tokens,
+// expert) of the probability sums (f32) and routed counts (i64), then per
+// (sequence, expert) a warp (4 a block) summing the chunks (lane l: chunks
+// l, l + 32, ...) and a butterfly of shuffles (the counts as i32), then one
+// thread for the mean.
 // CHECK-LABEL: func.func @aux_loss(
 // CHECK-SAME:    %[[S:[^:]+]]: memref<128x8xf32>, %[[I:[^:]+]]: memref<128x2xi32>, %[[OUT:[^:]+]]: memref<f32>)
 // CHECK:       %[[NS:.*]] = arith.divui %c128{{.*}}, %{{.*}} : index
-// CHECK:       %[[CPS:.*]] = arith.ceildivui %c64{{.*}}, %c64{{.*}} : index
+// CHECK:       %[[CPS:.*]] = arith.ceildivui %c64{{.*}}, %c16{{.*}} : index
 // CHECK:       %[[NORM:.*]] = memref.alloc(%c128{{.*}}) : memref<?xf32>
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c128{{.*}})
 // CHECK:         arith.constant 9.99999968E-21 : f32
@@ -155,9 +157,24 @@ func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
 // CHECK:         memref.store %{{.*}}#0, %[[PP]][%[[AS]], %[[AC]], %[[AE]]]
 // CHECK:         memref.store %{{.*}}#1, %[[CP]][%[[AS]], %[[AC]], %[[AE]]]
 // CHECK:       %[[TERMS:.*]] = memref.alloc(%[[NS]], %c8{{.*}}) : memref<?x?xf32>
-// CHECK:       scf.parallel (%{{.*}}, %{{.*}}) = ({{.*}}) to (%[[NS]], %c8{{.*}})
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[CPS]] {{.*}} -> (f32, i64)
-// CHECK:         memref.store %{{.*}}, %[[TERMS]]
+// CHECK:       %[[COUNTS:.*]] = memref.alloc(%[[NS]], %c8{{.*}}) : memref<?x?xi64>
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[TH:.*]]) = ({{.*}}) to (%c128{{.*}})
+// CHECK:           %[[LANE:.*]] = arith.remui %[[TH]], %c32
+// CHECK:           %[[SEQ:.*]] = arith.divui %[[ITEM:.*]], %c8
+// CHECK:           %[[EXP:.*]] = arith.remui %[[ITEM]], %c8
+// CHECK:           %[[SUMS:.*]]:2 = scf.for %{{.*}} = %[[LANE]] to %[[CPS]] step %c32{{.*}} iter_args({{.*}}) -> (f32, i64)
+// CHECK:             memref.load %[[PP]][%[[SEQ]], %{{.*}}, %[[EXP]]]
+// CHECK:             memref.load %[[CP]][%[[SEQ]], %{{.*}}, %[[EXP]]]
+// CHECK:           gpu.shuffle  xor %[[SUMS]]#0, %c16
+// CHECK-COUNT-4:   gpu.shuffle  xor %{{.*}} : f32
+// CHECK:           %[[N32:.*]] = arith.trunci %[[SUMS]]#1 : i64 to i32
+// CHECK:           gpu.shuffle  xor %[[N32]], %c16
+// CHECK-COUNT-4:   gpu.shuffle  xor %{{.*}} : i32
+// CHECK:           scf.if
+// CHECK:             memref.store %{{.*}}, %[[TERMS]][%[[SEQ]], %[[EXP]]]
+// CHECK:             arith.extsi
+// CHECK:             memref.store %{{.*}}, %[[COUNTS]][%[[SEQ]], %[[EXP]]]
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
 // CHECK:         arith.constant 0.00999999977 : f32
 // CHECK:         memref.load %[[TERMS]]
