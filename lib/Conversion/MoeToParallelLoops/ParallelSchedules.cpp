@@ -557,11 +557,8 @@ void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
             });
         Value dw = arith::SelectOp::create(wb, wloc, valid, sum,
                                            f32Const(wb, wloc, 0.0));
-        Value store = arith::AndIOp::create(
-            wb, wloc, inRange,
-            arith::CmpIOp::create(wb, wloc, arith::CmpIPredicate::eq, lane,
-                                  indexConst(wb, wloc, 0)));
-        ifThen(wb, wloc, store, [&](OpBuilder &sb, Location sloc) {
+        ifThen(wb, wloc, storingLane(wb, wloc, lane, inRange),
+               [&](OpBuilder &sb, Location sloc) {
           memref::StoreOp::create(sb, sloc, dw, dweights, ValueRange{t, k});
         });
       });
@@ -859,11 +856,8 @@ void emitAuxLossGpu(OpBuilder &b, Location loc, const AuxLossConfig &config,
             wb, wloc,
             arith::TruncIOp::create(wb, wloc, wb.getI32Type(), loop.getResult(1)),
             kWarpSize, /*stride=*/1, add);
-        Value store = arith::AndIOp::create(
-            wb, wloc, inRange,
-            arith::CmpIOp::create(wb, wloc, arith::CmpIPredicate::eq, lane,
-                                  indexConst(wb, wloc, 0)));
-        ifThen(wb, wloc, store, [&](OpBuilder &sb, Location sloc) {
+        ifThen(wb, wloc, storingLane(wb, wloc, lane, inRange),
+               [&](OpBuilder &sb, Location sloc) {
           memref::StoreOp::create(sb, sloc, prob, probSum, ValueRange{s, ei});
           memref::StoreOp::create(sb, sloc,
                                   arith::ExtSIOp::create(sb, sloc, i64, count),

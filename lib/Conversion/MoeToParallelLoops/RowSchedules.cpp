@@ -91,6 +91,13 @@ void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
   mapLoopTo(itemBlocks, gpu::Processor::BlockX);
 }
 
+Value storingLane(OpBuilder &b, Location loc, Value lane, Value inRange) {
+  return arith::AndIOp::create(
+      b, loc, inRange,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                            indexConst(b, loc, 0)));
+}
+
 Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
                     int64_t stride, ButterflyStep step) {
   for (int32_t offset = stride * lanes / 2; offset >= stride; offset /= 2) {

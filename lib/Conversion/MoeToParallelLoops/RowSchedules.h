@@ -59,6 +59,9 @@ using WarpItemBody = llvm::function_ref<void(
 /// warps past it must not store).
 void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
                     int64_t warpsPerBlock, WarpItemBody body);
+/// Whether this lane stores its warp's result (warpPerItemFor): lane 0 of
+/// a warp whose item is below numItems.
+Value storingLane(OpBuilder &b, Location loc, Value lane, Value inRange);
 using ButterflyStep =
     llvm::function_ref<Value(OpBuilder &, Location, Value mine, Value other)>;
 /// `step` folded over groups of `lanes` lanes `stride` apart (powers of
