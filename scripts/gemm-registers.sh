@@ -8,8 +8,8 @@
 # generated-grouped-gemm.mlir or an example after moe-generate-vjp) with
 # moe-lower-to-gpu{gemm=generated gemm-block-n=BLOCK_N OPTIONS} (default
 # auto; OPTIONS more of the pipeline's options, e.g. gemm-tma-store=false as
-# sanitizer builds use) to PTX, and prints for each grouped GEMM kernel its wgmma shape, its threads
-# (.maxntid), ptxas's "Used N registers" / spill lines for sm_90a, and
+# sanitizer builds use) to PTX, and prints for each grouped GEMM kernel its
+# wgmma shape, its threads (.maxntid), ptxas's "Used N registers" / spill lines for sm_90a, and
 # whether ptxas kept its setmaxnreg (ptxas drops it, "C7508 ... unable to
 # determine register count at entry", where the threads alone do not fix
 # the count at entry: harmless with 256 threads, which may hold 255

@@ -90,6 +90,23 @@ MemRefType bf16Like(Value memref, ArrayRef<int64_t> shape) {
 constexpr int kPartOfA[6] = {1, 2, 0, 1, 0, 0};
 constexpr int kPartOfB[6] = {1, 0, 2, 0, 1, 0};
 
+/// `buffer` ([n r, c] when `alongFirst`, else [r, n c]) as its n blocks of
+/// [r, c]: the view [n, r, c] or [r, n, c].
+Value blocksView(OpBuilder &b, Location loc, Value buffer, int64_t n,
+                 bool alongFirst) {
+  auto type = cast<MemRefType>(buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> blocks =
+      alongFirst ? SmallVector<int64_t>{n, shape[0] / n, shape[1]}
+                 : SmallVector<int64_t>{shape[0], n, shape[1] / n};
+  SmallVector<ReassociationIndices> reassociation =
+      alongFirst ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
+                 : SmallVector<ReassociationIndices>{{0}, {1, 2}};
+  return memref::ExpandShapeOp::create(
+      b, loc, MemRefType::get(blocks, type.getElementType()), buffer,
+      reassociation);
+}
+
 /// The f32 `v` [r, c] as bf16 blocks side by side along dimension 0
 /// ([n r, c], when `alongFirst`) or 1 ([r, n c]), block p holding part
 /// partOf[p] of v (n = partOf.size(); one split_bf16 kernel writes them).
@@ -100,15 +117,8 @@ Value concatenateParts(OpBuilder &b, Location loc, Value v, bool alongFirst,
   SmallVector<int64_t> wide = alongFirst
                                   ? SmallVector<int64_t>{n * shape[0], shape[1]}
                                   : SmallVector<int64_t>{shape[0], n * shape[1]};
-  SmallVector<int64_t> blocks =
-      alongFirst ? SmallVector<int64_t>{n, shape[0], shape[1]}
-                 : SmallVector<int64_t>{shape[0], n, shape[1]};
   Value out = memref::AllocOp::create(b, loc, bf16Like(v, wide));
-  SmallVector<ReassociationIndices> reassociation =
-      alongFirst ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
-                 : SmallVector<ReassociationIndices>{{0}, {1, 2}};
-  Value view = memref::ExpandShapeOp::create(b, loc, bf16Like(v, blocks), out,
-                                             reassociation);
+  Value view = blocksView(b, loc, out, n, alongFirst);
   // Iteration (block, i, j) or (i, block, j): the block dimension selects
   // the part.
   MLIRContext *ctx = b.getContext();
@@ -148,15 +158,7 @@ Value concatenateParts(OpBuilder &b, Location loc, Value v, bool alongFirst,
 /// ±inf; x·hi alone has fp32's sign).
 void addPartProducts(OpBuilder &b, Location loc, Value wide, unsigned partDim,
                      Value out, bool accumulate) {
-  ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
-  SmallVector<int64_t> blocks =
-      partDim == 0 ? SmallVector<int64_t>{3, shape[0], shape[1]}
-                   : SmallVector<int64_t>{shape[0], 3, shape[1]};
-  SmallVector<ReassociationIndices> reassociation =
-      partDim == 0 ? SmallVector<ReassociationIndices>{{0, 1}, {2}}
-                   : SmallVector<ReassociationIndices>{{0}, {1, 2}};
-  Value view = memref::ExpandShapeOp::create(
-      b, loc, MemRefType::get(blocks, b.getF32Type()), wide, reassociation);
+  Value view = blocksView(b, loc, wide, 3, /*alongFirst=*/partDim == 0);
   MLIRContext *ctx = b.getContext();
   auto partMap = [&](int64_t part) {
     AffineExpr i = getAffineDimExpr(0, ctx), j = getAffineDimExpr(1, ctx);
