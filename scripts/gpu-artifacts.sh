@@ -59,6 +59,9 @@
 # contractions in the compiler's kernels instead of cuBLASLt (moe-compile
 # --dense-matmuls; for racecheck, which fails inside cuBLASLt's split-K
 # kernel on dsv3-1gpu).
+# MOE_DEFER_HOST_WAITS=false makes the host wait for the stream before each
+# cuBLASLt GEMM and TMA descriptor (moe-compile --defer-host-waits; to
+# compare).
 # CHECK_ONLY=1 skips the full-shape artifacts (OUT/gpu); CHECK_CPU_ONLY=1
 # writes only OUT/check/cpu (scripts/cpu-hashes.sh).
 # MOE_FP8_RECIPE=tensorwise|delayed|blockwise places FP8 (moe-fp8-placement
@@ -83,6 +86,7 @@ STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
 PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
+WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
@@ -114,14 +118,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     differentiate "$src" "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$FP8_CVT" -o "$OUT/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$FP8_CVT" -o "$OUT/check/gpu/$name"
+    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
@@ -163,7 +167,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

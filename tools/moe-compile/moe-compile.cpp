@@ -119,6 +119,12 @@ static cl::opt<bool> gemmPingpong(
              "matmuls run whole on one consumer warpgroup, the two taking "
              "turns (=false: both share every tile, to compare)"),
     cl::cat(category));
+static cl::opt<bool> deferHostWaits(
+    "defer-host-waits", cl::init(true),
+    cl::desc("GPU targets: the host does not wait for the stream before "
+             "runtime calls that only enqueue work on it (cuBLASLt GEMMs, "
+             "TMA descriptors); =false: it waits before each, to compare"),
+    cl::cat(category));
 static cl::opt<bool> denseMatmuls(
     "dense-matmuls", cl::init(true),
     cl::desc("GPU targets: the router projection and the f32 contractions "
@@ -362,6 +368,7 @@ int main(int argc, char **argv) {
     options.gemmPingpong = gemmPingpong;
     options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;
+    options.deferHostWaits = deferHostWaits;
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;
     options.outParams = true;

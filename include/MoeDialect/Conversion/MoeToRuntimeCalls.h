@@ -13,6 +13,13 @@
 
 namespace mlir::moe {
 
+/// The unit attribute of a runtime function's declaration whose calls only
+/// enqueue work on the runtime stream and never wait for the device
+/// (MOERT_ABI_STREAM_ORDERED in moert_abi.def): gpu-defer-host-waits lets
+/// host code call it while the stream still runs earlier kernels.
+inline constexpr llvm::StringLiteral kStreamOrderedAttr =
+    "moert.stream_ordered";
+
 /// moe.grouped_matmul → moert_entry_grouped_gemm_{bf16,f32} and
 /// moe.grouped_weight_grad → moert_entry_grouped_weight_grad_{bf16,f32} (by
 /// the operands' element type), for ops

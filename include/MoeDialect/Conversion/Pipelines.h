@@ -145,6 +145,13 @@ struct MoeLowerToGpuOptions
                      "off, or on older chips: integer arithmetic, the same "
                      "results"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> deferHostWaits{
+      *this, "defer-host-waits",
+      llvm::cl::desc("No host wait for the stream in front of runtime calls "
+                     "that only enqueue work on it (gpu-defer-host-waits); "
+                     "off: the host waits before each, as gpu-async-region "
+                     "leaves it"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("Kernel optimization level (0-3)"),
       llvm::cl::init(3)};

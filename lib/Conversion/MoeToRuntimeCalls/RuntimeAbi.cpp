@@ -1,11 +1,14 @@
 //===- RuntimeAbi.cpp - calls into libmoe_runtime_gpu ---------------------===//
 #include "RuntimeAbi.h"
 
+#include "MoeDialect/Conversion/MoeToRuntimeCalls.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,6 +28,18 @@ Type getAbiType(MLIRContext *ctx, AbiKind kind) {
   llvm_unreachable("unknown AbiKind");
 }
 
+/// Whether moert_abi.def lists `name` as stream-ordered: it never waits for
+/// the device.
+static bool isStreamOrdered(StringRef name) {
+  static constexpr const char *kStreamOrdered[] = {
+#define MOERT_ABI_FUNCTION(name, resultKind, resultCType, args)
+#define MOERT_ABI_ARG(kind, ctype, name)
+#define MOERT_ABI_STREAM_ORDERED(name) #name,
+#include "moe_runtime/moert_abi.def"
+  };
+  return llvm::is_contained(kStreamOrdered, name);
+}
+
 func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
                                     StringRef name, FunctionType type) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(name))
@@ -33,6 +48,8 @@ func::FuncOp declareRuntimeFunction(OpBuilder &b, ModuleOp module,
   b.setInsertionPointToStart(module.getBody());
   auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
+  if (isStreamOrdered(name))
+    fn->setAttr(kStreamOrderedAttr, b.getUnitAttr());
   return fn;
 }
 

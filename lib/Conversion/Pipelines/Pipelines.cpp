@@ -335,6 +335,11 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   // One stream per host function; the runtime makes every stream the same
   // one, so runtime calls (cuBLASLt) are ordered with the kernels.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // The host waits before every runtime call; cuBLASLt calls and TMA
+  // descriptor encoding need none, and each such wait leaves the GPU idle
+  // until the host has enqueued the next kernel.
+  if (options.deferHostWaits)
+    pm.addNestedPass<func::FuncOp>(moe::createGpuDeferHostWaitsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -24,7 +24,8 @@
 // CHECK-DAG:   #[[HIMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 0, d1)>
 // CHECK-DAG:   #[[MIDMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 1, d1)>
 // CHECK-DAG:   #[[LOMAP:map[0-9]*]] = affine_map<(d0, d1) -> (d0, 2, d1)>
-// CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32, i64, i64, i64)
+// The GEMM only enqueues work on the runtime stream (moert_abi.def):
+// CHECK-LABEL: func.func private @moert_entry_matmul_bf16(!llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32, i64, i64, i64) attributes {moert.stream_ordered}
 // CHECK-LABEL: func.func @router_weight_grad(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<96x40xbf16>, %[[G:[^:]+]]: memref<96x8xf32>, %[[DW:[^:]+]]: memref<40x8xf32>)
 // CHECK:         %[[PARTS:.*]] = memref.alloc() : memref<96x24xbf16>

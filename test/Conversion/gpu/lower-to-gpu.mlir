@@ -34,15 +34,22 @@
 // column blocks a split_bf16 kernel writes into the logits: x·hi, plus
 // x·lo + x·mid where finite. Nothing zeroes the logits first.
 // CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_0_split_bf16::@tiny_layer_0_split_bf16 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[BLOCK]], %{{.*}}, %{{.*}}) : i64 args(
-// Before a runtime call the stream's work is finished.
-// CHECK:       llvm.call @mgpuStreamSynchronize(%[[S]])
+// The GEMM is enqueued on the same stream: no host wait before it
+// (gpu-defer-host-waits), and the next kernel goes on that stream.
+// CHECK-NOT:   llvm.call @mgpuStreamSynchronize(
 // CHECK:       llvm.call @moert_entry_matmul_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[H]])
 // CHECK-NOT:   llvm.call @moert_entry_matmul_bf16(
-// CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_1_split_bf16::@tiny_layer_1_split_bf16
+// CHECK-NOT:   llvm.call @mgpuStreamSynchronize(
+// CHECK:       gpu.launch_func <%[[S]] : !llvm.ptr> @tiny_layer_1_split_bf16::@tiny_layer_1_split_bf16
 // CHECK:       gpu.launch_func <%{{.*}} : !llvm.ptr> @tiny_layer_2_route::@tiny_layer_2_route
+// Before the cuBLASLt grouped GEMM (it reads the group sizes on the host)
+// the stream's work is finished.
+// CHECK:       llvm.call @mgpuStreamSynchronize(
+// CHECK-NEXT:  llvm.call @mgpuStreamDestroy(
+// CHECK-NEXT:  llvm.call @moert_entry_grouped_gemm_bf16(
 // The expert FFN: gate and up ([R, H] · [E, H, F], KN, bf16 out), down
 // ([R, F] · [E, F, H]); the group sizes are the same buffer each time.
-// CHECK:       llvm.call @moert_entry_grouped_gemm_bf16(%[[A1:.*]], %{{.*}}, %[[SIZES:.*]], %[[G]], %[[H]], %[[F]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
+// CHECK-SAME:    %[[A1:.*]], %{{.*}}, %[[SIZES:.*]], %[[G]], %[[H]], %[[F]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, i32, i64) -> ()
 // CHECK:       llvm.call @moert_entry_grouped_gemm_bf16(%[[A1]], %{{.*}}, %[[SIZES]], %[[G]], %[[H]], %[[F]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]])
 // CHECK:       gpu.launch_func
 // CHECK:       llvm.call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %[[SIZES]], %[[G]], %[[F]], %[[H]], %[[ZERO32]], %{{.*}}, %[[ZERO32]], %[[R]])

@@ -257,4 +257,25 @@ def GpuHostBuffersToDevicePass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GpuDeferHostWaitsPass
+    : Pass<"gpu-defer-host-waits", "::mlir::func::FuncOp"> {
+  let summary = "Drop the host waits in front of host code that does not "
+                "need the device's results";
+  let description = [{
+    gpu-async-region ends every run of asynchronous GPU ops with a blocking
+    `gpu.wait` in front of the next op with side effects: the host waits
+    for the stream before each runtime call. Calls into the runtime that
+    only enqueue work on the runtime stream (declarations with the unit
+    attribute `moert.stream_ordered`, from moert_abi.def's
+    MOERT_ABI_STREAM_ORDERED), and host code that touches only the host
+    stack (the TMA descriptors being encoded), need no such wait: the
+    stream keeps their work in order. Here a blocking `gpu.wait` whose
+    following host code up to the next `gpu.wait async` (in the same block)
+    is only such code is erased, and that `gpu.wait async` waits on its
+    tokens instead, so the kernels before and after run back to back on the
+    stream. A wait in front of anything else (a host read of device memory,
+    another call, a loop, the return) stays. Run after gpu-async-region.
+  }];
+}
+
 #endif // MOE_CONVERSION_GPUCODEGEN_PASSES_TD
