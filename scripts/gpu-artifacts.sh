@@ -21,6 +21,9 @@
 #                                            the NaN masks of both dumps)
 #   OUT/gemm/{gpu,cpu}.*, OUT/gemm/in        test/gpu's generated grouped GEMM
 #                                            cases and their group sizes;
+#   OUT/gemm/gpu-c8.*                        the same on 8 CTAs (each CTA runs
+#                                            many tiles: pingpong's consumers
+#                                            take turns)
 #   OUT/gemm/gpu-cublaslt.*                  the same cases on the cuBLASLt
 #                                            path (epilogues as own kernels)
 #   OUT/fp8wgrad/{gpu,gpu-generated,cpu}.*, OUT/fp8wgrad/in
@@ -141,6 +144,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   gemms=$ROOT/test/gpu/Inputs/generated-grouped-gemm.mlir
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" -o "$OUT/gemm/gpu"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" "$PINGPONG" -o "$OUT/gemm/gpu-panels"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" "$PINGPONG" --gemm-ctas=8 -o "$OUT/gemm/gpu-c8"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== FP8 weight gradients on f32 operands (test/gpu/Inputs/fp8-wgrad.mlir)"

@@ -29,9 +29,10 @@ if [ -d "$ART/gemm" ]; then
   # The grouped GEMM cases alone (test/gpu/generated-grouped-gemm.test):
   # skewed and empty groups, partial tiles, f32 output, 300 groups,
   # epilogues, 256-column tiles; generated kernels (gpu), the same with
-  # panels of 2 column tiles (gpu-panels) and the cuBLASLt path
+  # panels of 2 column tiles (gpu-panels), on 8 CTAs (gpu-c8: many tiles a
+  # CTA, pingpong's consumers taking turns) and the cuBLASLt path
   # (gpu-cublaslt).
-  for variant in gpu gpu-panels gpu-cublaslt; do
+  for variant in gpu gpu-panels gpu-c8 gpu-cublaslt; do
     [ -f "$ART/gemm/$variant.so" ] || continue
     echo "=== grouped GEMMs ($variant) vs CPU reference $(date +%T)"
     if timeout 120 "$RUNNER" "$ART/gemm/$variant" --device gpu --inputs "$ART/gemm/in" --iters 1 \

@@ -235,21 +235,28 @@ struct GroupedGemmConfig {
   /// (CUTLASS's "pingpong" against its "cooperative" schedule). With K of
   /// 768 (12 k-steps a tile) the stores and the pipeline's drain and refill
   /// cost about 1.2 us a tile, 20 % of qwen3-30b-a3b's fc2 forward. For
-  /// RaggedDim::M with 128 x 128 bf16 tiles. Not with FP8 operands (their
+  /// 128 x 128 bf16 tiles. Not with FP8 operands (their
   /// test cases have fewer than 4 k-steps: not yet run on a GPU), f32
   /// outputs (the epilogue stages bf16 boxes; without TMA stores, as in
   /// sanitizer builds, threads store every block from the boxes),
   /// `accumulate` (c's prefetched values take the registers),
-  /// gate|up pairs (their activation's temporaries), where a k-step's rows
-  /// of an N-major B past K need zeroing (the consumers zero them
-  /// together), nor with fewer than 4 k-steps (LLVM peels or unrolls so
-  /// short a main loop behind a test of its trip count, which puts wgmmas
-  /// in a branch, and ptxas then serializes them: C7520).
+  /// gate|up pairs (their activation's temporaries). RaggedDim::M: not
+  /// where a k-step's rows of an N-major B past K need zeroing (the
+  /// consumers zero them together), nor with fewer than 4 k-steps (LLVM
+  /// peels or unrolls so short a main loop behind a test of its trip
+  /// count, which puts wgmmas in a branch, and ptxas then serializes them:
+  /// C7520). RaggedDim::K (weight gradients): a tile's k-steps are its
+  /// group's rows, known at run time, and a consumer zeroes the rows
+  /// outside the group in the whole stage itself; short tiles (small
+  /// groups) are where the other consumer's main loop hides an epilogue
+  /// most.
   bool pingpong() const {
-    return pingpongAllowed && ragged == RaggedDim::M && blockM == 128 &&
-           blockN == 128 && !f32Out && !fp8() && !accumulate &&
-           accumulatorsPerOutput == 1 && kTailRows(k) == 0 &&
-           kTailRows(kSecond) == 0 && kTiles() >= 4;
+    bool tile = pingpongAllowed && blockM == 128 && blockN == 128 &&
+                !f32Out && !fp8() && !accumulate && accumulatorsPerOutput == 1;
+    if (ragged == RaggedDim::K)
+      return tile;
+    return tile && kTailRows(k) == 0 && kTailRows(kSecond) == 0 &&
+           kTiles() >= 4;
   }
   /// GemmChoices::pingpong.
   bool pingpongAllowed = true;

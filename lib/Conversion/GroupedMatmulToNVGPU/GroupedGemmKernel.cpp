@@ -802,9 +802,12 @@ private:
 
   /// GroupedGemmConfig::pingpong: consumer w runs the CTA's tiles w, w + 2,
   /// ... (tile blockId + n numCtas for the CTA's n-th), both 64-row blocks
-  /// of each. Its k-step count before tile n is kTiles for each earlier
-  /// tile of the CTA inside the groups (the zero rows' tiles, which come
-  /// last, have none). The two main loops take turns, ordered by a pair of
+  /// of each. RaggedDim::M: its k-step count before tile n is kTiles for
+  /// each earlier tile of the CTA inside the groups (the zero rows' tiles,
+  /// which come last, have none). RaggedDim::K: tiles have their group's
+  /// k-steps, so the count is carried: each tile adds its own and the
+  /// other consumer's next tile's. The two main loops take turns, ordered
+  /// by a pair of
   /// named barriers: consumer w arrives on its own once its tile's last
   /// wgmmas are issued (where the CTA has a next tile) and waits on the
   /// other's before its main loop (past the CTA's first tile). Without the
@@ -815,11 +818,25 @@ private:
     Value pending = arith::MaxSIOp::create(b, loc, sub(totalTiles, blockId),
                                            index(0));
     Value ctaTiles = arith::CeilDivUIOp::create(b, loc, pending, numCtas);
-    Value groupTileCount = mul(groupTiles, index(config.nTiles()));
-    Value groupPending = arith::MaxSIOp::create(
-        b, loc, sub(groupTileCount, blockId), index(0));
-    Value ctaGroupTiles =
-        arith::CeilDivUIOp::create(b, loc, groupPending, numCtas);
+    bool carriedCount = config.ragged == RaggedDim::K;
+    // The k-steps of the CTA's n-th tile (its last one past the end).
+    Value lastTile = sub(totalTiles, index(1));
+    auto ctaTileSteps = [&](Value n) {
+      return decodeTile(minU(add(blockId, mul(n, numCtas)), lastTile)).kSteps;
+    };
+    Value ctaGroupTiles;
+    SmallVector<Value> initialCount;
+    if (carriedCount) {
+      // Consumer 1 starts after the CTA's first tile, consumer 0's.
+      Value second = cmp(arith::CmpIPredicate::eq, consumer, index(1));
+      initialCount.push_back(
+          select(second, ctaTileSteps(index(0)), index(0)));
+    } else {
+      Value groupTileCount = mul(groupTiles, index(config.nTiles()));
+      Value groupPending = arith::MaxSIOp::create(
+          b, loc, sub(groupTileCount, blockId), index(0));
+      ctaGroupTiles = arith::CeilDivUIOp::create(b, loc, groupPending, numCtas);
+    }
     auto turnBarrier = [&](Value which, bool arrive) {
       Value id = add(toI32(which), i32(config.consumers() + 2));
       Value threads = i32(config.consumers() * GroupedGemmConfig::warpgroupSize);
@@ -832,20 +849,28 @@ private:
     };
     Value other = sub(index(1), consumer);
     auto loop = scf::ForOp::create(b, loc, consumer, ctaTiles,
-                                   index(config.consumers()));
+                                   index(config.consumers()), initialCount);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value n = loop.getInductionVar();
     TileCoordinates t = decodeTile(add(blockId, mul(n, numCtas)));
-    Value count = mul(minU(n, ctaGroupTiles), index(config.kTiles()));
+    Value count =
+        carriedCount ? loop.getRegionIterArg(0)
+                     : mul(minU(n, ctaGroupTiles), index(config.kTiles()));
     ifThen(cmp(arith::CmpIPredicate::ugt, n, index(0)),
            [&] { turnBarrier(other, /*arrive=*/false); });
     Value hasNext =
         cmp(arith::CmpIPredicate::ult, add(n, index(1)), ctaTiles);
+    // The other consumer's next tile, decoded before this one's main loop.
+    Value otherSteps;
+    if (carriedCount)
+      otherSteps = ctaTileSteps(add(n, index(1)));
     SmallVector<Value> accumulators = emitPingpongTileMma(t, count, [&] {
       ifThen(hasNext, [&] { turnBarrier(consumer, /*arrive=*/true); });
     });
     emitPingpongEpilogue(t, accumulators);
+    if (carriedCount)
+      scf::YieldOp::create(b, loc, add(count, add(t.kSteps, otherSteps)));
   }
 
   /// A whole tile's epilogue on one consumer (pingpong). Every value is
@@ -880,21 +905,31 @@ private:
           b, loc, NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     consumerBarrier();
+    // A weight gradient whose M is a multiple of the tile has only whole
+    // blocks: no row-by-row path.
+    bool everyBlockWhole = !config.maskedStores();
     SmallVector<Value> whole(blocks, i1(false));
     if (config.tmaStore()) {
       for (int64_t block = 0; block < blocks; ++block) {
         rowBlock = index(block);
-        whole[block] = consumerRowsWhole(t);
+        whole[block] = everyBlockWhole ? i1(true) : consumerRowsWhole(t);
       }
       ifThen(isConsumerLeader, [&] {
-        for (int64_t block = 0; block < blocks; ++block)
-          ifThen(whole[block], [&] {
+        for (int64_t block = 0; block < blocks; ++block) {
+          auto store = [&, block] {
             storeBoxesByTma(t, boxViews[block],
                             add(t.rowBegin, index(block * 64)));
-          });
+          };
+          if (everyBlockWhole)
+            store();
+          else
+            ifThen(whole[block], store);
+        }
         NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
       });
     }
+    if (everyBlockWhole)
+      return;
     for (int64_t block = 0; block < blocks; ++block) {
       Value partial = arith::XOrIOp::create(b, loc, whole[block], i1(true));
       ifThen(partial, [&] {
@@ -973,6 +1008,8 @@ private:
       Value stage = stageOf(step);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
+      if (config.ragged == RaggedDim::K)
+        zeroOutsideGroup(t, loop.getInductionVar(), stage);
       SmallVector<Value> results;
       for (int64_t block = 0; block < blocks; ++block)
         results.push_back(issueStageMma(stage, loop.getRegionIterArg(block),
@@ -1110,11 +1147,16 @@ private:
 
   /// After the consumers zeroed parts of a stage: their writes fenced for
   /// the async proxy (wgmma reads the stage through it), then every
-  /// consumer waits for the others (they share B's tile).
+  /// consumer waits for the others (they share B's tile). With pingpong
+  /// one consumer zeroed the whole stage and waits for its own threads.
   void publishZeroedStage() {
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    if (config.pingpong()) {
+      consumerBarrier();
+      return;
+    }
     NVVM::BarrierOp::create(
         b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
         /*numberOfThreads=*/
@@ -1155,13 +1197,17 @@ private:
             index(GroupedGemmConfig::swizzleRowBytes)));
     ifThen(partial, [&] {
       constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
+      // This consumer's rows of A and share of B's; with pingpong all.
+      int64_t aShare = config.pingpong() ? config.blockM
+                                         : GroupedGemmConfig::wgmmaM;
+      int64_t bShare = config.pingpong() ? config.blockN
+                                         : config.blockN / config.consumers();
+      Value sharer = config.pingpong() ? index(0) : consumer;
       Value aRows =
-          add(aStageOffset(stage),
-              mul(consumer, index(GroupedGemmConfig::wgmmaM * rowBytes)));
-      zeroSwizzledBytesOutside(aRows, GroupedGemmConfig::wgmmaM, lo, hi);
-      int64_t bShare = config.blockN / config.consumers();
+          add(aStageOffset(stage), mul(sharer, index(aShare * rowBytes)));
+      zeroSwizzledBytesOutside(aRows, aShare, lo, hi);
       Value bRows =
-          add(bStageOffset(stage), mul(consumer, index(bShare * rowBytes)));
+          add(bStageOffset(stage), mul(sharer, index(bShare * rowBytes)));
       zeroSwizzledBytesOutside(bRows, bShare, lo, hi);
       publishZeroedStage();
     });
@@ -1256,8 +1302,14 @@ private:
     Value partial =
         cmp(arith::CmpIPredicate::ult, valid, index(config.blockK()));
     ifThen(partial, [&] {
-      // A is M-major here: this consumer's M-columns are its own box.
-      zeroRowsFrom(stageBoxAt(aStageOffset(stage), consumer), valid);
+      // A is M-major here: this consumer's M-columns are its own box (with
+      // pingpong, its tile's every box).
+      if (config.pingpong()) {
+        for (int64_t box = 0; box < config.rowBlocksPerConsumer(); ++box)
+          zeroRowsFrom(stageBoxAt(aStageOffset(stage), index(box)), valid);
+      } else {
+        zeroRowsFrom(stageBoxAt(aStageOffset(stage), consumer), valid);
+      }
       zeroBRowsFrom(stage, valid);
       publishZeroedStage();
     });
@@ -1282,11 +1334,14 @@ private:
   }
 
   /// Zeroes rows [firstRow, 64) of each of B's 64 x 64 boxes in `stage`,
-  /// the boxes dealt out to the consumers in turn (they share B).
+  /// the boxes dealt out to the consumers in turn (they share B; with
+  /// pingpong the one consumer zeroes every box).
   void zeroBRowsFrom(Value stage, Value firstRow) {
     for (int64_t box = 0; box < config.bBoxes(); ++box) {
-      Value mine = cmp(arith::CmpIPredicate::eq,
-                       index(box % config.consumers()), consumer);
+      Value mine = config.pingpong()
+                       ? i1(true)
+                       : cmp(arith::CmpIPredicate::eq,
+                             index(box % config.consumers()), consumer);
       ifThen(mine, [&] {
         zeroRowsFrom(stageBoxAt(bStageOffset(stage), index(box)), firstRow);
       });

@@ -243,8 +243,10 @@ func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %
 
 // A bf16 weight gradient: every tile is whole, so every epilogue is a TMA
 // store of db viewed as [G * Kd, N] = [1024, 192] (box 64 x 64) and there is
-// no f32 staging: two consumers' 16 KiB of boxes leave room for 5 stages of
-// 32 KiB (4 with the f32 staging of the f32 weight gradient above).
+// no f32 staging. Its 128 x 128 tiles run pingpong (each consumer a whole
+// tile, pingpong.mlir): two consumers' 32 KiB of boxes leave room for 4
+// stages of 32 KiB, whose empty barriers take 128 arrivals, and a fifth
+// empty barrier takes the first release.
 // CHECK-LABEL: func.func @weight_grad_bf16
 // CHECK:       %[[DB:.*]] = memref.collapse_shape %{{.*}} : memref<4x256x192xbf16> into memref<1024x192xbf16>
 // CHECK:       call @moert_entry_tensor_map_2d
@@ -254,7 +256,8 @@ func.func @weight_grad_nk(%a: memref<300x192xbf16>, %dc: memref<300x128xbf16>, %
 // CHECK-DAG:   arith.constant 200704 : i32
 // CHECK-DAG:   arith.constant 384 : index
 // CHECK:       gpu.launch
-// CHECK:         nvgpu.mbarrier.init %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK:         nvgpu.mbarrier.init %{{.*}}, %c1{{(_[0-9]+)?}}, {{.*}} num_barriers = 4>
+// CHECK:         nvgpu.mbarrier.init %{{.*}}, %c128{{(_[0-9]+)?}}, {{.*}} num_barriers = 5>
 // CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:           nvvm.cp.async.bulk.wait_group 0 {read}

@@ -28,7 +28,7 @@
 // Every launch asks for at most the 232448 bytes of shared memory a CTA may
 // have (the pair below once asked for 233472).
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu --canonicalize | %python -c "import re, sys; v = [int(x) for x in re.findall(r'dynamic_shared_memory_size %%c(\d+)_i32', sys.stdin.read())]; print(len(v), 'launches, over 232448:', sum(x > 232448 for x in v))" | FileCheck %s --check-prefix=SMEM
-// SMEM: 4 launches, over 232448: 0
+// SMEM: 5 launches, over 232448: 0
 
 // CHECK-LABEL: func.func @matmul
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%c0], %c128, predicate = %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
@@ -128,5 +128,46 @@ func.func @f32_out(%a: memref<1024x256xbf16>, %b: memref<4x256x384xbf16>, %n: me
 func.func @pair_tail(%a1: memref<512000x256xbf16>, %b1: memref<4000x256x2048xbf16>, %a2: memref<512000x264xbf16>, %b2: memref<4000x264x2048xbf16>, %n: memref<4000xi32>, %c: memref<512000x2048xbf16>) {
   moe.grouped_matmul %a1, %b1, %n outs(%c) : memref<512000x256xbf16>, memref<4000x256x2048xbf16>, memref<4000xi32> -> memref<512000x2048xbf16>
   moe.grouped_matmul %a2, %b2, %n outs(%c) {accumulate} : memref<512000x264xbf16>, memref<4000x264x2048xbf16>, memref<4000xi32> -> memref<512000x2048xbf16>
+  return
+}
+
+// -----
+
+// A bf16 weight gradient (RaggedDim::K) with 128 x 128 tiles: a tile's
+// k-steps are its group's rows, known only at run time, so the k-step
+// count is carried: consumer 1 starts after the CTA's first tile's steps,
+// and each tile adds its own and the other consumer's next tile's. A
+// k-step that brings rows of the next group has them zeroed by the tile's
+// one consumer in the whole stage (both of A's boxes, every B box), fenced
+// and synchronized among its own 128 threads (the consumer's named
+// barrier, 1 + consumer).
+// CHECK-LABEL: func.func @weight_grad
+// CHECK:         nvgpu.mbarrier.init %{{.*}}[%c4], %c128, predicate
+// CHECK:         %[[CONSUMER:.*]] = arith.divui %thread_id_x, %c128 : index
+// CHECK:         scf.for %{{.*}} = %[[CONSUMER]] to %{{.*}} step %c2 iter_args(%[[COUNT:.*]] = %{{.*}}) -> (index) {
+// CHECK:           %[[STEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
+// CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           %[[OTHERSTEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
+// CHECK:           scf.for %{{.*}} = %c0 to %[[STEPS]] step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[COUNT]], %{{.*}} = %c4)
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             scf.if
+// CHECK-COUNT-4:       vector.store %{{.*}} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:          %[[ID0:.*]] = arith.index_cast %[[CONSUMER]] : index to i32
+// CHECK-NEXT:          %[[ID:.*]] = arith.addi %[[ID0]], %c1_i32 : i32
+// CHECK-NEXT:          nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK:             nvvm.wgmma.fence.aligned
+// CHECK-COUNT-8:     nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK:             nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           %[[BOTH:.*]] = arith.addi %[[STEPS]], %[[OTHERSTEPS]] : index
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[COUNT]], %[[BOTH]] : index
+// CHECK-NEXT:      scf.yield %[[NEXT]] : index
+// Without pingpong both consumers release each stage (2 arrivals).
+// OFF-LABEL:   func.func @weight_grad
+// OFF:         nvgpu.mbarrier.init %{{.*}}[%c0{{(_[0-9]+)?}}], %c2{{(_[0-9]+)?}}, predicate
+// OFF:         nvvm.wgmma.mma_async
+// OFF-NOT:     number_of_threads = %c256_i32
+func.func @weight_grad(%a: memref<1024x256xbf16>, %dc: memref<1024x384xbf16>, %n: memref<4xi32>, %db: memref<4x256x384xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<1024x256xbf16>, memref<1024x384xbf16>, memref<4xi32> -> memref<4x256x384xbf16>
   return
 }

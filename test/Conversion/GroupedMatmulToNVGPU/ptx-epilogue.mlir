@@ -2,10 +2,12 @@
 // - accumulate: each consumer thread loads its values of c (8-byte vector
 //   loads) right after taking its registers, before the first wgmma of the
 //   tile, and stores the sums with 8-byte vector stores (no c tensor map);
-// - a bf16 weight gradient: every tile's rows are whole, so the consumers
-//   write bf16 boxes to shared memory, fence them for the async proxy and
-//   TMA-store them (bulk group committed, its reads awaited before the next
-//   tile's boxes, all of it before exit); no per-thread global store of db.
+// - a bf16 weight gradient: every tile's rows are whole, so the consumer
+//   (pingpong: each runs whole tiles; ptxas places the main loop after the
+//   epilogue) writes bf16 boxes to shared memory, fences them for the async
+//   proxy and TMA-stores them (bulk group committed, its reads awaited
+//   before the next tile's boxes, all of it before exit); no per-thread
+//   global store of db.
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=128 toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
@@ -28,11 +30,11 @@
 // CHECK-NOT: st.global.v4
 // CHECK:     setmaxnreg.inc.sync.aligned.u32 \09232;
 // CHECK-NOT: st.global.v4
-// CHECK:     wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// CHECK-NOT: st.global.v4
 // CHECK:     cp.async.bulk.wait_group.read \090;
 // CHECK-NOT: st.global.v4
 // CHECK:     fence.proxy.async.shared::cta;
+// CHECK-NOT: st.global.v4
+// CHECK:     wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-NOT: st.global.v4
 // CHECK:     cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-NOT: st.global.v4

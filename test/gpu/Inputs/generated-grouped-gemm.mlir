@@ -25,6 +25,13 @@
 //   wgrad_one_group: every row in group 2 (its tiles reduce 512 rows, the
 //                   other groups' db exactly zero)
 //   wgrad_many_groups: the 300 groups of many_groups
+//   wgrad_pingpong: bf16 db with 128 x 128 tiles (pingpong: each consumer
+//                   warpgroup runs whole tiles, the k-step count carried
+//                   over tiles of different groups' k-steps), the skewed
+//                   sizes (empty groups, partial k-steps zeroed by the
+//                   tile's one consumer)
+//   wgrad_pingpong_many: the same over the 300 groups of many_groups (each
+//                   CTA runs 2 or 3 tiles of 0 or 1 k-steps)
 // Epilogues (the fusion hook; applied to the accumulator registers):
 //   gated_silu:     gate and up as one GEMM, b [G, K, 2F] (kn) with F = 160:
 //                   SiLU(gate) · up in the epilogue; the skewed sizes; F is
@@ -169,6 +176,16 @@ func.func @wgrad_many_groups(%a: tensor<2048x64xbf16>, %dc: tensor<2048x64xbf16>
   %e = tensor.empty() : tensor<300x64x64xf32>
   %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<2048x64xbf16>, tensor<2048x64xbf16>, tensor<300xi32> -> tensor<300x64x64xf32>
   return %db : tensor<300x64x64xf32>
+}
+func.func @wgrad_pingpong(%a: tensor<512x256xbf16>, %dc: tensor<512x384xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<8x256x384xbf16> {
+  %e = tensor.empty() : tensor<8x256x384xbf16>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<512x256xbf16>, tensor<512x384xbf16>, tensor<8xi32> -> tensor<8x256x384xbf16>
+  return %db : tensor<8x256x384xbf16>
+}
+func.func @wgrad_pingpong_many(%a: tensor<2048x128xbf16>, %dc: tensor<2048x128xbf16>, %sizes: tensor<300xi32> {moe.name = "sizes"}) -> tensor<300x128x128xbf16> {
+  %e = tensor.empty() : tensor<300x128x128xbf16>
+  %db = moe.grouped_weight_grad %a, %dc, %sizes outs(%e) : tensor<2048x128xbf16>, tensor<2048x128xbf16>, tensor<300xi32> -> tensor<300x128x128xbf16>
+  return %db : tensor<300x128x128xbf16>
 }
 func.func @gated_silu(%a: tensor<512x128xbf16>, %b: tensor<8x128x320xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> tensor<512x160xbf16> {
   %e = tensor.empty() : tensor<512x160xbf16>

@@ -43,6 +43,8 @@ SIZES = {
     "wide_gated_nk_f32": SKEWED,
 }
 SIZES["wgrad_many_groups"] = SIZES["many_groups"]
+SIZES["wgrad_pingpong"] = SKEWED
+SIZES["wgrad_pingpong_many"] = SIZES["many_groups"]
 
 
 out = sys.argv[1]
