@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_GPUDEFERHOSTWAITSPASS
@@ -29,13 +30,31 @@ using namespace mlir;
 
 namespace {
 
+/// Whether a GPU op uses `buffer` or a view of it (a copy from the device
+/// into it, say): then its host accesses must wait for the stream.
+bool usedByGpuOps(Value buffer) {
+  SmallVector<Value> pending{buffer};
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (isa<gpu::GPUDialect>(user->getDialect()))
+        return true;
+      if (isa<LLVM::GEPOp, ViewLikeOpInterface>(user))
+        llvm::append_range(pending, user->getResults());
+    }
+  }
+  return false;
+}
+
 /// Whether `address` points into a stack allocation of the host function
-/// (through GEPs).
+/// (through GEPs) that no GPU op touches.
 bool isHostStackAddress(Value address) {
   while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
     address = gep.getBase();
-  return address.getDefiningOp<LLVM::AllocaOp>() ||
-         address.getDefiningOp<memref::AllocaOp>();
+  Operation *allocation = address.getDefiningOp();
+  if (!isa_and_nonnull<LLVM::AllocaOp, memref::AllocaOp>(allocation))
+    return false;
+  return !usedByGpuOps(allocation->getResult(0));
 }
 
 /// Whether `op` reads or writes nothing but the host stack: it cannot see
@@ -95,7 +114,8 @@ struct DeferHostWaitsPass
       gpu::WaitOp next = nextRunNotNeedingTheWait(wait);
       if (!next)
         continue;
-      for (Value token : wait.getAsyncDependencies())
+      // addAsyncDependency prepends: in reverse, the tokens keep their order.
+      for (Value token : llvm::reverse(wait.getAsyncDependencies()))
         next.addAsyncDependency(token);
       wait.erase();
     }

@@ -859,12 +859,12 @@ private:
                      : mul(minU(n, ctaGroupTiles), index(config.kTiles()));
     ifThen(cmp(arith::CmpIPredicate::ugt, n, index(0)),
            [&] { turnBarrier(other, /*arrive=*/false); });
-    Value hasNext =
-        cmp(arith::CmpIPredicate::ult, add(n, index(1)), ctaTiles);
+    Value nextN = add(n, index(1));
+    Value hasNext = cmp(arith::CmpIPredicate::ult, nextN, ctaTiles);
     // The other consumer's next tile, decoded before this one's main loop.
     Value otherSteps;
     if (carriedCount)
-      otherSteps = ctaTileSteps(add(n, index(1)));
+      otherSteps = ctaTileSteps(nextN);
     SmallVector<Value> accumulators = emitPingpongTileMma(t, count, [&] {
       ifThen(hasNext, [&] { turnBarrier(consumer, /*arrive=*/true); });
     });

@@ -235,13 +235,16 @@ private:
 /// back; compute-sanitizer initcheck does not see those writes and reported
 /// every such read as uninitialized (the router's dense matmul of
 /// mixtral-8x7b and dsv3-1gpu, inside splitKreduce_kernel). Zeroing costs one
-/// memset per workspace, and makes the reads defined for initcheck.
+/// memset per workspace, and makes the reads defined for initcheck. The
+/// memset goes on `stream`, the workspace's one user: on the legacy default
+/// stream it would not be ordered with the non-blocking runtime stream, and
+/// could land after the first GEMM's split-K partial products.
 int allocateWorkspace(cudaStream_t stream, void **workspace) {
   CK_CUDA(cudaMalloc(workspace, kWorkspaceBytes));
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   cudaError_t e = cudaStreamIsCapturing(stream, &capture);
   if (e == cudaSuccess && capture == cudaStreamCaptureStatusNone)
-    e = cudaMemset(*workspace, 0, kWorkspaceBytes);
+    e = cudaMemsetAsync(*workspace, 0, kWorkspaceBytes, stream);
   if (e != cudaSuccess) {
     cudaFree(*workspace);
     *workspace = nullptr;

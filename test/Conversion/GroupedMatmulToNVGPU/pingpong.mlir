@@ -141,12 +141,24 @@ func.func @pair_tail(%a1: memref<512000x256xbf16>, %b1: memref<4000x256x2048xbf1
 // one consumer in the whole stage (both of A's boxes, every B box), fenced
 // and synchronized among its own 128 threads (the consumer's named
 // barrier, 1 + consumer).
+// The CTA's first tile (blockId, at most the last of 4 x 2 x 3 tiles)
+// gives consumer 1 its first count; tile n + 1 the other's next steps.
 // CHECK-LABEL: func.func @weight_grad
 // CHECK:         nvgpu.mbarrier.init %{{.*}}[%c4], %c128, predicate
 // CHECK:         %[[CONSUMER:.*]] = arith.divui %thread_id_x, %c128 : index
-// CHECK:         scf.for %{{.*}} = %[[CONSUMER]] to %{{.*}} step %c2 iter_args(%[[COUNT:.*]] = %{{.*}}) -> (index) {
+// CHECK:         %[[SECOND:.*]] = arith.cmpi eq, %[[CONSUMER]], %c1 : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.minui %block_id_x, %c23 : index
+// CHECK-NEXT:    arith.divui %[[FIRST]], %c6 : index
+// CHECK:         %[[FIRSTSTEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
+// CHECK-NEXT:    %[[INIT:.*]] = arith.select %[[SECOND]], %[[FIRSTSTEPS]], %c0 : index
+// CHECK:         scf.for %[[N:.*]] = %[[CONSUMER]] to %{{.*}} step %c2 iter_args(%[[COUNT:.*]] = %[[INIT]]) -> (index) {
 // CHECK:           %[[STEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
 // CHECK:           nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:           %[[NEXTN:.*]] = arith.addi %[[N]], %c1 : index
+// CHECK-NEXT:      arith.cmpi ult, %[[NEXTN]], %{{.*}} : index
+// CHECK-NEXT:      %[[NEXTOFFSET:.*]] = arith.muli %[[NEXTN]], %c132 : index
+// CHECK-NEXT:      %[[NEXTTILE:.*]] = arith.addi %block_id_x, %[[NEXTOFFSET]] : index
+// CHECK-NEXT:      arith.minui %[[NEXTTILE]], %c23 : index
 // CHECK:           %[[OTHERSTEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
 // CHECK:           scf.for %{{.*}} = %c0 to %[[STEPS]] step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %[[COUNT]], %{{.*}} = %c4)
 // CHECK:             nvgpu.mbarrier.try_wait.parity

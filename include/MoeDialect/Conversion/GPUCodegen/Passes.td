@@ -273,8 +273,12 @@ def GpuDeferHostWaitsPass
     following host code up to the next `gpu.wait async` (in the same block)
     is only such code is erased, and that `gpu.wait async` waits on its
     tokens instead, so the kernels before and after run back to back on the
-    stream. A wait in front of anything else (a host read of device memory,
-    another call, a loop, the return) stays. Run after gpu-async-region.
+    stream. A wait in front of anything else (a host read of device memory
+    or of a stack buffer that a GPU op uses, another call, a loop, the
+    return) stays. Run after gpu-async-region. Sound only where every
+    stream of the host code is one stream, as libmoe_runtime_gpu's
+    mgpuStreamCreate makes it (the stream-ordered calls enqueue on that
+    runtime stream).
   }];
 }
 
