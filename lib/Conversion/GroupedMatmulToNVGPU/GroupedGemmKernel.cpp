@@ -910,9 +910,9 @@ private:
     bool everyBlockWhole = !config.maskedStores();
     SmallVector<Value> whole(blocks, i1(false));
     if (config.tmaStore()) {
-      for (int64_t block = 0; block < blocks; ++block) {
+      for (int64_t block = 0; block < blocks && !everyBlockWhole; ++block) {
         rowBlock = index(block);
-        whole[block] = everyBlockWhole ? i1(true) : consumerRowsWhole(t);
+        whole[block] = consumerRowsWhole(t);
       }
       ifThen(isConsumerLeader, [&] {
         for (int64_t block = 0; block < blocks; ++block) {
