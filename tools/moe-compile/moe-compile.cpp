@@ -119,6 +119,13 @@ static cl::opt<bool> gemmPingpong(
              "matmuls run whole on one consumer warpgroup, the two taking "
              "turns (=false: both share every tile, to compare)"),
     cl::cat(category));
+static cl::opt<bool> gemmHeaviestGroupsFirst(
+    "gemm-heaviest-groups-first", cl::init(true),
+    cl::desc("GPU targets, --gemm=generated: weight gradients run their "
+             "largest groups' tiles first, dealt to the CTAs in alternating "
+             "directions, so that hot experts do not pile up on a few SMs "
+             "(=false: group after group, to compare)"),
+    cl::cat(category));
 static cl::opt<bool> deferHostWaits(
     "defer-host-waits", cl::init(true),
     cl::desc("GPU targets: the host does not wait for the stream before "
@@ -366,6 +373,7 @@ int main(int argc, char **argv) {
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
     options.gemmPingpong = gemmPingpong;
+    options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
     options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;
     options.deferHostWaits = deferHostWaits;

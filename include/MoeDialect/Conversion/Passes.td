@@ -354,6 +354,13 @@ def ConvertGroupedMatmulToNVGPUPass
            "or more k-steps; not with accumulate, gate|up pairs or a K tail "
            "of an N-major weight; false: both consumers share every tile, "
            "64 rows each)">,
+    Option<"heaviestGroupsFirst", "heaviest-groups-first", "bool",
+           /*default=*/"true",
+           "Weight gradients: run the groups' tiles largest group first, "
+           "each round of numCtas tiles dealt to the CTAs in alternating "
+           "directions, so that skewed routing's hot groups do not pile up "
+           "on a few CTAs (false: group after group, CTA i taking tiles i, "
+           "i + num-ctas, ...)">,
     Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
            "Generate kernels for FP8 grouped matmuls only (the bf16 ones stay "
            "with cuBLASLt, which has no FP8 grouped path here)">,

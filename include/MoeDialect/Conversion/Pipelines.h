@@ -116,6 +116,13 @@ struct MoeLowerToGpuOptions
                      "tiles per consumer warpgroup, taking turns "
                      "(convert-grouped-matmul-to-nvgpu's pingpong)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmHeaviestGroupsFirst{
+      *this, "gemm-heaviest-groups-first",
+      llvm::cl::desc("Generated weight gradients run their largest groups' "
+                     "tiles first, dealt to the CTAs in alternating "
+                     "directions (convert-grouped-matmul-to-nvgpu's "
+                     "heaviest-groups-first)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

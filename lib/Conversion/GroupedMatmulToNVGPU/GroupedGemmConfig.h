@@ -70,6 +70,10 @@ struct GemmChoices {
   bool autoSelect = false;
   /// n-tiles of a panel of the tile order (0: chosen, chooseConfig).
   int64_t panelTiles = 0;
+  /// Weight gradients run their groups' tiles heaviest group first, dealt
+  /// to the CTAs in alternating directions
+  /// (GroupedGemmConfig::heaviestGroupsFirst).
+  bool heaviestGroupsFirst = true;
 };
 
 struct GroupedGemmConfig {
@@ -196,6 +200,25 @@ struct GroupedGemmConfig {
   int64_t scanLength() const {
     return (groups + threads() - 1) / threads() * threads();
   }
+
+  /// RaggedDim::K: the tiles run in the order of their groups' sizes,
+  /// largest first, and round r of the persistent loop deals its numCtas
+  /// tiles to CTAs 0, 1, ... (even r) or ..., 1, 0 (odd r). A weight
+  /// gradient's tile costs its group's rows; with skewed routing a few hot
+  /// groups' tiles cost ten times the mean, and dealt in group order
+  /// (CTA i takes tiles i, i + numCtas, ...) they pile up on the same
+  /// CTAs: on qwen3-30b-a3b's skewed loads the busiest CTA then gets 13 %
+  /// more k-steps than the mean; heaviest first, alternating, 2 %. Every
+  /// tile still reduces its group's rows in one CTA, so the result does
+  /// not depend on the order (same bits). The CTAs rank the groups by
+  /// size in shared memory (groupOrder) after the scan.
+  bool heaviestGroupsFirstAllowed = true;
+  bool heaviestGroupsFirst() const {
+    return ragged == RaggedDim::K && heaviestGroupsFirstAllowed;
+  }
+  /// i32 arrays after the epilogue staging: the two scans, and the group
+  /// order where heaviestGroupsFirst.
+  int64_t scanArrays() const { return heaviestGroupsFirst() ? 3 : 2; }
 
   // TMA boxes: an operand stored K-major arrives as one box of (its tile
   // rows) x 64 K-columns; one stored M- or N-major as boxes of 64 K-rows x
@@ -333,7 +356,7 @@ struct GroupedGemmConfig {
   /// What the kernel asks for: the layout plus up to 1023 bytes of padding
   /// to align the dynamic shared memory's base.
   int64_t sharedBytes() const {
-    return 1024 + scanOffset() + 2 * scanLength() * 4;
+    return 1024 + scanOffset() + scanArrays() * scanLength() * 4;
   }
   /// Bytes one stage's TMA loads bring (the mbarrier's transaction count;
   /// with stagedScales, the scale copies' bytes come on top).

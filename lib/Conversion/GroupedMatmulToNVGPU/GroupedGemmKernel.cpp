@@ -15,7 +15,9 @@
 //  - RaggedDim::M (grouped matmul): group after group, then the tiles of
 //    the zero rows past the last group; only the rows of the tile's group
 //    are stored;
-//  - RaggedDim::K (weight gradient): group after group, each tile reducing
+//  - RaggedDim::K (weight gradient): group after group, largest group
+//    first (GroupedGemmConfig::heaviestGroupsFirst, each round of numCtas
+//    tiles dealt in alternating directions), each tile reducing
 //    over its group's rows; rows of the next group that a last,
 //    partial k-step brings are zeroed in shared memory before the wgmma, and
 //    an empty group's tiles store zeros.
@@ -80,6 +82,10 @@ public:
     if (config.tmaStore())
       publishOutputTensorMap();
     gpu::BarrierOp::create(b, loc);
+    if (config.heaviestGroupsFirst()) {
+      orderGroupsBySize();
+      gpu::BarrierOp::create(b, loc);
+    }
     Value isProducer = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge, threadId,
         index(config.consumers() * GroupedGemmConfig::warpgroupSize));
@@ -153,6 +159,10 @@ private:
                            index(config.scanOffset()));
     scanRows = sharedView({config.scanLength()}, b.getI32Type(),
                           index(config.scanOffset() + config.scanLength() * 4));
+    if (config.heaviestGroupsFirst())
+      groupOrder = sharedView(
+          {config.scanLength()}, b.getI32Type(),
+          index(config.scanOffset() + 2 * config.scanLength() * 4));
   }
 
   void initBarriers() {
@@ -221,6 +231,46 @@ private:
         memref::StoreOp::create(b, loc, sum.first, scanTiles, ValueRange{i});
         memref::StoreOp::create(b, loc, sum.second, scanRows, ValueRange{i});
       }
+    }
+  }
+
+  /// GroupedGemmConfig::heaviestGroupsFirst: groupOrder[i] = the group
+  /// with the i-th most rows (ties: the lower group first), from the row
+  /// scan (after a barrier). Each thread ranks the groups it owns against
+  /// all G: G steps of two shared loads, once per CTA.
+  void orderGroupsBySize() {
+    int64_t perThread = config.scanLength() / config.threads();
+    for (int64_t j = 0; j < perThread; ++j) {
+      Value g = add(threadId, index(j * config.threads()));
+      ifThen(cmp(arith::CmpIPredicate::ult, g, index(config.groups)), [&] {
+        Value hasPrevious = cmp(arith::CmpIPredicate::ugt, g, index(0));
+        Value previous = select(hasPrevious, sub(g, index(1)), index(0));
+        Value before = select(
+            hasPrevious,
+            memref::LoadOp::create(b, loc, scanRows, ValueRange{previous}),
+            i32(0));
+        Value size = sub(
+            memref::LoadOp::create(b, loc, scanRows, ValueRange{g}), before);
+        auto loop = scf::ForOp::create(b, loc, index(0), index(config.groups),
+                                       index(1), ValueRange{i32(0), i32(0)});
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value h = loop.getInductionVar();
+          Value rank = loop.getRegionIterArg(0);
+          Value through =
+              memref::LoadOp::create(b, loc, scanRows, ValueRange{h});
+          Value other = sub(through, loop.getRegionIterArg(1));
+          Value heavier = arith::OrIOp::create(
+              b, loc, cmp(arith::CmpIPredicate::sgt, other, size),
+              andI(cmp(arith::CmpIPredicate::eq, other, size),
+                   cmp(arith::CmpIPredicate::ult, h, g)));
+          Value one = arith::ExtUIOp::create(b, loc, b.getI32Type(), heavier);
+          scf::YieldOp::create(b, loc, ValueRange{add(rank, one), through});
+        }
+        memref::StoreOp::create(b, loc, toI32(g), groupOrder,
+                                ValueRange{toIndex(loop.getResult(0))});
+      });
     }
   }
 
@@ -339,12 +389,35 @@ private:
     return t;
   }
 
-  /// RaggedDim::K: group after group, each group's tiles in panel order;
-  /// k-steps over the group's rows.
+  /// GroupedGemmConfig::heaviestGroupsFirst: the place in the group-ordered
+  /// tile sequence of the loop's tile `tile` (blockId + r numCtas): round
+  /// r's tiles go to the CTAs in reverse where r is odd. The last round
+  /// reverses over the tiles it has.
+  Value alternatingRoundPosition(Value tile) {
+    Value numCtas = index(config.numCtas);
+    tile = minU(tile, sub(totalTiles, index(1)));
+    Value round = divU(tile, numCtas);
+    Value roundBegin = mul(round, numCtas);
+    Value inRound = sub(tile, roundBegin);
+    Value width = minU(numCtas, sub(totalTiles, roundBegin));
+    Value odd = cmp(arith::CmpIPredicate::ne, remU(round, index(2)), index(0));
+    return add(roundBegin,
+               select(odd, sub(sub(width, index(1)), inRound), inRound));
+  }
+
+  /// RaggedDim::K: group after group (by size, heaviest first, where
+  /// GroupedGemmConfig::heaviestGroupsFirst), each group's tiles in panel
+  /// order; k-steps over the group's rows.
   TileCoordinates decodeReductionTile(Value tile) {
     Value tilesPerGroup = index(config.mTiles() * config.nTiles());
     TileCoordinates t;
-    t.group = divU(tile, tilesPerGroup);
+    if (config.heaviestGroupsFirst()) {
+      tile = alternatingRoundPosition(tile);
+      t.group = toIndex(memref::LoadOp::create(
+          b, loc, groupOrder, ValueRange{divU(tile, tilesPerGroup)}));
+    } else {
+      t.group = divU(tile, tilesPerGroup);
+    }
     auto [mTile, nTile] =
         panelOrder(remU(tile, tilesPerGroup), index(config.mTiles()));
     t.aBegin = mul(mTile, index(config.blockM));
@@ -1938,6 +2011,7 @@ private:
   Value scanTiles, scanRows;
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;
+  Value groupOrder; // GroupedGemmConfig::heaviestGroupsFirst
   Value consumer, consumerThread, isConsumerLeader;
   /// The 64-row block of the tile that the consumer's wgmmas and epilogue
   /// work on: its own (`consumer`), or with pingpong each block in turn.

@@ -173,6 +173,7 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
   problem.pingpongAllowed = choices.pingpong;
+  problem.heaviestGroupsFirstAllowed = choices.heaviestGroupsFirst;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
 }
@@ -607,6 +608,7 @@ struct ConvertGroupedMatmulToNVGPUPass
     choices.maxStages = maxStages;
     choices.tmaStore = tmaStore;
     choices.pingpong = pingpong;
+    choices.heaviestGroupsFirst = heaviestGroupsFirst;
     choices.fp8Only = fp8Only;
     choices.autoSelect = autoSelect;
     choices.panelTiles = panelTiles;

@@ -289,6 +289,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.panelTiles = options.gemmPanelTiles;
     gemms.tmaStore = options.gemmTmaStore;
     gemms.pingpong = options.gemmPingpong;
+    gemms.heaviestGroupsFirst = options.gemmHeaviestGroupsFirst;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }
   moe::ConvertMoeToRuntimeCallsPassOptions runtimeCalls;

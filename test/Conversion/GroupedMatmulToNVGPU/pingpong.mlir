@@ -148,7 +148,8 @@ func.func @pair_tail(%a1: memref<512000x256xbf16>, %b1: memref<4000x256x2048xbf1
 // CHECK:         %[[CONSUMER:.*]] = arith.divui %thread_id_x, %c128 : index
 // CHECK:         %[[SECOND:.*]] = arith.cmpi eq, %[[CONSUMER]], %c1 : index
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.minui %block_id_x, %c23 : index
-// CHECK-NEXT:    arith.divui %[[FIRST]], %c6 : index
+// CHECK-NEXT:    arith.minui %[[FIRST]], %c23 : index
+// CHECK:         arith.divui %{{.*}}, %c6 : index
 // CHECK:         %[[FIRSTSTEPS:.*]] = arith.select %{{.*}}, %c0, %{{.*}} : index
 // CHECK-NEXT:    %[[INIT:.*]] = arith.select %[[SECOND]], %[[FIRSTSTEPS]], %c0 : index
 // CHECK:         scf.for %[[N:.*]] = %[[CONSUMER]] to %{{.*}} step %c2 iter_args(%[[COUNT:.*]] = %[[INIT]]) -> (index) {
