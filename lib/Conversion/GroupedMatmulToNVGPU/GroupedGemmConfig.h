@@ -201,8 +201,10 @@ struct GroupedGemmConfig {
     return (groups + threads() - 1) / threads() * threads();
   }
 
-  /// RaggedDim::K: the tiles run in the order of their groups' sizes,
-  /// largest first, and round r of the persistent loop deals its numCtas
+  /// RaggedDim::K, where the largest group has more than twice the mean
+  /// rows (decided on the device, per launch): the tiles run in the order
+  /// of their groups' sizes, largest first, and round r of the persistent
+  /// loop deals its numCtas
   /// tiles to CTAs 0, 1, ... (even r) or ..., 1, 0 (odd r). A weight
   /// gradient's tile costs its group's rows; with skewed routing a few hot
   /// groups' tiles cost ten times the mean, and dealt in group order

@@ -16,7 +16,8 @@
 //    the zero rows past the last group; only the rows of the tile's group
 //    are stored;
 //  - RaggedDim::K (weight gradient): group after group, largest group
-//    first (GroupedGemmConfig::heaviestGroupsFirst, each round of numCtas
+//    first where the largest has more than twice the mean rows
+//    (GroupedGemmConfig::heaviestGroupsFirst, each round of numCtas
 //    tiles dealt in alternating directions), each tile reducing
 //    over its group's rows; rows of the next group that a last,
 //    partial k-step brings are zeroed in shared memory before the wgmma, and
@@ -85,6 +86,7 @@ public:
     if (config.heaviestGroupsFirst()) {
       orderGroupsBySize();
       gpu::BarrierOp::create(b, loc);
+      decideSkewedSchedule();
     }
     Value isProducer = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::uge, threadId,
@@ -274,6 +276,25 @@ private:
     }
   }
 
+  /// Whether the largest group (groupOrder[0], after a barrier) has more
+  /// than twice the mean rows: only then do the tiles run heaviest first.
+  /// With near-equal groups group order is as balanced, and its rounds
+  /// were 2-3 % faster on qwen3-30b-a3b's balanced weight gradients
+  /// (bench/results/2026-11-30-h200-heaviest-first run1).
+  void decideSkewedSchedule() {
+    Value largest = toIndex(
+        memref::LoadOp::create(b, loc, groupOrder, ValueRange{index(0)}));
+    Value hasPrevious = cmp(arith::CmpIPredicate::ugt, largest, index(0));
+    Value previous = select(hasPrevious, sub(largest, index(1)), index(0));
+    Value before =
+        select(hasPrevious, scanAt(scanRows, previous), index(0));
+    Value largestRows = sub(scanAt(scanRows, largest), before);
+    Value totalRows = scanAt(scanRows, index(config.groups - 1));
+    skewedSchedule =
+        cmp(arith::CmpIPredicate::ugt, mul(largestRows, index(config.groups)),
+            mul(totalRows, index(2)));
+  }
+
   /// The schedule's extent, read from the scans (after a barrier).
   void readScheduleExtent() {
     if (config.ragged == RaggedDim::K) {
@@ -412,9 +433,11 @@ private:
     Value tilesPerGroup = index(config.mTiles() * config.nTiles());
     TileCoordinates t;
     if (config.heaviestGroupsFirst()) {
-      tile = alternatingRoundPosition(tile);
-      t.group = toIndex(memref::LoadOp::create(
-          b, loc, groupOrder, ValueRange{divU(tile, tilesPerGroup)}));
+      tile = select(skewedSchedule, alternatingRoundPosition(tile), tile);
+      Value slot = divU(tile, tilesPerGroup);
+      Value heaviest = toIndex(
+          memref::LoadOp::create(b, loc, groupOrder, ValueRange{slot}));
+      t.group = select(skewedSchedule, heaviest, slot);
     } else {
       t.group = divU(tile, tilesPerGroup);
     }
@@ -2012,6 +2035,7 @@ private:
   Value fullBarriers, emptyBarriers;
   Value groupTiles, groupRowsEnd, totalTiles;
   Value groupOrder; // GroupedGemmConfig::heaviestGroupsFirst
+  Value skewedSchedule; // i1: run the tiles heaviest group first
   Value consumer, consumerThread, isConsumerLeader;
   /// The 64-row block of the tile that the consumer's wgmmas and epilogue
   /// work on: its own (`consumer`), or with pingpong each block in turn.

@@ -1,8 +1,10 @@
 // A weight gradient's tile costs its group's rows. With skewed routing a few
 // groups hold ten times the mean, and dealt in group order (CTA i: tiles i,
-// i + numCtas, ...) their tiles pile up on the same CTAs. So its tiles run
-// in the order of their groups' sizes, largest first, and round r of the
-// persistent loop deals its tiles to the CTAs in reverse where r is odd.
+// i + numCtas, ...) their tiles pile up on the same CTAs. So where the
+// largest group has more than twice the mean rows (decided per launch on
+// the device), its tiles run in the order of their groups' sizes, largest
+// first, and round r of the persistent loop deals its tiles to the CTAs in
+// reverse where r is odd.
 // - After the scans, each thread ranks the groups it owns: the rank of g is
 //   the number of groups h with more rows, or as many and h < g (sizes are
 //   differences of the inclusive row scan, carried through the loop), and
@@ -50,7 +52,20 @@
 // CHECK-NEXT:        memref.store %[[G]], %[[ORDER]][%[[AT]]]
 // CHECK-NEXT:      }
 // CHECK-NEXT:      gpu.barrier
-// The producer's loop over the 12 tiles, and its decode.
+// The largest group, groupOrder[0], decides: heaviest first only where its
+// rows times G exceed twice all rows.
+// CHECK-NEXT:      %[[LARGEST32:.*]] = memref.load %[[ORDER]][%c0]
+// CHECK-NEXT:      %[[LARGEST:.*]] = arith.index_cast %[[LARGEST32]] : i32 to index
+// CHECK:           %[[THROUGHL:.*]] = memref.load %[[ROWS]][%[[LARGEST]]]
+// CHECK-NEXT:      %[[THROUGHLI:.*]] = arith.index_cast %[[THROUGHL]] : i32 to index
+// CHECK-NEXT:      %[[LROWS:.*]] = arith.subi %[[THROUGHLI]], %{{.*}} : index
+// CHECK-NEXT:      %[[ALL32:.*]] = memref.load %[[ROWS]][%c5]
+// CHECK-NEXT:      %[[ALL:.*]] = arith.index_cast %[[ALL32]] : i32 to index
+// CHECK-NEXT:      %[[TIMESG:.*]] = arith.muli %[[LROWS]], %c6 : index
+// CHECK-NEXT:      %[[TWICE:.*]] = arith.muli %[[ALL]], %c2 : index
+// CHECK-NEXT:      %[[SKEWED:.*]] = arith.cmpi ugt, %[[TIMESG]], %[[TWICE]] : index
+// The producer's loop over the 12 tiles, and its decode: the place in the
+// alternating rounds where skewed, else the tile itself.
 // CHECK:           scf.for %[[TILE:.*]] = %block_id_x to %c12 step %c132
 // CHECK-NEXT:        %[[CLAMPED:.*]] = arith.minui %[[TILE]], %c11 : index
 // CHECK-NEXT:        %[[ROUND:.*]] = arith.divui %[[CLAMPED]], %c132 : index
@@ -63,10 +78,12 @@
 // CHECK-NEXT:        %[[LAST:.*]] = arith.subi %[[WIDTH]], %c1 : index
 // CHECK-NEXT:        %[[REVERSED:.*]] = arith.subi %[[LAST]], %[[IN]] : index
 // CHECK-NEXT:        %[[OFFSET:.*]] = arith.select %[[ODD]], %[[REVERSED]], %[[IN]] : index
-// CHECK-NEXT:        %[[PLACE:.*]] = arith.addi %[[BEGIN]], %[[OFFSET]] : index
+// CHECK-NEXT:        %[[ALTERNATING:.*]] = arith.addi %[[BEGIN]], %[[OFFSET]] : index
+// CHECK-NEXT:        %[[PLACE:.*]] = arith.select %[[SKEWED]], %[[ALTERNATING]], %[[TILE]] : index
 // CHECK-NEXT:        %[[SLOT:.*]] = arith.divui %[[PLACE]], %c2 : index
-// CHECK-NEXT:        %[[GROUP:.*]] = memref.load %[[ORDER]][%[[SLOT]]]
-// CHECK-NEXT:        arith.index_cast %[[GROUP]] : i32 to index
+// CHECK-NEXT:        %[[GROUP32:.*]] = memref.load %[[ORDER]][%[[SLOT]]]
+// CHECK-NEXT:        %[[HEAVIEST:.*]] = arith.index_cast %[[GROUP32]] : i32 to index
+// CHECK-NEXT:        arith.select %[[SKEWED]], %[[HEAVIEST]], %[[SLOT]] : index
 // CHECK-NEXT:        arith.remui %[[PLACE]], %c2 : index
 // OFF-LABEL: func.func @weight_grad_order
 // OFF-NOT:       memref<384xi32, #gpu.address_space<workgroup>>

@@ -70,11 +70,12 @@ func.func @matmul_panels(%a: memref<1024x128xbf16>, %b: memref<2x128x640xbf16>, 
 // the tile's place in the group order (heaviest-groups-first.mlir) gives
 // the group's slot and the tile within the group.
 // CHECK-LABEL: func.func @weight_grad_panels
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %c20 step %c132
-// CHECK:           %[[PLACE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:         scf.for %[[TILE:.*]] = %{{.*}} to %c20 step %c132
+// CHECK:           %[[PLACE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[TILE]] : index
 // CHECK-NEXT:      %[[SLOT:.*]] = arith.divui %[[PLACE]], %c10 : index
 // CHECK-NEXT:      memref.load %{{.*}}[%[[SLOT]]]
 // CHECK-NEXT:      arith.index_cast
+// CHECK-NEXT:      arith.select
 // CHECK-NEXT:      %[[I:.*]] = arith.remui %[[PLACE]], %c10 : index
 // CHECK-NEXT:      %[[PANEL:.*]] = arith.divui %[[I]], %c4 : index
 // CHECK-NEXT:      %[[FIRST:.*]] = arith.muli %[[PANEL]], %c2 : index
