@@ -85,7 +85,7 @@ static cl::opt<std::string> gemmBlockN(
     "gemm-block-n", cl::init("auto"),
     cl::desc("GPU targets, --gemm=generated: the generated grouped GEMMs' "
              "tile width (auto: 256 for weight gradients and grouped matmuls "
-             "with N >= 4096 where N allows and 3 stages fit, else 128; or "
+             "with N > 4096 where N allows and 3 stages fit, else 128; or "
              "128, 256)"),
     cl::cat(category));
 static cl::opt<int64_t> gemmPanelTiles(

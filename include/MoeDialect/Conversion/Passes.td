@@ -331,7 +331,7 @@ def ConvertGroupedMatmulToNVGPUPass
            "SXM)">,
     Option<"blockNOption", "block-n", "std::string", /*default=*/"\"auto\"",
            "Columns of a tile (the wgmma's N): auto (256 for weight gradients "
-           "and for grouped matmuls with N >= 4096 where it fits with 3 "
+           "and for grouped matmuls with N > 4096 where it fits with 3 "
            "stages and N is a multiple of it, else 128), 128 or 256 "
            "(wherever 2 stages fit)">,
     Option<"panelTiles", "panel-tiles", "int64_t", /*default=*/"0",

@@ -7,8 +7,12 @@
 
 namespace mlir::moe::grouped_gemm {
 
-/// Below this N a grouped matmul keeps 128-column tiles (automatic).
-static constexpr int64_t minWideMatmulN = 4096;
+/// Up to this N a grouped matmul keeps 128-column tiles (automatic), which
+/// run pingpong: on one H200 (bench/results/2026-11-30-h200-heaviest-first
+/// run3) 128 beat 256 at N = 4096 (seed-test's fc1 forward and fc2 dgrad,
+/// K = 1024: 4 % and 7 %; mixtral-8x7b's fc1 dgrad, K = 14336: 4 %) and
+/// lost at N = 14336 (mixtral's fc1 forward and fc2 dgrad: 1 % and 2 %).
+static constexpr int64_t maxNarrowMatmulN = 4096;
 
 namespace {
 
@@ -89,14 +93,15 @@ GroupedGemmConfig chooseConfig(const GroupedGemmConfig &problem,
     blockNChoice = BlockNChoice::n128;
   switch (blockNChoice) {
   case BlockNChoice::automatic:
-    // Measured on one H100 (bench/results/2026-11-24-h100-wide-tiles): 256
-    // is faster for every weight gradient and for grouped matmuls with
-    // N >= 4096 (mixtral-8x7b: the layer 16 % faster); qwen3's grouped
-    // matmuls (N = 768: 7 % slower, half as many tiles to spread over the
-    // SMs; N = 2048: a tie) keep 128.
+    // Measured on one H100 (bench/results/2026-11-24-h100-wide-tiles,
+    // before 128-wide tiles ran pingpong): 256 is faster for every weight
+    // gradient and for grouped matmuls with large N (mixtral-8x7b: the
+    // layer 16 % faster); qwen3's grouped matmuls (N = 768: 7 % slower,
+    // half as many tiles to spread over the SMs; N = 2048: a tie) keep
+    // 128, and so do those with N = 4096 (maxNarrowMatmulN).
     useWide = wide.n % wide.outBlockN() == 0 && wide.stages >= 3 &&
               !wide.accumulate &&
-              (wide.ragged == RaggedDim::K || wide.n >= minWideMatmulN);
+              (wide.ragged == RaggedDim::K || wide.n > maxNarrowMatmulN);
     break;
   case BlockNChoice::n256:
     useWide = wide.stages >= 2;

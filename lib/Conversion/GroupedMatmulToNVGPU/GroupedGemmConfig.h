@@ -372,7 +372,7 @@ struct GroupedGemmConfig {
 /// numCtas). RaggedDim::M: BM = 128 where groups average at least 128 rows,
 /// else 64 (a small group wastes less of a 64-row tile). RaggedDim::K:
 /// BM = 128 where M is a multiple of 128, else 64. BN = 256 (automatic)
-/// for weight gradients and for grouped matmuls with N >= 4096, where c's
+/// for weight gradients and for grouped matmuls with N > 4096, where c's
 /// N is a multiple of the tile's output width (256, or 128 with gate|up
 /// halves), at least 3 stages fit, and the epilogue does not
 /// `accumulate` (its prefetched values would not fit the registers next to

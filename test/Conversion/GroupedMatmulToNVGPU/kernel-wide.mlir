@@ -2,7 +2,7 @@
 // m64n256k16 wgmma per 16-wide k-slice (128 f32 accumulator registers a
 // thread). block-n=256 takes them wherever 2 stages fit (prefixes FORCED
 // and EPI test the kernel's structure); block-n=auto (the default, CHECK) for weight
-// gradients and grouped matmuls with N >= 4096, where c's N is a multiple of
+// gradients and grouped matmuls with N > 4096, where c's N is a multiple of
 // the tile's output width (256; 128 with gate|up halves), at least 3 stages
 // fit next to the epilogue's shared memory and the op does not accumulate;
 // else the tile stays 128 wide. block-n=128 keeps every tile 128 wide
@@ -224,9 +224,10 @@ func.func @accumulate_wide_n(%a: memref<256x64xbf16>, %b: memref<4x256x64xbf16>,
 
 // -----
 
-// auto: a grouped matmul with N < 4096 keeps 128-wide tiles (qwen3-30b-a3b's
-// N = 768 and 2048 were slower or no faster with 256 on an H100); at N =
-// 4096 it takes 256.
+// auto: a grouped matmul with N <= 4096 keeps 128-wide tiles (qwen3-30b-a3b's
+// N = 768 and 2048 were slower or no faster with 256 on an H100, and
+// seed-test's and mixtral-8x7b's N = 4096 faster with 128-wide pingpong
+// tiles on an H200); at N = 8192 it takes 256.
 // CHECK-LABEL: func.func @auto_n2048
 // CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
 // CHECK-NOT:   n = 256
@@ -240,7 +241,8 @@ func.func @auto_n2048(%a: memref<1024x128xbf16>, %b: memref<2x128x2048xbf16>, %n
 // -----
 
 // CHECK-LABEL: func.func @auto_n4096
-// CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// CHECK-NOT:   n = 256
 func.func @auto_n4096(%a: memref<1024x128xbf16>, %b: memref<2x128x4096xbf16>, %n: memref<2xi32>, %c: memref<1024x4096xbf16>) {
   moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x128xbf16>, memref<2x128x4096xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
   return
@@ -248,7 +250,16 @@ func.func @auto_n4096(%a: memref<1024x128xbf16>, %b: memref<2x128x4096xbf16>, %n
 
 // -----
 
-// The other clauses of auto at N >= 4096: N = 4160 is not a multiple of 256
+// CHECK-LABEL: func.func @auto_n8192
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+func.func @auto_n8192(%a: memref<1024x128xbf16>, %b: memref<2x128x8192xbf16>, %n: memref<2xi32>, %c: memref<1024x8192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x128xbf16>, memref<2x128x8192xbf16>, memref<2xi32> -> memref<1024x8192xbf16>
+  return
+}
+
+// -----
+
+// The other clauses of auto at N > 4096: N = 4160 is not a multiple of 256
 // (a 256-wide tile would compute masked columns in every row), and an
 // accumulating matmul keeps its prefetched c next to 64 accumulators: both
 // stay 128 wide.
@@ -262,10 +273,10 @@ func.func @auto_n4160(%a: memref<1024x128xbf16>, %b: memref<2x128x4160xbf16>, %n
 
 // -----
 
-// CHECK-LABEL: func.func @auto_accumulate_n4096
+// CHECK-LABEL: func.func @auto_accumulate_n8192
 // CHECK:       nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
 // CHECK-NOT:   n = 256
-func.func @auto_accumulate_n4096(%a: memref<1024x128xbf16>, %b: memref<2x4096x128xbf16>, %n: memref<2xi32>, %c: memref<1024x4096xbf16>) {
-  moe.grouped_matmul %a, %b, %n outs(%c) {accumulate, weight_layout = #moe<weight_layout nk>} : memref<1024x128xbf16>, memref<2x4096x128xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
+func.func @auto_accumulate_n8192(%a: memref<1024x128xbf16>, %b: memref<2x8192x128xbf16>, %n: memref<2xi32>, %c: memref<1024x8192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) {accumulate, weight_layout = #moe<weight_layout nk>} : memref<1024x128xbf16>, memref<2x8192x128xbf16>, memref<2xi32> -> memref<1024x8192xbf16>
   return
 }

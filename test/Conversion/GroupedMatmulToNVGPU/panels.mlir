@@ -91,27 +91,27 @@ func.func @weight_grad_panels(%a: memref<1024x256xbf16>, %dc: memref<1024x640xbf
 
 // -----
 
-// 128 x 256 tiles (N = 4096: 16 column tiles) of a 32 MB B a group (K =
+// 128 x 256 tiles (N = 8192: 32 column tiles) of a 64 MB B a group (K =
 // 4096): panels of 8.
 // AUTO-LABEL: func.func @wide_default_panels
 // AUTO:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c132
-// AUTO:           arith.subi %c16, %{{.*}} : index
+// AUTO:           arith.subi %c32, %{{.*}} : index
 // AUTO-NEXT:      arith.minui %{{.*}}, %c8 : index
-func.func @wide_default_panels(%a: memref<1024x4096xbf16>, %b: memref<2x4096x4096xbf16>, %n: memref<2xi32>, %c: memref<1024x4096xbf16>) {
-  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x4096xbf16>, memref<2x4096x4096xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
+func.func @wide_default_panels(%a: memref<1024x4096xbf16>, %b: memref<2x4096x8192xbf16>, %n: memref<2xi32>, %c: memref<1024x8192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x4096xbf16>, memref<2x4096x8192xbf16>, memref<2xi32> -> memref<1024x8192xbf16>
   return
 }
 
 // -----
 
-// The same tiles with K = 1024 (8 MB of B a group): one panel.
+// The same tiles with K = 1024 (16 MB of B a group): one panel.
 // AUTO-LABEL: func.func @wide_small_b
 // AUTO:         scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %c132
-// AUTO:           %[[N:.*]] = arith.remui %[[TILE]], %c16 : index
+// AUTO:           %[[N:.*]] = arith.remui %[[TILE]], %c32 : index
 // AUTO-NEXT:      arith.muli %[[N]], %c256 : index
 // AUTO-NOT:       arith.minui %{{.*}}, %c8 : index
 // AUTO:           nvvm.wgmma.mma_async
-func.func @wide_small_b(%a: memref<1024x1024xbf16>, %b: memref<2x1024x4096xbf16>, %n: memref<2xi32>, %c: memref<1024x4096xbf16>) {
-  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x1024xbf16>, memref<2x1024x4096xbf16>, memref<2xi32> -> memref<1024x4096xbf16>
+func.func @wide_small_b(%a: memref<1024x1024xbf16>, %b: memref<2x1024x8192xbf16>, %n: memref<2xi32>, %c: memref<1024x8192xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<1024x1024xbf16>, memref<2x1024x8192xbf16>, memref<2xi32> -> memref<1024x8192xbf16>
   return
 }

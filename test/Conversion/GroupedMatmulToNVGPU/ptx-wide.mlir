@@ -1,5 +1,5 @@
 // The generated grouped GEMM with 256-column tiles (gemm-block-n=256; auto
-// takes them for N >= 4096 and weight gradients, kernel-wide.mlir) through the whole GPU pipeline and ptxas (sm_90a): the
+// takes them for N > 4096 and weight gradients, kernel-wide.mlir) through the whole GPU pipeline and ptxas (sm_90a): the
 // m64n256k16 wgmma for both weight layouts and for gate|up halves, 3
 // pipeline stages with 128-row tiles (3 full and 3 empty mbarriers of 8
 // bytes), B's K-major box of 256 rows (nk); and 128-column tiles where

@@ -55,7 +55,7 @@
 //                   pair with: the kernel loads c before its main loop),
 //                   the skewed sizes
 // 256-column tiles (m64n256k16 for every entry with --gemm-block-n=256; auto
-// takes them for the weight gradients and grouped matmuls with N >= 4096):
+// takes them for the weight gradients and grouped matmuls with N > 4096):
 //   wide_kn:        kn, N = 512, groups of 700 and 324 rows (128-row tiles:
 //                   TMA-stored boxes and, at the group boundary, the f32
 //                   rows stored in two 128-column slabs)
