@@ -366,9 +366,10 @@ def ConvertGroupedMatmulToNVGPUPass
            "with cuBLASLt, which has no FP8 grouped path here)">,
     Option<"autoSelect", "auto-select", "bool", /*default=*/"false",
            "Generate kernels for the bf16/f32 grouped GEMMs only where "
-           "gemm=auto's rule prefers them (32 or more groups; weight "
-           "gradients with 512 or more rows a group on average); FP8 ones "
-           "always (moe-lower-to-gpu with gemm=auto)">,
+           "gemm=auto's rule prefers them (32 or more groups, weight "
+           "gradients with 512 or more rows a group on average; or 4096 or "
+           "more rows a group on average); FP8 ones always (moe-lower-to-gpu "
+           "with gemm=auto)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",
            "Fail on a grouped matmul that cannot get a generated kernel "
            "instead of leaving it for the runtime call">,

@@ -3,10 +3,11 @@
 // auto-select (moe-lower-to-gpu with gemm=auto): a bf16 grouped GEMM gets
 // the generated kernel only where opmath::autoPrefersGeneratedGroupedGemm
 // measured it the faster: 32 or more groups, and for a weight gradient 512
-// or more rows a group on average; the others are left for the runtime's
-// cuBLASLt call. FP8 ones always get it (fp8.mlir).
+// or more rows a group on average; or groups of 4096 or more rows on
+// average, however few; the others are left for the runtime's cuBLASLt
+// call. FP8 ones always get it (fp8.mlir).
 
-// 8 groups (seed-test, mixtral): cuBLASLt.
+// 8 groups of 128 rows (mixtral-8x7b: 2048): cuBLASLt.
 // CHECK-LABEL: func.func @eight_groups
 // CHECK:       moe.grouped_matmul
 // CHECK-NOT:   gpu.launch
@@ -64,12 +65,28 @@ func.func @wgrad_short_groups(%a: memref<32704x128xbf16>, %dc: memref<32704x64xb
 
 // -----
 
-// Weight gradient, 8 groups of 4096 rows: cuBLASLt (few groups).
+// Weight gradient, 8 groups of 4088 rows: cuBLASLt (few groups, each
+// below 4096 rows).
 // CHECK-LABEL: func.func @wgrad_eight_groups
 // CHECK:       moe.grouped_weight_grad
 // CHECK-NOT:   gpu.launch
-func.func @wgrad_eight_groups(%a: memref<32768x128xbf16>, %dc: memref<32768x64xbf16>, %n: memref<8xi32>, %db: memref<8x128x64xbf16>) {
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<32768x128xbf16>, memref<32768x64xbf16>, memref<8xi32> -> memref<8x128x64xbf16>
+func.func @wgrad_eight_groups(%a: memref<32704x128xbf16>, %dc: memref<32704x64xbf16>, %n: memref<8xi32>, %db: memref<8x128x64xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<32704x128xbf16>, memref<32704x64xbf16>, memref<8xi32> -> memref<8x128x64xbf16>
+  return
+}
+
+// -----
+
+// 8 groups of 4096 rows (seed-test: 8192), a grouped matmul and a weight
+// gradient: the generated kernel.
+// CHECK-LABEL: func.func @eight_long_groups
+// CHECK:       gpu.launch
+// CHECK-NOT:   moe.grouped_matmul
+// CHECK:       gpu.launch
+// CHECK-NOT:   moe.grouped_weight_grad
+func.func @eight_long_groups(%a: memref<32768x128xbf16>, %b: memref<8x128x64xbf16>, %n: memref<8xi32>, %c: memref<32768x64xbf16>, %db: memref<8x128x64xbf16>) {
+  moe.grouped_matmul %a, %b, %n outs(%c) : memref<32768x128xbf16>, memref<8x128x64xbf16>, memref<8xi32> -> memref<32768x64xbf16>
+  moe.grouped_weight_grad %a, %c, %n outs(%db) : memref<32768x128xbf16>, memref<32768x64xbf16>, memref<8xi32> -> memref<8x128x64xbf16>
   return
 }
 
