@@ -245,14 +245,7 @@ private:
     for (int64_t j = 0; j < perThread; ++j) {
       Value g = add(threadId, index(j * config.threads()));
       ifThen(cmp(arith::CmpIPredicate::ult, g, index(config.groups)), [&] {
-        Value hasPrevious = cmp(arith::CmpIPredicate::ugt, g, index(0));
-        Value previous = select(hasPrevious, sub(g, index(1)), index(0));
-        Value before = select(
-            hasPrevious,
-            memref::LoadOp::create(b, loc, scanRows, ValueRange{previous}),
-            i32(0));
-        Value size = sub(
-            memref::LoadOp::create(b, loc, scanRows, ValueRange{g}), before);
+        Value size = toI32(rowsOfGroup(g));
         auto loop = scf::ForOp::create(b, loc, index(0), index(config.groups),
                                        index(1), ValueRange{i32(0), i32(0)});
         {
@@ -284,11 +277,7 @@ private:
   void decideSkewedSchedule() {
     Value largest = toIndex(
         memref::LoadOp::create(b, loc, groupOrder, ValueRange{index(0)}));
-    Value hasPrevious = cmp(arith::CmpIPredicate::ugt, largest, index(0));
-    Value previous = select(hasPrevious, sub(largest, index(1)), index(0));
-    Value before =
-        select(hasPrevious, scanAt(scanRows, previous), index(0));
-    Value largestRows = sub(scanAt(scanRows, largest), before);
+    Value largestRows = rowsOfGroup(largest);
     Value totalRows = scanAt(scanRows, index(config.groups - 1));
     skewedSchedule =
         cmp(arith::CmpIPredicate::ugt, mul(largestRows, index(config.groups)),
@@ -316,6 +305,16 @@ private:
 
   Value scanAt(Value array, Value i) {
     return toIndex(memref::LoadOp::create(b, loc, array, ValueRange{i}));
+  }
+  /// The exclusive scan at `g`: the inclusive one at g - 1, 0 for group 0.
+  Value scanBefore(Value array, Value g) {
+    Value hasPrevious = cmp(arith::CmpIPredicate::ugt, g, index(0));
+    Value previous = select(hasPrevious, sub(g, index(1)), index(0));
+    return select(hasPrevious, scanAt(array, previous), index(0));
+  }
+  /// Group `g`'s rows (its clamped size) from the row scan.
+  Value rowsOfGroup(Value g) {
+    return sub(scanAt(scanRows, g), scanBefore(scanRows, g));
   }
 
   /// The group of m-tile `mTile` (the first g with tiles[0..g] > mTile), by
@@ -449,10 +448,7 @@ private:
     // The last m-tile of an M that is not a multiple of blockM is partial.
     t.rowEnd = add(t.rowBegin,
                    minU(index(config.blockM), sub(index(config.m), t.aBegin)));
-    Value hasPrevious = cmp(arith::CmpIPredicate::ugt, t.group, index(0));
-    Value previous = select(hasPrevious, sub(t.group, index(1)), index(0));
-    Value rowsBefore =
-        select(hasPrevious, scanAt(scanRows, previous), index(0));
+    Value rowsBefore = scanBefore(scanRows, t.group);
     // Sizes past R (invalid) never reach past the operands.
     t.reductionBegin = minU(rowsBefore, index(config.rows));
     t.reductionEnd = minU(scanAt(scanRows, t.group), index(config.rows));

@@ -33,8 +33,10 @@
 // CHECK-NEXT:      gpu.barrier
 // CHECK-NEXT:      %[[OWNED:.*]] = arith.cmpi ult, %thread_id_x, %c6 : index
 // CHECK-NEXT:      scf.if %[[OWNED]] {
-// CHECK:             %[[THROUGH:.*]] = memref.load %[[ROWS:.*]][%thread_id_x]
-// CHECK-NEXT:        %[[SIZE:.*]] = arith.subi %[[THROUGH]], %{{.*}} : i32
+// CHECK-NEXT:        %[[THROUGH:.*]] = memref.load %[[ROWS:.*]][%thread_id_x]
+// CHECK-NEXT:        %[[THROUGHI:.*]] = arith.index_cast %[[THROUGH]] : i32 to index
+// CHECK:             %[[SIZEI:.*]] = arith.subi %[[THROUGHI]], %{{.*}} : index
+// CHECK-NEXT:        %[[SIZE:.*]] = arith.index_cast %[[SIZEI]] : index to i32
 // CHECK-NEXT:        %[[RANK:.*]]:2 = scf.for %[[H:.*]] = %c0 to %c6 step %c1 iter_args(%[[R:.*]] = %c0_i32, %[[PREV:.*]] = %c0_i32) -> (i32, i32) {
 // CHECK-NEXT:          %[[HTHROUGH:.*]] = memref.load %[[ROWS]][%[[H]]]
 // CHECK-NEXT:          %[[HSIZE:.*]] = arith.subi %[[HTHROUGH]], %[[PREV]] : i32
@@ -56,9 +58,9 @@
 // rows times G exceed twice all rows.
 // CHECK-NEXT:      %[[LARGEST32:.*]] = memref.load %[[ORDER]][%c0]
 // CHECK-NEXT:      %[[LARGEST:.*]] = arith.index_cast %[[LARGEST32]] : i32 to index
-// CHECK:           %[[THROUGHL:.*]] = memref.load %[[ROWS]][%[[LARGEST]]]
+// CHECK-NEXT:      %[[THROUGHL:.*]] = memref.load %[[ROWS]][%[[LARGEST]]]
 // CHECK-NEXT:      %[[THROUGHLI:.*]] = arith.index_cast %[[THROUGHL]] : i32 to index
-// CHECK-NEXT:      %[[LROWS:.*]] = arith.subi %[[THROUGHLI]], %{{.*}} : index
+// CHECK:           %[[LROWS:.*]] = arith.subi %[[THROUGHLI]], %{{.*}} : index
 // CHECK-NEXT:      %[[ALL32:.*]] = memref.load %[[ROWS]][%c5]
 // CHECK-NEXT:      %[[ALL:.*]] = arith.index_cast %[[ALL32]] : i32 to index
 // CHECK-NEXT:      %[[TIMESG:.*]] = arith.muli %[[LROWS]], %c6 : index
