@@ -96,6 +96,11 @@ DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
+# compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
+# backend GEMM and every option above.
+compile_layer() {
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$3"
+}
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
 # name  full-T  check-T  (dsv3's sequence aux loss: seq_length = check-T / 2)
@@ -125,14 +130,14 @@ for spec in $CHECK_TOKENS; do
   echo "== $name (T=$full; check T=$small)"
   if [ "${CHECK_ONLY:-0}" != 1 ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
     differentiate "$src" "$OUT/src/$name.mlir"
-    "$BIN/moe-compile" --quiet "$OUT/src/$name.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$OUT/gpu/$name"
+    compile_layer "$OUT/src/$name.mlir" "${MOE_GEMM:-auto}" "$OUT/gpu/$name"
   fi
   sed -e "s/tensor<${full}x/tensor<${small}x/g" \
       -e "s/seq_length = ${full} : i64/seq_length = $((small / 2)) : i64/" \
       "$src" >"$OUT/src/$name-check.in.mlir"
   differentiate "$OUT/src/$name-check.in.mlir" "$OUT/src/$name-check.mlir"
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$OUT/check/gpu/$name"
+    compile_layer "$OUT/src/$name-check.mlir" "${MOE_GEMM:-auto}" "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
   # At full size gemm=auto gives seed-test's grouped GEMMs generated kernels
   # (8192 rows a group), at check size cuBLASLt (64 rows a group): its
@@ -140,7 +145,7 @@ for spec in $CHECK_TOKENS; do
   # (check/gpu/seed-test-generated; scripts/gpu-e2e.sh compares it with
   # check/cpu/seed-test).
   if [ "$name" = seed-test ] && [ "${MOE_GEMM:-auto}" = auto ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
-    "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$OUT/check/gpu/$name-generated"
+    compile_layer "$OUT/src/$name-check.mlir" generated "$OUT/check/gpu/$name-generated"
   fi
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
