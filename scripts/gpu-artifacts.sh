@@ -12,10 +12,11 @@
 #                                            (CHECK_TOKENS below), sm_90a and
 #                                            cpu: the CPU reference is a plain
 #                                            loop nest, too slow at full T.
-#   OUT/check/gpu/seed-test-generated.*      seed-test's check layer with every
-#                                            grouped GEMM generated (what
-#                                            gemm=auto picks at full size);
-#                                            only with MOE_GEMM=auto
+#   OUT/check/gpu/<name>-generated.*         small's, seed-test's and
+#                                            qwen3-30b-a3b's check layers with
+#                                            every grouped GEMM generated
+#                                            (what gemm=auto picks at full
+#                                            size); only with MOE_GEMM=auto
 # The residual policy is moe-generate-vjp's recompute=$VJP_RECOMPUTE (default
 # none: the backward reads the saved expert activation instead of recomputing
 # it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
@@ -139,14 +140,16 @@ for spec in $CHECK_TOKENS; do
   [ "${CHECK_CPU_ONLY:-0}" = 1 ] ||
     compile_layer "$OUT/src/$name-check.mlir" "${MOE_GEMM:-auto}" "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
-  # At full size gemm=auto gives seed-test's grouped GEMMs generated kernels
-  # (8192 rows a group), at check size cuBLASLt (64 rows a group): its
-  # check layer once more with every grouped GEMM generated
-  # (check/gpu/seed-test-generated; scripts/gpu-e2e.sh compares it with
-  # check/cpu/seed-test).
-  if [ "$name" = seed-test ] && [ "${MOE_GEMM:-auto}" = auto ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
-    compile_layer "$OUT/src/$name-check.mlir" generated "$OUT/check/gpu/$name-generated"
-  fi
+  # At full size gemm=auto gives seed-test's and qwen3-30b-a3b's grouped
+  # GEMMs generated kernels (and with them the epilogue fusions), at check
+  # size cuBLASLt (few rows a group): those check layers, and small's, once
+  # more with every grouped GEMM generated (check/gpu/<name>-generated;
+  # scripts/gpu-e2e.sh compares each with check/cpu/<name>).
+  case $name in small|seed-test|qwen3-30b-a3b)
+    if [ "${MOE_GEMM:-auto}" = auto ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
+      compile_layer "$OUT/src/$name-check.mlir" generated "$OUT/check/gpu/$name-generated"
+    fi ;;
+  esac
 done
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   echo "== nan-propagation (test/e2e/nan)"

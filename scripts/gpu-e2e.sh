@@ -76,9 +76,11 @@ fi
 echo "=== GPU vs CPU reference, fewer tokens (see scripts/gpu-artifacts.sh) $(date +%T)"
 pids=()
 default_examples="small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu"
-# seed-test's check layer with every grouped GEMM generated, where
-# scripts/gpu-artifacts.sh made it (gemm=auto's full-size choice there).
-[ -f "$ART/check/gpu/seed-test-generated.so" ] && default_examples="$default_examples seed-test-generated"
+# The check layers with every grouped GEMM generated, where
+# scripts/gpu-artifacts.sh made them (gemm=auto's full-size choice there).
+for name in small seed-test qwen3-30b-a3b; do
+  [ -f "$ART/check/gpu/$name-generated.so" ] && default_examples="$default_examples $name-generated"
+done
 for name in ${E2E_EXAMPLES:-$default_examples}; do
   # X-generated is X's check layer with generated GEMMs: X's reference.
   reference=${name%-generated}

@@ -821,6 +821,12 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
     if (op.getRowScale())
       return err("'row_scale' is read by the epilogue, but the op has no "
                  "epilogue region");
+    if (!op.getEpilogueInputs().empty())
+      return err("'epilogue_inputs' are read by the epilogue, but the op has "
+                 "no epilogue region");
+    if (op.getOuts().size() > 1)
+      return err("destinations past 'c' are written by the epilogue, but the "
+                 "op has no epilogue region");
     return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
                         "[R, N]");
   }
@@ -838,6 +844,26 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
         failed(expectSameDim(err, "R", "a", *a, 0, "row_scale", *scale, 0)))
       return failure();
   }
+  // Epilogue inputs and the extra destinations have c's shape.
+  for (auto [i, input] : llvm::enumerate(op.getEpilogueInputs())) {
+    std::string name = "epilogue_inputs #" + std::to_string(i);
+    auto in = expectTensor(err, name, typeOf(input), 2, "[R, N_c]",
+                           Elem::Activation);
+    if (failed(in) ||
+        failed(expectSameDim(err, "R", "c", c, 0, name, *in, 0)) ||
+        failed(expectSameDim(err, "N_c", "c", c, 1, name, *in, 1)))
+      return failure();
+  }
+  for (unsigned i = 1; i < op.getOuts().size(); ++i) {
+    std::string name = "c" + std::to_string(i);
+    auto extra = dyn_cast<RankedTensorType>(typeOf(op.getOuts()[i]));
+    if (!extra || !isActivationType(extra.getElementType()))
+      return err("result '" + name + "' must be a tensor of bf16, f16 or f32, "
+                 "got " + str(typeOf(op.getOuts()[i])));
+    if (failed(expectResult(err, name, extra, c.getShape(),
+                            extra.getElementType(), "[R, N_c] (c's shape)")))
+      return failure();
+  }
   return verifyEpilogue(op);
 }
 
@@ -848,19 +874,24 @@ unsigned GroupedMatmulOp::getAccumulatorsPerOutput() {
   return cn * 2 == n && n != 0 ? 2 : 1;
 }
 
-Value GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b, ValueRange arguments) {
+SmallVector<Value, 3> GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b,
+                                                       ValueRange arguments) {
   Block *body = getEpilogueBlock();
   IRMapping mapping;
   mapping.map(body->getArguments(), arguments);
   for (Operation &inner : body->without_terminator())
     b.clone(inner, mapping);
-  // The yielded value may be defined outside the region: canonicalization
+  // A yielded value may be defined outside the region: canonicalization
   // hoists a constant the epilogue yields to the enclosing function.
-  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  SmallVector<Value, 3> values;
+  for (Value yielded : body->getTerminator()->getOperands())
+    values.push_back(mapping.lookupOrDefault(yielded));
+  return values;
 }
 
-/// The epilogue region: one block taking the accumulators (and the row's
-/// scale) as f32, side-effect-free scalar ops, and a moe.yield.
+/// The epilogue region: one block taking the accumulators, the row's scale
+/// and the inputs' elements as f32, side-effect-free scalar ops, and a
+/// moe.yield of one f32 per destination.
 static LogicalResult verifyEpilogue(GroupedMatmulOp op) {
   Region &region = op.getEpilogue();
   if (!region.hasOneBlock())
@@ -868,20 +899,27 @@ static LogicalResult verifyEpilogue(GroupedMatmulOp op) {
            << region.getBlocks().size();
   Block &block = region.front();
   unsigned accumulators = op.getAccumulatorsPerOutput();
-  unsigned expected = accumulators + (op.getRowScale() ? 1 : 0);
+  unsigned inputs = op.getEpilogueInputs().size();
+  unsigned expected = accumulators + (op.getRowScale() ? 1 : 0) + inputs;
   if (block.getNumArguments() != expected)
     return op.emitOpError("epilogue takes ")
            << expected << " f32 argument(s) (" << accumulators
            << (accumulators == 2 ? " accumulators: gate and up halves"
                                  : " accumulator")
-           << (op.getRowScale() ? ", then the row's scale" : "") << "), got "
+           << (op.getRowScale() ? ", then the row's scale" : "")
+           << (inputs ? ", then one per epilogue input" : "") << "), got "
            << block.getNumArguments();
   for (BlockArgument arg : block.getArguments())
     if (!arg.getType().isF32())
       return op.emitOpError("epilogue argument #")
              << arg.getArgNumber() << " must be f32, got " << arg.getType();
-  if (!isa<YieldOp>(block.getTerminator()))
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
     return op.emitOpError("epilogue must end with moe.yield");
+  if (yield.getValues().size() != op.getOuts().size())
+    return op.emitOpError("epilogue yields ")
+           << yield.getValues().size() << " value(s) but the op has "
+           << op.getOuts().size() << " destination(s); it yields one each";
   for (Operation &inner : block.without_terminator()) {
     auto scalar = [](Type t) { return !isa<ShapedType>(t); };
     if (!isMemoryEffectFree(&inner) || inner.getNumRegions() != 0 ||
@@ -1574,7 +1612,8 @@ void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
                       : dimOf(b, loc, weights, kn ? 2 : 1);
       });
   build(b, state, a, weights, groupSizes, aScale, bScale, /*row_scale=*/Value(),
-        weightLayout, /*accumulate=*/UnitAttr(), inits);
+        /*epilogue_inputs=*/ValueRange(), weightLayout,
+        /*accumulate=*/UnitAttr(), inits);
 }
 
 void GroupedWeightGradOp::build(OpBuilder &b, OperationState &state, Type db,

@@ -518,8 +518,9 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
   }
   auto placed = GroupedMatmulOp::create(
       b, loc, op->getResultTypes(), a, weights, op.getGroupSizes(), aScale,
-      bScale, op.getRowScale(), WeightLayoutAttr::get(b.getContext(), layout),
-      op.getAccumulateAttr(), op.getOuts());
+      bScale, op.getRowScale(), op.getEpilogueInputs(),
+      WeightLayoutAttr::get(b.getContext(), layout), op.getAccumulateAttr(),
+      op.getOuts());
   placed->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   placed.getEpilogue().takeBody(op.getEpilogue());
   op->replaceAllUsesWith(placed);

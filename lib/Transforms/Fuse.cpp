@@ -14,12 +14,26 @@
 // after the first: no sum kernel, the sum is rounded once, and the generated
 // GEMM computes both products in one kernel.
 //
+// elementwise-epilogue: an elementwise linalg.generic that reads a grouped
+// matmul's product (read by nothing else) and other [R, N] tensors becomes
+// that matmul's epilogue: the other tensors its epilogue inputs, the
+// generic's results its destinations (at most three). The backward's
+// activation adjoint (d_gate, d_up from gate, up and dh = dy · W_downᵀ) is
+// one: dh is never stored.
+//
+// recompute-in-epilogue: a glu over two epilogue inputs of one grouped
+// matmul (the saved gate and up, where the backward recomputes the
+// activation) becomes one more destination of that epilogue.
+//
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Dialect/Utils/OpMath.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -59,8 +73,8 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, glu.getH().getType(), product.getA(), product.getB(),
         product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
-        product.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
-        glu.getHInit());
+        /*epilogue_inputs=*/ValueRange(), product.getWeightLayoutAttr(),
+        /*accumulate=*/UnitAttr(), glu.getHInit());
     Block *body = rewriter.createBlock(&fused.getEpilogue());
     Type f32 = rewriter.getF32Type();
     Value gate = body->addArgument(f32, loc);
@@ -109,7 +123,8 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, add.getType(), second.getA(), second.getB(),
         second.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
-        second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
+        /*epilogue_inputs=*/ValueRange(), second.getWeightLayoutAttr(),
+        rewriter.getUnitAttr(), first.getC());
     rewriter.replaceOp(add, fused.getResults());
     rewriter.eraseOp(second);
     // The first product runs right before the second, which alone reads
@@ -117,6 +132,229 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
     // convert-grouped-matmul-to-nvgpu makes them one kernel.
     if (first->getBlock() == fused->getBlock())
       rewriter.moveOpBefore(first, fused);
+    return success();
+  }
+};
+
+/// The most destinations a grouped matmul's epilogue writes (c, c1, c2).
+constexpr unsigned kMaxEpilogueDestinations = 3;
+
+/// Whether `op` is a side-effect-free scalar op without regions, as an
+/// epilogue may hold.
+bool isScalarPure(Operation &op) {
+  auto scalar = [](Type t) { return !isa<ShapedType>(t); };
+  return isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+         llvm::all_of(op.getOperandTypes(), scalar) &&
+         llvm::all_of(op.getResultTypes(), scalar);
+}
+
+/// A float tensor of `shape` with bf16, f16 or f32 elements.
+bool isActivationTensorOf(Type type, ArrayRef<int64_t> shape) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getShape() == shape &&
+         isa<BFloat16Type, Float16Type, Float32Type>(tensor.getElementType());
+}
+
+/// Fresh destinations of `types` at the builder's insertion point.
+SmallVector<Value> emptyTensors(PatternRewriter &rewriter, Location loc,
+                                TypeRange types) {
+  SmallVector<Value> inits;
+  for (Type type : types) {
+    auto tensor = cast<RankedTensorType>(type);
+    inits.push_back(tensor::EmptyOp::create(rewriter, loc, tensor.getShape(),
+                                            tensor.getElementType()));
+  }
+  return inits;
+}
+
+struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
+  ElementwiseEpilogue(MLIRContext *ctx, bool generatedKernelsOnly)
+      : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
+  bool generatedKernelsOnly;
+
+  /// The plain grouped matmul (no epilogue, FP8 scales or accumulate) whose
+  /// product is `v` and that `generic` alone reads, once.
+  GroupedMatmulOp soleProduct(Value v, linalg::GenericOp generic) const {
+    auto mm = v.getDefiningOp<GroupedMatmulOp>();
+    if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
+        mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
+        !v.hasOneUse() ||
+        (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
+      return GroupedMatmulOp();
+    return mm;
+  }
+
+  LogicalResult matchAndRewrite(linalg::GenericOp generic,
+                                PatternRewriter &rewriter) const override {
+    if (!generic.hasPureTensorSemantics() || generic.getNumLoops() != 2 ||
+        generic.getNumParallelLoops() != 2 ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return rewriter.notifyMatchFailure(generic, "not elementwise over 2-D");
+    if (generic.getNumDpsInits() > kMaxEpilogueDestinations)
+      return rewriter.notifyMatchFailure(generic, "more than 3 results");
+    GroupedMatmulOp mm;
+    unsigned productIndex = 0;
+    for (auto [i, input] : llvm::enumerate(generic.getDpsInputs()))
+      if (GroupedMatmulOp candidate = soleProduct(input, generic)) {
+        mm = candidate;
+        productIndex = i;
+        break;
+      }
+    if (!mm)
+      return rewriter.notifyMatchFailure(
+          generic, "reads no plain grouped matmul product of its own");
+    ArrayRef<int64_t> shape = mm.getC().getType().getShape();
+    DominanceInfo dominance;
+    SmallVector<Value> inputs;
+    for (auto [i, input] : llvm::enumerate(generic.getDpsInputs())) {
+      if (i == productIndex)
+        continue;
+      if (!isActivationTensorOf(input.getType(), shape) ||
+          !dominance.properlyDominates(input, mm))
+        return rewriter.notifyMatchFailure(
+            generic, "an input is not a float [R, N] tensor available at the "
+                     "grouped matmul");
+      inputs.push_back(input);
+    }
+    Block *payload = generic.getBody();
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      if (!isActivationTensorOf(init.get().getType(), shape) ||
+          !generic.getMatchingBlockArgument(&init).use_empty())
+        return rewriter.notifyMatchFailure(
+            generic, "a result is not a float [R, N] tensor written whole");
+    if (!llvm::all_of(payload->without_terminator(), isScalarPure))
+      return rewriter.notifyMatchFailure(generic,
+                                         "the body is not scalar arithmetic");
+
+    // The fused matmul runs where the product was computed.
+    Location loc = rewriter.getFusedLoc({mm.getLoc(), generic.getLoc()});
+    rewriter.setInsertionPoint(mm);
+    auto fused = GroupedMatmulOp::create(
+        rewriter, loc, generic.getResultTypes(), mm.getA(), mm.getB(),
+        mm.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(), inputs,
+        mm.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
+        emptyTensors(rewriter, loc, generic.getResultTypes()));
+    Type f32 = rewriter.getF32Type();
+    Block *body = rewriter.createBlock(&fused.getEpilogue());
+    Value accumulator = body->addArgument(f32, loc);
+    SmallVector<Value> inputArgs;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inputArgs.push_back(body->addArgument(f32, loc));
+
+    // The payload's element arguments bound to the epilogue's f32 ones: an
+    // arith.extf to f32 of one is that f32 argument itself (exact for the
+    // inputs; the product is then not rounded to its element type first,
+    // as in gate-up-epilogue); any other use sees it rounded back.
+    IRMapping mapping;
+    DenseSet<Operation *> bound;
+    for (auto [i, input] : llvm::enumerate(generic.getDpsInputs())) {
+      BlockArgument element = payload->getArgument(i);
+      Value wide = i == productIndex
+                       ? accumulator
+                       : inputArgs[i < productIndex ? i : i - 1];
+      for (Operation *user : element.getUsers())
+        if (auto ext = dyn_cast<arith::ExtFOp>(user);
+            ext && ext.getType().isF32()) {
+          mapping.map(ext.getResult(), wide);
+          bound.insert(ext);
+        }
+      mapping.map(element,
+                  element.getType().isF32()
+                      ? wide
+                      : arith::TruncFOp::create(rewriter, loc,
+                                                element.getType(), wide)
+                            .getResult());
+    }
+    for (Operation &op : payload->without_terminator())
+      if (!bound.contains(&op))
+        rewriter.clone(op, mapping);
+    // Yield f32: a result rounded to its destination's type by an
+    // arith.truncf is yielded unrounded (the destination rounds it the same
+    // way).
+    SmallVector<Value> yielded;
+    for (auto [value, type] : llvm::zip(payload->getTerminator()->getOperands(),
+                                        generic.getResultTypes())) {
+      Type elem = cast<RankedTensorType>(type).getElementType();
+      auto trunc = value.getDefiningOp<arith::TruncFOp>();
+      if (trunc && trunc->getBlock() == payload && trunc.getType() == elem &&
+          trunc.getIn().getType().isF32())
+        value = trunc.getIn();
+      Value v = mapping.lookupOrDefault(value);
+      if (!v.getType().isF32())
+        v = arith::ExtFOp::create(rewriter, loc, f32, v);
+      yielded.push_back(v);
+    }
+    YieldOp::create(rewriter, loc, yielded);
+    rewriter.replaceOp(generic, fused.getResults());
+    rewriter.eraseOp(mm);
+    return success();
+  }
+};
+
+struct RecomputeInEpilogue : OpRewritePattern<GluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GluOp glu,
+                                PatternRewriter &rewriter) const override {
+    if (!glu.hasPureTensorSemantics() || !glu.getUp())
+      return rewriter.notifyMatchFailure(glu, "not a glu on gate and up");
+    // A grouped matmul whose epilogue reads both gate and up.
+    GroupedMatmulOp fused;
+    unsigned gateIndex = 0, upIndex = 0;
+    for (Operation *user : glu.getGate().getUsers()) {
+      auto mm = dyn_cast<GroupedMatmulOp>(user);
+      if (!mm || !mm.getEpilogueBlock() || !mm.hasPureTensorSemantics() ||
+          mm->getNumResults() >= kMaxEpilogueDestinations)
+        continue;
+      auto inputs = mm.getEpilogueInputs();
+      auto gate = llvm::find(inputs, glu.getGate());
+      auto up = llvm::find(inputs, glu.getUp());
+      if (gate == inputs.end() || up == inputs.end())
+        continue;
+      fused = mm;
+      gateIndex = gate - inputs.begin();
+      upIndex = up - inputs.begin();
+      break;
+    }
+    if (!fused)
+      return rewriter.notifyMatchFailure(
+          glu, "no grouped matmul epilogue reads both gate and up");
+    if (glu.getH().getType().getShape() != fused.getC().getType().getShape())
+      return rewriter.notifyMatchFailure(glu, "h and c differ in shape");
+    DominanceInfo dominance;
+    for (Operation *user : glu.getH().getUsers())
+      if (!dominance.properlyDominates(fused.getOperation(), user))
+        return rewriter.notifyMatchFailure(
+            glu, "h is read before the grouped matmul");
+
+    SmallVector<Type> types(fused->getResultTypes());
+    types.push_back(glu.getH().getType());
+    rewriter.setInsertionPoint(fused);
+    Location loc = rewriter.getFusedLoc({fused.getLoc(), glu.getLoc()});
+    SmallVector<Value> outs(fused.getOuts());
+    outs.append(emptyTensors(rewriter, loc, glu.getH().getType()));
+    auto widened = GroupedMatmulOp::create(
+        rewriter, loc, types, fused.getA(), fused.getB(),
+        fused.getGroupSizes(), fused.getAScale(), fused.getBScale(),
+        fused.getRowScale(), fused.getEpilogueInputs(),
+        fused.getWeightLayoutAttr(), fused.getAccumulateAttr(), outs);
+    widened.getEpilogue().takeBody(fused.getEpilogue());
+    Block *body = widened.getEpilogueBlock();
+    auto yield = cast<YieldOp>(body->getTerminator());
+    rewriter.setInsertionPoint(yield);
+    unsigned firstInput = widened.getAccumulatorsPerOutput() +
+                          (widened.getRowScale() ? 1 : 0);
+    Value gate = body->getArgument(firstInput + gateIndex);
+    Value up = body->getArgument(firstInput + upIndex);
+    Value activated =
+        opmath::buildActivation(rewriter, loc, glu.getActivation(), gate);
+    Value h = arith::MulFOp::create(rewriter, loc, activated, up);
+    SmallVector<Value> yielded(yield.getValues());
+    yielded.push_back(h);
+    rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
+    rewriter.replaceOp(fused, widened.getResults().drop_back());
+    rewriter.replaceOp(glu, widened.getResults().back());
     return success();
   }
 };
@@ -130,6 +368,10 @@ struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
       patterns.add<GateUpEpilogue>(&getContext(), generatedKernelsOnly);
     if (accumulateMatmuls)
       patterns.add<AccumulateMatmuls>(&getContext(), generatedKernelsOnly);
+    if (elementwiseEpilogue)
+      patterns.add<ElementwiseEpilogue>(&getContext(), generatedKernelsOnly);
+    if (recomputeInEpilogue)
+      patterns.add<RecomputeInEpilogue>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

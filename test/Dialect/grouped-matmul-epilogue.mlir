@@ -60,3 +60,34 @@ func.func @row_scale_nk(%xs: tensor<144x32xbf16>, %w: tensor<8x48x32xbf16>, %siz
   } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xf32>
   return %c : tensor<144x48xf32>
 }
+
+// -----
+
+// Epilogue inputs and destinations past c (the activation adjoint): the
+// epilogue takes the accumulator and each input's element, and yields one
+// value per destination.
+// CHECK-LABEL: func.func @inputs_and_destinations(
+// CHECK:       %[[C:.+]], %[[C1:.+]], %[[C2:.+]] = moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} epilogue_inputs(%{{.*}}, %{{.*}} : tensor<144x48xbf16>, tensor<144x48xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}}) epilogue {
+// CHECK-NEXT:  ^bb0(%[[DH:.+]]: f32, %[[G:.+]]: f32, %[[U:.+]]: f32):
+// CHECK-NEXT:    %[[A:.+]] = arith.mulf %[[DH]], %[[U]] : f32
+// CHECK-NEXT:    %[[B:.+]] = arith.mulf %[[DH]], %[[G]] : f32
+// CHECK-NEXT:    %[[H:.+]] = arith.mulf %[[G]], %[[U]] : f32
+// CHECK-NEXT:    moe.yield %[[A]], %[[B]], %[[H]] : f32, f32, f32
+// CHECK-NEXT:  } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>
+// BUF-LABEL:   func.func @inputs_and_destinations(
+// BUF:         moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} epilogue_inputs(%{{.*}}, %{{.*}} : memref<144x48xbf16>, memref<144x48xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}}) epilogue {
+// BUF:           moe.yield %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32
+// BUF-NEXT:    } {weight_layout = #moe<weight_layout nk>} : memref<144x32xbf16>, memref<8x48x32xbf16>, memref<8xi32> -> memref<144x48xbf16>, memref<144x48xf32>, memref<144x48xbf16>
+func.func @inputs_and_destinations(%dy: tensor<144x32xbf16>, %w: tensor<8x48x32xbf16>, %sizes: tensor<8xi32>, %g: tensor<144x48xbf16>, %u: tensor<144x48xf32>) -> (tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>) {
+  %e0 = tensor.empty() : tensor<144x48xbf16>
+  %e1 = tensor.empty() : tensor<144x48xf32>
+  %e2 = tensor.empty() : tensor<144x48xbf16>
+  %dg, %du, %h = moe.grouped_matmul %dy, %w, %sizes epilogue_inputs(%g, %u : tensor<144x48xbf16>, tensor<144x48xf32>) outs(%e0, %e1, %e2) epilogue {
+  ^bb0(%dh: f32, %gate: f32, %up: f32):
+    %a = arith.mulf %dh, %up : f32
+    %b = arith.mulf %dh, %gate : f32
+    %hv = arith.mulf %gate, %up : f32
+    moe.yield %a, %b, %hv : f32, f32, f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>
+  return %dg, %du, %h : tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>
+}

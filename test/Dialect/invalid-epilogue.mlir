@@ -121,3 +121,96 @@ func.func @accumulate_with_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48x
   } {accumulate} : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
   return
 }
+
+// -----
+
+func.func @inputs_without_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %g: tensor<16x48xbf16>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'epilogue_inputs' are read by the epilogue, but the op has no epilogue region}}
+  %h = moe.grouped_matmul %xs, %w, %s epilogue_inputs(%g : tensor<16x48xbf16>) outs(%init) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @destinations_without_epilogue(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %i0 = tensor.empty() : tensor<16x48xbf16>
+  %i1 = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op destinations past 'c' are written by the epilogue, but the op has no epilogue region}}
+  %h:2 = moe.grouped_matmul %xs, %w, %s outs(%i0, %i1) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>, tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @input_shape(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %g: tensor<16x40xbf16>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op N_c mismatch: 'c' dim 1 is 48 but 'epilogue_inputs #0' dim 1 is 40}}
+  %h = moe.grouped_matmul %xs, %w, %s epilogue_inputs(%g : tensor<16x40xbf16>) outs(%init) epilogue {
+  ^bb0(%acc: f32, %x: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @input_not_float(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %g: tensor<16x48xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'epilogue_inputs #0' must have bf16, f16 or f32 elements, got i32}}
+  %h = moe.grouped_matmul %xs, %w, %s epilogue_inputs(%g : tensor<16x48xi32>) outs(%init) epilogue {
+  ^bb0(%acc: f32, %x: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @input_arguments(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>, %g: tensor<16x48xbf16>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue takes 2 f32 argument(s) (1 accumulator, then one per epilogue input), got 1}}
+  %h = moe.grouped_matmul %xs, %w, %s epilogue_inputs(%g : tensor<16x48xbf16>) outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @yield_count(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %i0 = tensor.empty() : tensor<16x48xbf16>
+  %i1 = tensor.empty() : tensor<16x48xf32>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue yields 1 value(s) but the op has 2 destination(s); it yields one each}}
+  %h:2 = moe.grouped_matmul %xs, %w, %s outs(%i0, %i1) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>, tensor<16x48xf32>
+  return
+}
+
+// -----
+
+func.func @destination_shape(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %i0 = tensor.empty() : tensor<16x48xbf16>
+  %i1 = tensor.empty() : tensor<16x24xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op result 'c1' must be [16, 48] of bf16 ([R, N_c] (c's shape)), got tensor<16x24xbf16>}}
+  %h:2 = moe.grouped_matmul %xs, %w, %s outs(%i0, %i1) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc, %acc : f32, f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>, tensor<16x24xbf16>
+  return
+}
+
+// -----
+
+func.func @too_many_destinations(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %i = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op expects 1 to 3 destinations in 'outs', got 4}}
+  %h:4 = moe.grouped_matmul %xs, %w, %s outs(%i, %i, %i, %i) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc, %acc, %acc, %acc : f32, f32, f32, f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>, tensor<16x48xbf16>, tensor<16x48xbf16>, tensor<16x48xbf16>
+  return
+}

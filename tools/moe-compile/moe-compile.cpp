@@ -120,6 +120,13 @@ static cl::opt<bool> gemmPingpong(
              "matmuls run whole on one consumer warpgroup, the two taking "
              "turns (=false: both share every tile, to compare)"),
     cl::cat(category));
+static cl::opt<bool> gemmEpilogueFusion(
+    "gemm-epilogue-fusion", cl::init(true),
+    cl::desc("GPU targets, generated grouped GEMMs: fold the backward's "
+             "activation adjoint and recomputed activation into the down "
+             "projection's dgrad epilogue (moe-fuse elementwise-epilogue, "
+             "recompute-in-epilogue; =false: keep them apart, to compare)"),
+    cl::cat(category));
 static cl::opt<bool> gemmHeaviestGroupsFirst(
     "gemm-heaviest-groups-first", cl::init(true),
     cl::desc("GPU targets, --gemm=generated: weight gradients run their "
@@ -375,6 +382,7 @@ int main(int argc, char **argv) {
     options.gemmTmaStore = gemmTmaStore;
     options.gemmPingpong = gemmPingpong;
     options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
+    options.gemmEpilogueFusion = gemmEpilogueFusion;
     options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;
     options.deferHostWaits = deferHostWaits;

@@ -125,6 +125,14 @@ struct MoeLowerToGpuOptions
                      "directions (convert-grouped-matmul-to-nvgpu's "
                      "heaviest-groups-first)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmEpilogueFusion{
+      *this, "gemm-epilogue-fusion",
+      llvm::cl::desc("moe-fuse's elementwise-epilogue and "
+                     "recompute-in-epilogue where the grouped GEMMs are "
+                     "generated: the backward's activation adjoint and "
+                     "recomputed activation in the down projection's dgrad "
+                     "epilogue"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

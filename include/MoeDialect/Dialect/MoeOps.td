@@ -391,11 +391,17 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     type. Its arguments are, in order: the accumulator of column j; with
     `b`'s N twice `c`'s N (a concatenated gate|up weight), the accumulators
     of columns j and N_c + j (the "gate" and "up" halves); then, with
-    `row_scale` ([R], f32), that row's element. It yields one f32 through
-    `moe.yield`; its ops must be free of side effects. It applies to every
-    row, including the rows past Σ group_sizes, whose accumulators are zero.
-    Generated GPU kernels apply it to the accumulator registers; elsewhere
-    the product goes through an f32 buffer first.
+    `row_scale` ([R], f32), that row's element; then, for each of the
+    `epilogue_inputs` (tensors [R, N_c] of bf16, f16 or f32, N_c being c's
+    N), its element (r, j) as f32. It yields one f32 per output through
+    `moe.yield`: c's, then those of up to two more destinations `c1`, `c2`
+    ([R, N_c], bf16, f16 or f32), which only an epilogue writes (an
+    activation's adjoint: d_gate, d_up and the recomputed activation from
+    the gate and up inputs and the product). Its ops must be free of side
+    effects. It applies to every row, including the rows past
+    Σ group_sizes, whose accumulators are zero. Generated GPU kernels apply
+    it to the accumulator registers; elsewhere the product goes through an
+    f32 buffer first.
 
     Accumulate (a fusion hook, unit attribute `accumulate`): `c` is its
     destination plus the product, `c[r] = c_init[r] + a[r] · b[g]`, added in
@@ -421,14 +427,16 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
   let arguments = !con((ins
     Moe_Shaped:$a, Moe_Shaped:$b, Moe_Shaped:$group_sizes,
     Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale,
-    Optional<Moe_Shaped>:$row_scale),
+    Optional<Moe_Shaped>:$row_scale, Variadic<Moe_Shaped>:$epilogue_inputs),
     Moe_WeightLayoutAttrs, (ins UnitAttr:$accumulate),
     (ins Variadic<Moe_Shaped>:$outs));
   let regions = (region AnyRegion:$epilogue);
-  let initReadCondition = "return getAccumulate();";
+  let optionalResultNames = ["C1", "C2"];
+  let initReadCondition = "return getAccumulate() && &init == &getOutsMutable()[0];";
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
     (`row_scale` `(` $row_scale^ `:` type($row_scale) `)`)?
+    (`epilogue_inputs` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
     `outs` `(` $outs `)` (`epilogue` $epilogue^)? attr-dict
     `:` type($a) `,` type($b) `,` type($group_sizes)
     (`,` type($a_scale)^ `,` type($b_scale))? `->` type($outs)
@@ -442,9 +450,9 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     /// concatenated gate|up weight (b's N is twice c's N).
     unsigned getAccumulatorsPerOutput();
     /// Clones the epilogue's ops at `b` with its arguments bound to
-    /// `arguments`; returns the value it yields.
-    ::mlir::Value cloneEpilogueAt(::mlir::OpBuilder &b,
-                                  ::mlir::ValueRange arguments);
+    /// `arguments`; returns the values it yields, one per destination.
+    ::llvm::SmallVector<::mlir::Value, 3>
+    cloneEpilogueAt(::mlir::OpBuilder &b, ::mlir::ValueRange arguments);
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$c, "::mlir::Value":$a,
@@ -456,13 +464,13 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
 
 def Moe_YieldOp : Moe_Op<"yield", [Pure, Terminator,
                                    HasParent<"GroupedMatmulOp">]> {
-  let summary = "the value of an epilogue region";
+  let summary = "the values of an epilogue region";
   let description = [{
     Ends a `moe.grouped_matmul` epilogue with the output element's f32
-    value.
+    value, one per destination of the op (c, then c1 and c2).
   }];
-  let arguments = (ins F32:$value);
-  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let arguments = (ins Variadic<F32>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
 }
 
 def Moe_GroupedWeightGradOp : Moe_DpsOp<"grouped_weight_grad", ["Db"],

@@ -204,6 +204,26 @@ def MoeFusePass : Pass<"moe-fuse"> {
     loop runs over both products' K (c written once, never read).
     Part of `moe-lower-to-gpu` with gemm=generated and gemm=auto (there
     for the matmuls its rule gives a generated kernel).
+
+    `elementwise-epilogue`: an elementwise `linalg.generic` (identity maps,
+    2-D, at most three results, scalar body) that reads the product of a
+    plain `moe.grouped_matmul` (no epilogue, FP8 scales or accumulate; the
+    product read by nothing else) and other [R, N] float tensors available
+    where the matmul runs becomes that matmul's epilogue: the other tensors
+    are its `epilogue_inputs`, the generic's results its destinations. The
+    backward's activation adjoint is one (d_gate and d_up from the saved
+    gate and up and dh = dy · W_downᵀ): dh is never stored and the
+    adjoint's kernel goes away. The product is not rounded to its element
+    type before the body (as with gate-up-epilogue).
+
+    `recompute-in-epilogue`: a `moe.glu` on gate and up that are both
+    epilogue inputs of one grouped matmul (the activation moe-generate-vjp
+    recomputes for the down projection's weight gradient) becomes one more
+    destination of that epilogue, where every h read comes after the
+    matmul: the recompute's kernel goes away too.
+
+    Both are part of `moe-lower-to-gpu` where gate-up-epilogue is (the
+    generic only for matmuls that get a generated kernel).
   }];
   let options = [
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",
@@ -213,6 +233,14 @@ def MoeFusePass : Pass<"moe-fuse"> {
            /*default=*/"true",
            "Fold the sum of two grouped matmul products of the same rows "
            "into the second one (accumulate)">,
+    Option<"elementwiseEpilogue", "elementwise-epilogue", "bool",
+           /*default=*/"true",
+           "Fold an elementwise consumer of a grouped matmul's product into "
+           "its epilogue (inputs and up to three results)">,
+    Option<"recomputeInEpilogue", "recompute-in-epilogue", "bool",
+           /*default=*/"true",
+           "Fold a glu over two epilogue inputs of a grouped matmul into "
+           "another destination of that epilogue">,
     Option<"generatedKernelsOnly", "generated-kernels-only", "bool",
            /*default=*/"false",
            "Fuse only grouped matmuls that moe-lower-to-gpu's gemm=auto "
@@ -220,6 +248,7 @@ def MoeFusePass : Pass<"moe-fuse"> {
            "an epilogue or accumulate costs an f32 product buffer)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
 }

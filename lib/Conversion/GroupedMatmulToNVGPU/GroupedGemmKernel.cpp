@@ -1711,11 +1711,18 @@ private:
     if (endChunk < 0)
       endChunk = outChunks;
     Value consumerRows = mul(rowBlock, index(GroupedGemmConfig::wgmmaM));
+    Value pairColumn =
+        mul(remU(remU(consumerThread, index(32)), index(4)), index(2));
     for (int64_t half = 0; half < 2; ++half) {
       Value halfRow = add(row, index(8 * half));
-      Value rowScale =
-          loadRowScale(add(t.rowBegin, add(consumerRows, halfRow)));
+      Value globalRow = add(t.rowBegin, add(consumerRows, halfRow));
+      Value rowScale = loadRowScale(globalRow);
       for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk) {
+        Value globalColumn =
+            add(t.colBegin, add(index(8 * chunk), pairColumn));
+        SmallVector<Value> inputPairs =
+            loadEpilogueInputPairs(globalRow, globalColumn);
+        SmallVector<Value> extraPairs(operands.extraOutputs.size(), pair0);
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
           SmallVector<Value, 3> values;
@@ -1733,13 +1740,69 @@ private:
           if (operands.epilogue) {
             if (rowScale)
               values.push_back(rowScale);
-            v = operands.epilogue(b, values);
+            for (Value inputPair : inputPairs)
+              values.push_back(vector::ExtractOp::create(b, loc, inputPair, k));
+            SmallVector<Value, 3> results = operands.epilogue(b, values);
+            v = results.front();
+            for (auto [extraPair, extra] :
+                 llvm::zip(extraPairs, ArrayRef(results).drop_front()))
+              extraPair = vector::InsertOp::create(b, loc, extra, extraPair, k);
           }
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
         store(halfRow, chunk, pair);
+        storeExtraOutputPairs(t, globalRow, globalColumn, extraPairs);
       }
     }
+  }
+
+  /// Each epilogue input's two elements at (`globalRow`, `globalColumn`)
+  /// and the next column, as vector<2xf32>; rows past R read row R - 1 and
+  /// columns past N the last pair (their values are not stored).
+  SmallVector<Value> loadEpilogueInputPairs(Value globalRow,
+                                            Value globalColumn) {
+    SmallVector<Value> pairs;
+    if (operands.epilogueInputs.empty())
+      return pairs;
+    Value row = minU(globalRow, index(config.rows - 1));
+    Value column = minU(globalColumn, index(config.n - 2));
+    auto f32Pair = VectorType::get({2}, b.getF32Type());
+    for (Value input : operands.epilogueInputs) {
+      Type element = cast<MemRefType>(input.getType()).getElementType();
+      Value values = vector::LoadOp::create(
+          b, loc, VectorType::get({2}, element), input,
+          ValueRange{row, column}, /*nontemporal=*/false,
+          llvm::MaybeAlign(2 * element.getIntOrFloatBitWidth() / 8));
+      if (!element.isF32())
+        values = arith::ExtFOp::create(b, loc, f32Pair, values);
+      pairs.push_back(values);
+    }
+    return pairs;
+  }
+
+  /// The epilogue's values for the destinations past c, stored by this
+  /// thread with c's row mask: rows of the tile's group (or the zero rows
+  /// past the groups) and columns inside N.
+  void storeExtraOutputPairs(const TileCoordinates &t, Value globalRow,
+                             Value globalColumn, ArrayRef<Value> pairs) {
+    if (pairs.empty())
+      return;
+    Value inside =
+        andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
+             cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n)));
+    ifThen(inside, [&] {
+      for (auto [pair, output] : llvm::zip(pairs, operands.extraOutputs)) {
+        Type element = cast<MemRefType>(output.getType()).getElementType();
+        Value value = pair;
+        if (!element.isF32())
+          value = arith::TruncFOp::create(
+              b, loc, VectorType::get({2}, element), value);
+        vector::StoreOp::create(
+            b, loc, value, output, ValueRange{globalRow, globalColumn},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(2 * element.getIntOrFloatBitWidth() / 8));
+      }
+    });
   }
 
   /// The epilogue's row scale of c's row `globalRow` (null without one);

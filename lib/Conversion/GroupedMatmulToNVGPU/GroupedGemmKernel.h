@@ -31,11 +31,16 @@ struct GroupedGemmKernelOperands {
   /// GroupedGemmConfig::kSecond: the second product's operands' descriptors.
   SmallVector<Value, 16> a2MapWords, b2MapWords;
   /// RaggedDim::M only. Null: c holds the accumulators. Else it builds, at
-  /// the builder's insertion point, an output element's f32 value from its
-  /// accumulators (GroupedGemmConfig::accumulatorsPerOutput of them) and,
-  /// where `rowScale` ([R] f32) is set, its row's element.
-  std::function<Value(OpBuilder &, ValueRange)> epilogue;
+  /// the builder's insertion point, an output element's f32 values (c's,
+  /// then one per `extraOutputs`) from its accumulators
+  /// (GroupedGemmConfig::accumulatorsPerOutput of them), where `rowScale`
+  /// ([R] f32) is set its row's element, then the element of each
+  /// `epilogueInputs` ([R, N] bf16 or f32) as f32.
+  std::function<SmallVector<Value, 3>(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
+  /// Read and written by threads, two columns of a row at a time, with c's
+  /// row mask; [R, N] bf16 or f32 each.
+  SmallVector<Value> epilogueInputs, extraOutputs;
   /// FP8 (GroupedGemmConfig::scaling): the f32 scales of A and B, rank 0
   /// (tensorwise), or a_scale [R, K/128] and b_scale [G, N/128, K/128] (or
   /// [G, K/128, N/128], GroupedGemmConfig::bScaleNK) (blockwise;

@@ -89,6 +89,22 @@ std::string operandReason(ArrayRef<Value> bf16Operands, Value sizes, Value c,
   return "";
 }
 
+/// Why the epilogue inputs or destinations past c cannot be read or
+/// written by a generated kernel (empty: they can): it accesses them by
+/// threads, two elements of a row at a time.
+std::string epilogueOperandReason(GroupedMatmulOp op) {
+  SmallVector<Value> buffers(op.getEpilogueInputs());
+  llvm::append_range(buffers, op.getOuts().drop_front());
+  for (Value v : buffers) {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return "epilogue inputs or destinations that are dynamic or strided";
+    if (!isa<BFloat16Type, Float32Type>(type.getElementType()))
+      return "epilogue inputs or destinations that are neither bf16 nor f32";
+  }
+  return "";
+}
+
 OperandType operandTypeOf(Value operand) {
   Type element = cast<MemRefType>(operand.getType()).getElementType();
   if (isa<Float8E4M3FNType>(element))
@@ -243,6 +259,9 @@ std::string unsupportedReason(GroupedMatmulOp op, const GemmChoices &choices) {
                          op.getCInit(), fp8);
   if (!reason.empty())
     return reason;
+  reason = epilogueOperandReason(op);
+  if (!reason.empty())
+    return reason;
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
   int64_t n = cast<MemRefType>(op.getCInit().getType()).getDimSize(1);
   // bf16: a last, partial k-step covers K's remainder (GroupedGemmConfig::
@@ -394,8 +413,9 @@ struct KernelPlan {
   Value a2, b2;
   int64_t a2Cols = 0, b2Rows = 0, b2Cols = 0;
   Operation *secondOp = nullptr;
-  std::function<Value(OpBuilder &, ValueRange)> epilogue;
+  std::function<SmallVector<Value, 3>(OpBuilder &, ValueRange)> epilogue;
   Value rowScale;
+  SmallVector<Value> epilogueInputs, extraOutputs;
   Value aScale, bScale;
   /// Temporaries the kernel reads (the transposed FP8 weight, a weight
   /// gradient's transposed block scales), freed after the launch.
@@ -441,6 +461,8 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
       return op.cloneEpilogueAt(b, arguments);
     };
     plan.rowScale = op.getRowScale();
+    plan.epilogueInputs = llvm::to_vector(op.getEpilogueInputs());
+    plan.extraOutputs = llvm::to_vector(op.getOuts().drop_front());
   }
   return plan;
 }
@@ -508,6 +530,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   operands.c = plan.c;
   operands.epilogue = plan.epilogue;
   operands.rowScale = plan.rowScale;
+  operands.epilogueInputs = plan.epilogueInputs;
+  operands.extraOutputs = plan.extraOutputs;
   operands.aScale = plan.aScale;
   operands.bScale = plan.bScale;
   // An A operand's map (boxes of A's rows) and a B operand's.

@@ -240,8 +240,9 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
     memref::DeallocOp::create(b, loc, rowAcc);
 }
 
-// c[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
-// (row_scale[r])), rounded to c's element type.
+// (c, c1, c2)[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
+// (row_scale[r]), each epilogue input's [r, j]), each rounded to its
+// destination's element type.
 void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
                      Value rowAcc, Value r, Value c) {
   Value width = dimOf(b, loc, c, 1);
@@ -257,8 +258,14 @@ void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
         }
         if (Value rowScale = withEpilogue.getRowScale())
           args.push_back(loadAsF32(nb, nloc, rowScale, ValueRange{r}));
-        Value value = withEpilogue.cloneEpilogueAt(nb, args);
-        storeFromF32(nb, nloc, value, c, ValueRange{r, j});
+        for (Value input : withEpilogue.getEpilogueInputs())
+          args.push_back(loadAsF32(nb, nloc, input, ValueRange{r, j}));
+        SmallVector<Value, 3> values = withEpilogue.cloneEpilogueAt(nb, args);
+        storeFromF32(nb, nloc, values.front(), c, ValueRange{r, j});
+        for (auto [value, extra] :
+             llvm::zip(ArrayRef(values).drop_front(),
+                       withEpilogue.getOuts().drop_front()))
+          storeFromF32(nb, nloc, value, extra, ValueRange{r, j});
       });
 }
 

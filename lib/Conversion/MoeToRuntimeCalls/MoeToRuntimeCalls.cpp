@@ -239,9 +239,10 @@ private:
         b, op->getLoc(), MemRefType::get({c.getDimSize(0), n}, b.getF32Type()));
   }
 
-  /// c[r, j] = epilogue(product[r, j], (product[r, N_c + j]),
-  /// (row_scale[r])), or c[r, j] + product[r, j] with `accumulate`, as a
-  /// parallel loop over c: a kernel of its own.
+  /// (c, c1, c2)[r, j] = epilogue(product[r, j], (product[r, N_c + j]),
+  /// (row_scale[r]), each epilogue input's [r, j]), or c[r, j] +
+  /// product[r, j] with `accumulate`, as a parallel loop over c: a kernel of
+  /// its own.
   static void applyEpilogue(OpBuilder &b, Operation *op, Value product) {
     auto matmul = cast<GroupedMatmulOp>(op);
     Value c = matmul.getCInit();
@@ -278,8 +279,15 @@ private:
           if (Value rowScale = matmul.getRowScale())
             args.push_back(
                 memref::LoadOp::create(nb, nloc, rowScale, ValueRange{r}));
-          storeRounded(nb, nloc, matmul.cloneEpilogueAt(nb, args), c,
-                       ValueRange{r, j});
+          for (Value input : matmul.getEpilogueInputs()) {
+            Value v = memref::LoadOp::create(nb, nloc, input, ValueRange{r, j});
+            if (!v.getType().isF32())
+              v = arith::ExtFOp::create(nb, nloc, nb.getF32Type(), v);
+            args.push_back(v);
+          }
+          for (auto [value, out] :
+               llvm::zip(matmul.cloneEpilogueAt(nb, args), matmul.getOuts()))
+            storeRounded(nb, nloc, value, out, ValueRange{r, j});
         });
   }
 

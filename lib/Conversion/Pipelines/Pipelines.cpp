@@ -142,7 +142,8 @@ enum class GemmFusion { none, all, generatedKernelsOnly };
 /// Shared front half: expand moe.layer, bufferize, free temporaries.
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
-                                      GemmFusion fuse = GemmFusion::none) {
+                                      GemmFusion fuse = GemmFusion::none,
+                                      bool epilogueFusion = true) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(std::make_unique<CheckDimIndicesPass>());
@@ -156,6 +157,8 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   if (fuse != GemmFusion::none) {
     moe::MoeFusePassOptions fusions;
     fusions.generatedKernelsOnly = fuse == GemmFusion::generatedKernelsOnly;
+    fusions.elementwiseEpilogue = epilogueFusion;
+    fusions.recomputeInEpilogue = epilogueFusion;
     pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass(fusions));
   }
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
@@ -278,7 +281,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   buildMoeBufferizePipeline(pm, options.outParams, /*splitReductions=*/true,
                             generatedGemms ? GemmFusion::all
                             : autoGemms    ? GemmFusion::generatedKernelsOnly
-                                           : GemmFusion::none);
+                                           : GemmFusion::none,
+                            options.gemmEpilogueFusion);
   pm.addPass(moe::createMoeNameKernelSourcesPass());
   if (generatedGemms || autoGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;

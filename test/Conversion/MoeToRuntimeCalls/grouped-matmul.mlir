@@ -316,6 +316,33 @@ func.func @gmm_gated_epilogue(%a: memref<16x32xbf16>, %b: memref<4x32x96xbf16>, 
 
 // -----
 
+// Epilogue inputs and a second destination: the same loop over c loads each
+// input's element (widened to f32) and stores every destination, each
+// rounded to its own element type.
+// FOLD-LABEL: func.func @gmm_epilogue_inputs(
+// FOLD-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[B:[^:]+]]: memref<4x48x32xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[G:[^:]+]]: memref<16x48xbf16>, %[[C:[^:]+]]: memref<16x48xbf16>, %[[C1:[^:]+]]: memref<16x48xf32>)
+// FOLD:         %[[P:.*]] = memref.alloc() : memref<16x48xf32>
+// FOLD:         call @moert_entry_grouped_gemm_bf16(
+// FOLD:         scf.parallel (%[[R:.*]], %[[J:.*]]) = (%c0, %c0) to (%c16, %c48) step (%c1, %c1) {
+// FOLD-DAG:       %[[PV:.*]] = memref.load %[[P]][%[[R]], %[[J]]] : memref<16x48xf32>
+// FOLD-DAG:       %[[GV:.*]] = memref.load %[[G]][%[[R]], %[[J]]] : memref<16x48xbf16>
+// FOLD:           %[[GW:.*]] = arith.extf %[[GV]] : bf16 to f32
+// FOLD:           %[[X:.*]] = arith.mulf %[[PV]], %[[GW]] : f32
+// FOLD:           %[[T:.*]] = arith.truncf %[[X]] : f32 to bf16
+// FOLD:           memref.store %[[T]], %[[C]][%[[R]], %[[J]]] : memref<16x48xbf16>
+// FOLD:           memref.store %[[GW]], %[[C1]][%[[R]], %[[J]]] : memref<16x48xf32>
+// FOLD:         memref.dealloc %[[P]] : memref<16x48xf32>
+func.func @gmm_epilogue_inputs(%a: memref<16x32xbf16>, %b: memref<4x48x32xbf16>, %n: memref<4xi32>, %g: memref<16x48xbf16>, %c: memref<16x48xbf16>, %c1: memref<16x48xf32>) {
+  moe.grouped_matmul %a, %b, %n epilogue_inputs(%g : memref<16x48xbf16>) outs(%c, %c1) epilogue {
+  ^bb0(%acc: f32, %gate: f32):
+    %v = arith.mulf %acc, %gate : f32
+    moe.yield %v, %gate : f32, f32
+  } {weight_layout = #moe<weight_layout nk>} : memref<16x32xbf16>, memref<4x48x32xbf16>, memref<4xi32> -> memref<16x48xbf16>, memref<16x48xf32>
+  return
+}
+
+// -----
+
 // `accumulate`: the runtime computes the f32 product into a temporary, then
 // one parallel loop over c adds c's value and the product, rounds once to
 // bf16 and stores; the temporary is freed.

@@ -34,6 +34,7 @@ SIZES = {
     "gated_silu": SKEWED,
     "gated_nk_scaled": [700, 324],
     "row_scaled": SKEWED,
+    "glu_adjoint": SKEWED,
     "accumulated_sum": SKEWED,
     "accumulated_sum_kn_f32": SKEWED,
     "accumulated_into_input": SKEWED,
