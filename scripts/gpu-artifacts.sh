@@ -16,7 +16,8 @@
 #                                            qwen3-30b-a3b's check layers with
 #                                            every grouped GEMM generated
 #                                            (what gemm=auto picks at full
-#                                            size); only with MOE_GEMM=auto
+#                                            size) and the epilogue fusion;
+#                                            only with MOE_GEMM=auto
 # The residual policy is moe-generate-vjp's recompute=$VJP_RECOMPUTE (default
 # none: the backward reads the saved expert activation instead of recomputing
 # it, as PyTorch's autograd does in the peer layer of bench/layer.sh; with
@@ -100,7 +101,7 @@ RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
@@ -141,13 +142,15 @@ for spec in $CHECK_TOKENS; do
     compile_layer "$OUT/src/$name-check.mlir" "${MOE_GEMM:-auto}" "$OUT/check/gpu/$name"
   "$BIN/moe-compile" --quiet "$OUT/src/$name-check.mlir" --target=cpu -o "$OUT/check/cpu/$name"
   # At full size gemm=auto gives seed-test's and qwen3-30b-a3b's grouped
-  # GEMMs generated kernels (and with them the epilogue fusions), at check
-  # size cuBLASLt (few rows a group): those check layers, and small's, once
-  # more with every grouped GEMM generated (check/gpu/<name>-generated;
-  # scripts/gpu-e2e.sh compares each with check/cpu/<name>).
+  # GEMMs generated kernels, at check size cuBLASLt (few rows a group):
+  # those check layers, and small's, once more with every grouped GEMM
+  # generated and the activation adjoint in the dgrad epilogue
+  # (--gemm-epilogue-fusion; check/gpu/<name>-generated; scripts/gpu-e2e.sh
+  # compares each with check/cpu/<name>).
   case $name in small|seed-test|qwen3-30b-a3b)
     if [ "${MOE_GEMM:-auto}" = auto ] && [ "${CHECK_CPU_ONLY:-0}" != 1 ]; then
-      compile_layer "$OUT/src/$name-check.mlir" generated "$OUT/check/gpu/$name-generated"
+      compile_layer "$OUT/src/$name-check.mlir" generated "$OUT/check/gpu/$name-generated" \
+        --gemm-epilogue-fusion=true
     fi ;;
   esac
 done

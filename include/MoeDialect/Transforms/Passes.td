@@ -222,8 +222,12 @@ def MoeFusePass : Pass<"moe-fuse"> {
     destination of that epilogue, where every h read comes after the
     matmul: the recompute's kernel goes away too.
 
-    Both are part of `moe-lower-to-gpu` where gate-up-epilogue is (the
-    generic only for matmuls that get a generated kernel).
+    `moe-lower-to-gpu` runs both where gate-up-epilogue runs (the generic
+    only for matmuls that get a generated kernel) with its option
+    `gemm-epilogue-fusion`, off by default: the generated kernel reads the
+    inputs and writes the extra destinations 4 bytes a thread, and the
+    fused dgrad took 1.89 ms against 0.65 + 0.26 ms for the dgrad and the
+    adjoint kernel apart (qwen3-30b-a3b, one H200).
   }];
   let options = [
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",

@@ -1717,11 +1717,19 @@ private:
       Value halfRow = add(row, index(8 * half));
       Value globalRow = add(t.rowBegin, add(consumerRows, halfRow));
       Value rowScale = loadRowScale(globalRow);
+      // Every input pair of the half row is loaded before the first store:
+      // the loads are then in flight together, not one round trip a chunk
+      // behind the previous chunk's stores (which may alias them).
+      auto columnOf = [&](int64_t chunk) {
+        return add(t.colBegin, add(index(8 * chunk), pairColumn));
+      };
+      SmallVector<SmallVector<Value>> chunkInputs;
+      for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk)
+        chunkInputs.push_back(
+            loadEpilogueInputPairs(globalRow, columnOf(chunk)));
       for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk) {
-        Value globalColumn =
-            add(t.colBegin, add(index(8 * chunk), pairColumn));
-        SmallVector<Value> inputPairs =
-            loadEpilogueInputPairs(globalRow, globalColumn);
+        Value globalColumn = columnOf(chunk);
+        ArrayRef<Value> inputPairs = chunkInputs[chunk - firstChunk];
         SmallVector<Value> extraPairs(operands.extraOutputs.size(), pair0);
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
