@@ -154,6 +154,16 @@ for spec in $CHECK_TOKENS; do
     fi ;;
   esac
 done
+# A bf16 layer whose down projection's dgrad runs pingpong tiles with the
+# activation adjoint in its epilogue (the staged epilogue; the examples'
+# check layers have too few rows a group for pingpong tiles).
+if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "$FP8" ]; then
+  echo "== fused-adjoint-layer (test/gpu/Inputs/fused-adjoint-layer.mlir)"
+  differentiate "$ROOT/test/gpu/Inputs/fused-adjoint-layer.mlir" "$OUT/src/fused-adjoint-layer.mlir"
+  compile_layer "$OUT/src/fused-adjoint-layer.mlir" generated "$OUT/check/gpu/fused-adjoint-layer" \
+    --gemm-epilogue-fusion=true
+  "$BIN/moe-compile" --quiet "$OUT/src/fused-adjoint-layer.mlir" --target=cpu -o "$OUT/check/cpu/fused-adjoint-layer"
+fi
 if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   echo "== nan-propagation (test/e2e/nan)"
   rm -rf "$OUT/nan" && mkdir -p "$OUT/nan"

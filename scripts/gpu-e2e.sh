@@ -81,6 +81,8 @@ default_examples="small seed-test mixtral-8x7b qwen3-30b-a3b dsv3-1gpu"
 for name in small seed-test qwen3-30b-a3b; do
   [ -f "$ART/check/gpu/$name-generated.so" ] && default_examples="$default_examples $name-generated"
 done
+# The layer whose dgrad runs the activation adjoint in pingpong tiles.
+[ -f "$ART/check/gpu/fused-adjoint-layer.so" ] && default_examples="$default_examples fused-adjoint-layer"
 for name in ${E2E_EXAMPLES:-$default_examples}; do
   # X-generated is X's check layer with generated GEMMs: X's reference.
   reference=${name%-generated}

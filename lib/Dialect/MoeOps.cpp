@@ -874,13 +874,17 @@ unsigned GroupedMatmulOp::getAccumulatorsPerOutput() {
   return cn * 2 == n && n != 0 ? 2 : 1;
 }
 
-SmallVector<Value, 3> GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b,
-                                                       ValueRange arguments) {
+SmallVector<Value, 3>
+GroupedMatmulOp::cloneEpilogueAt(OpBuilder &b, ValueRange arguments,
+                                 function_ref<void(Operation *)> onClone) {
   Block *body = getEpilogueBlock();
   IRMapping mapping;
   mapping.map(body->getArguments(), arguments);
-  for (Operation &inner : body->without_terminator())
-    b.clone(inner, mapping);
+  for (Operation &inner : body->without_terminator()) {
+    Operation *clone = b.clone(inner, mapping);
+    if (onClone)
+      onClone(clone);
+  }
   // A yielded value may be defined outside the region: canonicalization
   // hoists a constant the epilogue yields to the enclosing function.
   SmallVector<Value, 3> values;

@@ -121,12 +121,11 @@ static cl::opt<bool> gemmPingpong(
              "turns (=false: both share every tile, to compare)"),
     cl::cat(category));
 static cl::opt<bool> gemmEpilogueFusion(
-    "gemm-epilogue-fusion", cl::init(false),
+    "gemm-epilogue-fusion", cl::init(true),
     cl::desc("GPU targets, generated grouped GEMMs: fold the backward's "
              "activation adjoint and recomputed activation into the down "
              "projection's dgrad epilogue (moe-fuse elementwise-epilogue, "
-             "recompute-in-epilogue; off by default: slower today, the "
-             "epilogue's extra reads and writes go 4 bytes a thread)"),
+             "recompute-in-epilogue; =false: keep them apart, to compare)"),
     cl::cat(category));
 static cl::opt<bool> gemmHeaviestGroupsFirst(
     "gemm-heaviest-groups-first", cl::init(true),

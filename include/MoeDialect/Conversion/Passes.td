@@ -361,6 +361,12 @@ def ConvertGroupedMatmulToNVGPUPass
            "directions, so that skewed routing's hot groups do not pile up "
            "on a few CTAs (false: group after group, CTA i taking tiles i, "
            "i + num-ctas, ...)">,
+    Option<"epilogueFastMath", "epilogue-fast-math", "bool",
+           /*default=*/"true",
+           "The epilogue region's arithmetic with fast-math flags (afn, "
+           "arcp, contract): approximate f32 division and exp, a few ulp "
+           "of f32 before the output's rounding (false: IEEE division, as "
+           "the CPU reference computes)">,
     Option<"fp8Only", "fp8-only", "bool", /*default=*/"false",
            "Generate kernels for FP8 grouped matmuls only (the bf16 ones stay "
            "with cuBLASLt, which has no FP8 grouped path here)">,

@@ -131,11 +131,8 @@ struct MoeLowerToGpuOptions
                      "recompute-in-epilogue where the grouped GEMMs are "
                      "generated: the backward's activation adjoint and "
                      "recomputed activation in the down projection's dgrad "
-                     "epilogue. Off by default: the kernel reads the inputs "
-                     "and writes the extra destinations 4 bytes a thread, "
-                     "which made qwen3-30b-a3b's backward 14 % slower on an "
-                     "H200"),
-      llvm::cl::init(false)};
+                     "epilogue (dh is never stored)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

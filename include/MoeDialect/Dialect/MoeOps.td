@@ -400,8 +400,10 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     the gate and up inputs and the product). Its ops must be free of side
     effects. It applies to every row, including the rows past
     Σ group_sizes, whose accumulators are zero. Generated GPU kernels apply
-    it to the accumulator registers; elsewhere the product goes through an
-    f32 buffer first.
+    it to the accumulator registers, or, in pingpong kernels with epilogue
+    inputs or extra destinations, to the product staged as bf16 for the
+    output's store (so rounded to bf16 first); elsewhere the product goes
+    through an f32 buffer first.
 
     Accumulate (a fusion hook, unit attribute `accumulate`): `c` is its
     destination plus the product, `c[r] = c_init[r] + a[r] · b[g]`, added in
@@ -450,9 +452,12 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     /// concatenated gate|up weight (b's N is twice c's N).
     unsigned getAccumulatorsPerOutput();
     /// Clones the epilogue's ops at `b` with its arguments bound to
-    /// `arguments`; returns the values it yields, one per destination.
+    /// `arguments` (calling `onClone` on each clone); returns the values it
+    /// yields, one per destination.
     ::llvm::SmallVector<::mlir::Value, 3>
-    cloneEpilogueAt(::mlir::OpBuilder &b, ::mlir::ValueRange arguments);
+    cloneEpilogueAt(::mlir::OpBuilder &b, ::mlir::ValueRange arguments,
+                    ::llvm::function_ref<void(::mlir::Operation *)> onClone =
+                        nullptr);
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Type":$c, "::mlir::Value":$a,

@@ -74,6 +74,9 @@ struct GemmChoices {
   /// to the CTAs in alternating directions
   /// (GroupedGemmConfig::heaviestGroupsFirst).
   bool heaviestGroupsFirst = true;
+  /// The epilogue region's arithmetic with fast-math flags (afn, arcp,
+  /// contract: approximate division and exp) in generated kernels.
+  bool epilogueFastMath = true;
 };
 
 struct GroupedGemmConfig {

@@ -73,7 +73,12 @@ public:
                 const GroupedGemmKernelOperands &operands)
       : b(b), loc(loc), config(config), operands(operands), ctx(b.getContext()),
         workgroup(
-            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)) {}
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)),
+        stagedEpilogue(
+            operands.epilogue && config.pingpong() && !config.f32Out &&
+            config.accumulatorsPerOutput == 1 &&
+            (!operands.epilogueInputs.empty() ||
+             !operands.extraOutputs.empty())) {}
 
   void build() {
     setUpThreadIds();
@@ -992,6 +997,13 @@ private:
       rowBlock = index(block);
       writeBoxes(t, accumulators[block], boxViews[block]);
     }
+    if (stagedEpilogue) {
+      // Every thread's products are in the boxes before any is read back.
+      consumerBarrier();
+      for (int64_t block = 0; block < blocks; ++block)
+        applyEpilogueInBoxes(t, block,
+                             add(base, index(block * boxes * outputBoxBytes)));
+    }
     if (config.tmaStore())
       NVVM::FenceProxyOp::create(
           b, loc, NVVM::ProxyKind::async_shared,
@@ -1031,6 +1043,112 @@ private:
         storeBoxRows(t, blockBoxes, index(block * 64));
       });
     }
+  }
+
+  /// stagedEpilogue: the epilogue over one 64-row block of products staged
+  /// as bf16 boxes (from byte `blockBase`), 8 columns of a row a thread at a
+  /// time in a loop (its ops emitted once, not once per accumulator
+  /// register as in forEachOutputPair, which for an epilogue of a few
+  /// dozen instructions grows the kernel past what the instruction cache
+  /// keeps): each thread reads its 8 products back from the boxes, loads
+  /// the inputs' 8 elements (16-byte accesses, a row's 128 columns from 16
+  /// threads), writes c's values back in place for the boxes' stores, and
+  /// stores the extra destinations under c's row mask. The products are
+  /// thus rounded to bf16 before the epilogue.
+  void applyEpilogueInBoxes(const TileCoordinates &t, int64_t block,
+                            Value blockBase) {
+    constexpr int64_t width = 8;
+    int64_t threadsPerRow = config.outBlockN() / width;
+    int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
+    Value column =
+        mul(remU(consumerThread, index(threadsPerRow)), index(width));
+    Value box = divU(column, index(GroupedGemmConfig::boxWidth));
+    Value boxChunk = divU(remU(column, index(GroupedGemmConfig::boxWidth)),
+                          index(width));
+    Value boxView =
+        sharedView({GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
+                   b.getBF16Type(),
+                   add(blockBase, mul(box, index(outputBoxBytes))));
+    Value globalColumn = add(t.colBegin, column);
+    Value columnInside =
+        cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
+    Value inputColumn = minU(globalColumn, index(config.n - width));
+    auto bf16x8 = VectorType::get({width}, b.getBF16Type());
+    auto f32x8 = VectorType::get({width}, b.getF32Type());
+    Value blockRow = add(t.rowBegin, index(block * 64));
+    // The inputs' 8 elements of row `row` of the block, as loaded (rows past
+    // R read row R - 1, columns past N the last 8).
+    auto loadInputs = [&](Value row) {
+      SmallVector<Value> loaded;
+      Value inputRow = minU(add(blockRow, row), index(config.rows - 1));
+      for (Value input : operands.epilogueInputs) {
+        Type element = cast<MemRefType>(input.getType()).getElementType();
+        loaded.push_back(vector::LoadOp::create(
+            b, loc, VectorType::get({width}, element), input,
+            ValueRange{inputRow, inputColumn}, /*nontemporal=*/false,
+            llvm::MaybeAlign(16)));
+      }
+      return loaded;
+    };
+    // Software-pipelined: each pass loads the next pass's inputs before
+    // its own arithmetic, so their latency hides behind it.
+    Value firstRow = divU(consumerThread, index(threadsPerRow));
+    auto rows = scf::ForOp::create(b, loc, firstRow,
+                                   index(GroupedGemmConfig::wgmmaM),
+                                   index(rowsPerPass), loadInputs(firstRow));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rows.getBody());
+    Value row = rows.getInductionVar();
+    SmallVector<Value> next =
+        loadInputs(minU(add(row, index(rowsPerPass)),
+                        index(GroupedGemmConfig::wgmmaM - 1)));
+    Value swizzled = arith::XOrIOp::create(b, loc, boxChunk,
+                                           remU(row, index(8)));
+    Value boxColumn = mul(swizzled, index(width));
+    Value staged = vector::LoadOp::create(b, loc, bf16x8, boxView,
+                                          ValueRange{row, boxColumn});
+    Value products = arith::ExtFOp::create(b, loc, f32x8, staged);
+    Value globalRow = add(blockRow, row);
+    Value rowScale = loadRowScale(globalRow);
+    SmallVector<Value> inputs;
+    for (Value values : rows.getRegionIterArgs())
+      inputs.push_back(values.getType() == f32x8
+                           ? values
+                           : arith::ExtFOp::create(b, loc, f32x8, values)
+                                 .getResult());
+    Value zeros = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(f32x8, b.getF32FloatAttr(0.0f)));
+    SmallVector<Value> results(1 + operands.extraOutputs.size(), zeros);
+    for (int64_t e = 0; e < width; ++e) {
+      SmallVector<Value> arguments{
+          vector::ExtractOp::create(b, loc, products, e)};
+      if (rowScale)
+        arguments.push_back(rowScale);
+      for (Value values : inputs)
+        arguments.push_back(vector::ExtractOp::create(b, loc, values, e));
+      SmallVector<Value, 3> values = operands.epilogue(b, arguments);
+      for (auto [result, value] : llvm::zip(results, values))
+        result = vector::InsertOp::create(b, loc, value, result, e);
+    }
+    vector::StoreOp::create(
+        b, loc, arith::TruncFOp::create(b, loc, bf16x8, results.front()),
+        boxView, ValueRange{row, boxColumn});
+    Value inside =
+        andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd), columnInside);
+    ifThen(inside, [&] {
+      for (auto [values, output] :
+           llvm::zip(ArrayRef(results).drop_front(), operands.extraOutputs)) {
+        Type element = cast<MemRefType>(output.getType()).getElementType();
+        Value stored = values;
+        if (!element.isF32())
+          stored = arith::TruncFOp::create(
+              b, loc, VectorType::get({width}, element), values);
+        vector::StoreOp::create(b, loc, stored, output,
+                                ValueRange{globalRow, globalColumn},
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      }
+    });
+    scf::YieldOp::create(b, loc, next);
   }
 
   /// The rows of a 64-row block staged as swizzled bf16 boxes (`boxes`: the
@@ -1716,21 +1834,19 @@ private:
     for (int64_t half = 0; half < 2; ++half) {
       Value halfRow = add(row, index(8 * half));
       Value globalRow = add(t.rowBegin, add(consumerRows, halfRow));
-      Value rowScale = loadRowScale(globalRow);
-      // Every input pair of the half row is loaded before the first store:
-      // the loads are then in flight together, not one round trip a chunk
-      // behind the previous chunk's stores (which may alias them).
-      auto columnOf = [&](int64_t chunk) {
-        return add(t.colBegin, add(index(8 * chunk), pairColumn));
-      };
-      SmallVector<SmallVector<Value>> chunkInputs;
-      for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk)
-        chunkInputs.push_back(
-            loadEpilogueInputPairs(globalRow, columnOf(chunk)));
+      Value rowScale = stagedEpilogue ? Value() : loadRowScale(globalRow);
+      // Inputs and extra destinations here only where the epilogue runs on
+      // the registers (not stagedEpilogue): a chunk's input pairs loaded
+      // with it (loading a half row's first drew spills at 255 registers).
+      bool inRegisters = operands.epilogue && !stagedEpilogue;
       for (int64_t chunk = firstChunk; chunk < endChunk; ++chunk) {
-        Value globalColumn = columnOf(chunk);
-        ArrayRef<Value> inputPairs = chunkInputs[chunk - firstChunk];
-        SmallVector<Value> extraPairs(operands.extraOutputs.size(), pair0);
+        Value globalColumn =
+            add(t.colBegin, add(index(8 * chunk), pairColumn));
+        SmallVector<Value> inputPairs;
+        if (inRegisters)
+          inputPairs = loadEpilogueInputPairs(globalRow, globalColumn);
+        SmallVector<Value> extraPairs(
+            inRegisters ? operands.extraOutputs.size() : 0, pair0);
         Value pair = pair0;
         for (int64_t k = 0; k < 2; ++k) {
           SmallVector<Value, 3> values;
@@ -1745,7 +1861,7 @@ private:
             values.push_back(value);
           }
           Value v = values.front();
-          if (operands.epilogue) {
+          if (inRegisters) {
             if (rowScale)
               values.push_back(rowScale);
             for (Value inputPair : inputPairs)
@@ -2109,6 +2225,10 @@ private:
   Value rowBlock;
   Value outputMap; // c's tensor map where the kernel TMA-stores
   Value tensorScale; // tensorwise FP8: a_scale · b_scale
+  /// The epilogue runs over the staged bf16 boxes (applyEpilogueInBoxes)
+  /// instead of on the accumulator registers: pingpong kernels whose
+  /// epilogue has inputs or extra destinations.
+  const bool stagedEpilogue;
 };
 
 } // namespace

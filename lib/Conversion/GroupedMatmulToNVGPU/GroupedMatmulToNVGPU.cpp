@@ -457,8 +457,18 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
   plan.bRows = config.groups * (config.bKMajor ? config.productN() : config.k);
   plan.bCols = config.bKMajor ? config.k : config.productN();
   if (op.getEpilogueBlock()) {
-    plan.epilogue = [op](OpBuilder &b, ValueRange arguments) mutable {
-      return op.cloneEpilogueAt(b, arguments);
+    bool fastMath = choices.epilogueFastMath;
+    plan.epilogue = [op, fastMath](OpBuilder &b,
+                                   ValueRange arguments) mutable {
+      return op.cloneEpilogueAt(b, arguments, [&](Operation *clone) {
+        auto flagged = dyn_cast<arith::ArithFastMathInterface>(clone);
+        if (flagged && fastMath)
+          clone->setAttr(flagged.getFastMathAttrName(),
+                         arith::FastMathFlagsAttr::get(
+                             b.getContext(), arith::FastMathFlags::afn |
+                                                 arith::FastMathFlags::arcp |
+                                                 arith::FastMathFlags::contract));
+      });
     };
     plan.rowScale = op.getRowScale();
     plan.epilogueInputs = llvm::to_vector(op.getEpilogueInputs());
@@ -633,6 +643,7 @@ struct ConvertGroupedMatmulToNVGPUPass
     choices.tmaStore = tmaStore;
     choices.pingpong = pingpong;
     choices.heaviestGroupsFirst = heaviestGroupsFirst;
+    choices.epilogueFastMath = epilogueFastMath;
     choices.fp8Only = fp8Only;
     choices.autoSelect = autoSelect;
     choices.panelTiles = panelTiles;

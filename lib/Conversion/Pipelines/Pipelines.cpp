@@ -143,7 +143,7 @@ enum class GemmFusion { none, all, generatedKernelsOnly };
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
                                       GemmFusion fuse = GemmFusion::none,
-                                      bool epilogueFusion = false) {
+                                      bool epilogueFusion = true) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(std::make_unique<CheckDimIndicesPass>());

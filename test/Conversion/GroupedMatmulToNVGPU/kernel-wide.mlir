@@ -124,7 +124,7 @@ func.func @wide_nk(%a: memref<1024x128xbf16>, %b: memref<2x512x128xbf16>, %n: me
 // EPI:         nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
 // EPI:         %[[GATE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct
 // EPI-NEXT:    %[[UP:.*]] = llvm.extractvalue %{{.*}}[64] : !llvm.struct
-// EPI-NEXT:    arith.negf %[[GATE]] : f32
+// EPI-NEXT:    arith.negf %[[GATE]] fastmath<arcp,contract,afn> : f32
 // EPI:         llvm.extractvalue %{{.*}}[63] : !llvm.struct
 // EPI-NEXT:    llvm.extractvalue %{{.*}}[127] : !llvm.struct
 // EPI:         nvgpu.tma.async.store

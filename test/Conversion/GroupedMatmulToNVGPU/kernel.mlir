@@ -301,9 +301,9 @@ func.func @weight_grad_bf16(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>,
 // EPI:             nvgpu.tma.async.load %[[BMAP]][%[[UPCOL]], %[[BK]]], {{.*}} : <tensor = memref<64x64xbf16
 // EPI:         %[[GATE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct
 // EPI-NEXT:    %[[UP:.*]] = llvm.extractvalue %{{.*}}[32] : !llvm.struct
-// EPI-NEXT:    %[[NEG:.*]] = arith.negf %[[GATE]] : f32
-// EPI-NEXT:    %[[EXP:.*]] = math.exp %[[NEG]] : f32
-// EPI-NEXT:    arith.mulf %[[EXP]], %[[UP]] : f32
+// EPI-NEXT:    %[[NEG:.*]] = arith.negf %[[GATE]] fastmath<arcp,contract,afn> : f32
+// EPI-NEXT:    %[[EXP:.*]] = math.exp %[[NEG]] fastmath<arcp,contract,afn> : f32
+// EPI-NEXT:    arith.mulf %[[EXP]], %[[UP]] fastmath<arcp,contract,afn> : f32
 // EPI-COUNT-31: math.exp
 // EPI:         nvgpu.tma.async.store
 // EPI:         } else {

@@ -46,6 +46,10 @@
 //   glu_adjoint:    epilogue inputs (gate bf16, up f32) and three
 //                   destinations (d_gate bf16, d_up f32, h bf16): the
 //                   backward's activation adjoint, nk, the skewed sizes
+//                   (64-row tiles: the epilogue on the registers)
+//   glu_adjoint_pingpong: the same on 128-row pingpong tiles (K = 256,
+//                   groups of 600 and 324 rows, 100 zero rows): the
+//                   epilogue over the staged bf16 boxes
 // Accumulate (the fusion hook of moe-fuse's accumulate-matmuls):
 //   accumulated_sum: a1 · b1 + a2 · b2 as the second matmul accumulating
 //                   into the first (nk, the skewed sizes: the rows past the
@@ -248,6 +252,34 @@ func.func @glu_adjoint(%dy: tensor<512x128xbf16>, %w: tensor<8x192x128xbf16>, %s
     moe.yield %dgate, %dup, %hv : f32, f32, f32
   } {weight_layout = #moe<weight_layout nk>} : tensor<512x128xbf16>, tensor<8x192x128xbf16>, tensor<8xi32> -> tensor<512x192xbf16>, tensor<512x192xf32>, tensor<512x192xbf16>
   return %dg, %du, %h : tensor<512x192xbf16>, tensor<512x192xf32>, tensor<512x192xbf16>
+}
+// The same on 128-row pingpong tiles (groups of 600 and 324 rows, 100 zero
+// rows past them; K = 256: the 4 k-steps pingpong needs): the epilogue runs
+// over the staged bf16 boxes, 8 columns a thread; N = 192 leaves the second
+// column tile half outside c.
+func.func @glu_adjoint_pingpong(%dy: tensor<1024x256xbf16>, %w: tensor<2x192x256xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}, %gate: tensor<1024x192xbf16>, %up: tensor<1024x192xf32>) -> (tensor<1024x192xbf16>, tensor<1024x192xf32>, tensor<1024x192xbf16>) {
+  %e0 = tensor.empty() : tensor<1024x192xbf16>
+  %e1 = tensor.empty() : tensor<1024x192xf32>
+  %e2 = tensor.empty() : tensor<1024x192xbf16>
+  %dg, %du, %h = moe.grouped_matmul %dy, %w, %sizes epilogue_inputs(%gate, %up : tensor<1024x192xbf16>, tensor<1024x192xf32>) outs(%e0, %e1, %e2) epilogue {
+  ^bb0(%dh: f32, %g: f32, %u: f32):
+    %one = arith.constant 1.0 : f32
+    %neg = arith.negf %g : f32
+    %exp = math.exp %neg : f32
+    %den = arith.addf %one, %exp : f32
+    %sig = arith.divf %one, %den : f32
+    %silu = arith.mulf %g, %sig : f32
+    %oneMinus = arith.subf %one, %sig : f32
+    %gs = arith.mulf %g, %oneMinus : f32
+    %inner = arith.addf %gs, %one : f32
+    %dsilu = arith.mulf %sig, %inner : f32
+    %dhu = arith.mulf %dh, %u : f32
+    %dgate = arith.mulf %dhu, %dsilu : f32
+    %dup = arith.mulf %dh, %silu : f32
+    %hv = arith.mulf %silu, %u : f32
+    moe.yield %dgate, %dup, %hv : f32, f32, f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x192x256xbf16>, tensor<2xi32> -> tensor<1024x192xbf16>, tensor<1024x192xf32>, tensor<1024x192xbf16>
+  return %dg, %du, %h : tensor<1024x192xbf16>, tensor<1024x192xf32>, tensor<1024x192xbf16>
 }
 func.func @row_scaled(%a: tensor<512x64xbf16>, %b: tensor<8x64x256xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}, %scale: tensor<512xf32>) -> tensor<512x256xbf16> {
   %e = tensor.empty() : tensor<512x256xbf16>

@@ -35,6 +35,7 @@ SIZES = {
     "gated_nk_scaled": [700, 324],
     "row_scaled": SKEWED,
     "glu_adjoint": SKEWED,
+    "glu_adjoint_pingpong": [600, 324],
     "accumulated_sum": SKEWED,
     "accumulated_sum_kn_f32": SKEWED,
     "accumulated_into_input": SKEWED,
