@@ -867,6 +867,13 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
   return verifyEpilogue(op);
 }
 
+bool GroupedMatmulOp::isEpilogueOp(Operation &op) {
+  auto scalar = [](Type t) { return !isa<ShapedType>(t); };
+  return isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+         llvm::all_of(op.getOperandTypes(), scalar) &&
+         llvm::all_of(op.getResultTypes(), scalar);
+}
+
 unsigned GroupedMatmulOp::getAccumulatorsPerOutput() {
   auto b = cast<ShapedType>(getB().getType());
   int64_t n = b.getDimSize(getWeightLayout() == WeightLayout::KN ? 2 : 1);
@@ -925,10 +932,7 @@ static LogicalResult verifyEpilogue(GroupedMatmulOp op) {
            << yield.getValues().size() << " value(s) but the op has "
            << op.getOuts().size() << " destination(s); it yields one each";
   for (Operation &inner : block.without_terminator()) {
-    auto scalar = [](Type t) { return !isa<ShapedType>(t); };
-    if (!isMemoryEffectFree(&inner) || inner.getNumRegions() != 0 ||
-        !llvm::all_of(inner.getOperandTypes(), scalar) ||
-        !llvm::all_of(inner.getResultTypes(), scalar))
+    if (!GroupedMatmulOp::isEpilogueOp(inner))
       return op.emitOpError("epilogue may only hold side-effect-free scalar "
                             "ops without regions; '")
              << inner.getName() << "' is not one";

@@ -139,15 +139,6 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
 /// The most destinations a grouped matmul's epilogue writes (c, c1, c2).
 constexpr unsigned kMaxEpilogueDestinations = 3;
 
-/// Whether `op` is a side-effect-free scalar op without regions, as an
-/// epilogue may hold.
-bool isScalarPure(Operation &op) {
-  auto scalar = [](Type t) { return !isa<ShapedType>(t); };
-  return isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
-         llvm::all_of(op.getOperandTypes(), scalar) &&
-         llvm::all_of(op.getResultTypes(), scalar);
-}
-
 /// A float tensor of `shape` with bf16, f16 or f32 elements.
 bool isActivationTensorOf(Type type, ArrayRef<int64_t> shape) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -173,8 +164,8 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
   bool generatedKernelsOnly;
 
   /// The plain grouped matmul (no epilogue, FP8 scales or accumulate) whose
-  /// product is `v` and that `generic` alone reads, once.
-  GroupedMatmulOp soleProduct(Value v, linalg::GenericOp generic) const {
+  /// product is `v`, read once and by nothing else.
+  GroupedMatmulOp soleProduct(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
         mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
@@ -196,7 +187,7 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
     GroupedMatmulOp mm;
     unsigned productIndex = 0;
     for (auto [i, input] : llvm::enumerate(generic.getDpsInputs()))
-      if (GroupedMatmulOp candidate = soleProduct(input, generic)) {
+      if (GroupedMatmulOp candidate = soleProduct(input)) {
         mm = candidate;
         productIndex = i;
         break;
@@ -223,7 +214,8 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
           !generic.getMatchingBlockArgument(&init).use_empty())
         return rewriter.notifyMatchFailure(
             generic, "a result is not a float [R, N] tensor written whole");
-    if (!llvm::all_of(payload->without_terminator(), isScalarPure))
+    if (!llvm::all_of(payload->without_terminator(),
+                      GroupedMatmulOp::isEpilogueOp))
       return rewriter.notifyMatchFailure(generic,
                                          "the body is not scalar arithmetic");
 

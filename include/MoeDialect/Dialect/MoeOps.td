@@ -448,6 +448,10 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     ::mlir::Block *getEpilogueBlock() {
       return getEpilogue().empty() ? nullptr : &getEpilogue().front();
     }
+    /// Whether `op` may stand in an epilogue region: a side-effect-free
+    /// scalar op without regions (the verifier's rule; moe-fuse moves
+    /// bodies that pass it into epilogues).
+    static bool isEpilogueOp(::mlir::Operation &op);
     /// Accumulators the epilogue takes per output element: 1, or 2 for a
     /// concatenated gate|up weight (b's N is twice c's N).
     unsigned getAccumulatorsPerOutput();

@@ -1070,25 +1070,12 @@ private:
                    b.getBF16Type(),
                    add(blockBase, mul(box, index(outputBoxBytes))));
     Value globalColumn = add(t.colBegin, column);
-    Value columnInside =
-        cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n));
-    Value inputColumn = minU(globalColumn, index(config.n - width));
     auto bf16x8 = VectorType::get({width}, b.getBF16Type());
     auto f32x8 = VectorType::get({width}, b.getF32Type());
     Value blockRow = add(t.rowBegin, index(block * 64));
-    // The inputs' 8 elements of row `row` of the block, as loaded (rows past
-    // R read row R - 1, columns past N the last 8).
+    // The inputs' 8 elements of row `row` of the block, as loaded.
     auto loadInputs = [&](Value row) {
-      SmallVector<Value> loaded;
-      Value inputRow = minU(add(blockRow, row), index(config.rows - 1));
-      for (Value input : operands.epilogueInputs) {
-        Type element = cast<MemRefType>(input.getType()).getElementType();
-        loaded.push_back(vector::LoadOp::create(
-            b, loc, VectorType::get({width}, element), input,
-            ValueRange{inputRow, inputColumn}, /*nontemporal=*/false,
-            llvm::MaybeAlign(16)));
-      }
-      return loaded;
+      return loadEpilogueInputs(add(blockRow, row), globalColumn, width);
     };
     // Software-pipelined: each pass loads the next pass's inputs before
     // its own arithmetic, so their latency hides behind it.
@@ -1112,10 +1099,7 @@ private:
     Value rowScale = loadRowScale(globalRow);
     SmallVector<Value> inputs;
     for (Value values : rows.getRegionIterArgs())
-      inputs.push_back(values.getType() == f32x8
-                           ? values
-                           : arith::ExtFOp::create(b, loc, f32x8, values)
-                                 .getResult());
+      inputs.push_back(widenToF32(values));
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(f32x8, b.getF32FloatAttr(0.0f)));
     SmallVector<Value> results(1 + operands.extraOutputs.size(), zeros);
@@ -1133,21 +1117,8 @@ private:
     vector::StoreOp::create(
         b, loc, arith::TruncFOp::create(b, loc, bf16x8, results.front()),
         boxView, ValueRange{row, boxColumn});
-    Value inside =
-        andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd), columnInside);
-    ifThen(inside, [&] {
-      for (auto [values, output] :
-           llvm::zip(ArrayRef(results).drop_front(), operands.extraOutputs)) {
-        Type element = cast<MemRefType>(output.getType()).getElementType();
-        Value stored = values;
-        if (!element.isF32())
-          stored = arith::TruncFOp::create(
-              b, loc, VectorType::get({width}, element), values);
-        vector::StoreOp::create(b, loc, stored, output,
-                                ValueRange{globalRow, globalColumn},
-                                /*nontemporal=*/false, llvm::MaybeAlign(16));
-      }
-    });
+    storeExtraOutputs(t, globalRow, globalColumn,
+                      ArrayRef(results).drop_front(), width);
     scf::YieldOp::create(b, loc, next);
   }
 
@@ -1844,7 +1815,8 @@ private:
             add(t.colBegin, add(index(8 * chunk), pairColumn));
         SmallVector<Value> inputPairs;
         if (inRegisters)
-          inputPairs = loadEpilogueInputPairs(globalRow, globalColumn);
+          for (Value pair : loadEpilogueInputs(globalRow, globalColumn, 2))
+            inputPairs.push_back(widenToF32(pair));
         SmallVector<Value> extraPairs(
             inRegisters ? operands.extraOutputs.size() : 0, pair0);
         Value pair = pair0;
@@ -1875,58 +1847,72 @@ private:
           pair = vector::InsertOp::create(b, loc, v, pair, k);
         }
         store(halfRow, chunk, pair);
-        storeExtraOutputPairs(t, globalRow, globalColumn, extraPairs);
+        storeExtraOutputs(t, globalRow, globalColumn, extraPairs, 2);
       }
     }
   }
 
-  /// Each epilogue input's two elements at (`globalRow`, `globalColumn`)
-  /// and the next column, as vector<2xf32>; rows past R read row R - 1 and
-  /// columns past N the last pair (their values are not stored).
-  SmallVector<Value> loadEpilogueInputPairs(Value globalRow,
-                                            Value globalColumn) {
-    SmallVector<Value> pairs;
+  /// Each epilogue input's `width` elements of row `globalRow` from column
+  /// `globalColumn`, as stored (bf16 or f32); rows past R read row R - 1 and
+  /// columns past N the last `width` (their values are not stored).
+  SmallVector<Value> loadEpilogueInputs(Value globalRow, Value globalColumn,
+                                        int64_t width) {
+    SmallVector<Value> loaded;
     if (operands.epilogueInputs.empty())
-      return pairs;
+      return loaded;
     Value row = minU(globalRow, index(config.rows - 1));
-    Value column = minU(globalColumn, index(config.n - 2));
-    auto f32Pair = VectorType::get({2}, b.getF32Type());
+    Value column = minU(globalColumn, index(config.n - width));
     for (Value input : operands.epilogueInputs) {
       Type element = cast<MemRefType>(input.getType()).getElementType();
-      Value values = vector::LoadOp::create(
-          b, loc, VectorType::get({2}, element), input,
+      loaded.push_back(vector::LoadOp::create(
+          b, loc, VectorType::get({width}, element), input,
           ValueRange{row, column}, /*nontemporal=*/false,
-          llvm::MaybeAlign(2 * element.getIntOrFloatBitWidth() / 8));
-      if (!element.isF32())
-        values = arith::ExtFOp::create(b, loc, f32Pair, values);
-      pairs.push_back(values);
+          epilogueAccessAlignment(element, width)));
     }
-    return pairs;
+    return loaded;
   }
 
-  /// The epilogue's values for the destinations past c, stored by this
-  /// thread with c's row mask: rows of the tile's group (or the zero rows
-  /// past the groups) and columns inside N.
-  void storeExtraOutputPairs(const TileCoordinates &t, Value globalRow,
-                             Value globalColumn, ArrayRef<Value> pairs) {
-    if (pairs.empty())
+  /// The epilogue's f32 values (`width` columns each) for the destinations
+  /// past c, stored by this thread with c's row mask: rows of the tile's
+  /// group (or the zero rows past the groups) and columns inside N.
+  void storeExtraOutputs(const TileCoordinates &t, Value globalRow,
+                         Value globalColumn, ArrayRef<Value> values,
+                         int64_t width) {
+    if (values.empty())
       return;
     Value inside =
         andI(cmp(arith::CmpIPredicate::ult, globalRow, t.rowEnd),
              cmp(arith::CmpIPredicate::ult, globalColumn, index(config.n)));
     ifThen(inside, [&] {
-      for (auto [pair, output] : llvm::zip(pairs, operands.extraOutputs)) {
+      for (auto [value, output] : llvm::zip(values, operands.extraOutputs)) {
         Type element = cast<MemRefType>(output.getType()).getElementType();
-        Value value = pair;
+        Value stored = value;
         if (!element.isF32())
-          value = arith::TruncFOp::create(
-              b, loc, VectorType::get({2}, element), value);
-        vector::StoreOp::create(
-            b, loc, value, output, ValueRange{globalRow, globalColumn},
-            /*nontemporal=*/false,
-            llvm::MaybeAlign(2 * element.getIntOrFloatBitWidth() / 8));
+          stored = arith::TruncFOp::create(
+              b, loc, VectorType::get({width}, element), value);
+        vector::StoreOp::create(b, loc, stored, output,
+                                ValueRange{globalRow, globalColumn},
+                                /*nontemporal=*/false,
+                                epilogueAccessAlignment(element, width));
       }
     });
+  }
+
+  /// A thread's access of `width` elements of an epilogue input or extra
+  /// destination: aligned to its size up to 16 bytes (its column is a
+  /// multiple of `width`, rows a multiple of 16 bytes: N % 8 == 0).
+  llvm::MaybeAlign epilogueAccessAlignment(Type element, int64_t width) {
+    int64_t bytes = width * element.getIntOrFloatBitWidth() / 8;
+    return llvm::MaybeAlign(std::min<int64_t>(bytes, 16));
+  }
+
+  /// `values` (bf16 or f32 elements) as f32.
+  Value widenToF32(Value values) {
+    auto type = cast<VectorType>(values.getType());
+    if (type.getElementType().isF32())
+      return values;
+    return arith::ExtFOp::create(
+        b, loc, VectorType::get(type.getShape(), b.getF32Type()), values);
   }
 
   /// The epilogue's row scale of c's row `globalRow` (null without one);
