@@ -9,7 +9,10 @@
 #
 # Artifacts (SANITIZE_ARTIFACTS, space-separated; default all of them):
 #   small seed-test qwen3-30b-a3b      ART/check/gpu/<name>: every entry
-#                                      (moe_layer, moe_layer_fwd, moe_layer_bwd)
+#   fused-adjoint-layer                (moe_layer, moe_layer_fwd, moe_layer_bwd);
+#                                      fused-adjoint-layer's dgrad runs
+#                                      pingpong tiles with the activation
+#                                      adjoint in their staged epilogue
 #   mixtral-8x7b dsv3-1gpu             ART/check/gpu/<name>: moe_layer_bwd only,
 #                                      which runs moe_layer_fwd in the same
 #                                      process first for its residuals, so both
@@ -97,7 +100,7 @@ BUILD=${BUILD_GPU:-$ROOT/build-gpu}
 ART=${MOE_ARTIFACTS_ROOT:-$ROOT/build/artifacts}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 TOOLS=${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}
-ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b mixtral-8x7b dsv3-1gpu gemm fp8wgrad nan adversarial cublaslt}
+ARTIFACTS=${SANITIZE_ARTIFACTS:-small seed-test qwen3-30b-a3b fused-adjoint-layer mixtral-8x7b dsv3-1gpu gemm fp8wgrad nan adversarial cublaslt}
 SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm fp8wgrad}
 SHARED_ROOT=${SANITIZE_SHARED_ROOT:-$ART}
 SYNCCHECK_EXCLUDE=${SANITIZE_SYNCCHECK_EXCLUDE-_grouped_matmul _grouped_weight_grad}
@@ -125,7 +128,7 @@ echo "sanitizer: $SANITIZER ($("$SANITIZER" --version 2>/dev/null | grep -i vers
 runner_args() {
   local ART=${2:-$ART}
   case $1 in
-    small|seed-test|qwen3-30b-a3b)
+    small|seed-test|qwen3-30b-a3b|fused-adjoint-layer)
       if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1"; fi ;;
     mixtral-8x7b|dsv3-1gpu)
       if [ -f "$ART/check/gpu/$1.so" ]; then echo "$ART/check/gpu/$1 --entry moe_layer_bwd"; fi ;;
@@ -179,7 +182,7 @@ serial_late=()
 missing=()
 for name in $ARTIFACTS; do
   case $name in
-    small|seed-test|qwen3-30b-a3b|mixtral-8x7b|dsv3-1gpu|gemm|fp8wgrad|nan|adversarial|cublaslt) ;;
+    small|seed-test|qwen3-30b-a3b|fused-adjoint-layer|mixtral-8x7b|dsv3-1gpu|gemm|fp8wgrad|nan|adversarial|cublaslt) ;;
     *) echo "FAIL: unknown artifact '$name' in SANITIZE_ARTIFACTS"; exit 1 ;;
   esac
   runs=()
