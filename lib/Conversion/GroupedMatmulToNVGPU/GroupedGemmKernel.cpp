@@ -1000,7 +1000,9 @@ private:
     if (stagedEpilogue) {
       // Every thread's products are in the boxes before any is read back.
       consumerBarrier();
-      applyEpilogueInBoxes(t, base);
+      for (int64_t block = 0; block < blocks; ++block)
+        applyEpilogueInBoxes(t, block,
+                             add(base, index(block * boxes * outputBoxBytes)));
     }
     if (config.tmaStore())
       NVVM::FenceProxyOp::create(
@@ -1043,84 +1045,60 @@ private:
     }
   }
 
-  /// Passes of applyEpilogueInBoxes whose inputs are in flight while one
-  /// computes. With one, each pass waited about a DRAM latency for its
-  /// loads: 16 passes a 128 x 128 tile outlasted the other consumer's main
-  /// loop (qwen3-30b-a3b's fused dgrad, 850 us against 652 without its
-  /// epilogue). The accumulators are dead by then, so the registers are
-  /// free.
-  static constexpr int64_t kEpilogueInputPassesAhead = 4;
-
-  /// stagedEpilogue: the epilogue over this consumer's products staged as
-  /// bf16 boxes (64-row blocks from byte `base`), 8 columns of a row a
-  /// thread at a time in one loop over the consumer's rows (its ops
-  /// emitted once, not once per accumulator register as in
-  /// forEachOutputPair, which for an epilogue of a few dozen instructions
-  /// grows the kernel past what the instruction cache keeps): each thread
-  /// reads its 8 products back from the boxes, takes the inputs' 8
-  /// elements (16-byte accesses, a row's 128 columns from 16 threads,
-  /// loaded kEpilogueInputPassesAhead passes ahead), writes c's values
-  /// back in place for the boxes' stores, and stores the extra
-  /// destinations under c's row mask. The products are thus rounded to
-  /// bf16 before the epilogue.
-  void applyEpilogueInBoxes(const TileCoordinates &t, Value base) {
+  /// stagedEpilogue: the epilogue over one 64-row block of products staged
+  /// as bf16 boxes (from byte `blockBase`), 8 columns of a row a thread at a
+  /// time in a loop (its ops emitted once, not once per accumulator
+  /// register as in forEachOutputPair, which for an epilogue of a few
+  /// dozen instructions grows the kernel past what the instruction cache
+  /// keeps): each thread reads its 8 products back from the boxes, loads
+  /// the inputs' 8 elements (16-byte accesses, a row's 128 columns from 16
+  /// threads), writes c's values back in place for the boxes' stores, and
+  /// stores the extra destinations under c's row mask. The products are
+  /// thus rounded to bf16 before the epilogue.
+  void applyEpilogueInBoxes(const TileCoordinates &t, int64_t block,
+                            Value blockBase) {
     constexpr int64_t width = 8;
-    constexpr int64_t blockRows = GroupedGemmConfig::wgmmaM;
     int64_t threadsPerRow = config.outBlockN() / width;
     int64_t rowsPerPass = GroupedGemmConfig::warpgroupSize / threadsPerRow;
-    int64_t consumerRows = config.rowBlocksPerConsumer() * blockRows;
-    int64_t blockBytes =
-        config.outBlockN() / GroupedGemmConfig::boxWidth * outputBoxBytes;
     Value column =
         mul(remU(consumerThread, index(threadsPerRow)), index(width));
     Value box = divU(column, index(GroupedGemmConfig::boxWidth));
     Value boxChunk = divU(remU(column, index(GroupedGemmConfig::boxWidth)),
                           index(width));
-    Value boxOffset = mul(box, index(outputBoxBytes));
+    Value boxView =
+        sharedView({GroupedGemmConfig::wgmmaM, GroupedGemmConfig::boxWidth},
+                   b.getBF16Type(),
+                   add(blockBase, mul(box, index(outputBoxBytes))));
     Value globalColumn = add(t.colBegin, column);
     auto bf16x8 = VectorType::get({width}, b.getBF16Type());
     auto f32x8 = VectorType::get({width}, b.getF32Type());
-    // The inputs' 8 elements of the consumer's row `row`, as loaded; rows
-    // past the consumer's last load that one again (not used).
+    Value blockRow = add(t.rowBegin, index(block * 64));
+    // The inputs' 8 elements of row `row` of the block, as loaded.
     auto loadInputs = [&](Value row) {
-      Value clamped = minU(row, index(consumerRows - 1));
-      return loadEpilogueInputs(add(t.rowBegin, clamped), globalColumn,
-                                width);
+      return loadEpilogueInputs(add(blockRow, row), globalColumn, width);
     };
-    // Software-pipelined: the loop carries the inputs of the next
-    // kEpilogueInputPassesAhead passes; each pass loads the one after them
-    // before its own arithmetic.
-    size_t inputCount = operands.epilogueInputs.size();
+    // Software-pipelined: each pass loads the next pass's inputs before
+    // its own arithmetic, so their latency hides behind it.
     Value firstRow = divU(consumerThread, index(threadsPerRow));
-    SmallVector<Value> inFlight;
-    for (int64_t pass = 0; pass < kEpilogueInputPassesAhead; ++pass)
-      llvm::append_range(inFlight,
-                         loadInputs(add(firstRow, index(pass * rowsPerPass))));
-    auto rows = scf::ForOp::create(b, loc, firstRow, index(consumerRows),
-                                   index(rowsPerPass), inFlight);
+    auto rows = scf::ForOp::create(b, loc, firstRow,
+                                   index(GroupedGemmConfig::wgmmaM),
+                                   index(rowsPerPass), loadInputs(firstRow));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(rows.getBody());
     Value row = rows.getInductionVar();
-    ValueRange carried = rows.getRegionIterArgs();
-    SmallVector<Value> next(carried.drop_front(inputCount));
-    llvm::append_range(
-        next, loadInputs(add(row, index(kEpilogueInputPassesAhead *
-                                        rowsPerPass))));
-    Value blockOffset = mul(divU(row, index(blockRows)), index(blockBytes));
-    Value boxView = sharedView({blockRows, GroupedGemmConfig::boxWidth},
-                               b.getBF16Type(),
-                               add(base, add(blockOffset, boxOffset)));
-    Value rowInBlock = remU(row, index(blockRows));
+    SmallVector<Value> next =
+        loadInputs(minU(add(row, index(rowsPerPass)),
+                        index(GroupedGemmConfig::wgmmaM - 1)));
     Value swizzled = arith::XOrIOp::create(b, loc, boxChunk,
                                            remU(row, index(8)));
     Value boxColumn = mul(swizzled, index(width));
     Value staged = vector::LoadOp::create(b, loc, bf16x8, boxView,
-                                          ValueRange{rowInBlock, boxColumn});
+                                          ValueRange{row, boxColumn});
     Value products = arith::ExtFOp::create(b, loc, f32x8, staged);
-    Value globalRow = add(t.rowBegin, row);
+    Value globalRow = add(blockRow, row);
     Value rowScale = loadRowScale(globalRow);
     SmallVector<Value> inputs;
-    for (Value values : carried.take_front(inputCount))
+    for (Value values : rows.getRegionIterArgs())
       inputs.push_back(widenToF32(values));
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(f32x8, b.getF32FloatAttr(0.0f)));
@@ -1138,7 +1116,7 @@ private:
     }
     vector::StoreOp::create(
         b, loc, arith::TruncFOp::create(b, loc, bf16x8, results.front()),
-        boxView, ValueRange{rowInBlock, boxColumn});
+        boxView, ValueRange{row, boxColumn});
     storeExtraOutputs(t, globalRow, globalColumn,
                       ArrayRef(results).drop_front(), width);
     scf::YieldOp::create(b, loc, next);
