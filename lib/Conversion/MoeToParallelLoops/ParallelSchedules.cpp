@@ -156,20 +156,65 @@ struct PermuteSchedule {
                 });
   }
 
+  /// An exclusive running sum over i in [0, n), kScanBatch at a time: each
+  /// batch's values are loaded (`load`, i64) before any is used, then
+  /// `store` gets each i with the sum of the values before it, in order;
+  /// returns the sum of all. One thread walks these scans (their lengths
+  /// are the chunks, or the experts), so a load waiting for the store
+  /// before it made each step an L2 round trip: 30 us for qwen3-30b-a3b's
+  /// 256 chunks on one H200, 14 us for its 128 experts.
+  Value batchedExclusiveScan(
+      OpBuilder &nb, Location nloc, Value n,
+      llvm::function_ref<Value(OpBuilder &, Location, Value i)> load,
+      llvm::function_ref<void(OpBuilder &, Location, Value i, Value before,
+                              Value value)>
+          store) {
+    auto batches = scf::ForOp::create(
+        nb, nloc, indexConst(nb, nloc, 0), n, indexConst(nb, nloc, kScanBatch),
+        ValueRange{zero64});
+    OpBuilder::InsertionGuard guard(nb);
+    nb.setInsertionPointToStart(batches.getBody());
+    Value first = batches.getInductionVar();
+    SmallVector<Value> items, inRange, values;
+    for (int64_t j = 0; j < kScanBatch; ++j) {
+      Value i = arith::AddIOp::create(nb, nloc, first, indexConst(nb, nloc, j));
+      Value valid =
+          arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult, i, n);
+      items.push_back(i);
+      inRange.push_back(valid);
+      values.push_back(ifElse(
+          nb, nloc, nb.getI64Type(), valid,
+          [&](OpBuilder &lb, Location lloc) { return load(lb, lloc, i); },
+          [&](OpBuilder &lb, Location lloc) { return i64Const(lb, lloc, 0); }));
+    }
+    Value run = batches.getRegionIterArgs()[0];
+    for (int64_t j = 0; j < kScanBatch; ++j) {
+      Value before = run;
+      ifThen(nb, nloc, inRange[j], [&](OpBuilder &sb, Location sloc) {
+        store(sb, sloc, items[j], before, values[j]);
+      });
+      run = arith::AddIOp::create(nb, nloc, run, values[j]);
+    }
+    scf::YieldOp::create(nb, nloc, run);
+    return batches.getResult(0);
+  }
+  static constexpr int64_t kScanBatch = 16;
+
   /// 2. Exclusive prefix over chunks, per expert; the total goes to
   ///    groupStart[e] for step 3.
   void prefixOverChunks() {
     parallelFor(
         b, loc, {experts}, [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
           Value e = ivs[0];
-          Value total = forReduce(
-              nb, nloc, indexConst(nb, nloc, 0), numChunks, zero64,
-              [&](OpBuilder &cb, Location cloc, Value c, Value run) -> Value {
-                Value n =
-                    memref::LoadOp::create(cb, cloc, counts, ValueRange{c, e});
-                memref::StoreOp::create(cb, cloc, run, counts,
+          Value total = batchedExclusiveScan(
+              nb, nloc, numChunks,
+              [&](OpBuilder &lb, Location lloc, Value c) -> Value {
+                return memref::LoadOp::create(lb, lloc, counts,
+                                              ValueRange{c, e});
+              },
+              [&](OpBuilder &sb, Location sloc, Value c, Value before, Value) {
+                memref::StoreOp::create(sb, sloc, before, counts,
                                         ValueRange{c, e});
-                return arith::AddIOp::create(cb, cloc, run, n);
               });
           memref::StoreOp::create(nb, nloc, total, groupStart, ValueRange{e});
         });
@@ -180,17 +225,20 @@ struct PermuteSchedule {
   void sizesAndOffsets() {
     Type sizeType = cast<MemRefType>(groupSizes.getType()).getElementType();
     parallelFor(b, loc, {c1}, [&](OpBuilder &nb, Location nloc, ValueRange) {
-      forReduce(
-          nb, nloc, indexConst(nb, nloc, 0), experts, zero64,
-          [&](OpBuilder &eb, Location eloc, Value e, Value off) -> Value {
+      batchedExclusiveScan(
+          nb, nloc, experts,
+          [&](OpBuilder &lb, Location lloc, Value e) -> Value {
             Value count =
-                memref::LoadOp::create(eb, eloc, groupStart, ValueRange{e});
-            Value padded = roundUpToMultiple(eb, eloc, count, align);
-            memref::StoreOp::create(eb, eloc,
-                                    fromI64(eb, eloc, padded, sizeType),
+                memref::LoadOp::create(lb, lloc, groupStart, ValueRange{e});
+            return roundUpToMultiple(lb, lloc, count, align);
+          },
+          [&](OpBuilder &sb, Location sloc, Value e, Value offset,
+              Value padded) {
+            memref::StoreOp::create(sb, sloc,
+                                    fromI64(sb, sloc, padded, sizeType),
                                     groupSizes, ValueRange{e});
-            memref::StoreOp::create(eb, eloc, off, groupStart, ValueRange{e});
-            return arith::AddIOp::create(eb, eloc, off, padded);
+            memref::StoreOp::create(sb, sloc, offset, groupStart,
+                                    ValueRange{e});
           });
     });
   }

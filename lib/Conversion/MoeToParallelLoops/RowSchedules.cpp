@@ -112,22 +112,60 @@ Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
 void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
                           int64_t numCols, int64_t width, RowPredicate selected,
                           RowVectorBody body) {
+  Value numGroups = ceilDiv(b, loc, numRows, kWarpSize);
   warpPerItemFor(
-      b, loc, numRows, kSelectedRowsPerBlock,
-      [&](OpBuilder &tb, Location tloc, Value row, Value lane, Value inRange) {
-        ifThen(tb, tloc, inRange, [&](OpBuilder &ib, Location iloc) {
-          ifThen(ib, iloc, selected(ib, iloc, row),
-                 [&](OpBuilder &sb, Location sloc) {
-                   Value first = arith::MulIOp::create(
-                       sb, sloc, lane, indexConst(sb, sloc, width));
-                   auto cols = scf::ForOp::create(
-                       sb, sloc, first, indexConst(sb, sloc, numCols),
-                       indexConst(sb, sloc, kWarpSize * width));
-                   OpBuilder::InsertionGuard guard(sb);
-                   sb.setInsertionPointToStart(cols.getBody());
-                   body(sb, sloc, row, cols.getInductionVar());
-                 });
-        });
+      b, loc, numGroups, kSelectedRowGroupsPerBlock,
+      [&](OpBuilder &tb, Location tloc, Value group, Value lane,
+          Value inRange) {
+        Value firstRow = arith::MulIOp::create(tb, tloc, group,
+                                               indexConst(tb, tloc, kWarpSize));
+        Value myRow = arith::AddIOp::create(tb, tloc, firstRow, lane);
+        Value tested = arith::AndIOp::create(
+            tb, tloc, inRange,
+            arith::CmpIOp::create(tb, tloc, arith::CmpIPredicate::ult, myRow,
+                                  numRows));
+        // This lane's bit of the warp's mask: 1 << lane where its row is
+        // selected.
+        Type i32 = tb.getI32Type();
+        Value bit = ifElse(
+            tb, tloc, i32, tested,
+            [&](OpBuilder &ib, Location iloc) -> Value {
+              Value one = arith::ShLIOp::create(
+                  ib, iloc, i32Const(ib, iloc, 1),
+                  arith::IndexCastOp::create(ib, iloc, i32, lane));
+              return arith::SelectOp::create(ib, iloc,
+                                             selected(ib, iloc, myRow), one,
+                                             i32Const(ib, iloc, 0));
+            },
+            [&](OpBuilder &ib, Location iloc) -> Value {
+              return i32Const(ib, iloc, 0);
+            });
+        Value mask = warpButterfly(
+            tb, tloc, bit, kWarpSize, 1,
+            [](OpBuilder &sb, Location sloc, Value mine, Value other) {
+              return arith::OrIOp::create(sb, sloc, mine, other).getResult();
+            });
+        forRange(
+            tb, tloc, indexConst(tb, tloc, 0), indexConst(tb, tloc, kWarpSize),
+            [&](OpBuilder &jb, Location jloc, Value j) {
+              Value shifted = arith::ShRUIOp::create(
+                  jb, jloc, mask, arith::IndexCastOp::create(jb, jloc, i32, j));
+              Value isSelected = arith::CmpIOp::create(
+                  jb, jloc, arith::CmpIPredicate::ne,
+                  arith::AndIOp::create(jb, jloc, shifted, i32Const(jb, jloc, 1)),
+                  i32Const(jb, jloc, 0));
+              ifThen(jb, jloc, isSelected, [&](OpBuilder &sb, Location sloc) {
+                Value row = arith::AddIOp::create(sb, sloc, firstRow, j);
+                Value first = arith::MulIOp::create(
+                    sb, sloc, lane, indexConst(sb, sloc, width));
+                auto cols = scf::ForOp::create(
+                    sb, sloc, first, indexConst(sb, sloc, numCols),
+                    indexConst(sb, sloc, kWarpSize * width));
+                OpBuilder::InsertionGuard guard(sb);
+                sb.setInsertionPointToStart(cols.getBody());
+                body(sb, sloc, row, cols.getInductionVar());
+              });
+            });
       });
 }
 

@@ -32,20 +32,19 @@
 // CHECK:             arith.cmpi eq
 // CHECK:         memref.store %{{.*}}, %[[COUNTS]][%[[C1C]], %[[C1E]]] : memref<?x?xi64>
 // CHECK:         scf.reduce
-// 2.
+// 2. (16 chunks' counts loaded before the first of their stores)
 // CHECK:       scf.parallel (%[[C2E:.*]]) = ({{.*}}) to (%[[C4]])
-// CHECK:         scf.for %[[C2C:.*]] = %{{.*}} to %[[NC]] {{.*}} -> (i64)
-// CHECK:           memref.load %[[COUNTS]][%[[C2C]], %[[C2E]]]
-// CHECK:           memref.store %{{.*}}, %[[COUNTS]][%[[C2C]], %[[C2E]]]
+// CHECK:         scf.for %[[C2C:.*]] = %{{.*}} to %[[NC]] step %c16 {{.*}} -> (i64)
+// CHECK-COUNT-16:  memref.load %[[COUNTS]][%{{.*}}, %[[C2E]]]
+// CHECK:           memref.store %{{.*}}, %[[COUNTS]][%{{.*}}, %[[C2E]]]
 // CHECK:         memref.store %{{.*}}, %[[START]][%[[C2E]]] : memref<?xi64>
-// 3. (one iteration: the sequential scan over experts)
+// 3. (one iteration: the sequential scan over experts, 16 at a time)
 // CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1) step
-// CHECK:         scf.for %[[E3:.*]] = %{{.*}} to %[[C4]] {{.*}} -> (i64)
-// CHECK:           arith.divui
-// CHECK:           arith.muli
+// CHECK:         scf.for %[[E3:.*]] = %{{.*}} to %[[C4]] step %c16 {{.*}} -> (i64)
+// CHECK-COUNT-16:  memref.load %[[START]]
 // CHECK:           %[[SZ:.*]] = arith.trunci %{{.*}} : i64 to i32
-// CHECK:           memref.store %[[SZ]], %[[S]][%[[E3]]] : memref<4xi32>
-// CHECK:           memref.store %{{.*}}, %[[START]][%[[E3]]] : memref<?xi64>
+// CHECK:           memref.store %[[SZ]], %[[S]][%{{.*}}] : memref<4xi32>
+// CHECK:           memref.store %{{.*}}, %[[START]][%{{.*}}] : memref<?xi64>
 // 4.
 // CHECK:       scf.parallel (%[[T4:.*]], %[[K4:.*]]) = ({{.*}}) to (%[[C128]], %c2)
 // CHECK:         arith.xori
@@ -69,9 +68,11 @@
 // CHECK:           memref.store %{{.*}}, %[[TOK]][%{{.*}}] : memref<?xi32>
 // 7. Block per token (gpu.loop_dim_map block_x), a thread per 8 columns
 //    (thread_x): the token's row of x, 16 bytes per access, to the rows of
-//    its routed pairs; then a warp per row (4 rows a block of 128 threads,
-//    lane = thread mod 32): zero where no pair landed, the lane's vectors
-//    32 · 8 columns apart.
+//    its routed pairs; then a warp per 32 rows (4 warps a block of 128
+//    threads, lane = thread mod 32): each lane tests one row (no pair
+//    landed on it), a 5-step butterfly ORs the lanes' bits into the warp's
+//    mask, and the warp zeroes the rows of the mask one after another, the
+//    lane's vectors 32 · 8 columns apart.
 // CHECK:       scf.parallel (%[[T8:.*]]) = ({{.*}}) to (%[[C128]])
 // CHECK:         scf.parallel (%[[H8:.*]]) = ({{.*}}) to (%c8{{.*}}) step (%c8{{.*}})
 // CHECK:           scf.for %[[K8:.*]] = %{{.*}} to %c2
@@ -81,20 +82,29 @@
 // CHECK:               vector.store %{{.*}}, %[[P]][%{{.*}}, %[[H8]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
-// CHECK:       %[[ROWBLOCKS:.*]] = arith.ceildivui %c268{{.*}}, %c4
+// CHECK:       %[[GROUPS:.*]] = arith.ceildivui %c268{{.*}}, %c32
+// CHECK:       %[[ROWBLOCKS:.*]] = arith.ceildivui %[[GROUPS]], %c4
 // CHECK:       scf.parallel (%[[B9:.*]]) = ({{.*}}) to (%[[ROWBLOCKS]])
 // CHECK:         scf.parallel (%[[T9:.*]]) = ({{.*}}) to (%c128{{.*}})
 // CHECK:           %[[WARP9:.*]] = arith.divui %[[T9]], %c32
 // CHECK:           %[[LANE9:.*]] = arith.remui %[[T9]], %c32
-// CHECK:           %[[R9B:.*]] = arith.muli %[[B9]], %c4
-// CHECK:           %[[R9:.*]] = arith.addi %[[R9B]], %[[WARP9]]
-// CHECK:           arith.cmpi ult, %[[R9]], %c268
-// CHECK:           %[[TOKEN:.*]] = memref.load %[[TOK]][%[[R9]]]
-// CHECK:           arith.cmpi slt, %[[TOKEN]]
-// CHECK:           scf.if
-// CHECK:             %[[H9FIRST:.*]] = arith.muli %[[LANE9]], %c8
-// CHECK:             scf.for %[[H9:.*]] = %[[H9FIRST]] to %c8{{.*}} step %c256
-// CHECK:               vector.store %{{.*}}, %[[P]][%[[R9]], %[[H9]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
+// CHECK:           %[[G9B:.*]] = arith.muli %[[B9]], %c4
+// CHECK:           %[[G9:.*]] = arith.addi %[[G9B]], %[[WARP9]]
+// CHECK:           %[[FIRST9:.*]] = arith.muli %[[G9]], %c32
+// CHECK:           %[[MINE9:.*]] = arith.addi %[[FIRST9]], %[[LANE9]]
+// CHECK:           arith.cmpi ult, %[[MINE9]], %c268
+// CHECK:           %[[BIT9:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:             %[[TOKEN:.*]] = memref.load %[[TOK]][%[[MINE9]]]
+// CHECK:             arith.cmpi slt, %[[TOKEN]]
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           %[[MASK9:.*]] = arith.ori
+// CHECK:           scf.for %[[J9:.*]] = %c0{{.*}} to %c32{{.*}} step %c1
+// CHECK:             arith.shrui %[[MASK9]]
+// CHECK:             scf.if
+// CHECK:               %[[R9:.*]] = arith.addi %[[FIRST9]], %[[J9]]
+// CHECK:               %[[H9FIRST:.*]] = arith.muli %[[LANE9]], %c8
+// CHECK:               scf.for %[[H9:.*]] = %[[H9FIRST]] to %c8{{.*}} step %c256
+// CHECK:                 vector.store %{{.*}}, %[[P]][%[[R9]], %[[H9]]] {alignment = 16 : i64} : memref<268x8xbf16>, vector<8xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 // CHECK:       memref.dealloc %[[TOK]]
@@ -386,21 +396,26 @@ func.func @combine_dynamic(%y: memref<8x?xbf16>, %rows: memref<4x2xi32>, %w: mem
 // CHECK:       scf.parallel (%[[RB:.*]]) = ({{.*}}) to (%{{.*}})
 // CHECK:         scf.parallel (%[[RT:.*]]) = ({{.*}}) to (%c128{{.*}})
 // CHECK:           %[[RLANE:.*]] = arith.remui %[[RT]], %c32
-// CHECK:           %[[R:.*]] = arith.addi
-// CHECK:           %[[M1:.*]] = memref.load %[[COUNT]][%[[R]]]
-// CHECK:           %[[NOT1:.*]] = arith.cmpi ne, %[[M1]], %c1
-// CHECK:           scf.if %[[NOT1]] {
-// CHECK:             %[[HRFIRST:.*]] = arith.muli %[[RLANE]], %c4
-// CHECK:             scf.for %[[HR:.*]] = %[[HRFIRST]] to %c4{{.*}} step %c128
-// CHECK:               %[[M:.*]] = memref.load %[[COUNT]][%[[R]]]
-// CHECK:               %[[NONE:.*]] = arith.cmpi eq, %[[M]], %c0
-// CHECK:             %[[END:.*]] = arith.select %[[NONE]], %{{.*}}, %c4
-// CHECK:             scf.for %[[ST:[^ ]*]] = %{{.*}} to %[[END]] {{.*}} -> (f32, f32, f32, f32)
-// CHECK:               scf.for %[[SK:[^ ]*]] = {{.*}} -> (f32, f32, f32, f32)
-// CHECK:                 memref.load %[[ROWS]][%[[ST]], %[[SK]]]
-// CHECK:                 scf.if %{{.*}} -> (f32, f32, f32, f32)
-// CHECK:                   vector.load %[[DOUT]][%[[ST]], %[[HR]]] {alignment = 8 : i64} : memref<4x4xbf16>, vector<4xbf16>
-// CHECK:             vector.store %{{.*}}, %[[DY]][%[[R]], %[[HR]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
+// CHECK:           %[[RFIRST:.*]] = arith.muli %{{.*}}, %c32
+// CHECK:           %[[RMINE:.*]] = arith.addi %[[RFIRST]], %[[RLANE]]
+// CHECK:           scf.if %{{.*}} -> (i32) {
+// CHECK:             %[[M1:.*]] = memref.load %[[COUNT]][%[[RMINE]]]
+// CHECK:             arith.cmpi ne, %[[M1]], %c1
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           scf.for %[[RJ:.*]] = %c0{{.*}} to %c32
+// CHECK:             scf.if
+// CHECK:               %[[R:.*]] = arith.addi %[[RFIRST]], %[[RJ]]
+// CHECK:               %[[HRFIRST:.*]] = arith.muli %[[RLANE]], %c4
+// CHECK:               scf.for %[[HR:.*]] = %[[HRFIRST]] to %c4{{.*}} step %c128
+// CHECK:                 %[[M:.*]] = memref.load %[[COUNT]][%[[R]]]
+// CHECK:                 %[[NONE:.*]] = arith.cmpi eq, %[[M]], %c0
+// CHECK:               %[[END:.*]] = arith.select %[[NONE]], %{{.*}}, %c4
+// CHECK:               scf.for %[[ST:[^ ]*]] = %{{.*}} to %[[END]] {{.*}} -> (f32, f32, f32, f32)
+// CHECK:                 scf.for %[[SK:[^ ]*]] = {{.*}} -> (f32, f32, f32, f32)
+// CHECK:                   memref.load %[[ROWS]][%[[ST]], %[[SK]]]
+// CHECK:                   scf.if %{{.*}} -> (f32, f32, f32, f32)
+// CHECK:                     vector.load %[[DOUT]][%[[ST]], %[[HR]]] {alignment = 8 : i64} : memref<4x4xbf16>, vector<4xbf16>
+// CHECK:               vector.store %{{.*}}, %[[DY]][%[[R]], %[[HR]]] {alignment = 8 : i64} : memref<8x4xbf16>, vector<4xbf16>
 // CHECK:         } {mapping = [#gpu.loop_dim_map<processor = thread_x, {{.*}}>]}
 // CHECK:       } {mapping = [#gpu.loop_dim_map<processor = block_x, {{.*}}>]}
 // CHECK:       memref.dealloc %[[COUNT]]

@@ -2,9 +2,10 @@
 // H = 1024 bf16, top-2, R = 256 rows): after the dweights and the per-row
 // pair counts, a block per token (a thread per 8 columns: 128 threads) reads
 // its dout vector once with a 16-byte ld.global.v4.b32 and stores it,
-// scaled, to its pairs' rows with st.global.v4.b32; then a warp per row
-// (4 rows a block) writes the rows no single pair names (zero, or the sum
-// over every pair naming them), its lanes 8 columns apart by 32 · 8.
+// scaled, to its pairs' rows with st.global.v4.b32; then a warp per 32 rows
+// (4 warps a block; each lane tests one row) writes the rows no single pair
+// names (zero, or the sum over every pair naming them), its lanes 8 columns
+// apart by 32 · 8.
 // REQUIRES: ptxas
 
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' | FileCheck %s
@@ -22,17 +23,18 @@ func.func @combine_grad(%dout: tensor<64x1024xbf16>, %y: tensor<256x1024xbf16>, 
 }
 
 // Launch shapes: dweights (a warp per pair), the counts' zeroing and
-// counting, then tokens × 128 (dy rows from their token) and rows / 4 × 128
-// (a warp per row tests it; the other rows).
+// counting, then tokens × 128 (dy rows from their token) and rows / 128 ×
+// 128 (a warp per 32 rows tests them; the other rows).
 // CHECK-LABEL: llvm.func @combine_grad(
 // CHECK-DAG:   %[[C64:.*]] = llvm.mlir.constant(64 : index) : i64
+// CHECK-DAG:   %[[C2:.*]] = llvm.mlir.constant(2 : index) : i64
 // CHECK-DAG:   %[[C128:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK-DAG:   %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_0_combine_grad::@combine_grad_0_combine_grad
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_1_combine_grad::@combine_grad_1_combine_grad
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_2_combine_grad::@combine_grad_2_combine_grad
 // CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_3_combine_grad::@combine_grad_3_combine_grad blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
-// CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_4_combine_grad::@combine_grad_4_combine_grad blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
+// CHECK:       gpu.launch_func <%{{.*}}> @combine_grad_4_combine_grad::@combine_grad_4_combine_grad blocks in (%[[C2]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
 // CHECK-NOT:   gpu.launch_func
 
 // dweights: a warp per pair (8 a block of 256 threads), both rows read 16

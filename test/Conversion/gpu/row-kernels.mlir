@@ -10,16 +10,16 @@
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.nvvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' | FileCheck %s --check-prefix=PTX
 
-// Launch shapes: tokens × 128 (the copy to the pairs' rows), rows / 4 × 128
-// (a warp per row tests whether a pair landed on it and zeroes it if not),
+// Launch shapes: tokens × 128 (the copy to the pairs' rows), rows / 128 ×
+// 128 (a warp per 32 rows: each lane tests whether a pair landed on its
+// row, the warp zeroes those where none did),
 // tokens × 128 (combine), rows × 64 (glu).
 // CHECK-LABEL: llvm.func @rows(
-// CHECK-DAG:   %[[C32:.*]] = llvm.mlir.constant(32 : index) : i64
 // CHECK-DAG:   %[[C64:.*]] = llvm.mlir.constant(64 : index) : i64
 // CHECK-DAG:   %[[C128:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK-DAG:   %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK:       gpu.launch_func <%{{.*}}> @rows_7_permute::@rows_7_permute blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
-// CHECK:       gpu.launch_func <%{{.*}}> @rows_8_permute::@rows_8_permute blocks in (%[[C32]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
+// CHECK:       gpu.launch_func <%{{.*}}> @rows_8_permute::@rows_8_permute blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
 // CHECK:       gpu.launch_func <%{{.*}}> @rows_9_combine::@rows_9_combine blocks in (%[[C64]], %[[ONE]], %[[ONE]]) threads in (%[[C128]], %[[ONE]], %[[ONE]])
 // CHECK:       gpu.launch_func <%{{.*}}> @rows_10_glu::@rows_10_glu blocks in (%[[C128]], %[[ONE]], %[[ONE]]) threads in (%[[C64]], %[[ONE]], %[[ONE]])
 
