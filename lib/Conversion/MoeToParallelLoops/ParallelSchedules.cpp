@@ -124,9 +124,7 @@ struct PermuteSchedule {
   }
 
   /// Visits the pairs of chunk c routed to expert e, in (t, k) order,
-  /// carrying an i64 count. The pairs go kScanBatch at a time, their
-  /// experts loaded before any is compared: one at a time, each load
-  /// waited behind the store of the hit before it (rowsOfPairs).
+  /// carrying an i64 count.
   Value forEachPairOf(OpBuilder &nb, Location nloc, Value c, Value e,
                       Value init,
                       llvm::function_ref<void(OpBuilder &, Location, Value t,
@@ -134,45 +132,19 @@ struct PermuteSchedule {
                           onPair) const {
     auto [lo, hi] = chunkRange(nb, nloc, c0, numTokens, c);
     Value e64 = toI64(nb, nloc, e);
-    Value pairEnd = arith::MulIOp::create(nb, nloc, hi, topK);
-    auto batches = scf::ForOp::create(
-        nb, nloc, arith::MulIOp::create(nb, nloc, lo, topK), pairEnd,
-        indexConst(nb, nloc, kScanBatch), ValueRange{init});
-    OpBuilder::InsertionGuard guard(nb);
-    nb.setInsertionPointToStart(batches.getBody());
-    Value first = batches.getInductionVar();
-    SmallVector<Value> tokens, slots, hits;
-    for (int64_t j = 0; j < kScanBatch; ++j) {
-      Value p = arith::AddIOp::create(nb, nloc, first, indexConst(nb, nloc, j));
-      Value valid =
-          arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult, p, pairEnd);
-      Value t = arith::DivUIOp::create(nb, nloc, p, topK);
-      Value k = arith::RemUIOp::create(nb, nloc, p, topK);
-      tokens.push_back(t);
-      slots.push_back(k);
-      hits.push_back(ifElse(
-          nb, nloc, nb.getI1Type(), valid,
-          [&](OpBuilder &lb, Location lloc) -> Value {
-            return arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::eq,
-                                         expertOf(lb, lloc, t, k), e64);
-          },
-          [&](OpBuilder &lb, Location lloc) -> Value {
-            return arith::ConstantIntOp::create(lb, lloc, 0, 1);
-          }));
-    }
-    Value n = batches.getRegionIterArgs()[0];
-    for (int64_t j = 0; j < kScanBatch; ++j) {
-      if (onPair) {
-        Value count = n;
-        ifThen(nb, nloc, hits[j], [&](OpBuilder &ib, Location iloc) {
-          onPair(ib, iloc, tokens[j], slots[j], count);
+    return reducePairs(
+        nb, nloc, lo, hi, topK, init,
+        [&](OpBuilder &kb, Location kloc, Value t, Value k, Value n) -> Value {
+          Value hit = arith::CmpIOp::create(kb, kloc, arith::CmpIPredicate::eq,
+                                            expertOf(kb, kloc, t, k), e64);
+          if (onPair)
+            ifThen(kb, kloc, hit, [&](OpBuilder &ib, Location iloc) {
+              onPair(ib, iloc, t, k, n);
+            });
+          return arith::AddIOp::create(
+              kb, kloc, n,
+              arith::ExtUIOp::create(kb, kloc, kb.getI64Type(), hit));
         });
-      }
-      n = arith::AddIOp::create(
-          nb, nloc, n, arith::ExtUIOp::create(nb, nloc, nb.getI64Type(), hits[j]));
-    }
-    scf::YieldOp::create(nb, nloc, n);
-    return batches.getResult(0);
   }
 
   /// 1. Counts per (chunk, expert).
