@@ -317,9 +317,21 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   if (moert_gpu::profiling() && cuFuncGetName(&name, f) != CUDA_SUCCESS)
     name = "kernel (no name)";
   moert_gpu::ProfileRange range(name, stream);
-  CU(cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-                    (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
-                    asStream(stream), params, extra));
+  if (CU(cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+                        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
+                        asStream(stream), params, extra)))
+    return;
+  // Which launch: with CUDA_LAUNCH_BLOCKING=1 (or under compute-sanitizer)
+  // the kernel whose own failure this is, else the first launch after an
+  // earlier asynchronous failure.
+  const char *failed = nullptr;
+  if (cuFuncGetName(&failed, f) != CUDA_SUCCESS || !failed)
+    failed = "(name unavailable)";
+  report(__func__,
+         "the launch that failed: %s, grid (%ld, %ld, %ld), block (%ld, %ld, %ld), "
+         "%d bytes of dynamic shared memory",
+         failed, (long)gridX, (long)gridY, (long)gridZ, (long)blockX, (long)blockY,
+         (long)blockZ, (int)smem);
 }
 
 void *moert_gpu_stream(void) {
