@@ -68,7 +68,12 @@
 # dsv3-1gpu racecheck fails inside cuBLASLt's split-K kernel before the
 # compiler's kernels run; a racecheck root built with MOE_DENSE_MATMULS=false
 # (moe-compile --dense-matmuls=false: the router's matmuls as the compiler's
-# own kernels) has no cuBLASLt kernel left in the examples.
+# own kernels) has no cuBLASLt kernel left in the examples. Built so, its
+# racecheck still ended in "unspecified launch failure" before the forward's
+# first kernel (two runs); with CUDA_LAUNCH_BLOCKING=1 the forward ran
+# through and the backward once failed at a launch, once ran 126 s without a
+# report: racecheck runs launch blocking (SANITIZE_RACECHECK_BLOCKING=0:
+# not).
 # synccheck checks the compiler's kernels (__moe_entry_*), and
 # launches no generated GEMM at any stage count, with or without
 # setmaxnreg and with its Hopper checks off
@@ -105,6 +110,7 @@ SHARED_ARTIFACTS=${SANITIZE_SHARED_ARTIFACTS:-gemm fp8wgrad}
 SHARED_ROOT=${SANITIZE_SHARED_ROOT:-$ART}
 SYNCCHECK_EXCLUDE=${SANITIZE_SYNCCHECK_EXCLUDE-_grouped_matmul _grouped_weight_grad}
 RACECHECK_EXCLUDE=${SANITIZE_RACECHECK_EXCLUDE:-}
+RACECHECK_BLOCKING=${SANITIZE_RACECHECK_BLOCKING:-1}
 JOBS=${SANITIZE_JOBS:-1}
 TIMEOUT_S=${SANITIZE_TIMEOUT_S:-300}
 LARGE_TIMEOUT_S=${SANITIZE_LARGE_TIMEOUT_S:-270}
@@ -167,8 +173,14 @@ sanitize_one() {
     filters=(--kernel-name kns=__moe_entry_)
     for part in $SYNCCHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
   fi
+  # racecheck with blocking launches (SANITIZE_RACECHECK_BLOCKING, default
+  # 1): without, dsv3-1gpu's run failed at the forward's first kernel twice
+  # ("unspecified launch failure"); with, its forward ran through (two H200s,
+  # bench/results/2026-11-30-h200x2-sanitize-lookahead run1-run4).
+  local blocking=()
+  [ "$tool" = racecheck ] && [ "$RACECHECK_BLOCKING" = 1 ] && blocking=(env CUDA_LAUNCH_BLOCKING=1)
   # shellcheck disable=SC2086 # args and outputs are word lists built above
-  timeout --kill-after=30 "$limit" "$SANITIZER" --tool "$tool" \
+  timeout --kill-after=30 "$limit" ${blocking[@]+"${blocking[@]}"} "$SANITIZER" --tool "$tool" \
     --error-exitcode "$FINDING_RC" --print-limit 50 ${filters[@]+"${filters[@]}"} \
     "$RUNNER" $args --device gpu --iters 1 --warmup 0 $outputs >"$log" 2>&1
   echo $? >"$OUTDIR/$name.$tool.rc"
