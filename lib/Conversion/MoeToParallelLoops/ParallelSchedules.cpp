@@ -435,7 +435,7 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
 /// dy by rows of `width`-element vectors, given the number of pairs naming
 /// each row: a block per token reads the token's dout row once (a thread
 /// per vector) and stores weights[t, k] · dout[t] to each row only pair
-/// (t, k) names; a warp per row (selectedRowVectorFor) writes the others:
+/// (t, k) names; a warp per 32 rows (selectedRowVectorFor) writes the others:
 /// zero where no pair names the row, else the reference's sum over all
 /// pairs (t, k) in row-major order (a scan over every pair: slow, but only
 /// for such rows).

@@ -37,6 +37,8 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -73,7 +75,9 @@ int callNameLen(const char *expr) {
   return p ? (int)(p - expr) : (int)std::strlen(expr);
 }
 
-bool check(CUresult r, const char *entry, const char *expr) {
+// `detail`, when given, is appended to the one report (e.g. which kernel a
+// failed launch was).
+bool check(CUresult r, const char *entry, const char *expr, const char *detail = nullptr) {
   if (r == CUDA_SUCCESS)
     return true;
   const char *name = nullptr, *text = nullptr;
@@ -81,9 +85,26 @@ bool check(CUresult r, const char *entry, const char *expr) {
     name = "unknown CUresult";
   if (cuGetErrorString(r, &text) != CUDA_SUCCESS || !text)
     text = "no description";
-  report(entry, "%.*s failed: %s: %s (status %d)", callNameLen(expr), expr, name, text,
-         (int)r);
+  report(entry, "%.*s failed: %s: %s (status %d)%s%s", callNameLen(expr), expr, name, text,
+         (int)r, detail ? "; " : "", detail ? detail : "");
   return false;
+}
+
+// The symbol of each function mgpuModuleGetFunction returned, for the
+// report of a failed launch: after an asynchronous failure the context is
+// unusable and cuFuncGetName may fail with it.
+std::mutex gKernelNamesMutex;
+std::unordered_map<CUfunction, std::string> gKernelNames;
+
+void rememberKernelName(CUfunction f, const char *name) {
+  std::lock_guard<std::mutex> lock(gKernelNamesMutex);
+  gKernelNames[f] = name;
+}
+
+std::string kernelName(CUfunction f) {
+  std::lock_guard<std::mutex> lock(gKernelNamesMutex);
+  auto it = gKernelNames.find(f);
+  return it == gKernelNames.end() ? std::string("(name unavailable)") : it->second;
 }
 
 // True on success; reports (and returns false) otherwise.
@@ -296,6 +317,7 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   CUfunction f = nullptr;
   if (!CU(cuModuleGetFunction(&f, reinterpret_cast<CUmodule>(module), name)))
     return nullptr;
+  rememberKernelName(f, name);
   return f;
 }
 
@@ -317,21 +339,21 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t g
   if (moert_gpu::profiling() && cuFuncGetName(&name, f) != CUDA_SUCCESS)
     name = "kernel (no name)";
   moert_gpu::ProfileRange range(name, stream);
-  if (CU(cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
-                        (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ, (unsigned)smem,
-                        asStream(stream), params, extra)))
+  CUresult launched = cuLaunchKernel(f, (unsigned)gridX, (unsigned)gridY, (unsigned)gridZ,
+                                     (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ,
+                                     (unsigned)smem, asStream(stream), params, extra);
+  if (launched == CUDA_SUCCESS)
     return;
   // Which launch: with CUDA_LAUNCH_BLOCKING=1 (or under compute-sanitizer)
   // the kernel whose own failure this is, else the first launch after an
   // earlier asynchronous failure.
-  const char *failed = nullptr;
-  if (cuFuncGetName(&failed, f) != CUDA_SUCCESS || !failed)
-    failed = "(name unavailable)";
-  report(__func__,
-         "the launch that failed: %s, grid (%ld, %ld, %ld), block (%ld, %ld, %ld), "
-         "%d bytes of dynamic shared memory",
-         failed, (long)gridX, (long)gridY, (long)gridZ, (long)blockX, (long)blockY,
-         (long)blockZ, (int)smem);
+  char detail[512];
+  snprintf(detail, sizeof detail,
+           "the launch of %s, grid (%ld, %ld, %ld), block (%ld, %ld, %ld), "
+           "%d bytes of dynamic shared memory",
+           kernelName(f).c_str(), (long)gridX, (long)gridY, (long)gridZ, (long)blockX,
+           (long)blockY, (long)blockZ, (int)smem);
+  check(launched, __func__, "cuLaunchKernel(f, ...)", detail);
 }
 
 void *moert_gpu_stream(void) {

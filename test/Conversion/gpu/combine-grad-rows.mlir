@@ -42,4 +42,4 @@ func.func @combine_grad(%dout: tensor<64x1024xbf16>, %y: tensor<256x1024xbf16>, 
 // PTX:     gpu.binary @combine_grad_0_combine_grad {{.*}}.maxntid 256, 1, 1{{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32
 // PTX:     gpu.binary @combine_grad_2_combine_grad {{.*}}atom.global.add
 // PTX:     gpu.binary @combine_grad_3_combine_grad {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
-// PTX:     gpu.binary @combine_grad_4_combine_grad {{.*}}.maxntid 128, 1, 1{{.*(ld.global.v4.b32.*st.global.v4.b32|st.global.v4.b32.*ld.global.v4.b32)}}
+// PTX:     gpu.binary @combine_grad_4_combine_grad {{.*}}.maxntid 128, 1, 1{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*(ld.global.v4.b32.*st.global.v4.b32|st.global.v4.b32.*ld.global.v4.b32)}}

@@ -24,7 +24,7 @@
 // CHECK:       gpu.launch_func <%{{.*}}> @rows_10_glu::@rows_10_glu blocks in (%[[C128]], %[[ONE]], %[[ONE]]) threads in (%[[C64]], %[[ONE]], %[[ONE]])
 
 // PTX:     gpu.binary @rows_7_permute {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
-// PTX:     gpu.binary @rows_8_permute {{.*}}.maxntid 128, 1, 1{{.*}}st.global.v4.b32
+// PTX:     gpu.binary @rows_8_permute {{.*}}.maxntid 128, 1, 1{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}shfl.sync.bfly.b32{{.*}}st.global.v4.b32
 // PTX:     gpu.binary @rows_9_combine {{.*}}.maxntid 128, 1, 1{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 // PTX:     gpu.binary @rows_10_glu {{.*}}.maxntid 64, 1, 1{{.*}}ld.global.v4.b32{{.*}}ld.global.v4.b32{{.*}}st.global.v4.b32
 func.func @rows(%x: tensor<64x1024xbf16>, %idx: tensor<64x2xi32>, %w: tensor<64x2xf32>,
