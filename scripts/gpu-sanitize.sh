@@ -164,21 +164,17 @@ sanitize_one() {
   # writes is reported too (when the outputs are copied back).
   local outputs=""
   [ "$tool" = initcheck ] && outputs=--uninitialized-outputs
-  # racecheck: all but cuBLASLt's kernels; synccheck: the compiler's
-  # kernels but the excluded.
-  local filters=() part
+  # racecheck: all but cuBLASLt's kernels, launched blocking unless
+  # SANITIZE_RACECHECK_BLOCKING=0 (why: the header); synccheck: the
+  # compiler's kernels but the excluded.
+  local filters=() blocking=() part
   if [ "$tool" = racecheck ]; then
     for part in $RACECHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
+    [ "$RACECHECK_BLOCKING" = 1 ] && blocking=(env CUDA_LAUNCH_BLOCKING=1)
   elif [ "$tool" = synccheck ]; then
     filters=(--kernel-name kns=__moe_entry_)
     for part in $SYNCCHECK_EXCLUDE; do filters+=(--kernel-name-exclude "kns=$part"); done
   fi
-  # racecheck with blocking launches (SANITIZE_RACECHECK_BLOCKING, default
-  # 1): without, dsv3-1gpu's run failed at the forward's first kernel twice
-  # ("unspecified launch failure"); with, its forward ran through (two H200s,
-  # bench/results/2026-11-30-h200x2-sanitize-lookahead run1-run4).
-  local blocking=()
-  [ "$tool" = racecheck ] && [ "$RACECHECK_BLOCKING" = 1 ] && blocking=(env CUDA_LAUNCH_BLOCKING=1)
   # shellcheck disable=SC2086 # args and outputs are word lists built above
   timeout --kill-after=30 "$limit" ${blocking[@]+"${blocking[@]}"} "$SANITIZER" --tool "$tool" \
     --error-exitcode "$FINDING_RC" --print-limit 50 ${filters[@]+"${filters[@]}"} \
