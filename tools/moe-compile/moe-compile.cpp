@@ -108,6 +108,14 @@ static cl::opt<bool> gemmTmaStore(
              "generated grouped GEMMs with TMA (=false: by threads, which "
              "compute-sanitizer initcheck sees)"),
     cl::cat(category));
+static cl::opt<bool> gemmRacecheckLayout(
+    "gemm-racecheck-layout", cl::init(false),
+    cl::desc("GPU targets, --gemm=generated: start the generated grouped "
+             "GEMMs' operand stages 1 KB further into shared memory "
+             "(compute-sanitizer racecheck builds: the tool takes stores "
+             "to the stages' first bytes for accesses to the kernel's "
+             "mbarriers)"),
+    cl::cat(category));
 static cl::opt<int64_t> gemmCtas(
     "gemm-ctas", cl::init(132),
     cl::desc("GPU targets, --gemm=generated: CTAs of the persistent grouped "
@@ -380,6 +388,7 @@ int main(int argc, char **argv) {
     options.gemmPanelTiles = gemmPanelTiles;
     options.gemmMaxStages = gemmMaxStages;
     options.gemmTmaStore = gemmTmaStore;
+    options.gemmRacecheckLayout = gemmRacecheckLayout;
     options.gemmPingpong = gemmPingpong;
     options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
     options.gemmEpilogueFusion = gemmEpilogueFusion;

@@ -347,6 +347,12 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "Store whole bf16 output tiles with TMA (false: every tile by "
            "threads, which compute-sanitizer initcheck can follow)">,
+    Option<"racecheckLayout", "racecheck-layout", "bool", /*default=*/"false",
+           "Start the operand stages 1 KB further into shared memory: "
+           "compute-sanitizer racecheck takes stores to the first bytes of "
+           "the stages for accesses to the kernel's mbarriers and reports "
+           "races that are not there (racecheck builds; costs 1 KB of "
+           "shared memory, a stage at the margin)">,
     Option<"pingpong", "pingpong", "bool", /*default=*/"true",
            "Grouped matmuls with 128 x 128 tiles: each consumer warpgroup "
            "runs whole tiles, the two taking turns in the main loop, so one "

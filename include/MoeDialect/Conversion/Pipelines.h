@@ -112,6 +112,14 @@ struct MoeLowerToGpuOptions
                      "TMA (convert-grouped-matmul-to-nvgpu's tma-store; "
                      "false for compute-sanitizer initcheck builds)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmRacecheckLayout{
+      *this, "gemm-racecheck-layout",
+      llvm::cl::desc("Generated grouped GEMMs start their operand stages 1 KB "
+                     "further into shared memory, past what compute-sanitizer "
+                     "racecheck mistakes for the mbarriers "
+                     "(convert-grouped-matmul-to-nvgpu's racecheck-layout; "
+                     "racecheck builds)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> gemmPingpong{
       *this, "gemm-pingpong",
       llvm::cl::desc("Generated grouped GEMMs with 128 x 128 tiles run whole "

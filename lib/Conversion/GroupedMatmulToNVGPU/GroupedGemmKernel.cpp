@@ -153,7 +153,8 @@ private:
   }
 
   /// The dynamic shared memory's base rounded up to 1024 bytes (the
-  /// mbarriers are static shared memory, which comes first).
+  /// mbarriers are static shared memory, which comes first), plus
+  /// GroupedGemmConfig::racecheckGuardBytes.
   void setUpSharedMemory() {
     auto bytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  AffineMap(), workgroup);
@@ -162,6 +163,8 @@ private:
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared);
     alignPad =
         remU(sub(index(1024), remU(sharedBase, index(1024))), index(1024));
+    if (int64_t guard = config.racecheckGuardBytes())
+      alignPad = add(alignPad, index(guard));
     scanTiles = sharedView({config.scanLength()}, b.getI32Type(),
                            index(config.scanOffset()));
     scanRows = sharedView({config.scanLength()}, b.getI32Type(),

@@ -146,6 +146,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices,
   problem.accumulate = op.getAccumulate();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
+  problem.racecheckLayoutAllowed = choices.racecheckLayout;
   problem.pingpongAllowed = choices.pingpong;
   problem.kSecond = kSecond;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
@@ -188,6 +189,7 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.f32Out = db.getElementType().isF32();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
+  problem.racecheckLayoutAllowed = choices.racecheckLayout;
   problem.pingpongAllowed = choices.pingpong;
   problem.heaviestGroupsFirstAllowed = choices.heaviestGroupsFirst;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
@@ -641,6 +643,7 @@ struct ConvertGroupedMatmulToNVGPUPass
     choices.blockN = *blockN;
     choices.maxStages = maxStages;
     choices.tmaStore = tmaStore;
+    choices.racecheckLayout = racecheckLayout;
     choices.pingpong = pingpong;
     choices.heaviestGroupsFirst = heaviestGroupsFirst;
     choices.epilogueFastMath = epilogueFastMath;

@@ -292,6 +292,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.maxStages = options.gemmMaxStages;
     gemms.panelTiles = options.gemmPanelTiles;
     gemms.tmaStore = options.gemmTmaStore;
+    gemms.racecheckLayout = options.gemmRacecheckLayout;
     gemms.pingpong = options.gemmPingpong;
     gemms.heaviestGroupsFirst = options.gemmHeaviestGroupsFirst;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));

@@ -1,5 +1,6 @@
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=fp8-only | FileCheck %s --check-prefix=ONLY
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=racecheck-layout=true | FileCheck %s --check-prefix=RACE
 
 // Weight gradients on transposed operands (a [Kd, R], dc [N, R]: the
 // reduction contiguous, both K-major): the tensor maps view them as [M, R]
@@ -26,7 +27,12 @@
 // CHECK:       linalg.transpose ins(%arg4 : memref<256x4xf32>) outs(%[[SD]] : memref<4x256xf32>) permutation = [1, 0]
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c128_i64, %c512_i64, %c128_i32, %c128_i32{{[_0-9]*}}, %c1_i32)
 // CHECK:       call @moert_entry_tensor_map_2d(%{{.*}}, %{{.*}}, %c256_i64, %c512_i64{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c128_i32{{[_0-9]*}}, %c1_i32{{[_0-9]*}})
-// CHECK:       gpu.launch
+// CHECK:       gpu.launch {{.*}} dynamic_shared_memory_size %c207360_i32
+// CHECK:         %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK:         %[[MOD:.*]] = arith.remui %[[BASE]], %c1024
+// CHECK:         %[[GAP:.*]] = arith.subi %c1024{{.*}}, %[[MOD]]
+// CHECK:         %[[PAD:.*]] = arith.remui %[[GAP]], %c1024
+// CHECK-NOT:     arith.addi %[[PAD]], %c1024
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%{{.*}}], %c256
 // CHECK:         scf.for
 // CHECK:           nvgpu.mbarrier.try_wait.parity
@@ -75,6 +81,14 @@ func.func @blockwise_kn(%a: memref<128x512xf8E4M3FN>, %dc: memref<256x512xf8E5M2
   moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands} : memref<128x512xf8E4M3FN>, memref<256x512xf8E5M2>, memref<4xi32>, memref<128x4xf32>, memref<256x4xf32> -> memref<4x128x256xbf16>
   return
 }
+// racecheck-layout: the stages start 1 KB further up (the pad to the
+// 1024-byte boundary plus 1024), and the kernel asks for 1 KB more.
+// RACE-LABEL: func.func @blockwise_kn
+// RACE:       gpu.launch {{.*}} dynamic_shared_memory_size %c208384_i32
+// RACE:         %[[MOD:.*]] = arith.remui %{{.*}}, %c1024
+// RACE:         %[[GAP:.*]] = arith.subi %c1024{{.*}}, %[[MOD]]
+// RACE:         %[[PAD:.*]] = arith.remui %[[GAP]], %c1024
+// RACE:         arith.addi %[[PAD]], %c1024{{.*}} : index
 // ONLY-LABEL: func.func @blockwise_kn
 // ONLY:       gpu.launch
 // ONLY-NOT:   moe.grouped_weight_grad
