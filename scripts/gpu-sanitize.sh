@@ -61,8 +61,12 @@
 # run at a time by default; initcheck
 # does not see TMA bulk stores, so it reports every read of a TMA-stored
 # tile; stored by threads the tiles are tracked), and the same at
-# MOE_GEMM_MAX_STAGES=2 for racecheck (its launch failures follow the
-# kernel's shared memory). racecheck runs unfiltered: with a kernel filter
+# MOE_GEMM_MAX_STAGES=2 with MOE_GEMM_RACECHECK_LAYOUT=true for racecheck
+# (its launch failures follow the kernel's shared memory; the layout keeps
+# threads' stores out of the addresses racecheck confuses with the
+# kernels' mbarriers, which drew reports from every K-major weight
+# gradient: bench/results/2026-11-30-h200x2-racecheck-clean run1-run3).
+# racecheck runs unfiltered: with a kernel filter
 # (--kernel-name kns=__moe_entry_, or --kernel-name-exclude kns=nvjet)
 # every racecheck run of an example ended in "Internal Sanitizer Error" at
 # its first kernel, without one the same runs complete
@@ -80,7 +84,9 @@
 # first kernel (two runs); with CUDA_LAUNCH_BLOCKING=1 the forward ran
 # through and the backward once failed at a launch, once ran 126 s without a
 # report: racecheck runs launch blocking (SANITIZE_RACECHECK_BLOCKING=0:
-# not).
+# not). So it finishes in ~480 s on one H200 (the 2026-11-30 folder, run2);
+# with TMA stores (MOE_GEMM_TMA_STORE=true) a generated GEMM of its forward
+# (__moe_entry_1_13) still fails to launch under racecheck (run1).
 # synccheck checks the compiler's kernels (__moe_entry_*), and
 # launches no generated GEMM at any stage count, with or without
 # setmaxnreg and with its Hopper checks off

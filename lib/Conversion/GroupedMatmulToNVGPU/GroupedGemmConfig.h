@@ -367,7 +367,7 @@ struct GroupedGemmConfig {
   /// an access to the mbarrier 1 KB below it, and reports the stage's
   /// refill as racing with it: the K-major zeroing of a group's first
   /// k-step writes there (bench/results/2026-11-30-h200x2-racecheck-clean
-  /// run3: 8936 such reports, none with the stages 1 KB up). Racecheck
+  /// run3: 8936 errors so, none with the stages 1 KB up). Racecheck
   /// builds leave that kilobyte unused (GemmChoices::racecheckLayout).
   bool racecheckLayoutAllowed = false;
   int64_t racecheckGuardBytes() const {
