@@ -109,6 +109,7 @@
 # after the other, started first (each holds ~45 GB of device memory).
 # The environment passes through: MOERT_GPU_STREAMS=1 puts the cuBLASLt
 # grouped GEMMs on the runtime stream instead of auxiliary streams.
+# The verdict is scripts/sanitize-summary.sh's (its header lists the results).
 # Exit status: 0 when every selected run finished with 0 errors; 1 on any
 # finding, timeout, failed run or missing artifact.
 set -uo pipefail
@@ -268,70 +269,12 @@ if [ ${#serial[@]} -gt 0 ]; then
   groups+=("${serial[*]}")
 fi
 
-# The distinct kernels (ours: __moe_entry_*; else the first words of the
-# symbol) that a log's reports point at.
-reported_kernels() {
-  grep -E '^=+ +at ' "$1" | sed -E 's/^=+ +at +//; s/^0x[0-9a-f]+ in //; s/\+0x[0-9a-f]+.*//; s/\(.*//' |
-    cut -c1-60 | sort | uniq -c | sort -rn | head -4 | awk '{printf "%s%s(%s)", (NR>1?", ":""), $2, $1}'
-}
-
-status=0
-echo
-echo "=== summary ($((SECONDS - start)) s): compute-sanitizer, moe-runner --iters 1 --warmup 0"
-printf '%-16s %-10s %-8s %-10s %s\n' artifact tool errors result "reported at"
+runs=()
 for group in ${groups[@]+"${groups[@]}"}; do
-  for run in $group; do
-    name=${run%%:*} tool=${run#*:}
-    log=$OUTDIR/$name.$tool.log
-    rc=$(cat "$OUTDIR/$name.$tool.rc" 2>/dev/null || echo none)
-    errors=$(grep -oE 'ERROR SUMMARY: [0-9]+' "$log" 2>/dev/null | tail -1 | grep -oE '[0-9]+$')
-    # racecheck ends in "RACECHECK SUMMARY: N hazards displayed (E errors,
-    # W warnings)" instead: every hazard counts.
-    [ -n "$errors" ] || errors=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" 2>/dev/null |
-      tail -1 | grep -oE '[0-9]+')
-    where=""
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-      result=TIMEOUT
-    elif [ -z "$errors" ]; then
-      result=NO-SUMMARY
-    elif [ "$errors" != 0 ] || [ "$rc" = "$FINDING_RC" ]; then
-      result=FINDINGS; where=$(reported_kernels "$log")
-      if [ "$tool" = racecheck ] && [ -n "$errors" ] && [ "$errors" != 0 ] &&
-         ! grep -qE 'Internal Sanitizer Error|Target application returned an error' "$log" &&
-         grep -qE '^=+ .*Race' "$log" && ! grep -E '^=+ ' "$log" | grep -q '__moe_entry_'; then
-        result=LIBRARY-ONLY
-        where=$(grep -E '^=+ .*(Race|access)' "$log" | grep -oE '(nvjet|cutlass|sm90_|cublas)[A-Za-z0-9_]*' |
-          cut -c1-40 | sort | uniq -c | sort -rn | head -3 | awk '{printf "%s%s(%s)", (NR>1?", ":""), $2, $1}')
-      fi
-    elif [ "$rc" != 0 ]; then
-      result=RUN-FAILED
-    else
-      result=clean
-    fi
-    # cuBLASLt's TMA-stored outputs read by compiled kernels: initcheck
-    # reports every read (it does not see TMA stores); the values against
-    # the CPU tell a store it missed from an element never written.
-    if [ "$name" = cublaslt ] && [ "$tool" = initcheck ] && [ "$result" = FINDINGS ] &&
-       grep -qE '^check: [0-9]+ outputs, 0 failed' "$log" &&
-       ! grep -E '^=+ +[A-Z][a-z]+' "$log" | grep -vqE 'Uninitialized __global__ memory read|Address 0x|Saved host backtrace|Host Frame'; then
-      result=UNSEEN-WRITES
-    fi
-    [ "$result" = clean ] || [ "$result" = LIBRARY-ONLY ] || [ "$result" = UNSEEN-WRITES ] || status=1
-    printf '%-16s %-10s %-8s %-10s %s\n' "$name" "$tool" "${errors:--}" "$result" "$where"
-    if [ "$result" = RUN-FAILED ] || [ "$result" = NO-SUMMARY ]; then
-      grep -E 'error|FAIL|moe-runner:' "$log" | grep -v '^=+ *$' | tail -3 | sed 's/^/    /'
-    elif [ "$result" = FINDINGS ] || [ "$result" = LIBRARY-ONLY ] || [ "$result" = UNSEEN-WRITES ]; then
-      # The first report: what was accessed, where, by whom, the address.
-      awk '/^=+ [A-Z]/ && !/COMPUTE-SANITIZER/ && !seen { seen = 1; left = 5 } left > 0 { print; left-- }' "$log" | sed 's/^/    /'
-    fi
-    # A run with --check-against: its verdict on the values.
-    grep -E '^check: [0-9]+ outputs' "$log" | sed 's/^/    values: /'
-  done
+  for run in $group; do runs+=("$run"); done
 done
-for run in ${missing[@]+"${missing[@]}"}; do
-  printf '%-16s %-10s %-8s %-10s %s\n' "${run%%:*}" "${run#*:}" - MISSING "no artifact (run scripts/gpu-artifacts.sh)"
-  status=1
-done
-echo "logs: $OUTDIR/<artifact>.<tool>.log"
+for run in ${missing[@]+"${missing[@]}"}; do runs+=("$run:missing"); done
+"$ROOT/scripts/sanitize-summary.sh" "$OUTDIR" "$((SECONDS - start))" ${runs[@]+"${runs[@]}"}
+status=$?
 echo "=== done $(date +%T): $([ $status = 0 ] && echo "SANITIZERS CLEAN" || echo "SANITIZER FINDINGS OR FAILED RUNS")"
 exit $status
