@@ -20,50 +20,95 @@ struct SplitReductionsPass
     : mlir::moe::impl::SplitLongReductionsPassBase<SplitReductionsPass> {
   using Base::Base;
 
-  /// Chunks for `op`, or 0 to leave it: one static reduction dimension of
-  /// length N ≥ minLength, fewer than maxThreads outputs; the chunk count
-  /// is a power of two dividing N with chunks of about `chunk` iterations.
-  int64_t ratioFor(linalg::LinalgOp op) const {
+  /// Whether the reduction of `op` runs along the last dimension of every
+  /// input that it indexes (a row reduction: a thread per row would read
+  /// its row alone, a row apart from its neighbour).
+  static bool reducesAlongRows(linalg::LinalgOp op) {
+    unsigned last = op.getNumLoops() - 1;
+    if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
+      return false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(last))
+        continue;
+      if (!map.isProjectedPermutation() ||
+          map.getDimPosition(map.getNumResults() - 1) != last)
+        return false;
+    }
+    return true;
+  }
+
+  /// How `op` is split: `ratio` chunks (0: not split), and whether as a
+  /// row reduction.
+  struct Split {
+    int64_t ratio = 0;
+    bool rows = false;
+  };
+
+  /// The split of `op`, or ratio 0 to leave it:
+  ///  - one static reduction dimension of length N ≥ minLength, fewer than
+  ///    maxThreads outputs: a power of two of chunks dividing N, each of
+  ///    about `chunk` iterations;
+  ///  - else a row reduction (reducesAlongRows) of N ≥ minRowLength:
+  ///    N / rowChunk chunks interleaved along the row, so that the threads
+  ///    of a row read neighbouring elements in every iteration, then a
+  ///    reduction over each row's chunks.
+  Split splitFor(linalg::LinalgOp op) const {
     if (op.getNumReductionLoops() != 1 || op.hasIndexSemantics() ||
         op.getNumDpsInits() != 1)
-      return 0;
+      return {};
     // convert-moe-to-runtime-calls gives f32 contractions to cuBLASLt
     // whole.
     if (gpu_contraction::matchContraction(op))
-      return 0;
+      return {};
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
     int64_t outputs = 1, length = 0;
     for (auto [range, iterator] : llvm::zip(ranges, iterators)) {
       if (ShapedType::isDynamic(range))
-        return 0;
+        return {};
       if (iterator == utils::IteratorType::reduction)
         length = range;
       else
         outputs *= range;
     }
-    if (length < minLength || outputs >= maxThreads)
-      return 0;
+    if (length < minLength || outputs >= maxThreads) {
+      if (length >= minRowLength && rowChunk > 0 && length % rowChunk == 0 &&
+          length / rowChunk > 1 && reducesAlongRows(op))
+        return {length / rowChunk, /*rows=*/true};
+      return {};
+    }
     int64_t ratio = 1;
     while (length % (ratio * 2) == 0 && length / (ratio * 2) >= chunk &&
            outputs * ratio * 2 <= 16 * maxThreads)
       ratio *= 2;
-    return ratio > 1 ? ratio : 0;
+    return {ratio > 1 ? ratio : 0, /*rows=*/false};
   }
 
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (op.hasPureTensorSemantics() && ratioFor(op) > 1)
+      if (op.hasPureTensorSemantics() && splitFor(op).ratio > 1)
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : candidates) {
       rewriter.setInsertionPoint(op);
-      int64_t ratio = ratioFor(op);
+      Split split = splitFor(op);
       auto control = [&](linalg::LinalgOp) {
         linalg::SplitReductionOptions options;
-        options.ratio = ratio;
+        options.ratio = split.ratio;
+        if (split.rows) {
+          // Element k of a row goes to chunk k mod ratio (the chunk
+          // dimension the inner one) and the partial results are
+          // [outputs..., chunk]: a row's threads are neighbours, and each
+          // of their iterations reads `ratio` consecutive elements.
+          options.index =
+              cast<ShapedType>(op.getDpsInitOperand(0)->get().getType())
+                  .getRank();
+          options.innerParallel = true;
+          return options;
+        }
         // The chunk dimension first: the partial results keep the output's
         // layout in their innermost dimensions, so the threads of both ops
         // (one per partial / final output, the last dimension fastest) read

@@ -3,6 +3,7 @@
 // RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8193 | FileCheck %s --check-prefix=THREADS
 // RUN: moe-opt %s -split-input-file --split-long-reductions=max-threads=8192 | FileCheck %s --check-prefix=NOSPLIT
 // RUN: moe-opt %s -split-input-file --split-long-reductions=min-length=65536 | FileCheck %s --check-prefix=NOSPLIT
+// RUN: moe-opt %s -split-input-file --split-long-reductions=row-chunk=0 | FileCheck %s --check-prefix=ROWOFF
 
 // split-long-reductions: a linalg op with few outputs and one long
 // reduction (shaped like a router-weight gradient: H·E = 1024·8 outputs,
@@ -127,12 +128,23 @@ func.func @sum_6000(%x: tensor<64x6000xf32>, %init: tensor<64xf32>) -> tensor<64
 
 // -----
 
-// Unchanged: a reduction shorter than min-length (1024 < 2048).
+// A reduction shorter than min-length (1024 < 2048) along the rows of its
+// input: a row reduction of at least min-row-length (64), split into
+// 1024 / row-chunk (8) = 128 chunks interleaved along the row (element k
+// in chunk k mod 128: [64, 8, 128], the chunk dimension inner and
+// parallel), partials [64, 128], then a reduction per row. With
+// row-chunk=0 it stays.
 // CHECK-LABEL: func.func @short(
-// CHECK-NOT:   tensor.expand_shape
-// CHECK:       linalg.generic {{.*}}ins(%{{.*}} : tensor<64x1024xf32>) outs(%{{.*}} : tensor<64xf32>)
-// CHECK-NOT:   linalg.generic
+// CHECK:       tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [64, 8, 128] : tensor<64x1024xf32> into tensor<64x8x128xf32>
+// CHECK:       tensor.empty() : tensor<64x128xf32>
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]{{.*}}ins(%{{.*}} : tensor<64x8x128xf32>) outs(%{{.*}} : tensor<64x128xf32>)
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%{{.*}} : tensor<64x128xf32>) outs(%{{.*}} : tensor<64xf32>)
 // CHECK:       return
+// ROWOFF-LABEL: func.func @short(
+// ROWOFF-NOT:   tensor.expand_shape
+// ROWOFF:       linalg.generic {{.*}}ins(%{{.*}} : tensor<64x1024xf32>) outs(%{{.*}} : tensor<64xf32>)
+// ROWOFF-NOT:   linalg.generic
+// ROWOFF:       return
 func.func @short(%x: tensor<64x1024xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                        iterator_types = ["parallel", "reduction"]}
@@ -201,4 +213,67 @@ func.func @on_buffers(%x: memref<64x32768xf32>, %out: memref<64xf32>) {
     linalg.yield %s : f32
   }
   return
+}
+
+// -----
+
+// The softmax adjoint's row reduction Σ_e dp·p over [T, E] = [16384, 128]
+// (16384 outputs: never split by the rule for few outputs): a thread per
+// row would read its 512-byte row alone, 512 bytes from its neighbour's.
+// Split as rows: 16 chunks, element e in chunk e mod 16, so a row's 16
+// threads read 16 consecutive floats in each of their 8 iterations.
+// CHECK-DAG:   #[[IN3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[PART3:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @softmax_adjoint_rows(
+// CHECK:       %[[A:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [16384, 8, 16]
+// CHECK:       %[[B:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [16384, 8, 16]
+// CHECK:       tensor.empty() : tensor<16384x16xf32>
+// CHECK:       %[[P:.*]] = linalg.generic {indexing_maps = [#[[IN3]], #[[IN3]], #[[PART3]]], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK-SAME:      ins(%[[A]], %[[B]] : tensor<16384x8x16xf32>, tensor<16384x8x16xf32>)
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[P]] : tensor<16384x16xf32>)
+// ROWOFF-LABEL: func.func @softmax_adjoint_rows(
+// ROWOFF-NOT:   tensor.expand_shape
+func.func @softmax_adjoint_rows(%dp: tensor<16384x128xf32>, %p: tensor<16384x128xf32>, %init: tensor<16384xf32>) -> tensor<16384xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(t, e) -> (t, e)>, affine_map<(t, e) -> (t, e)>, affine_map<(t, e) -> (t)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%dp, %p : tensor<16384x128xf32>, tensor<16384x128xf32>) outs(%init : tensor<16384xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16384xf32>
+  return %r : tensor<16384xf32>
+}
+
+// -----
+
+// Unchanged: not a row reduction (one input reduced along its first
+// dimension), nor one shorter than min-row-length (8 < 64: the [T, K]
+// reductions of the top-k weights).
+// CHECK-LABEL: func.func @not_rows(
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       linalg.generic
+// CHECK:       linalg.generic
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @not_rows(%a: tensor<16384x128xf32>, %at: tensor<128x16384xf32>, %w: tensor<16384x8xf32>,
+                    %init: tensor<16384xf32>) -> (tensor<16384xf32>, tensor<16384xf32>) {
+  %r = linalg.generic {indexing_maps = [affine_map<(t, e) -> (t, e)>, affine_map<(t, e) -> (e, t)>, affine_map<(t, e) -> (t)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a, %at : tensor<16384x128xf32>, tensor<128x16384xf32>) outs(%init : tensor<16384xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16384xf32>
+  %k = linalg.generic {indexing_maps = [affine_map<(t, k) -> (t, k)>, affine_map<(t, k) -> (t)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%w : tensor<16384x8xf32>) outs(%init : tensor<16384xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<16384xf32>
+  return %r, %k : tensor<16384xf32>, tensor<16384xf32>
 }

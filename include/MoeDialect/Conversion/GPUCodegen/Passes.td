@@ -20,7 +20,13 @@ def SplitLongReductionsPass
     reduction dimension of at least `min-length` iterations and fewer than
     `max-threads` outputs get upstream linalg::splitReduction: partial
     results per chunk of the reduction (more threads, short loops), then a
-    reduction over the chunks. Sums are reassociated by chunk. f32
+    reduction over the chunks. Sums are reassociated by chunk. Row
+    reductions (the reduced dimension the last of every input, e.g. the
+    softmax adjoint's Σ_e dp·p over [T, E]) of at least `min-row-length`
+    with many outputs are split too, or each thread reads its row alone
+    a row apart from its neighbour: `N / row-chunk` chunks interleaved
+    along the row (element k in chunk k mod ratio), partial results
+    [outputs, chunks], then a reduction per row. f32
     contractions (acc + a·b over one reduction dimension, two rank-2
     inputs: the router adjoints) are left whole: convert-moe-to-runtime-calls
     hands them to cuBLASLt.
@@ -32,6 +38,12 @@ def SplitLongReductionsPass
            "Ops with at least this many outputs stay as they are">,
     Option<"chunk", "chunk", "int64_t", /*default=*/"128",
            "Target length of a chunk (a power of two dividing the length)">,
+    Option<"minRowLength", "min-row-length", "int64_t", /*default=*/"64",
+           "Row reductions (along every input's last dimension) at least "
+           "this long are split into interleaved chunks">,
+    Option<"rowChunk", "row-chunk", "int64_t", /*default=*/"8",
+           "Elements of a row that one thread sums in a split row "
+           "reduction (0: row reductions stay as they are)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
