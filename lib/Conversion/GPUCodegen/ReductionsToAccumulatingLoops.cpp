@@ -93,6 +93,9 @@ struct ReductionToAccumulatorLoops
         copies[input] = *copy;
 
     Value out = init->get();
+    // A fill that only feeds this op: the accumulators start from its value
+    // and the fill (a kernel over the whole output) goes.
+    linalg::FillOp feedingFill = fillOnlyFeeding(op, out);
     auto loop = scf::ParallelOp::create(rewriter, loc, parLbs, parUbs, parSteps);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(loop.getBody());
@@ -101,7 +104,10 @@ struct ReductionToAccumulatorLoops
       ivs[dim] = iv;
     // The output indices use parallel dimensions only.
     SmallVector<Value> outIndices = applyMap(rewriter, loc, outMap, ivs);
-    Value start = memref::LoadOp::create(rewriter, loc, out, outIndices);
+    Value start =
+        feedingFill
+            ? feedingFill.getDpsInputOperand(0)->get()
+            : memref::LoadOp::create(rewriter, loc, out, outIndices).getResult();
     scf::LoopNest nest = scf::buildLoopNest(
         rewriter, loc, redLbs, redUbs, redSteps, ValueRange{start},
         [&](OpBuilder &b, Location nestedLoc, ValueRange redIvs,
@@ -141,7 +147,43 @@ struct ReductionToAccumulatorLoops
     for (auto &[input, copy] : copies)
       memref::DeallocOp::create(rewriter, loc, copy.first);
     rewriter.eraseOp(op);
+    if (feedingFill)
+      rewriter.eraseOp(feedingFill);
     return success();
+  }
+
+  /// The linalg.fill of `out` (a buffer that `op`, a reduction writing every
+  /// element of it, accumulates into) whose value `op` reads and nothing
+  /// else does: `out` is a fresh allocation in `op`'s block, not an input of
+  /// `op`, filled (with a value of its element type) before `op`, and every
+  /// other use comes after `op`. Null when there is none.
+  static linalg::FillOp fillOnlyFeeding(linalg::LinalgOp op, Value out) {
+    if (!out.getDefiningOp<memref::AllocOp>() ||
+        out.getParentBlock() != op->getBlock())
+      return {};
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (input->get() == out)
+        return {};
+    Block *block = op->getBlock();
+    linalg::FillOp fill;
+    for (Operation *user : out.getUsers()) {
+      if (user == op.getOperation() || user == out.getDefiningOp())
+        continue;
+      Operation *here = block->findAncestorOpInBlock(*user);
+      if (!here)
+        return {};
+      if (op->isBeforeInBlock(here))
+        continue;
+      auto candidate = dyn_cast<linalg::FillOp>(user);
+      if (fill || !candidate || here != user ||
+          !candidate.hasPureBufferSemantics() ||
+          candidate.getDpsInitOperand(0)->get() != out ||
+          candidate.getDpsInputOperand(0)->get().getType() !=
+              cast<MemRefType>(out.getType()).getElementType())
+        return {};
+      fill = candidate;
+    }
+    return fill;
   }
 
   /// Threads of a launch walk the output's last dimension fastest

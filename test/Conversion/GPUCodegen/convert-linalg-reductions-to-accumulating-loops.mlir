@@ -115,3 +115,93 @@ func.func @left_alone(%in: memref<8xf32>, %out: memref<8xf32>, %t: tensor<8xf32>
     }
   return %r : tensor<f32>
 }
+
+// -----
+
+// A fresh buffer filled and then only reduced into (split-long-reductions'
+// partial sums, a sum over rows): the accumulators start from the fill's
+// value, and the fill (a kernel over the whole buffer on the GPU) goes.
+// Another op may fill a buffer it does not read.
+// CHECK-LABEL: func.func @fill_feeds_reduction(
+// CHECK-SAME:    %[[X:.*]]: memref<64x128xf32>, %[[R:.*]]: memref<64xf32>)
+// CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[P:.*]] = memref.alloc() : memref<64xf32>
+// CHECK-NEXT:  linalg.fill ins(%[[ZERO]] : f32) outs(%[[R]] : memref<64xf32>)
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.parallel
+// CHECK-NOT:     memref.load %[[P]]
+// CHECK:         scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (f32)
+// CHECK:         memref.store %{{.*}}, %[[P]]
+// CHECK:       memref.copy %[[P]], %[[R]]
+// CHECK:       memref.dealloc %[[P]]
+func.func @fill_feeds_reduction(%x: memref<64x128xf32>, %r: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64xf32>)
+  linalg.fill ins(%zero : f32) outs(%r : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x128xf32>) outs(%p : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %p, %r : memref<64xf32> to memref<64xf32>
+  memref.dealloc %p : memref<64xf32>
+  return
+}
+
+// -----
+
+// The fill stays, and the accumulators start from the buffer, where
+// something else reads the filled buffer before the reduction, the
+// reduction reads it as an input too, or the buffer is not the function's
+// own (an argument: the caller may read it).
+// CHECK-LABEL: func.func @fill_kept(
+// CHECK-SAME:    %[[X:.*]]: memref<64x128xf32>, %[[R:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>)
+// CHECK:       %[[P:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:       %[[Q:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%[[P]] : memref<64xf32>)
+// CHECK:       memref.copy %[[P]], %[[C]]
+// CHECK:       scf.parallel
+// CHECK:         memref.load %[[P]][%{{.*}}] : memref<64xf32>
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%[[Q]] : memref<64xf32>)
+// CHECK:       scf.parallel
+// CHECK:         memref.load %[[Q]][%{{.*}}] : memref<64xf32>
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%[[R]] : memref<64xf32>)
+// CHECK:       scf.parallel
+// CHECK:         memref.load %[[R]][%{{.*}}] : memref<64xf32>
+func.func @fill_kept(%x: memref<64x128xf32>, %r: memref<64xf32>, %c: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<64xf32>
+  %q = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64xf32>)
+  memref.copy %p, %c : memref<64xf32> to memref<64xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x128xf32>) outs(%p : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%q : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %q : memref<64x128xf32>, memref<64xf32>) outs(%q : memref<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%r : memref<64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x128xf32>) outs(%r : memref<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<64xf32>
+  memref.dealloc %q : memref<64xf32>
+  return
+}

@@ -69,6 +69,11 @@ def ConvertLinalgReductionsToAccumulatingLoopsPass
     apart (indexed by the output's last dimension, but by a reduction
     dimension last, like w in dlogits·wᵀ) and that is small next to the
     output is first copied transposed, so that those reads are contiguous.
+    Where the output is a fresh buffer that a linalg.fill wrote before the
+    op and nothing else reads before it (split-long-reductions' partial
+    sums, a reduction's zeroed output), the accumulators start from the
+    fill's value and the fill goes: on the GPU it was a kernel over the
+    whole output.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
