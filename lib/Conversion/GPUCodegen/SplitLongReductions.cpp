@@ -86,15 +86,18 @@ struct SplitReductionsPass
   }
 
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> candidates;
+    SmallVector<std::pair<linalg::GenericOp, Split>> candidates;
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (op.hasPureTensorSemantics() && splitFor(op).ratio > 1)
-        candidates.push_back(op);
+      if (!op.hasPureTensorSemantics())
+        return;
+      if (Split split = splitFor(op); split.ratio > 1)
+        candidates.push_back({op, split});
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : candidates) {
+    for (auto &candidate : candidates) {
+      linalg::GenericOp op = candidate.first;
+      Split split = candidate.second;
       rewriter.setInsertionPoint(op);
-      Split split = splitFor(op);
       auto control = [&](linalg::LinalgOp) {
         linalg::SplitReductionOptions options;
         options.ratio = split.ratio;
