@@ -107,7 +107,7 @@ template <typename... OpTys> void attach(MLIRContext *ctx) {
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MoeDialect *) {
     attach<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp, ExpertBiasUpdateOp,
-           PermuteOp, GroupedMatmulOp, GroupedWeightGradOp, GluOp, AllToAllOp,
+           PermuteOp, PermuteRowsOp, GroupedMatmulOp, GroupedWeightGradOp, GluOp, AllToAllOp,
            SortChunksOp, AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
            DequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);

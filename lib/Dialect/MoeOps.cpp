@@ -14,11 +14,13 @@
 #include "OperandChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -695,6 +697,31 @@ template <typename OpT> static LogicalResult verifyPermute(OpT op) {
 LogicalResult PermuteOp::verify() {
   return verifyPermute(*this);
 }
+
+//===----------------------------------------------------------------------===//
+// moe.permute_rows
+//===----------------------------------------------------------------------===//
+
+template <typename OpT> static LogicalResult verifyPermuteRows(OpT op) {
+  OpErrorSink err{op};
+  auto x = expectTensor(err, "x", typeOf(op.getX()), 2, "[T, C]",
+                        Elem::ActivationOrFp8);
+  if (failed(x))
+    return failure();
+  auto rows = expectTensor(err, "rows", typeOf(op.getRows()), 2, "[T, K]",
+                           Elem::I32);
+  if (failed(rows) ||
+      failed(expectSameDim(err, "T", "x", *x, 0, "rows", *rows, 0)))
+    return failure();
+  RankedTensorType permuted = typeOf(op.getPermutedInit());
+  int64_t numRows =
+      permuted.getRank() == 2 ? permuted.getDimSize(0) : ShapedType::kDynamic;
+  return expectResult(err, "permuted", permuted,
+                      {numRows, x->getDimSize(1)}, x->getElementType(),
+                      "[R, C] with the element type of 'x'");
+}
+
+LogicalResult PermuteRowsOp::verify() { return verifyPermuteRows(*this); }
 
 //===----------------------------------------------------------------------===//
 // FP8 scale layouts (moe.quantize, moe.dequantize, moe.grouped_matmul)
@@ -1668,6 +1695,23 @@ void AllToAllOp::build(OpBuilder &b, OperationState &state,
         return dimOf(b, loc, result == 0 ? input : sendSizes, d);
       });
   build(b, state, input, sendSizes, grid, gridAxis, inits);
+}
+
+void PermuteRowsOp::build(OpBuilder &b, OperationState &state, Value x,
+                          Value rows, OpFoldResult numRows) {
+  Location loc = state.location;
+  auto xType = cast<RankedTensorType>(x.getType());
+  std::optional<int64_t> staticRows = getConstantIntValue(numRows);
+  SmallVector<Value> inits = createEmptyDestinations(
+      b, loc,
+      TypeRange{tensorOf({staticRows ? *staticRows : ShapedType::kDynamic,
+                          xType.getDimSize(1)},
+                         xType.getElementType())},
+      [&](unsigned, unsigned d) {
+        return d == 0 ? getValueOrCreateConstantIndexOp(b, loc, numRows)
+                      : dimOf(b, loc, x, 1);
+      });
+  build(b, state, x, rows, inits);
 }
 
 void SortChunksOp::build(OpBuilder &b, OperationState &state, Value x,

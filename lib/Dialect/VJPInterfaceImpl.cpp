@@ -492,6 +492,38 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
   }
 };
 
+struct PermuteRowsAdjoint : Adjoint<PermuteRowsAdjoint, PermuteRowsOp> {
+  RecomputeClass getRecomputeClass(Operation *) const {
+    return RecomputeClass::Dispatch;
+  }
+  bool isDifferentiableOperand(Operation *, unsigned index) const {
+    return index == 0;
+  }
+  LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
+                         ArrayRef<Value> dres,
+                         SmallVectorImpl<Value> &dops) const {
+    auto permuteRows = cast<PermuteRowsOp>(op);
+    Location loc = op->getLoc();
+    Value dpermuted = dres[0];
+    if (!checks::isActivationType(tensorType(dpermuted).getElementType()))
+      return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
+                             "the permuted rows, got ")
+             << tensorType(dpermuted);
+    // dx[t] = Σ_k dpermuted[rows[t, k]], as moe.permute's adjoint.
+    Value rows = ctx.forward(permuteRows.getRows());
+    auto rowsType = tensorType(rows);
+    Value empty =
+        tensor::EmptyOp::create(b, loc, rowsType.getShape(), b.getF32Type());
+    Value ones =
+        linalg::FillOp::create(b, loc, ValueRange{tmath::cst(b, loc, 1.0)},
+                               ValueRange{empty})
+            .getResult(0);
+    dops.push_back(CombineOp::create(b, loc, dpermuted, rows, ones).getOut());
+    dops.push_back(Value());
+    return success();
+  }
+};
+
 struct GroupedMatmulAdjoint : Adjoint<GroupedMatmulAdjoint, GroupedMatmulOp> {
   bool isDifferentiableOperand(Operation *, unsigned index) const {
     return index < 2;
@@ -733,6 +765,7 @@ void mlir::moe::registerVJPInterfaceExternalModels(DialectRegistry &registry) {
     ZLossOp::attachInterface<ZLossAdjoint>(*ctx);
     ExpertBiasUpdateOp::attachInterface<ExpertBiasUpdateAdjoint>(*ctx);
     PermuteOp::attachInterface<PermuteAdjoint>(*ctx);
+    PermuteRowsOp::attachInterface<PermuteRowsAdjoint>(*ctx);
     GroupedMatmulOp::attachInterface<GroupedMatmulAdjoint>(*ctx);
     GluOp::attachInterface<GluAdjoint>(*ctx);
     AllToAllOp::attachInterface<AllToAllAdjoint>(*ctx);

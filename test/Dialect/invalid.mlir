@@ -1751,6 +1751,55 @@ func.func @all_to_all_no_chunks(%x: tensor<8x4xf32>, %s: tensor<0xi32>) {
 // -----
 
 //===----------------------------------------------------------------------===//
+// moe.permute_rows
+//===----------------------------------------------------------------------===//
+
+func.func @permute_rows_x_element(%x: tensor<8x4xi32>, %rows: tensor<8x2xi32>) {
+  %p0 = tensor.empty() : tensor<16x4xi32>
+  // expected-error @+1 {{'moe.permute_rows' op 'x' must have bf16, f16, f32, f8E4M3FN or f8E5M2 elements, got i32}}
+  %0 = moe.permute_rows %x, %rows outs(%p0) : tensor<8x4xi32>, tensor<8x2xi32> -> tensor<16x4xi32>
+  return
+}
+
+// -----
+
+func.func @permute_rows_rows_i64(%x: tensor<8x4xf32>, %rows: tensor<8x2xi64>) {
+  %p0 = tensor.empty() : tensor<16x4xf32>
+  // expected-error @+1 {{'moe.permute_rows' op 'rows' must have i32 elements, got i64}}
+  %0 = moe.permute_rows %x, %rows outs(%p0) : tensor<8x4xf32>, tensor<8x2xi64> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_rows_tokens(%x: tensor<8x4xf32>, %rows: tensor<6x2xi32>) {
+  %p0 = tensor.empty() : tensor<16x4xf32>
+  // expected-error @+1 {{'moe.permute_rows' op T mismatch: 'x' dim 0 is 8 but 'rows' dim 0 is 6}}
+  %0 = moe.permute_rows %x, %rows outs(%p0) : tensor<8x4xf32>, tensor<6x2xi32> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_rows_width(%x: tensor<8x4xf32>, %rows: tensor<8x2xi32>) {
+  %p0 = tensor.empty() : tensor<16x3xf32>
+  // expected-error @+1 {{'moe.permute_rows' op result 'permuted' must be [16, 4] of f32 ([R, C] with the element type of 'x'), got tensor<16x3xf32>}}
+  %0 = moe.permute_rows %x, %rows outs(%p0) : tensor<8x4xf32>, tensor<8x2xi32> -> tensor<16x3xf32>
+  return
+}
+
+// -----
+
+func.func @permute_rows_element(%x: tensor<8x4xf32>, %rows: tensor<8x2xi32>) {
+  %p0 = tensor.empty() : tensor<16x4xbf16>
+  // expected-error @+1 {{'moe.permute_rows' op result 'permuted' must be [16, 4] of f32 ([R, C] with the element type of 'x'), got tensor<16x4xbf16>}}
+  %0 = moe.permute_rows %x, %rows outs(%p0) : tensor<8x4xf32>, tensor<8x2xi32> -> tensor<16x4xbf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // moe.sort_chunks
 //===----------------------------------------------------------------------===//
 

@@ -628,6 +628,30 @@ func.func @all_to_all_chunked(%x: tensor<512x32xbf16>, %send: tensor<8xi32>) -> 
 
 // -----
 
+// CHECK-LABEL: func.func @permute_rows(
+// CHECK-SAME: %[[S:[a-z0-9_]+]]: tensor<64x2xf32>, %[[R:[a-z0-9_]+]]: tensor<64x2xi32>) -> tensor<248x2xf32>
+// CHECK-NEXT: %[[P0:.+]] = tensor.empty() : tensor<248x2xf32>
+// CHECK-NEXT: %[[PERMUTED:[a-z0-9_]+]] = moe.permute_rows %[[S]], %[[R]] outs(%[[P0]]) : tensor<64x2xf32>, tensor<64x2xi32> -> tensor<248x2xf32>
+// CHECK-NEXT: return %[[PERMUTED]]
+// GENERIC-LABEL: sym_name = "permute_rows"
+// GENERIC: "moe.permute_rows"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<64x2xf32>, tensor<64x2xi32>, tensor<248x2xf32>) -> tensor<248x2xf32>
+func.func @permute_rows(%scale: tensor<64x2xf32>, %rows: tensor<64x2xi32>) -> tensor<248x2xf32> {
+  %p0 = tensor.empty() : tensor<248x2xf32>
+  %p = moe.permute_rows %scale, %rows outs(%p0) : tensor<64x2xf32>, tensor<64x2xi32> -> tensor<248x2xf32>
+  return %p : tensor<248x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @permute_rows_memref(
+// CHECK-NEXT: moe.permute_rows %{{.*}}, %{{.*}} outs(%{{.*}}) : memref<?x16xf8E4M3FN>, memref<?x8xi32> -> memref<?x16xf8E4M3FN>
+func.func @permute_rows_memref(%x: memref<?x16xf8E4M3FN>, %rows: memref<?x8xi32>, %p: memref<?x16xf8E4M3FN>) {
+  moe.permute_rows %x, %rows outs(%p) : memref<?x16xf8E4M3FN>, memref<?x8xi32> -> memref<?x16xf8E4M3FN>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @sort_chunks(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<1024x32xbf16>, %[[C:[a-z0-9_]+]]: tensor<8xi32>) -> (tensor<1024x32xbf16>, tensor<2xi32>, tensor<1024x32xbf16>, tensor<4xi32>)
 // CHECK-NEXT: %[[Y0:.+]] = tensor.empty() : tensor<1024x32xbf16>

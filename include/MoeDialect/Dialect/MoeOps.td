@@ -369,6 +369,39 @@ def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"],
   ];
 }
 
+def Moe_PermuteRowsOp : Moe_DpsOp<"permute_rows", ["Permuted"],
+    [Moe_ParallelScheduleOpInterface]> {
+  let summary = "move rows of token data to the rows a moe.permute chose";
+  let description = [{
+    `permuted[rows[t, k]] = x[t]` for each pair (t, k) whose row is in
+    [0, R), for `x` `[T, C]` (bf16, f16, f32 or FP8), `rows` `[T, K]` (i32,
+    the `rows` result of a `moe.permute`) and `permuted` `[R, C]` with
+    `x`'s element type (R comes from the destination); every other row of
+    `permuted` (padding, rows past the groups) is zero. The rows of
+    distinct pairs must be distinct, as moe.permute's are (otherwise which
+    pair's row lands there is unspecified). It moves data that travels with
+    the tokens a `moe.permute` already dispatched (the 1×128 scales of
+    token rows quantized before the permute) without counting the experts
+    again. The adjoint is a `moe.combine` with unit weights.
+
+    ```mlir
+    %s = moe.permute_rows %scale, %rows outs(%s0)
+        : tensor<64x2xf32>, tensor<64x2xi32> -> tensor<248x2xf32>
+    ```
+  }];
+  let arguments = (ins Moe_Shaped:$x, Moe_Shaped:$rows,
+                       Variadic<Moe_Shaped>:$outs);
+  let assemblyFormat = [{
+    $x `,` $rows `outs` `(` $outs `)` attr-dict
+    `:` type($x) `,` type($rows) `->` type($outs)
+  }];
+  let builders = [
+    // `numRows`: R, the row count of the result.
+    OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$rows,
+                   "::mlir::OpFoldResult":$numRows)>
+  ];
+}
+
 def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     [AttrSizedOperandSegments]> {
   let summary = "per-group matmul over ragged row blocks";

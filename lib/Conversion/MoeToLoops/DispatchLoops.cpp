@@ -214,6 +214,38 @@ void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
 }
 
 //===----------------------------------------------------------------------===//
+// moe.permute_rows
+//===----------------------------------------------------------------------===//
+
+// Every row zero, then x[t] copied to row rows[t, k] of each pair (t, k) in
+// row-major order whose row is in [0, R).
+void emitPermuteRows(OpBuilder &b, Location loc, Value x, Value rows,
+                     Value permuted) {
+  Value c0 = indexConst(b, loc, 0);
+  Value numTokens = dimOf(b, loc, rows, 0);
+  Value topK = dimOf(b, loc, rows, 1);
+  Value width = dimOf(b, loc, x, 1);
+  Value numRows = dimOf(b, loc, permuted, 0);
+  Value numRows64 = toI64(b, loc, numRows);
+  Value zero64 = i64Const(b, loc, 0);
+  zeroRows(b, loc, permuted, c0, numRows);
+  forRange(b, loc, c0, numTokens, [&](OpBuilder &tb, Location tloc, Value t) {
+    forRange(tb, tloc, indexConst(tb, tloc, 0), topK,
+             [&](OpBuilder &kb, Location kloc, Value k) {
+               Value row = toI64(kb, kloc,
+                                 memref::LoadOp::create(kb, kloc, rows,
+                                                        ValueRange{t, k}));
+               ifThen(kb, kloc,
+                      inHalfOpenRange(kb, kloc, row, zero64, numRows64),
+                      [&](OpBuilder &ib, Location iloc) {
+                        copyRow(ib, iloc, x, t, permuted,
+                                toIndex(ib, iloc, row), width);
+                      });
+             });
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // moe.combine
 //===----------------------------------------------------------------------===//
 

@@ -71,6 +71,10 @@ void emitExpertBiasUpdate(OpBuilder &b, Location loc, double rate, Value bias,
 void emitPermute(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
                  Value x, Value indices, Value permuted, Value groupSizes,
                  Value rows);
+/// moe.permute_rows: permuted[rows[t, k]] = x[t] for the pairs whose row
+/// is in [0, R), in (t, k) order; every other row zero.
+void emitPermuteRows(OpBuilder &b, Location loc, Value x, Value rows,
+                     Value permuted);
 void emitCombine(OpBuilder &b, Location loc, Value y, Value rows, Value weights,
                  Value out);
 /// The one-rank exchange: output rows [0, Σ send_sizes) = input rows, the

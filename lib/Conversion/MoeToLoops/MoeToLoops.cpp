@@ -92,6 +92,12 @@ LogicalResult lower(PermuteOp op, OpBuilder &b) {
   return success();
 }
 
+LogicalResult lower(PermuteRowsOp op, OpBuilder &b) {
+  emitPermuteRows(b, op.getLoc(), op.getX(), op.getRows(),
+                  op.getPermutedInit());
+  return success();
+}
+
 LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
   emitGroupedMatmul(
       b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
@@ -224,7 +230,8 @@ void mlir::moe::eraseUnusedGrids(Operation *root) {
 void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                                            PatternBenefit benefit) {
   addLoweringPatterns<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp,
-                      ExpertBiasUpdateOp, PermuteOp, GroupedMatmulOp,
+                      ExpertBiasUpdateOp, PermuteOp, PermuteRowsOp,
+                      GroupedMatmulOp,
                       GroupedWeightGradOp, GluOp, AllToAllOp, SortChunksOp,
                       AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
                       DequantizeOp>(patterns, benefit);

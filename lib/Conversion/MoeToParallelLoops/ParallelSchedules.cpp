@@ -87,32 +87,166 @@ std::pair<Value, Value> chunkRange(OpBuilder &b, Location loc, Value begin,
 // moe.permute
 //===----------------------------------------------------------------------===//
 
+/// The last phase of moe.permute, and all of moe.permute_rows: the rows of
+/// `x` [T, C] moved to the rows `rows` [T, K] names in `permuted` [R, C],
+/// every other row zero.
+struct RowScatter {
+  OpBuilder &b;
+  Location loc;
+  Value x, rows, permuted;
+  Value numTokens, topK, hidden, numRows, numRows64, zero64;
+
+  RowScatter(OpBuilder &b, Location loc, Value x, Value rows, Value permuted)
+      : b(b), loc(loc), x(x), rows(rows), permuted(permuted) {
+    numTokens = dimOf(b, loc, rows, 0);
+    topK = dimOf(b, loc, rows, 1);
+    hidden = dimOf(b, loc, x, 1);
+    numRows = dimOf(b, loc, permuted, 0);
+    numRows64 = toI64(b, loc, numRows);
+    zero64 = i64Const(b, loc, 0);
+  }
+
+  /// Every row written once: the token's row of x, or zero.
+  void write() {
+    Value tokenOfRow = tokenOfEachRow();
+    if (!writePermutedRows(tokenOfRow))
+      writePermuted(tokenOfRow);
+    memref::DeallocOp::create(b, loc, tokenOfRow);
+  }
+
+  /// 5a. Each row's token: -1 (a padding row or one past the groups), then
+  ///     the token of the pair that landed there (rows of routed pairs are
+  ///     distinct).
+  Value tokenOfEachRow() {
+    Type i32 = b.getI32Type();
+    Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
+    parallelFor(b, loc, {numRows},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
+                                          tokenOfRow, ivs);
+                });
+    parallelFor(
+        b, loc, {numTokens, topK},
+        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+          Value row =
+              toI64(nb, nloc, memref::LoadOp::create(nb, nloc, rows, ivs));
+          ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
+                 [&](OpBuilder &ib, Location iloc) {
+                   memref::StoreOp::create(
+                       ib, iloc,
+                       arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
+                       tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
+                 });
+        });
+    return tokenOfRow;
+  }
+
+  /// 5b. Row by row with vector access (RowSchedules.h): each token's row
+  ///     of x is read from memory once and stored to the rows of its routed
+  ///     pairs (copyTokenRows), then the rows no pair landed on (padding,
+  ///     rows past the groups) are zeroed (zeroUnroutedRows): every row is
+  ///     written once. False where x and permuted have no common vector
+  ///     width (writePermuted then).
+  bool writePermutedRows(Value tokenOfRow) {
+    int64_t width = rowVectorWidth({x, permuted});
+    int64_t cols = cast<MemRefType>(permuted.getType()).getDimSize(1);
+    if (width == 0 || cast<MemRefType>(x.getType()).getDimSize(1) != cols ||
+        getElementTypeOrSelf(x.getType()) !=
+            getElementTypeOrSelf(permuted.getType()))
+      return false;
+    copyTokenRows(cols, width);
+    zeroUnroutedRows(tokenOfRow, cols, width);
+    return true;
+  }
+
+  void copyTokenRows(int64_t cols, int64_t width) {
+    rowVectorFor(
+        b, loc, numTokens, cols, width,
+        [&](OpBuilder &nb, Location nloc, Value t, Value col) {
+          forRange(
+              nb, nloc, indexConst(nb, nloc, 0), topK,
+              [&](OpBuilder &kb, Location kloc, Value k) {
+                Value row = toI64(
+                    kb, kloc,
+                    memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
+                Value routed =
+                    inHalfOpenRange(kb, kloc, row, zero64, numRows64);
+                ifThen(kb, kloc, routed, [&](OpBuilder &ib, Location iloc) {
+                  // Loaded where it is stored: a vector of bf16 live across
+                  // blocks costs x86 conversions (the CPU runs these loops
+                  // too); on the GPU the K loads of one row hit L1.
+                  Value v = loadRowBits(ib, iloc, x, t, col, width);
+                  storeRowBits(ib, iloc, v, permuted, toIndex(ib, iloc, row),
+                               col);
+                });
+              });
+        });
+  }
+
+  void zeroUnroutedRows(Value tokenOfRow, int64_t cols, int64_t width) {
+    Type bits = b.getIntegerType(
+        getElementTypeOrSelf(permuted.getType()).getIntOrFloatBitWidth());
+    auto type = VectorType::get({width}, bits);
+    selectedRowVectorFor(
+        b, loc, numRows, cols, width,
+        [&](OpBuilder &nb, Location nloc, Value r) -> Value {
+          Value token =
+              memref::LoadOp::create(nb, nloc, tokenOfRow, ValueRange{r});
+          return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
+                                       token, i32Const(nb, nloc, 0));
+        },
+        [&](OpBuilder &ib, Location iloc, Value r, Value col) {
+          Value zero = arith::ConstantOp::create(
+              ib, iloc, type, DenseElementsAttr::get(type, ib.getZeroAttr(bits)));
+          storeRowBits(ib, iloc, zero, permuted, r, col);
+        });
+  }
+
+  /// 5b. One pass over (row, column) writing the row's token's value or
+  ///     zero: every row is written once and read from x contiguously.
+  void writePermuted(Value tokenOfRow) {
+    Type elem = cast<MemRefType>(permuted.getType()).getElementType();
+    parallelFor(b, loc, {numRows, hidden},
+                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                  Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
+                                                       ValueRange{ivs[0]});
+                  Value routed =
+                      arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                            token, i32Const(nb, nloc, 0));
+                  Value v = ifElse(
+                      nb, nloc, elem, routed,
+                      [&](OpBuilder &ib, Location iloc) -> Value {
+                        Value t = arith::IndexCastOp::create(
+                            ib, iloc, ib.getIndexType(), token);
+                        return memref::LoadOp::create(ib, iloc, x,
+                                                      ValueRange{t, ivs[1]});
+                      },
+                      [&](OpBuilder &ib, Location iloc) -> Value {
+                        return arith::ConstantOp::create(ib, iloc, elem,
+                                                         ib.getZeroAttr(elem));
+                      });
+                  memref::StoreOp::create(nb, nloc, v, permuted, ivs);
+                });
+  }
+};
+
 /// The phases of the permute schedule over the buffers of one moe.permute.
 /// The constructor creates the sizes and the scratch (counts[chunk,
 /// expert], groupStart[expert]) that the phases share, in that order.
-struct PermuteSchedule {
-  OpBuilder &b;
-  Location loc;
+struct PermuteSchedule : RowScatter {
   int64_t align;
-  Value x, indices, permuted, groupSizes, rows;
-  Value c0, c1, numTokens, topK, hidden, numRows, numRows64, experts, experts64,
-      zero64, minusOne64, numChunks, counts, groupStart;
+  Value indices, groupSizes;
+  Value c0, c1, experts, experts64, minusOne64, numChunks, counts, groupStart;
 
   PermuteSchedule(OpBuilder &b, Location loc, int64_t numExperts, int64_t align,
                   Value x, Value indices, Value permuted, Value groupSizes,
                   Value rows)
-      : b(b), loc(loc), align(align), x(x), indices(indices),
-        permuted(permuted), groupSizes(groupSizes), rows(rows) {
+      : RowScatter(b, loc, x, rows, permuted), align(align), indices(indices),
+        groupSizes(groupSizes) {
     c0 = indexConst(b, loc, 0);
     c1 = indexConst(b, loc, 1);
-    numTokens = dimOf(b, loc, indices, 0);
-    topK = dimOf(b, loc, indices, 1);
-    hidden = dimOf(b, loc, x, 1);
-    numRows = dimOf(b, loc, permuted, 0);
-    numRows64 = toI64(b, loc, numRows);
     experts = indexConst(b, loc, numExperts);
     experts64 = i64Const(b, loc, numExperts);
-    zero64 = i64Const(b, loc, 0);
     numChunks = ceilDiv(b, loc, numTokens, kChunk);
     counts = allocBuffer(b, loc, {numChunks, experts}, b.getI64Type());
     groupStart = allocBuffer(b, loc, {experts}, b.getI64Type());
@@ -286,120 +420,6 @@ struct PermuteSchedule {
         });
   }
 
-  /// 5a. Each row's token: -1 (a padding row or one past the groups), then
-  ///     the token of the pair that landed there (rows of routed pairs are
-  ///     distinct).
-  Value tokenOfEachRow() {
-    Type i32 = b.getI32Type();
-    Value tokenOfRow = allocBuffer(b, loc, {numRows}, i32);
-    parallelFor(b, loc, {numRows},
-                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
-                                          tokenOfRow, ivs);
-                });
-    parallelFor(
-        b, loc, {numTokens, topK},
-        [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-          Value row =
-              toI64(nb, nloc, memref::LoadOp::create(nb, nloc, rows, ivs));
-          ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, numRows64),
-                 [&](OpBuilder &ib, Location iloc) {
-                   memref::StoreOp::create(
-                       ib, iloc,
-                       arith::IndexCastOp::create(ib, iloc, i32, ivs[0]),
-                       tokenOfRow, ValueRange{toIndex(ib, iloc, row)});
-                 });
-        });
-    return tokenOfRow;
-  }
-
-  /// 5b. Row by row with vector access (RowSchedules.h): each token's row
-  ///     of x is read from memory once and stored to the rows of its routed
-  ///     pairs (copyTokenRows), then the rows no pair landed on (padding,
-  ///     rows past the groups) are zeroed (zeroUnroutedRows): every row is
-  ///     written once. False where x and permuted have no common vector
-  ///     width (writePermuted then).
-  bool writePermutedRows(Value tokenOfRow) {
-    int64_t width = rowVectorWidth({x, permuted});
-    int64_t cols = cast<MemRefType>(permuted.getType()).getDimSize(1);
-    if (width == 0 || cast<MemRefType>(x.getType()).getDimSize(1) != cols ||
-        getElementTypeOrSelf(x.getType()) !=
-            getElementTypeOrSelf(permuted.getType()))
-      return false;
-    copyTokenRows(cols, width);
-    zeroUnroutedRows(tokenOfRow, cols, width);
-    return true;
-  }
-
-  void copyTokenRows(int64_t cols, int64_t width) {
-    rowVectorFor(
-        b, loc, numTokens, cols, width,
-        [&](OpBuilder &nb, Location nloc, Value t, Value col) {
-          forRange(
-              nb, nloc, indexConst(nb, nloc, 0), topK,
-              [&](OpBuilder &kb, Location kloc, Value k) {
-                Value row = toI64(
-                    kb, kloc,
-                    memref::LoadOp::create(kb, kloc, rows, ValueRange{t, k}));
-                Value routed =
-                    inHalfOpenRange(kb, kloc, row, zero64, numRows64);
-                ifThen(kb, kloc, routed, [&](OpBuilder &ib, Location iloc) {
-                  // Loaded where it is stored: a vector of bf16 live across
-                  // blocks costs x86 conversions (the CPU runs these loops
-                  // too); on the GPU the K loads of one row hit L1.
-                  Value v = loadRowBits(ib, iloc, x, t, col, width);
-                  storeRowBits(ib, iloc, v, permuted, toIndex(ib, iloc, row),
-                               col);
-                });
-              });
-        });
-  }
-
-  void zeroUnroutedRows(Value tokenOfRow, int64_t cols, int64_t width) {
-    Type bits = b.getIntegerType(
-        getElementTypeOrSelf(permuted.getType()).getIntOrFloatBitWidth());
-    auto type = VectorType::get({width}, bits);
-    selectedRowVectorFor(
-        b, loc, numRows, cols, width,
-        [&](OpBuilder &nb, Location nloc, Value r) -> Value {
-          Value token =
-              memref::LoadOp::create(nb, nloc, tokenOfRow, ValueRange{r});
-          return arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt,
-                                       token, i32Const(nb, nloc, 0));
-        },
-        [&](OpBuilder &ib, Location iloc, Value r, Value col) {
-          Value zero = arith::ConstantOp::create(
-              ib, iloc, type, DenseElementsAttr::get(type, ib.getZeroAttr(bits)));
-          storeRowBits(ib, iloc, zero, permuted, r, col);
-        });
-  }
-
-  /// 5b. One pass over (row, column) writing the row's token's value or
-  ///     zero: every row is written once and read from x contiguously.
-  void writePermuted(Value tokenOfRow) {
-    Type elem = cast<MemRefType>(permuted.getType()).getElementType();
-    parallelFor(b, loc, {numRows, hidden},
-                [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                  Value token = memref::LoadOp::create(nb, nloc, tokenOfRow,
-                                                       ValueRange{ivs[0]});
-                  Value routed =
-                      arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
-                                            token, i32Const(nb, nloc, 0));
-                  Value v = ifElse(
-                      nb, nloc, elem, routed,
-                      [&](OpBuilder &ib, Location iloc) -> Value {
-                        Value t = arith::IndexCastOp::create(
-                            ib, iloc, ib.getIndexType(), token);
-                        return memref::LoadOp::create(ib, iloc, x,
-                                                      ValueRange{t, ivs[1]});
-                      },
-                      [&](OpBuilder &ib, Location iloc) -> Value {
-                        return arith::ConstantOp::create(ib, iloc, elem,
-                                                         ib.getZeroAttr(elem));
-                      });
-                  memref::StoreOp::create(nb, nloc, v, permuted, ivs);
-                });
-  }
 };
 
 // 1. counts[c, e]: pairs (t, k) of token chunk c routed to e;
@@ -420,10 +440,7 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
   schedule.prefixOverChunks();
   schedule.sizesAndOffsets();
   schedule.rowsOfPairs();
-  Value tokenOfRow = schedule.tokenOfEachRow();
-  if (!schedule.writePermutedRows(tokenOfRow))
-    schedule.writePermuted(tokenOfRow);
-  memref::DeallocOp::create(b, loc, tokenOfRow);
+  schedule.write();
   memref::DeallocOp::create(b, loc, schedule.counts);
   memref::DeallocOp::create(b, loc, schedule.groupStart);
 }
@@ -1129,6 +1146,11 @@ LogicalResult schedule(PermuteOp op, OpBuilder &b) {
               op.getRowsInit());
   return success();
 }
+LogicalResult schedule(PermuteRowsOp op, OpBuilder &b) {
+  RowScatter(b, op.getLoc(), op.getX(), op.getRows(), op.getPermutedInit())
+      .write();
+  return success();
+}
 LogicalResult schedule(CombineOp op, OpBuilder &b) {
   return emitCombineRows(b, op.getLoc(), op.getY(), op.getRows(),
                          op.getWeights(), op.getOutInit());
@@ -1179,7 +1201,8 @@ struct ParallelSchedule : OpConversionPattern<OpTy> {
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit) {
-  patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<CombineOp>,
+  patterns.add<ParallelSchedule<PermuteOp>, ParallelSchedule<PermuteRowsOp>,
+               ParallelSchedule<CombineOp>,
                ParallelSchedule<GluOp>, ParallelSchedule<CombineGradOp>,
                ParallelSchedule<ZLossOp>, ParallelSchedule<AuxLossOp>,
                ParallelSchedule<SortChunksOp>>(patterns.getContext(), benefit);
