@@ -57,6 +57,7 @@ struct Config {
   bool layers[2] = {false, false};
   bool kinds[3] = {false, false, false};
   bool beforeAllToAll = false;
+  bool beforePermute = true;
   int64_t historyLength = 16;
 
   bool selected(Layer l, Kind k) const {
@@ -405,8 +406,17 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
                exchange.getGridAxisAttr(), outs)
         ->getResult(0);
   };
-  Quantized moved{moveRows(above->data),
-                  rowScales ? moveRows(above->scale) : above->scale};
+  Quantized moved{moveRows(above->data), above->scale};
+  if (rowScales && isPermute) {
+    // The scales go to the rows the data's permute chose: no second count.
+    Value movedRows = moved.data.getDefiningOp<PermuteOp>().getRows();
+    moved.scale = PermuteRowsOp::create(b, loc, above->scale, movedRows,
+                                        tensor::getMixedSize(b, loc,
+                                                             moved.data, 0))
+                      .getPermuted();
+  } else if (rowScales) {
+    moved.scale = moveRows(above->scale);
+  }
   movedRowOps.push_back(mover);
   cache[key] = moved;
   return moved;
@@ -478,8 +488,16 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
                          .str();
   Type aFp8 = kind == Kind::Forward ? config.forwardType : config.gradType;
 
+  // 1×128 blocks lie within rows, so quantizing the tokens before the
+  // permute copies them gives the same FP8 rows and scales: the permute then
+  // moves FP8 rows and the bf16 ones are never written.
+  bool aboveRowMovement =
+      kind == Kind::Forward &&
+      (config.beforeAllToAll ||
+       (config.beforePermute && config.recipe == Recipe::Blockwise &&
+        isa_and_nonnull<PermuteOp>(op.getA().getDefiningOp())));
   FailureOr<Quantized> qa =
-      config.beforeAllToAll && kind == Kind::Forward
+      aboveRowMovement
           ? quantizeAboveRowMovement(op, op.getA(), aFp8, tagA)
           : FailureOr<Quantized>(Quantized{});
   if (failed(qa))
@@ -743,6 +761,7 @@ struct MoeFP8Placement : moe::impl::MoeFP8PlacementPassBase<MoeFP8Placement> {
              << amaxHistoryLength.getValue() << " must be at least 1";
     config.historyLength = amaxHistoryLength;
     config.beforeAllToAll = quantizeBeforeAllToAll;
+    config.beforePermute = quantizeBeforePermute;
     return success();
   }
 

@@ -5,6 +5,7 @@
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement=recipe=mxfp8 | FileCheck %s --check-prefix=MX
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise gemms=fc2,wgrad" | FileCheck %s --check-prefix=SEL
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-all-to-all" | FileCheck %s --check-prefix=A2A
+// RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-permute=false" | FileCheck %s --check-prefix=BELOW
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=tensorwise fp8-residuals=false" | FileCheck %s --check-prefix=NORES
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise fp8-weight-residuals=false" | FileCheck %s --check-prefix=NOWRES
 
@@ -133,9 +134,12 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // them; no dequantize, no transpose back. fc1's x (the dequantized FP8
 // residual) is transposed and quantized once for the gate and up wgrads.
 // BW-LABEL: func.func @moe_layer(
-// BW:       moe.quantize block_1x128 {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<128x1xf32>
+// BW:       %[[QX0:.*]], %[[SX0:.*]] = moe.quantize block_1x128 %arg0 {{.*}} : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
+// BW:       %[[QP0:.*]], %{{.*}}, %[[ROWS0:.*]] = moe.permute %[[QX0]], {{.*}} -> tensor<128x128xf8E4M3FN>, tensor<4xi32>, tensor<64x2xi32>
+// BW:       %[[SP0:.*]] = moe.permute_rows %[[SX0]], %[[ROWS0]] {{.*}} : tensor<64x1xf32>, tensor<64x2xi32> -> tensor<128x1xf32>
+// BW-NOT:   moe.permute
 // BW:       moe.quantize block_128x128 %arg2 {{.*}} -> tensor<4x128x256xf8E4M3FN>, tensor<4x1x2xf32>
-// BW:       moe.grouped_matmul {{.*}} : tensor<128x128xf8E4M3FN>, tensor<4x128x256xf8E4M3FN>, tensor<4xi32>, tensor<128x1xf32>, tensor<4x1x2xf32>
+// BW:       moe.grouped_matmul %[[QP0]], {{.*}} scales(%[[SP0]], {{.*}} : tensor<128x128xf8E4M3FN>, tensor<4x128x256xf8E4M3FN>, tensor<4xi32>, tensor<128x1xf32>, tensor<4x1x2xf32>
 // BW:       moe.quantize block_1x128 {{.*}} : tensor<128x256xbf16> -> tensor<128x256xf8E4M3FN>, tensor<128x2xf32>
 // BW-LABEL: func.func @moe_layer_fwd(
 // BW-SAME:  tensor<4x256x128xf8E4M3FN> {moe.name = "w_down_fp8", moe.role = "residual"}, tensor<4x2x1xf32> {moe.name = "w_down_fp8_scale", moe.role = "residual"})
@@ -210,16 +214,23 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // activation is quantized before moe.permute, and the FP8 rows and their
 // 1×128 scales are permuted; the bf16 permute is gone, in @moe_layer_fwd
 // too, where the FP8 rows and scales are the residual.
+// quantize-before-permute=false: the permuted bf16 rows are quantized.
+// BELOW-LABEL: func.func @moe_layer(
+// BELOW:       %[[P:.*]], %{{.*}}, %{{.*}} = moe.permute %arg0, {{.*}} -> tensor<128x128xbf16>, tensor<4xi32>, tensor<64x2xi32>
+// BELOW-NOT:   moe.permute
+// BELOW:       moe.quantize block_1x128 %[[P]] {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<128x1xf32>
+// BELOW-LABEL: func.func @moe_layer_fwd(
+
 // A2A-LABEL: func.func @moe_layer(
 // A2A:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %arg0 {{.*}} : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>
 // A2A:       %[[QP:.*]], %[[SIZES:.*]], %[[ROWS:.*]] = moe.permute %[[Q]], {{.*}} -> tensor<128x128xf8E4M3FN>, tensor<4xi32>, tensor<64x2xi32>
-// A2A:       %[[SP:.*]], %{{.*}}, %{{.*}} = moe.permute %[[S]], {{.*}} : tensor<64x1xf32>, tensor<64x2xi32> -> tensor<128x1xf32>
+// A2A:       %[[SP:.*]] = moe.permute_rows %[[S]], %[[ROWS]] {{.*}} : tensor<64x1xf32>, tensor<64x2xi32> -> tensor<128x1xf32>
 // A2A-NOT:   moe.permute
 // A2A:       moe.grouped_matmul %[[QP]], %{{.*}}, %[[SIZES]] scales(%[[SP]], %{{.*}})
 // A2A:       moe.combine %{{.*}}, %[[ROWS]]
 // A2A-LABEL: func.func @moe_layer_fwd(
 // A2A:       %[[QP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x128xf8E4M3FN>
-// A2A:       %[[SP:.*]], %{{.*}}, %{{.*}} = moe.permute %{{.*}} : tensor<64x1xf32>
+// A2A:       %[[SP:.*]] = moe.permute_rows %{{.*}} : tensor<64x1xf32>
 // A2A-NOT:   moe.permute
 // A2A:       return {{.*}}, %[[QP]], %[[SP]], {{.*}} :
 
@@ -246,8 +257,8 @@ func.func @exchange(%x: tensor<64x128xbf16> {moe.name = "x"},
 }
 // A2A-LABEL: func.func @exchange(
 // A2A:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %arg0
-// A2A:       %[[QP:.*]], %[[SIZES:.*]], %{{.*}} = moe.permute %[[Q]]
-// A2A:       %[[SP:.*]], %{{.*}}, %{{.*}} = moe.permute %[[S]]
+// A2A:       %[[QP:.*]], %[[SIZES:.*]], %[[ROWS:.*]] = moe.permute %[[Q]]
+// A2A:       %[[SP:.*]] = moe.permute_rows %[[S]], %[[ROWS]]
 // A2A-NOT:   moe.permute
 // A2A:       %[[QE:.*]], %{{.*}} = moe.all_to_all %[[QP]], %{{.*}} on @ep axis 0 {{.*}} : tensor<128x128xf8E4M3FN>, tensor<2xi32> -> tensor<128x128xf8E4M3FN>, tensor<2xi32>
 // A2A:       %[[SE:.*]], %{{.*}} = moe.all_to_all %[[SP]], %{{.*}} on @ep axis 0 {{.*}} : tensor<128x1xf32>, tensor<2xi32> -> tensor<128x1xf32>, tensor<2xi32>

@@ -349,6 +349,17 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     op. A tensor-wise scale can move through `moe.permute` (one rank) but
     not through `moe.all_to_all` (each rank has its own scale), and MX
     scales (e8m0) cannot move through either: both are errors.
+
+    `quantize-before-permute` (default on; recipe blockwise): a forward
+    GEMM's `a` that a `moe.permute` produced is quantized above that
+    permute, which then moves the FP8 rows; the 1×128 scales follow by a
+    `moe.permute_rows` on the permute's `rows`. A 1×128 block lies within
+    a row, so every routed row and its scale are the ones quantizing the
+    permuted rows gives; padding rows are zero with scale 0 (dequantized:
+    zero, as before). The bf16 permuted rows are never written, and the
+    quantize reads T rows instead of R = T·K. Other recipes keep the
+    quantize below the permute: a tensor-wise amax over the tokens is not
+    the one over the routed rows when a pair is dropped.
   }];
   let options = [
     Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
@@ -360,6 +371,10 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     Option<"quantizeBeforeAllToAll", "quantize-before-all-to-all", "bool",
            /*default=*/"false",
            "Quantize above moe.all_to_all / moe.permute so FP8 rows travel">,
+    Option<"quantizeBeforePermute", "quantize-before-permute", "bool",
+           /*default=*/"true",
+           "blockwise: quantize a forward GEMM's tokens above their "
+           "moe.permute, so the permute moves FP8 rows (same values)">,
     Option<"fp8Residuals", "fp8-residuals", "bool", /*default=*/"true",
            "Save the forward residuals that a placed GEMM quantizes in FP8, "
            "with their scales">,
