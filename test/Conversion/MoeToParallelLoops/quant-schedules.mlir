@@ -232,6 +232,63 @@ func.func @transposed_block_1x128(%x: memref<256x64xbf16>, %q: memref<64x256xf8E
 
 // -----
 
+// The transposed copy of a dequantized FP8 residual (moe-fp8-placement's
+// blockwise wgrad operand): the dequantize and the transpose go, and the
+// transposed schedule reads the FP8 rows (8 bytes of a row a lane, 16
+// rows) and one 1×128 scale per row, rounding each value to bf16 as the
+// dequantize stored it.
+// CHECK-LABEL: func.func @dequantized_transposed_block_1x128(
+// CHECK-SAME:    %[[R:[^:]+]]: memref<256x64xf8E4M3FN>, %[[RS:[^:]+]]: memref<256x1xf32>, %[[Q:[^:]+]]: memref<64x256xf8E5M2>, %[[S:[^:]+]]: memref<64x2xf32>)
+// CHECK-NOT:   moe.dequantize
+// CHECK-NOT:   linalg.transpose
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK-COUNT-16: memref.load %[[RS]]
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
+// CHECK:           vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E5M2>, vector<16xf8E5M2>
+// CHECK-NOT:   moe.dequantize
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+func.func @dequantized_transposed_block_1x128(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  memref.dealloc %d : memref<256x64xbf16>
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}
+
+// -----
+
+// The dequantized rows have another reader: the dequantize stays; the
+// transpose still goes (the quantize reads the dequantized rows through it).
+// CHECK-LABEL: func.func @dequantized_read_again(
+// CHECK-NOT:   linalg.transpose
+// CHECK:       vector.load %{{.*}} : memref<256x64xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       vector.store %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       memref.copy
+// CHECK-NOT:   linalg.transpose
+func.func @dequantized_read_again(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %d2: memref<256x64xbf16>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.copy %d, %d2 : memref<256x64xbf16> to memref<256x64xbf16>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  return
+}
+
+// -----
+
 // The transposed copy has another reader: it stays, and the quantize reads
 // it with the plain block_1x128 schedule.
 // CHECK-LABEL: func.func @transposed_copy_read_again(
