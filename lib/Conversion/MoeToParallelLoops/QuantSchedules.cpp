@@ -604,9 +604,36 @@ bool onlyAllocationsBetween(Operation *first, Operation *last) {
   return true;
 }
 
+/// Whether no op writes `buffer` or a view of it, so that reading it later
+/// reads the same values (the FP8 residuals of a backward: entry arguments).
+bool neverWritten(Value buffer) {
+  SmallVector<Value> views{buffer};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      if (auto viewLike = dyn_cast<ViewLikeOpInterface>(user);
+          viewLike && viewLike.getViewSource() == view) {
+        views.push_back(viewLike->getResult(0));
+        continue;
+      }
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects)
+        return false;
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffectsOnValue(view, instances);
+      for (auto &instance : instances)
+        if (isa<MemoryEffects::Write, MemoryEffects::Free>(
+                instance.getEffect()))
+          return false;
+    }
+  }
+  return true;
+}
+
 /// The moe.dequantize block_1x128 that writes `source`, a buffer that only
-/// it, `transpose` (reading) and deallocations use, with only allocations
-/// between the two and row-major FP8 rows and scales: the transposed
+/// it, `transpose` (reading) and deallocations use, with row-major FP8 rows
+/// and scales that nothing between the two can change (only allocations
+/// between, or rows and scales that nothing writes): the transposed
 /// quantize can read those instead (the bf16 rows are never written). Null
 /// otherwise.
 DequantizeOp dequantizedSourceOf(Value source, linalg::TransposeOp transpose) {
@@ -623,8 +650,11 @@ DequantizeOp dequantizedSourceOf(Value source, linalg::TransposeOp transpose) {
   }
   if (!dequantize || dequantize.getRecipe() != QuantRecipe::Block1x128 ||
       dequantize->getBlock() != transpose->getBlock() ||
-      !dequantize->isBeforeInBlock(transpose) ||
-      !onlyAllocationsBetween(dequantize, transpose))
+      !dequantize->isBeforeInBlock(transpose))
+    return {};
+  if (!onlyAllocationsBetween(dequantize, transpose) &&
+      !(neverWritten(dequantize.getInput()) &&
+        neverWritten(dequantize.getScale())))
     return {};
   for (Value v : {dequantize.getInput(), dequantize.getScale()}) {
     auto t = dyn_cast<MemRefType>(v.getType());

@@ -263,6 +263,45 @@ func.func @dequantized_transposed_block_1x128(%r: memref<256x64xf8E4M3FN>, %rs: 
 
 // -----
 
+// Other work between the dequantize and the transpose (the residual is
+// dequantized at the top of a backward, its transpose comes later): fused
+// still, since nothing writes the FP8 rows or scales; where something does,
+// the dequantize stays where it is.
+// CHECK-LABEL: func.func @dequantized_work_between(
+// CHECK-NOT:   moe.dequantize
+// CHECK:       memref.copy %{{.*}}, %{{.*}} : memref<16xf32> to memref<16xf32>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       vector.load %{{.*}} : memref<256x64xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:       vector.store %{{.*}} : memref<64x256xf8E5M2>, vector<16xf8E5M2>
+// CHECK-LABEL: func.func @dequantized_rows_rewritten(
+// CHECK:       vector.store %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK:       memref.copy
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+func.func @dequantized_work_between(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %a: memref<16xf32>, %b: memref<16xf32>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  memref.dealloc %d : memref<256x64xbf16>
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}
+func.func @dequantized_rows_rewritten(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %r2: memref<256x64xf8E4M3FN>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  memref.copy %r2, %r : memref<256x64xf8E4M3FN> to memref<256x64xf8E4M3FN>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  memref.dealloc %d : memref<256x64xbf16>
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}
+
+// -----
+
 // The dequantized rows have another reader: the dequantize stays; the
 // transpose still goes (the quantize reads the dequantized rows through it).
 // CHECK-LABEL: func.func @dequantized_read_again(
