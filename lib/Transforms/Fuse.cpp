@@ -35,6 +35,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::moe {
@@ -94,12 +95,21 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
   bool generatedKernelsOnly;
 
-  /// `v` as the result of a plain grouped matmul (no epilogue, no FP8 scales,
-  /// not accumulating already) on tensors that only the add reads.
+  /// Whether `mm` multiplies FP8 operands with block scales (blockwise: a
+  /// pair's kernel promotes each k-step with its own product's scales).
+  static bool isBlockScaled(GroupedMatmulOp mm) {
+    Value aScale = mm.getAScale();
+    return aScale && cast<ShapedType>(aScale.getType()).getRank() != 0;
+  }
+
+  /// `v` as the result of a plain grouped matmul (no epilogue, no tensor-wise
+  /// FP8 scales, not accumulating already) on tensors that only the add
+  /// reads.
   GroupedMatmulOp plainProduct(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-        mm.getAScale() || mm.getAccumulate() || !v.hasOneUse() ||
+        (mm.getAScale() && !isBlockScaled(mm)) || mm.getAccumulate() ||
+        !v.hasOneUse() ||
         (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
       return GroupedMatmulOp();
     return mm;
@@ -117,14 +127,26 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
         second.getC().getType() != add.getType())
       return rewriter.notifyMatchFailure(
           add, "the products cover different row groups or types");
+    // FP8 pairs: one kernel takes both only with the same operand types and
+    // weight layout (convert-grouped-matmul-to-nvgpu's accumulatedProduct).
+    if (isBlockScaled(first) != isBlockScaled(second) ||
+        (isBlockScaled(first) &&
+         (getElementTypeOrSelf(first.getA().getType()) !=
+              getElementTypeOrSelf(second.getA().getType()) ||
+          getElementTypeOrSelf(first.getB().getType()) !=
+              getElementTypeOrSelf(second.getB().getType()) ||
+          first.getWeightLayout() != second.getWeightLayout())))
+      return rewriter.notifyMatchFailure(
+          add, "a bf16 and an FP8 product, or FP8 products of different "
+               "operand types or weight layouts");
     // The second product runs where the add was, accumulating into the
     // first, which dominates the add.
     Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, add.getType(), second.getA(), second.getB(),
-        second.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
-        /*epilogue_inputs=*/ValueRange(), second.getWeightLayoutAttr(),
-        rewriter.getUnitAttr(), first.getC());
+        second.getGroupSizes(), second.getAScale(), second.getBScale(),
+        /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
+        second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
     rewriter.replaceOp(add, fused.getResults());
     rewriter.eraseOp(second);
     // The first product runs right before the second, which alone reads

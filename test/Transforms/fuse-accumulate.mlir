@@ -95,3 +95,46 @@ func.func @epilogue_product(%a: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %
   %sum = arith.addf %p, %q : tensor<16x48xbf16>
   return %sum : tensor<16x48xbf16>
 }
+
+// -----
+
+// Block-scaled FP8 products (the blockwise input gradient's two dgrads):
+// fused as bf16 ones, the second keeping its own scales.
+// CHECK-LABEL: func.func @fp8_block_scaled(
+// CHECK-SAME:    %[[DG:[^:]+]]: tensor<128x256xf8E5M2>, %[[SG:[^:]+]]: tensor<128x2xf32>, %[[DU:[^:]+]]: tensor<128x256xf8E5M2>, %[[SU:[^:]+]]: tensor<128x2xf32>, %[[WG:[^:]+]]: tensor<2x128x256xf8E4M3FN>, %[[WGS:[^:]+]]: tensor<2x1x2xf32>, %[[WU:[^:]+]]: tensor<2x128x256xf8E4M3FN>, %[[WUS:[^:]+]]: tensor<2x1x2xf32>
+// CHECK:         %[[P:.*]] = moe.grouped_matmul %[[DG]], %[[WG]], %{{.*}} scales(%[[SG]], %[[WGS]])
+// CHECK-NEXT:    %[[SUM:.*]] = moe.grouped_matmul %[[DU]], %[[WU]], %{{.*}} scales(%[[SU]], %[[WUS]]) outs(%[[P]]) {accumulate, weight_layout = #moe<weight_layout nk>}
+// CHECK-NOT:     arith.addf
+// CHECK:         return %[[SUM]]
+func.func @fp8_block_scaled(%dg: tensor<128x256xf8E5M2>, %sg: tensor<128x2xf32>, %du: tensor<128x256xf8E5M2>, %su: tensor<128x2xf32>, %wg: tensor<2x128x256xf8E4M3FN>, %wgs: tensor<2x1x2xf32>, %wu: tensor<2x128x256xf8E4M3FN>, %wus: tensor<2x1x2xf32>, %s: tensor<2xi32>) -> tensor<128x128xbf16> {
+  %e0 = tensor.empty() : tensor<128x128xbf16>
+  %p = moe.grouped_matmul %dg, %wg, %s scales(%sg, %wgs) outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E5M2>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<128x2xf32>, tensor<2x1x2xf32> -> tensor<128x128xbf16>
+  %e1 = tensor.empty() : tensor<128x128xbf16>
+  %q = moe.grouped_matmul %du, %wu, %s scales(%su, %wus) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E5M2>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<128x2xf32>, tensor<2x1x2xf32> -> tensor<128x128xbf16>
+  %sum = arith.addf %p, %q : tensor<128x128xbf16>
+  return %sum : tensor<128x128xbf16>
+}
+
+// -----
+
+// Tensor-wise FP8 products (one scale each, which one kernel's
+// accumulators cannot take apart) and FP8 products of different gradient
+// formats: not fused.
+// CHECK-LABEL: func.func @fp8_not_paired(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @fp8_not_paired(%dg: tensor<128x256xf8E5M2>, %du: tensor<128x256xf8E5M2>, %t: tensor<f32>, %wg: tensor<2x128x256xf8E4M3FN>, %wu: tensor<2x128x256xf8E4M3FN>, %s: tensor<2xi32>, %dg4: tensor<128x256xf8E4M3FN>, %sg: tensor<128x2xf32>, %su: tensor<128x2xf32>, %ws: tensor<2x1x2xf32>) -> (tensor<128x128xbf16>, tensor<128x128xbf16>) {
+  %e0 = tensor.empty() : tensor<128x128xbf16>
+  %p = moe.grouped_matmul %dg, %wg, %s scales(%t, %t) outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E5M2>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<128x128xbf16>
+  %e1 = tensor.empty() : tensor<128x128xbf16>
+  %q = moe.grouped_matmul %du, %wu, %s scales(%t, %t) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E5M2>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<128x128xbf16>
+  %sum = arith.addf %p, %q : tensor<128x128xbf16>
+  %e2 = tensor.empty() : tensor<128x128xbf16>
+  %p2 = moe.grouped_matmul %dg4, %wg, %s scales(%sg, %ws) outs(%e2) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E4M3FN>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<128x2xf32>, tensor<2x1x2xf32> -> tensor<128x128xbf16>
+  %e3 = tensor.empty() : tensor<128x128xbf16>
+  %q2 = moe.grouped_matmul %du, %wu, %s scales(%su, %ws) outs(%e3) {weight_layout = #moe<weight_layout nk>} : tensor<128x256xf8E5M2>, tensor<2x128x256xf8E4M3FN>, tensor<2xi32>, tensor<128x2xf32>, tensor<2x1x2xf32> -> tensor<128x128xbf16>
+  %sum2 = arith.addf %p2, %q2 : tensor<128x128xbf16>
+  return %sum, %sum2 : tensor<128x128xbf16>, tensor<128x128xbf16>
+}

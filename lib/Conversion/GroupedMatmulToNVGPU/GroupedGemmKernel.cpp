@@ -1684,34 +1684,66 @@ private:
   /// k-step `kStep`'s product of this thread's accumulators takes, by
   /// accumulator register (its row half and its column's n-block): the
   /// scales are loaded and multiplied here, before the step's wait.
+  /// With a second product (GroupedGemmConfig::kSecond) its k-steps follow
+  /// the first's and take a2_scale and b2_scale at their own k.
   std::function<Value(int64_t)> blockScaleFactors(const TileCoordinates &t,
                                                   ArrayRef<Value> rows,
                                                   Value kStep) {
+    int64_t tileBlocks = (config.blockN + 127) / 128;
+    SmallVector<Value> factors;
+    if (!config.kSecond) {
+      factors = loadBlockScaleFactors(t, rows, kStep, operands.aScale,
+                                      operands.bScale);
+    } else {
+      Value inFirst =
+          cmp(arith::CmpIPredicate::ult, kStep, index(config.firstKTiles()));
+      SmallVector<Type> types(rows.size() * tileBlocks, b.getF32Type());
+      auto branch = scf::IfOp::create(b, loc, types, inFirst,
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(branch.thenBlock());
+      scf::YieldOp::create(b, loc,
+                           loadBlockScaleFactors(t, rows, kStep,
+                                                 operands.aScale,
+                                                 operands.bScale));
+      b.setInsertionPointToStart(branch.elseBlock());
+      Value secondStep = sub(kStep, index(config.firstKTiles()));
+      scf::YieldOp::create(b, loc,
+                           loadBlockScaleFactors(t, rows, secondStep,
+                                                 operands.a2Scale,
+                                                 operands.b2Scale));
+      factors.assign(branch.getResults().begin(), branch.getResults().end());
+    }
+    return [factors, tileBlocks](int64_t reg) {
+      int64_t chunk = reg / 4, half = (reg / 2) % 2;
+      return factors[half * tileBlocks + chunk * 8 / 128];
+    };
+  }
+
+  /// a_scale[row, kStep] · b_scale[group, n-block, kStep] for each of
+  /// `rows` (outer) and each 128-column block of the tile (inner).
+  SmallVector<Value> loadBlockScaleFactors(const TileCoordinates &t,
+                                           ArrayRef<Value> rows, Value kStep,
+                                           Value aScales, Value bScales) {
     int64_t nBlocks = (config.n + 127) / 128;
     int64_t tileBlocks = (config.blockN + 127) / 128;
     Value firstBlock = divU(t.colBegin, index(128));
-    SmallVector<Value, 2> bScales;
+    SmallVector<Value, 2> bScale;
     for (int64_t i = 0; i < tileBlocks; ++i) {
       Value nBlock = minU(add(firstBlock, index(i)), index(nBlocks - 1));
       SmallVector<Value, 3> at = {t.group, nBlock, kStep};
       if (!config.bScaleNK)
         std::swap(at[1], at[2]);
-      bScales.push_back(
-          memref::LoadOp::create(b, loc, operands.bScale, at).getResult());
+      bScale.push_back(memref::LoadOp::create(b, loc, bScales, at).getResult());
     }
-    SmallVector<SmallVector<Value, 2>, 2> perHalf;
+    SmallVector<Value> factors;
     for (Value row : rows) {
-      Value aScale = memref::LoadOp::create(b, loc, operands.aScale,
-                                            ValueRange{row, kStep});
-      SmallVector<Value, 2> perBlock;
-      for (Value bScale : bScales)
-        perBlock.push_back(arith::MulFOp::create(b, loc, aScale, bScale));
-      perHalf.push_back(perBlock);
+      Value aScale =
+          memref::LoadOp::create(b, loc, aScales, ValueRange{row, kStep});
+      for (Value s : bScale)
+        factors.push_back(arith::MulFOp::create(b, loc, aScale, s));
     }
-    return [perHalf](int64_t reg) {
-      int64_t chunk = reg / 4, half = (reg / 2) % 2;
-      return perHalf[half][chunk * 8 / 128];
-    };
+    return factors;
   }
 
   /// RaggedDim::K (GroupedGemmConfig::stagedScales): the scales of the
@@ -2225,11 +2257,15 @@ private:
 void mlir::moe::grouped_gemm::buildGroupedGemmKernel(
     OpBuilder &builder, Location loc, const GroupedGemmConfig &config,
     const GroupedGemmKernelOperands &operands) {
-  // A second product is summed into plain bf16 accumulators only: no
-  // ragged reduction, FP8 scales, epilogue, gate|up halves or loaded c.
-  // (Either product's K may end in a partial k-step: zeroRowsPastK.)
+  // A second product is summed into plain accumulators only (bf16, or
+  // blockwise FP8, each k-step promoted with its product's scales): no
+  // ragged reduction, tensor-wise scales, epilogue, gate|up halves or
+  // loaded c. (Either product's K may end in a partial k-step:
+  // zeroRowsPastK.)
   assert((!config.kSecond ||
-          (config.ragged == RaggedDim::M && !config.fp8() &&
+          (config.ragged == RaggedDim::M &&
+           (!config.fp8() || (config.scaling == Fp8Scaling::blockwise &&
+                              operands.a2Scale && operands.b2Scale)) &&
            !operands.epilogue && config.accumulatorsPerOutput == 1 &&
            !config.accumulate)) &&
          "a second product on a kernel that cannot sum it");

@@ -47,6 +47,9 @@ struct GroupedGemmKernelOperands {
   /// RaggedDim::K: a_scale [R/128, M] and b_scale [R/128, N], a row of
   /// scales per 128 rows of R).
   Value aScale, bScale;
+  /// GroupedGemmConfig::kSecond with blockwise FP8: the second product's
+  /// a2_scale [R, kSecond/128] and b2_scale (as b_scale).
+  Value a2Scale, b2Scale;
 };
 
 /// Emits the kernel body at `builder`'s insertion point (the start of the

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/Sequence.h"
@@ -228,10 +229,21 @@ std::string scalesReason(Value aScaleValue, Value bScaleValue) {
   return "";
 }
 
+/// Whether `op` has FP8 operands with block scales.
+bool isBlockScaled(GroupedMatmulOp op) {
+  Value aScale = op.getAScale();
+  return aScale && cast<ShapedType>(aScale.getType()).getRank() != 0;
+}
+
 /// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
+/// A block-scaled one that accumulates gets it only as the second product
+/// of its pair's kernel (accumulatedProduct; the pass reports one left
+/// alone).
 std::string fp8Reason(GroupedMatmulOp op) {
-  if (op.getEpilogueBlock() || op.getAccumulate())
-    return "an epilogue or accumulate on FP8 operands";
+  if (op.getEpilogueBlock())
+    return "an epilogue on FP8 operands";
+  if (op.getAccumulate() && !isBlockScaled(op))
+    return "accumulate on tensor-wise scaled FP8 operands";
   return scalesReason(op.getAScale(), op.getBScale());
 }
 
@@ -365,8 +377,9 @@ Value viewedBuffer(Value value) {
 
 /// The grouped matmul whose product `second` accumulates into, where the
 /// two can be one kernel (GroupedGemmConfig::kSecond), or null. `first`
-/// must be plain (bf16, no epilogue, not accumulating) over the same group
-/// sizes, weight layout and c, and between the two only ops that touch no
+/// must be plain (no epilogue, not accumulating; bf16, or block-scaled FP8
+/// of the same operand types as `second`) over the same group sizes,
+/// weight layout and c, and between the two only ops that touch no
 /// memory, allocations and deallocations (of buffers that `second`, which
 /// reads them later, cannot be using): the kernel then runs at `first`
 /// and reads `second`'s operands, which must already be defined there,
@@ -377,7 +390,7 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
                                        &generated,
                                    DominanceInfo &dominance) {
   if (!second.getAccumulate() || second.getEpilogueBlock() ||
-      second.getAScale())
+      (second.getAScale() && !isBlockScaled(second)))
     return GroupedMatmulOp();
   for (Operation *between = second->getPrevNode(); between;
        between = between->getPrevNode()) {
@@ -388,14 +401,22 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
         continue;
       return GroupedMatmulOp();
     }
+    auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
     if (first.getCInit() != second.getCInit() || first.getAccumulate() ||
-        first.getEpilogueBlock() || first.getAScale() ||
+        first.getEpilogueBlock() ||
+        isBlockScaled(first) != isBlockScaled(second) ||
+        (first.getAScale() && !isBlockScaled(first)) ||
+        elementOf(first.getA()) != elementOf(second.getA()) ||
+        elementOf(first.getB()) != elementOf(second.getB()) ||
         first.getGroupSizes() != second.getGroupSizes() ||
         first.getWeightLayout() != second.getWeightLayout() ||
         !generated.contains(first))
       return GroupedMatmulOp();
     Value cBuffer = viewedBuffer(second.getCInit());
-    for (Value operand : {second.getA(), second.getB()})
+    SmallVector<Value, 4> read = {second.getA(), second.getB()};
+    if (isBlockScaled(second))
+      read.append({second.getAScale(), second.getBScale()});
+    for (Value operand : read)
       if (!dominance.properlyDominates(operand, first) ||
           viewedBuffer(operand) == cBuffer)
         return GroupedMatmulOp();
@@ -412,7 +433,7 @@ struct KernelPlan {
   int64_t aRows, aCols, bRows, bCols;
   /// GroupedGemmConfig::kSecond: the second product's operands, viewed as
   /// A and B are, and its op, replaced by the same kernel.
-  Value a2, b2;
+  Value a2, b2, a2Scale, b2Scale;
   int64_t a2Cols = 0, b2Rows = 0, b2Cols = 0;
   Operation *secondOp = nullptr;
   std::function<SmallVector<Value, 3>(OpBuilder &, ValueRange)> epilogue;
@@ -488,6 +509,11 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp first,
   GroupedGemmConfig &config = plan.config;
   plan.a2 = second.getA();
   plan.b2 = second.getB();
+  plan.a2Scale = second.getAScale();
+  plan.b2Scale = second.getBScale();
+  if (config.fp8() && second.getWeightLayout() == WeightLayout::KN)
+    plan.scratch.push_back(
+        plan.b2 = transposedLastTwo(rewriter, second.getLoc(), plan.b2));
   plan.a2Cols = config.kSecond;
   plan.b2Rows =
       config.groups * (config.bKMajor ? config.productN() : config.kSecond);
@@ -546,6 +572,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   operands.extraOutputs = plan.extraOutputs;
   operands.aScale = plan.aScale;
   operands.bScale = plan.bScale;
+  operands.a2Scale = plan.a2Scale;
+  operands.b2Scale = plan.b2Scale;
   // An A operand's map (boxes of A's rows) and a B operand's.
   auto aMap = [&](Value a, int64_t cols) {
     return encodeTensorMap(rewriter, loc, a, plan.aRows, cols,
@@ -690,6 +718,22 @@ struct ConvertGroupedMatmulToNVGPUPass
     llvm::SmallPtrSet<Operation *, 8> inPairs;
     for (auto [first, second] : secondOf)
       inPairs.insert(second);
+    // A block-scaled FP8 product that accumulates has a kernel only as the
+    // second of a pair (and cuBLASLt has no FP8 grouped path).
+    for (Operation *op : generated)
+      if (auto matmul = dyn_cast<GroupedMatmulOp>(op);
+          matmul && matmul.getAccumulate() && matmul.getAScale() &&
+          !inPairs.contains(op)) {
+        op->emitOpError("has no generated GPU kernel for an FP8 product "
+                        "accumulating into c on its own: it needs the "
+                        "block-scaled FP8 grouped matmul that writes c right "
+                        "before it, over the same group sizes, weight layout "
+                        "and operand types (moe-fuse accumulate-matmuls "
+                        "places it so)");
+        failed = true;
+      }
+    if (failed)
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     for (Operation *op : generated) {
       if (inPairs.contains(op))
