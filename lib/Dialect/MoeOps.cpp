@@ -1807,6 +1807,13 @@ bool mlir::moe::autoPrefersGeneratedKernel(Operation *groupedGemm) {
   auto dimOf = [](Value v, unsigned d) {
     return cast<ShapedType>(v.getType()).getDimSize(d);
   };
+  // FP8 products have no cuBLASLt grouped path: always generated.
+  if (auto matmul = dyn_cast<GroupedMatmulOp>(groupedGemm);
+      matmul && matmul.getAScale())
+    return true;
+  if (auto weightGrad = dyn_cast<GroupedWeightGradOp>(groupedGemm);
+      weightGrad && weightGrad.getAScale())
+    return true;
   if (auto matmul = dyn_cast<GroupedMatmulOp>(groupedGemm))
     return opmath::autoPrefersGeneratedGroupedGemm(
         dimOf(matmul.getGroupSizes(), 0), dimOf(matmul.getA(), 0),

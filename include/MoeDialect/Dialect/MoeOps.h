@@ -85,7 +85,8 @@ createEmptyDestinations(OpBuilder &b, Location loc, TypeRange types,
 namespace mlir::moe {
 /// gemm=auto's backend choice (opmath::autoPrefersGeneratedGroupedGemm) for
 /// a bf16/f32 moe.grouped_matmul or moe.grouped_weight_grad, on tensors or
-/// buffers, from its group count and its ragged rows; false for other ops.
+/// buffers, from its group count and its ragged rows; true for FP8 ones
+/// (always generated); false for other ops.
 bool autoPrefersGeneratedKernel(Operation *groupedGemm);
 } // namespace mlir::moe
 

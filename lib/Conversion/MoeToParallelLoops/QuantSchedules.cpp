@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -498,24 +499,55 @@ struct TransposedSource {
   explicit operator bool() const { return bool(source); }
 };
 
-/// Row `row`, columns [col, col + width) of `from`, as f32.
-SmallVector<Value> loadTransposedSourceRow(OpBuilder &b, Location loc,
-                                           const TransposedSource &from,
-                                           Value row, Value col, int64_t width,
-                                           Fp8Conversion conversion) {
+/// The loads of row `row`, columns [col, col + width) of `from`: the values
+/// (a plain source) or the FP8 codes and the block's scale (a dequantized
+/// one), kept apart from their use so that a lane's loads of all its rows
+/// are in flight at once.
+struct SourceRowLoads {
+  SmallVector<Value> values;
+  Value codes, scale;
+};
+
+SourceRowLoads loadTransposedSourceRow(OpBuilder &b, Location loc,
+                                       const TransposedSource &from, Value row,
+                                       Value col, int64_t width) {
   if (!from.dequantize)
-    return loadRowVectorAsF32(b, loc, from.source, row, col, width);
+    return {loadRowVectorAsF32(b, loc, from.source, row, col, width), {}, {}};
   Idx ix{b, loc};
   DequantizeOp dequantize = from.dequantize;
   // `width` divides 128: the columns lie in one block.
-  Value s = loadAsF32(b, loc, dequantize.getScale(),
-                      {row, ix.div(col, ix.c(128))});
+  Value codes = loadRowBits(b, loc, dequantize.getInput(), row, col, width);
+  Value scale = loadAsF32(b, loc, dequantize.getScale(),
+                          {row, ix.div(col, ix.c(128))});
+  return {{}, codes, scale};
+}
+
+/// The row's values as f32: a dequantized source's computed as the
+/// dequantize computes and rounds them.
+SmallVector<Value> transposedSourceRowAsF32(OpBuilder &b, Location loc,
+                                            const TransposedSource &from,
+                                            const SourceRowLoads &loads,
+                                            Fp8Conversion conversion) {
+  if (!from.dequantize)
+    return loads.values;
+  DequantizeOp dequantize = from.dequantize;
+  Type fp8 = getElementTypeOrSelf(dequantize.getInput().getType());
+  SmallVector<Value> decoded;
+  if (conversion == Fp8Conversion::Arithmetic) {
+    int64_t width = cast<VectorType>(loads.codes.getType()).getNumElements();
+    for (int64_t i = 0; i < width; ++i)
+      decoded.push_back(elementToF32(
+          b, loc,
+          arith::BitcastOp::create(
+              b, loc, fp8, vector::ExtractOp::create(b, loc, loads.codes, i))));
+  } else {
+    decoded = decodeFp8ByInstructions(b, loc, loads.codes, fp8);
+  }
   Type stored = getElementTypeOrSelf(from.source.getType());
   SmallVector<Value> values;
-  for (Value v : loadFp8RowVectorAsF32(b, loc, dequantize.getInput(), row,
-                                       col, width, conversion)) {
+  for (Value v : decoded) {
     Value dequantized =
-        canonicalizeNaN(b, loc, arith::MulFOp::create(b, loc, v, s));
+        canonicalizeNaN(b, loc, arith::MulFOp::create(b, loc, v, loads.scale));
     values.push_back(
         elementToF32(b, loc, f32ToElement(b, loc, dequantized, stored)));
   }
@@ -559,11 +591,16 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
         Value c0 = t.mul(group, t.c(width));
         Value r0 = t.add(t.mul(rowBlock, t.c(128)),
                          t.mul(part, t.c(kTransposedLaneRows)));
-        // values[j][i]: column c0 + j of row r0 + i, as f32.
-        SmallVector<SmallVector<Value>> values(width);
+        // values[j][i]: column c0 + j of row r0 + i, as f32; every row's
+        // loads first.
+        SmallVector<SourceRowLoads> loads;
         for (int64_t i = 0; i < kTransposedLaneRows; ++i)
-          for (auto [j, v] : llvm::enumerate(loadTransposedSourceRow(
-                   tb, tl, from, t.add(r0, t.c(i)), c0, width, conversion)))
+          loads.push_back(loadTransposedSourceRow(tb, tl, from,
+                                                  t.add(r0, t.c(i)), c0, width));
+        SmallVector<SmallVector<Value>> values(width);
+        for (const SourceRowLoads &row : loads)
+          for (auto [j, v] : llvm::enumerate(
+                   transposedSourceRowAsF32(tb, tl, from, row, conversion)))
             values[j].push_back(v);
         for (int64_t j = 0; j < width; ++j) {
           Value amax = butterflyMax(
