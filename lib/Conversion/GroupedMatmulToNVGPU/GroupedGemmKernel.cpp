@@ -1294,14 +1294,37 @@ private:
   /// bench/results/2026-11-29-h200-fp8-wgrad run3); RaggedDim::K reads them
   /// from the stage. The other consumer's wgmmas keep the tensor cores busy
   /// while this one promotes.
+  /// With a second product (GroupedGemmConfig::kSecond) its k-steps run
+  /// in a loop of their own after the first's, promoted with a2_scale and
+  /// b2_scale at k - firstKTiles (no per-step choice of the scales).
   std::pair<Value, Value> emitBlockScaledTileMma(const TileCoordinates &t,
                                                  Value count) {
     Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
     std::array<Value, 2> rows;
     if (config.ragged == RaggedDim::M)
       rows = accumulatorRowsOfA(t);
-    auto loop = scf::ForOp::create(b, loc, index(0), t.kSteps, index(1),
-                                   ValueRange{zero, count});
+    if (!config.kSecond)
+      return emitBlockScaledSteps(t, rows, index(0), t.kSteps, index(0),
+                                  operands.aScale, operands.bScale, zero,
+                                  count);
+    Value firstSteps = index(config.firstKTiles());
+    auto [sum, step] = emitBlockScaledSteps(
+        t, rows, index(0), minU(t.kSteps, firstSteps), index(0),
+        operands.aScale, operands.bScale, zero, count);
+    return emitBlockScaledSteps(t, rows, firstSteps, t.kSteps, firstSteps,
+                                operands.a2Scale, operands.b2Scale, sum, step);
+  }
+
+  /// K-steps [from, to) of emitBlockScaledTileMma, RaggedDim::M's scales
+  /// read from `aScales` and `bScales` at k-step - `scaleBase`, summed into
+  /// `sum`; returns the sum and the pipeline step after them.
+  std::pair<Value, Value>
+  emitBlockScaledSteps(const TileCoordinates &t, ArrayRef<Value> rows,
+                       Value from, Value to, Value scaleBase, Value aScales,
+                       Value bScales, Value sumIn, Value count) {
+    Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
+    auto loop = scf::ForOp::create(b, loc, from, to, index(1),
+                                   ValueRange{sumIn, count});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -1311,7 +1334,8 @@ private:
       Value kStep = loop.getInductionVar();
       std::function<Value(int64_t)> factorOf;
       if (config.ragged == RaggedDim::M)
-        factorOf = blockScaleFactors(t, rows, kStep);
+        factorOf = blockScaleFactors(t, rows, sub(kStep, scaleBase), aScales,
+                                     bScales);
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
       if (config.ragged == RaggedDim::K) {
@@ -1680,40 +1704,18 @@ private:
     return {minU(row, last), minU(add(row, index(8)), last)};
   }
 
-  /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] that
-  /// k-step `kStep`'s product of this thread's accumulators takes, by
-  /// accumulator register (its row half and its column's n-block): the
-  /// scales are loaded and multiplied here, before the step's wait.
-  /// With a second product (GroupedGemmConfig::kSecond) its k-steps follow
-  /// the first's and take a2_scale and b2_scale at their own k.
+  /// The factors a_scale[row, kStep] · b_scale[group, n-block, kStep] (of
+  /// `aScales` and `bScales`) that k-step `kStep`'s product of this thread's
+  /// accumulators takes, by accumulator register (its row half and its
+  /// column's n-block): the scales are loaded and multiplied here, before
+  /// the step's wait.
   std::function<Value(int64_t)> blockScaleFactors(const TileCoordinates &t,
                                                   ArrayRef<Value> rows,
-                                                  Value kStep) {
+                                                  Value kStep, Value aScales,
+                                                  Value bScales) {
     int64_t tileBlocks = (config.blockN + 127) / 128;
-    SmallVector<Value> factors;
-    if (!config.kSecond) {
-      factors = loadBlockScaleFactors(t, rows, kStep, operands.aScale,
-                                      operands.bScale);
-    } else {
-      Value inFirst =
-          cmp(arith::CmpIPredicate::ult, kStep, index(config.firstKTiles()));
-      SmallVector<Type> types(rows.size() * tileBlocks, b.getF32Type());
-      auto branch = scf::IfOp::create(b, loc, types, inFirst,
-                                      /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(branch.thenBlock());
-      scf::YieldOp::create(b, loc,
-                           loadBlockScaleFactors(t, rows, kStep,
-                                                 operands.aScale,
-                                                 operands.bScale));
-      b.setInsertionPointToStart(branch.elseBlock());
-      Value secondStep = sub(kStep, index(config.firstKTiles()));
-      scf::YieldOp::create(b, loc,
-                           loadBlockScaleFactors(t, rows, secondStep,
-                                                 operands.a2Scale,
-                                                 operands.b2Scale));
-      factors.assign(branch.getResults().begin(), branch.getResults().end());
-    }
+    SmallVector<Value> factors =
+        loadBlockScaleFactors(t, rows, kStep, aScales, bScales);
     return [factors, tileBlocks](int64_t reg) {
       int64_t chunk = reg / 4, half = (reg / 2) % 2;
       return factors[half * tileBlocks + chunk * 8 / 128];

@@ -23,18 +23,20 @@
 // CHECK:               nvgpu.tma.async.load
 // CHECK:             } else {
 // CHECK:               nvgpu.tma.async.load
-// The consumers: each k-step's factors from its product's scales.
-// CHECK:             %[[INFIRST:.*]] = arith.cmpi ult, %[[K:.*]], %c2{{[_0-9]*}} : index
-// CHECK:             scf.if %[[INFIRST]] -> (f32, f32) {
-// CHECK:               memref.load %[[T1]][%{{.*}}, %{{.*}}, %[[K]]] : memref<4x2x2xf32>
-// CHECK:               memref.load %[[S1]][%{{.*}}, %[[K]]] : memref<256x2xf32>
-// CHECK:               memref.load %[[S1]][%{{.*}}, %[[K]]] : memref<256x2xf32>
-// CHECK:             } else {
-// CHECK:               %[[K2:.*]] = arith.subi %[[K]], %c2{{[_0-9]*}} : index
+// The consumers: the first product's k-steps in one loop (up to
+// min(k-steps, 2)) with a1_scale and b1_scale, then the second's from k-step
+// 2 with a2_scale and b2_scale at k - 2, carrying the sum.
+// CHECK:             %[[UB:.*]] = arith.minui %{{.*}}, %c2{{(_[0-9]+)?}} : index
+// CHECK:             %[[SUM1:.*]]:2 = scf.for %[[K:.*]] = %c0{{[_0-9]*}} to %[[UB]]
+// CHECK:               %[[K1:.*]] = arith.subi %[[K]], %c0{{(_[0-9]+)?}} : index
+// CHECK:               memref.load %[[T1]][%{{.*}}, %{{.*}}, %[[K1]]] : memref<4x2x2xf32>
+// CHECK:               memref.load %[[S1]][%{{.*}}, %[[K1]]] : memref<256x2xf32>
+// CHECK:               memref.load %[[S1]][%{{.*}}, %[[K1]]] : memref<256x2xf32>
+// CHECK:             scf.for %[[KB:.*]] = %c2{{(_[0-9]+)?}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[SUM1]]#0, %{{.*}} = %[[SUM1]]#1)
+// CHECK:               %[[K2:.*]] = arith.subi %[[KB]], %c2{{(_[0-9]+)?}} : index
 // CHECK:               memref.load %[[T2]][%{{.*}}, %{{.*}}, %[[K2]]] : memref<4x2x1xf32>
 // CHECK:               memref.load %[[S2]][%{{.*}}, %[[K2]]] : memref<256x1xf32>
 // CHECK:               memref.load %[[S2]][%{{.*}}, %[[K2]]] : memref<256x1xf32>
-// CHECK:             }
 // CHECK-NOT:   gpu.launch
 // CHECK-NOT:   moe.grouped_matmul
 // CHECK:       return
