@@ -90,6 +90,15 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
   }
 };
 
+/// The longest contraction of a block-scaled FP8 product that
+/// accumulate-matmuls pairs. A pair's tiles stream both products' operands,
+/// twice the bytes a tile of either alone keeps in flight: on one H200
+/// qwen3-30b-a3b's dgrad pair (K = 768 + 768) took 986 us against 603 + 603
+/// + 368 for the products and their sum apart, mixtral-8x7b's (K = 14336 +
+/// 14336) 4079 us against 1934 + 1934 + 95
+/// (bench/results/2026-11-30-h200-fp8-fusion run4, run2).
+constexpr int64_t kMaxPairedFp8K = 4096;
+
 struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
   AccumulateMatmuls(MLIRContext *ctx, bool generatedKernelsOnly)
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
@@ -139,6 +148,17 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
       return rewriter.notifyMatchFailure(
           add, "a bf16 and an FP8 product, or FP8 products of different "
                "operand types or weight layouts");
+    auto contraction = [](GroupedMatmulOp mm) {
+      return cast<ShapedType>(mm.getA().getType()).getDimSize(1);
+    };
+    if (isBlockScaled(first) &&
+        (ShapedType::isDynamic(contraction(first)) ||
+         ShapedType::isDynamic(contraction(second)) ||
+         contraction(first) > kMaxPairedFp8K ||
+         contraction(second) > kMaxPairedFp8K))
+      return rewriter.notifyMatchFailure(
+          add, "FP8 products with a contraction longer than the paired "
+               "kernel pays for");
     // The second product runs where the add was, accumulating into the
     // first, which dominates the add.
     Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});

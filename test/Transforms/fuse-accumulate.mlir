@@ -138,3 +138,19 @@ func.func @fp8_not_paired(%dg: tensor<128x256xf8E5M2>, %du: tensor<128x256xf8E5M
   %sum2 = arith.addf %p2, %q2 : tensor<128x128xbf16>
   return %sum, %sum2 : tensor<128x128xbf16>, tensor<128x128xbf16>
 }
+
+// -----
+
+// Block-scaled FP8 products contracting over more than 4096 (mixtral-8x7b's
+// dgrads, K = 14336): not fused (a pair measured slower there).
+// CHECK-LABEL: func.func @fp8_long_contraction(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @fp8_long_contraction(%dg: tensor<128x8192xf8E5M2>, %sg: tensor<128x64xf32>, %du: tensor<128x8192xf8E5M2>, %su: tensor<128x64xf32>, %wg: tensor<2x128x8192xf8E4M3FN>, %wgs: tensor<2x1x64xf32>, %wu: tensor<2x128x8192xf8E4M3FN>, %wus: tensor<2x1x64xf32>, %s: tensor<2xi32>) -> tensor<128x128xbf16> {
+  %e0 = tensor.empty() : tensor<128x128xbf16>
+  %p = moe.grouped_matmul %dg, %wg, %s scales(%sg, %wgs) outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<128x8192xf8E5M2>, tensor<2x128x8192xf8E4M3FN>, tensor<2xi32>, tensor<128x64xf32>, tensor<2x1x64xf32> -> tensor<128x128xbf16>
+  %e1 = tensor.empty() : tensor<128x128xbf16>
+  %q = moe.grouped_matmul %du, %wu, %s scales(%su, %wus) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<128x8192xf8E5M2>, tensor<2x128x8192xf8E4M3FN>, tensor<2xi32>, tensor<128x64xf32>, tensor<2x1x64xf32> -> tensor<128x128xbf16>
+  %sum = arith.addf %p, %q : tensor<128x128xbf16>
+  return %sum : tensor<128x128xbf16>
+}

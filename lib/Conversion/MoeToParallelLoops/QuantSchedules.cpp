@@ -13,7 +13,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -488,84 +487,9 @@ int64_t transposedLaneColumns(MemRefType source) {
   return kTransposedLaneBytes / (source.getElementTypeBitWidth() / 8);
 }
 
-/// Where the transposed quantize reads its values: `source` [R, C] itself,
-/// or, when `dequantize` is set, the FP8 rows and 1×128 scales that
-/// dequantize wrote `source` from (the values computed as it computes and
-/// rounds them, so the result is bit for bit the unfused chain's).
-struct TransposedSource {
-  Value source;
-  linalg::TransposeOp transpose;
-  DequantizeOp dequantize;
-  explicit operator bool() const { return bool(source); }
-};
-
-/// The loads of row `row`, columns [col, col + width) of `from`: the values
-/// (a plain source) or the FP8 codes and the block's scale (a dequantized
-/// one), kept apart from their use so that a lane's loads of all its rows
-/// are in flight at once.
-struct SourceRowLoads {
-  SmallVector<Value> values;
-  Value codes, scale;
-};
-
-SourceRowLoads loadTransposedSourceRow(OpBuilder &b, Location loc,
-                                       const TransposedSource &from, Value row,
-                                       Value col, int64_t width) {
-  if (!from.dequantize)
-    return {loadRowVectorAsF32(b, loc, from.source, row, col, width), {}, {}};
-  Idx ix{b, loc};
-  DequantizeOp dequantize = from.dequantize;
-  // `width` divides 128: the columns lie in one block.
-  Value codes = loadRowBits(b, loc, dequantize.getInput(), row, col, width);
-  Value scale = loadAsF32(b, loc, dequantize.getScale(),
-                          {row, ix.div(col, ix.c(128))});
-  return {{}, codes, scale};
-}
-
-/// The row's values as f32: a dequantized source's computed as the
-/// dequantize computes and rounds them.
-SmallVector<Value> transposedSourceRowAsF32(OpBuilder &b, Location loc,
-                                            const TransposedSource &from,
-                                            const SourceRowLoads &loads,
-                                            Fp8Conversion conversion) {
-  if (!from.dequantize)
-    return loads.values;
-  DequantizeOp dequantize = from.dequantize;
-  Type fp8 = getElementTypeOrSelf(dequantize.getInput().getType());
-  SmallVector<Value> decoded;
-  if (conversion == Fp8Conversion::Arithmetic) {
-    int64_t width = cast<VectorType>(loads.codes.getType()).getNumElements();
-    for (int64_t i = 0; i < width; ++i)
-      decoded.push_back(elementToF32(
-          b, loc,
-          arith::BitcastOp::create(
-              b, loc, fp8, vector::ExtractOp::create(b, loc, loads.codes, i))));
-  } else {
-    decoded = decodeFp8ByInstructions(b, loc, loads.codes, fp8);
-  }
-  // The dequantize's store rounds to its element type (to nearest even);
-  // here that is a truncation and an extension (one cvt each on the GPU,
-  // where the integer rounding storeFromF32 does had made this kernel
-  // slower than the two it replaces). Only a NaN's payload may differ,
-  // and the quantize maps every NaN to its one FP8 NaN.
-  Type stored = getElementTypeOrSelf(from.source.getType());
-  SmallVector<Value> values;
-  for (Value v : decoded) {
-    Value dequantized =
-        canonicalizeNaN(b, loc, arith::MulFOp::create(b, loc, v, loads.scale));
-    if (!stored.isF32())
-      dequantized = arith::ExtFOp::create(
-          b, loc, b.getF32Type(),
-          arith::TruncFOp::create(b, loc, stored, dequantized).getResult());
-    values.push_back(dequantized);
-  }
-  return values;
-}
-
 /// moe.quantize block_1x128 of the transpose of `source` [R, C] (R a
 /// multiple of 128): output [C, R] and scales [C, R/128], read from
-/// `source` directly instead of from a transposed copy (or from the FP8
-/// rows `source` was dequantized from: TransposedSource). A warp per (128-row
+/// `source` directly instead of from a transposed copy. A warp per (128-row
 /// block, kTransposedWarpGroups = 4 groups of w columns, 16 bytes of a
 /// row): lane (eighth e, group g) loads rows r0 + 16 e ... r0 + 16 e + 15
 /// of its w columns (one 16-byte load a row) and keeps them in registers;
@@ -574,12 +498,11 @@ SmallVector<Value> transposedSourceRowAsF32(OpBuilder &b, Location loc,
 /// row of the output, of which the lane stores its 16 bytes. Every element's
 /// arithmetic is the reference's, so the result equals quantizing the
 /// transposed copy bit for bit.
-void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
-                                    const TransposedSource &from, Value output,
-                                    Value scale, double fp8Max,
+void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
+                                    Value output, Value scale, double fp8Max,
                                     Fp8Conversion conversion) {
   Idx ix{b, loc};
-  auto type = cast<MemRefType>(from.source.getType());
+  auto type = cast<MemRefType>(source.getType());
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   int64_t width = transposedLaneColumns(type);
   int64_t groups = cols / width;
@@ -599,16 +522,11 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
         Value c0 = t.mul(group, t.c(width));
         Value r0 = t.add(t.mul(rowBlock, t.c(128)),
                          t.mul(part, t.c(kTransposedLaneRows)));
-        // values[j][i]: column c0 + j of row r0 + i, as f32; every row's
-        // loads first.
-        SmallVector<SourceRowLoads> loads;
-        for (int64_t i = 0; i < kTransposedLaneRows; ++i)
-          loads.push_back(loadTransposedSourceRow(tb, tl, from,
-                                                  t.add(r0, t.c(i)), c0, width));
+        // values[j][i]: column c0 + j of row r0 + i, as f32.
         SmallVector<SmallVector<Value>> values(width);
-        for (const SourceRowLoads &row : loads)
-          for (auto [j, v] : llvm::enumerate(
-                   transposedSourceRowAsF32(tb, tl, from, row, conversion)))
+        for (int64_t i = 0; i < kTransposedLaneRows; ++i)
+          for (auto [j, v] : llvm::enumerate(loadRowVectorAsF32(
+                   tb, tl, source, t.add(r0, t.c(i)), c0, width)))
             values[j].push_back(v);
         for (int64_t j = 0; j < width; ++j) {
           Value amax = butterflyMax(
@@ -631,93 +549,14 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
       });
 }
 
-/// Whether only allocations, frees and effect-free ops lie between `first`
-/// and `last` (in one block, `first` before `last`).
-bool onlyAllocationsBetween(Operation *first, Operation *last) {
-  for (Operation *op = first->getNextNode(); op && op != last;
-       op = op->getNextNode()) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return false;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (auto &instance : instances)
-      if (!isa<MemoryEffects::Allocate, MemoryEffects::Free>(
-              instance.getEffect()))
-        return false;
-  }
-  return true;
-}
-
-/// Whether no op writes `buffer` or a view of it, so that reading it later
-/// reads the same values (the FP8 residuals of a backward: entry arguments).
-bool neverWritten(Value buffer) {
-  SmallVector<Value> views{buffer};
-  while (!views.empty()) {
-    Value view = views.pop_back_val();
-    for (Operation *user : view.getUsers()) {
-      if (auto viewLike = dyn_cast<ViewLikeOpInterface>(user);
-          viewLike && viewLike.getViewSource() == view) {
-        views.push_back(viewLike->getResult(0));
-        continue;
-      }
-      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-      if (!effects)
-        return false;
-      SmallVector<MemoryEffects::EffectInstance> instances;
-      effects.getEffectsOnValue(view, instances);
-      for (auto &instance : instances)
-        if (isa<MemoryEffects::Write, MemoryEffects::Free>(
-                instance.getEffect()))
-          return false;
-    }
-  }
-  return true;
-}
-
-/// The moe.dequantize block_1x128 that writes `source`, a buffer that only
-/// it, `transpose` (reading) and deallocations use, with row-major FP8 rows
-/// and scales that nothing between the two can change (only allocations
-/// between, or rows and scales that nothing writes): the transposed
-/// quantize can read those instead (the bf16 rows are never written). Null
-/// otherwise.
-DequantizeOp dequantizedSourceOf(Value source, linalg::TransposeOp transpose) {
-  if (!source.getDefiningOp<memref::AllocOp>())
-    return {};
-  DequantizeOp dequantize;
-  for (Operation *user : source.getUsers()) {
-    if (user == transpose.getOperation() || isa<memref::DeallocOp>(user))
-      continue;
-    auto d = dyn_cast<DequantizeOp>(user);
-    if (!d || dequantize || d.getOutputInit() != source)
-      return {};
-    dequantize = d;
-  }
-  if (!dequantize || dequantize.getRecipe() != QuantRecipe::Block1x128 ||
-      dequantize->getBlock() != transpose->getBlock() ||
-      !dequantize->isBeforeInBlock(transpose))
-    return {};
-  if (!onlyAllocationsBetween(dequantize, transpose) &&
-      !(neverWritten(dequantize.getInput()) &&
-        neverWritten(dequantize.getScale())))
-    return {};
-  for (Value v : {dequantize.getInput(), dequantize.getScale()}) {
-    auto t = dyn_cast<MemRefType>(v.getType());
-    if (!t || t.getRank() != 2 || !t.getLayout().isIdentity())
-      return {};
-  }
-  return dequantize;
-}
-
 /// The source of `quantize`'s input when the input is a buffer that a
 /// 2-D linalg.transpose (permutation [1, 0]) writes and only this quantize
 /// reads (its other users: the transpose and deallocations), with nothing
 /// but allocations and effect-free ops between the two, and the shapes the
 /// fused schedule takes (block_1x128; R a multiple of 128; column groups of
-/// kTransposedLaneBytes filling whole warps); with the transpose, and with
-/// the moe.dequantize block_1x128 that wrote the source where only the
-/// transpose reads what it wrote (dequantizedSourceOf). Null otherwise.
-TransposedSource transposedSourceOf(QuantizeOp quantize) {
+/// kTransposedLaneBytes filling whole warps); with the transpose. Null
+/// otherwise.
+std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
   Value input = quantize.getInput();
   if (quantize.getRecipe() != QuantRecipe::Block1x128 ||
       !input.getDefiningOp<memref::AllocOp>())
@@ -735,8 +574,18 @@ TransposedSource transposedSourceOf(QuantizeOp quantize) {
       !transpose->isBeforeInBlock(quantize) ||
       transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
     return {};
-  if (!onlyAllocationsBetween(transpose, quantize))
-    return {};
+  for (Operation *op = transpose->getNextNode(); op != quantize.getOperation();
+       op = op->getNextNode()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return {};
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (auto &instance : instances)
+      if (!isa<MemoryEffects::Allocate, MemoryEffects::Free>(
+              instance.getEffect()))
+        return {};
+  }
   Value source = transpose.getInput();
   auto type = dyn_cast<MemRefType>(source.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
@@ -753,7 +602,7 @@ TransposedSource transposedSourceOf(QuantizeOp quantize) {
       type.getDimSize(1) % transposedLaneColumns(type) != 0 ||
       groups % kTransposedWarpGroups != 0)
     return {};
-  return {source, transpose, dequantizedSourceOf(source, transpose)};
+  return {source, transpose};
 }
 
 } // namespace
@@ -856,50 +705,21 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
     // block_1x128 of a transposed copy that nothing else reads: the copy
     // goes, the schedule reads its source (one pass over it instead of
     // three: the transpose's read and write and the quantize's read).
-    if (TransposedSource from = transposedSourceOf(op)) {
-      emitTransposed(rewriter, op, from);
+    if (auto [source, transpose] = transposedSourceOf(op); source) {
+      emitTransposedRowBlockQuantize(
+          rewriter, op.getLoc(), source, op.getOutputInit(), op.getScaleInit(),
+          opmath::fp8MaxFinite(
+              cast<MemRefType>(op.getOutputInit().getType()).getElementType()),
+          conversion);
+      rewriter.eraseOp(transpose);
       return success();
     }
     return emitQuantizeGpu(rewriter, op.getLoc(), op.getRecipe(),
                            op.getInput(), op.getAmaxHistory(),
                            op.getOutputInit(), op.getScaleInit(), conversion);
   }
-  /// The fused transposed quantize in place of `quantize`; the transpose
-  /// and the dequantize it reads through go.
-  void emitTransposed(ConversionPatternRewriter &rewriter, QuantizeOp quantize,
-                      const TransposedSource &from) const {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(quantize);
-    emitTransposedRowBlockQuantize(
-        rewriter, quantize.getLoc(), from, quantize.getOutputInit(),
-        quantize.getScaleInit(),
-        opmath::fp8MaxFinite(cast<MemRefType>(quantize.getOutputInit().getType())
-                                 .getElementType()),
-        conversion);
-    rewriter.eraseOp(from.transpose);
-  }
-
   LogicalResult schedule(DequantizeOp op,
                          ConversionPatternRewriter &b) const {
-    // A dequantize that only a fused transposed quantize reads (visited
-    // first, being earlier): the quantize's schedule is emitted in its
-    // place now, reading the FP8 rows, and both go.
-    for (Operation *user : op.getOutputInit().getUsers()) {
-      auto transpose = dyn_cast<linalg::TransposeOp>(user);
-      if (!transpose || transpose.getInput() != op.getOutputInit())
-        continue;
-      for (Operation *reader : transpose.getInit().getUsers()) {
-        auto quantize = dyn_cast<QuantizeOp>(reader);
-        if (!quantize || !quantize.hasPureBufferSemantics())
-          continue;
-        TransposedSource from = transposedSourceOf(quantize);
-        if (from.dequantize != op)
-          continue;
-        emitTransposed(b, quantize, from);
-        b.eraseOp(quantize);
-        return success();
-      }
-    }
     return emitDequantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
                              op.getScale(), op.getOutputInit(), conversion);
   }
