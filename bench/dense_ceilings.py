@@ -10,10 +10,11 @@ import argparse
 import json
 import statistics
 
-import torch
-
 
 def median_ms(fn, iters, warmup=5):
+    """The median over `iters` calls of `fn` (after `warmup` more), in ms by
+    CUDA events (torch imported here: importers need not have it)."""
+    import torch
     for _ in range(warmup):
         fn()
     times = []
@@ -29,6 +30,7 @@ def median_ms(fn, iters, warmup=5):
 
 
 def main():
+    import torch
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--size", type=int, default=8192)

@@ -35,7 +35,6 @@ balanced and skewed group sizes, next to the same run's dense bf16 ceiling.
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 
@@ -160,18 +159,10 @@ def torch_timings(cases, iters, warmup):
     import torch
     dev = torch.device("cuda")
 
+    from dense_ceilings import median_ms as median_of
+
     def median_ms(fn):
-        for _ in range(warmup):
-            fn()
-        times = []
-        for _ in range(iters):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end))
-        return statistics.median(times)
+        return median_of(fn, iters, warmup)
 
     def ceiling():
         a = torch.randn(8192, 8192, device=dev, dtype=torch.bfloat16)

@@ -458,6 +458,32 @@ struct ExpertBiasUpdateAdjoint
   }
 };
 
+/// The adjoint of an op that copies row t of its first operand to rows
+/// rows[t, k] of its result (moe.permute, moe.permute_rows): dx[t] =
+/// Σ_k dxs[rows[t, k]], a moe.combine with unit weights (padding rows are
+/// never gathered); no gradient for the second operand.
+LogicalResult gatherRowsAdjoint(Operation *op, OpBuilder &b, Value dxs,
+                                Value rows, SmallVectorImpl<Value> &dops) {
+  Location loc = op->getLoc();
+  // moe.combine's rows are bf16, f16 or f32 (FP8 tensors get f32
+  // cotangents from moe.dequantize's adjoint).
+  if (!checks::isActivationType(tensorType(dxs).getElementType()))
+    return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
+                           "the permuted rows, got ")
+           << tensorType(dxs)
+           << " (moe-fp8-placement runs after moe-generate-vjp)";
+  auto rowsType = tensorType(rows);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, rowsType.getShape(), b.getF32Type());
+  Value ones =
+      linalg::FillOp::create(b, loc, ValueRange{tmath::cst(b, loc, 1.0)},
+                             ValueRange{empty})
+          .getResult(0);
+  dops.push_back(CombineOp::create(b, loc, dxs, rows, ones).getOut());
+  dops.push_back(Value());
+  return success();
+}
+
 struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
   RecomputeClass getRecomputeClass(Operation *) const {
     return RecomputeClass::Dispatch;
@@ -468,27 +494,8 @@ struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
   LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {
-    auto permute = cast<PermuteOp>(op);
-    Location loc = op->getLoc();
-    Value dxs = dres[0];
-    // The gather-sum below is a moe.combine, whose rows are bf16, f16 or
-    // f32 (FP8 tensors get f32 cotangents from moe.dequantize's adjoint).
-    if (!checks::isActivationType(tensorType(dxs).getElementType()))
-      return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
-                             "the permuted rows, got ")
-             << tensorType(dxs)
-             << " (moe-fp8-placement runs after moe-generate-vjp)";
-    // dx[t] = Σ_k dxs[rows[t, k]]: a combine with unit weights (padding
-    // rows are never gathered).
-    Value rows = ctx.forward(permute.getRows());
-    auto rowsType = tensorType(rows);
-    Value empty = tensor::EmptyOp::create(b, loc, rowsType.getShape(), b.getF32Type());
-    Value ones = linalg::FillOp::create(b, loc, ValueRange{tmath::cst(b, loc, 1.0)},
-                                        ValueRange{empty})
-                     .getResult(0);
-    dops.push_back(CombineOp::create(b, loc, dxs, rows, ones).getOut());
-    dops.push_back(Value());
-    return success();
+    return gatherRowsAdjoint(op, b, dres[0],
+                             ctx.forward(cast<PermuteOp>(op).getRows()), dops);
   }
 };
 
@@ -502,25 +509,8 @@ struct PermuteRowsAdjoint : Adjoint<PermuteRowsAdjoint, PermuteRowsOp> {
   LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {
-    auto permuteRows = cast<PermuteRowsOp>(op);
-    Location loc = op->getLoc();
-    Value dpermuted = dres[0];
-    if (!checks::isActivationType(tensorType(dpermuted).getElementType()))
-      return op->emitOpError("adjoint needs a bf16, f16 or f32 cotangent of "
-                             "the permuted rows, got ")
-             << tensorType(dpermuted);
-    // dx[t] = Σ_k dpermuted[rows[t, k]], as moe.permute's adjoint.
-    Value rows = ctx.forward(permuteRows.getRows());
-    auto rowsType = tensorType(rows);
-    Value empty =
-        tensor::EmptyOp::create(b, loc, rowsType.getShape(), b.getF32Type());
-    Value ones =
-        linalg::FillOp::create(b, loc, ValueRange{tmath::cst(b, loc, 1.0)},
-                               ValueRange{empty})
-            .getResult(0);
-    dops.push_back(CombineOp::create(b, loc, dpermuted, rows, ones).getOut());
-    dops.push_back(Value());
-    return success();
+    return gatherRowsAdjoint(
+        op, b, dres[0], ctx.forward(cast<PermuteRowsOp>(op).getRows()), dops);
   }
 };
 
