@@ -484,22 +484,9 @@ LogicalResult gatherRowsAdjoint(Operation *op, OpBuilder &b, Value dxs,
   return success();
 }
 
-struct PermuteAdjoint : Adjoint<PermuteAdjoint, PermuteOp> {
-  RecomputeClass getRecomputeClass(Operation *) const {
-    return RecomputeClass::Dispatch;
-  }
-  bool isDifferentiableOperand(Operation *, unsigned index) const {
-    return index == 0;
-  }
-  LogicalResult buildVJP(Operation *op, OpBuilder &b, VJPContext &ctx,
-                         ArrayRef<Value> dres,
-                         SmallVectorImpl<Value> &dops) const {
-    return gatherRowsAdjoint(op, b, dres[0],
-                             ctx.forward(cast<PermuteOp>(op).getRows()), dops);
-  }
-};
-
-struct PermuteRowsAdjoint : Adjoint<PermuteRowsAdjoint, PermuteRowsOp> {
+/// moe.permute and moe.permute_rows (their `rows`: a result, an operand).
+template <typename RowCopyOp>
+struct RowCopyAdjoint : Adjoint<RowCopyAdjoint<RowCopyOp>, RowCopyOp> {
   RecomputeClass getRecomputeClass(Operation *) const {
     return RecomputeClass::Dispatch;
   }
@@ -510,7 +497,7 @@ struct PermuteRowsAdjoint : Adjoint<PermuteRowsAdjoint, PermuteRowsOp> {
                          ArrayRef<Value> dres,
                          SmallVectorImpl<Value> &dops) const {
     return gatherRowsAdjoint(
-        op, b, dres[0], ctx.forward(cast<PermuteRowsOp>(op).getRows()), dops);
+        op, b, dres[0], ctx.forward(cast<RowCopyOp>(op).getRows()), dops);
   }
 };
 
@@ -754,8 +741,8 @@ void mlir::moe::registerVJPInterfaceExternalModels(DialectRegistry &registry) {
     AuxLossOp::attachInterface<AuxLossAdjoint>(*ctx);
     ZLossOp::attachInterface<ZLossAdjoint>(*ctx);
     ExpertBiasUpdateOp::attachInterface<ExpertBiasUpdateAdjoint>(*ctx);
-    PermuteOp::attachInterface<PermuteAdjoint>(*ctx);
-    PermuteRowsOp::attachInterface<PermuteRowsAdjoint>(*ctx);
+    PermuteOp::attachInterface<RowCopyAdjoint<PermuteOp>>(*ctx);
+    PermuteRowsOp::attachInterface<RowCopyAdjoint<PermuteRowsOp>>(*ctx);
     GroupedMatmulOp::attachInterface<GroupedMatmulAdjoint>(*ctx);
     GluOp::attachInterface<GluAdjoint>(*ctx);
     AllToAllOp::attachInterface<AllToAllAdjoint>(*ctx);
