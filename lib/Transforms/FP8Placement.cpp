@@ -370,7 +370,14 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
   Value input = isPermute      ? cast<PermuteOp>(mover).getX()
                 : isSortChunks ? cast<SortChunksOp>(mover).getX()
                                : cast<AllToAllOp>(mover).getInput();
-  FailureOr<Quantized> above = quantizeAboveRowMovement(mover, input, fp8, tag);
+  // quantize-before-permute alone moves the quantize above the permute only.
+  FailureOr<Quantized> above;
+  if (config.beforeAllToAll) {
+    above = quantizeAboveRowMovement(mover, input, fp8, tag);
+  } else {
+    OpBuilder atMover(mover);
+    above = quantize(atMover, mover->getLoc(), input, r, fp8, tag);
+  }
   if (failed(above))
     return failure();
   OpBuilder b(mover);
@@ -491,11 +498,18 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
   // 1×128 blocks lie within rows, so quantizing the tokens before the
   // permute copies them gives the same FP8 rows and scales: the permute then
   // moves FP8 rows and the bf16 ones are never written.
+  // Only where forward GEMMs and FP8 residuals (returnResidualsInFP8) alone
+  // read the permuted rows: a bf16 reader (a bf16 residual with
+  // fp8-residuals=false) would keep the bf16 permute too.
   bool aboveRowMovement =
       kind == Kind::Forward &&
       (config.beforeAllToAll ||
        (config.beforePermute && config.recipe == Recipe::Blockwise &&
-        isa_and_nonnull<PermuteOp>(op.getA().getDefiningOp())));
+        isa_and_nonnull<PermuteOp>(op.getA().getDefiningOp()) &&
+        llvm::all_of(op.getA().getUsers(), [&](Operation *user) {
+          return isa<GroupedMatmulOp>(user) ||
+                 (fp8Residuals && isa<func::ReturnOp>(user));
+        })));
   FailureOr<Quantized> qa =
       aboveRowMovement
           ? quantizeAboveRowMovement(op, op.getA(), aFp8, tagA)

@@ -148,17 +148,28 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
       return rewriter.notifyMatchFailure(
           add, "a bf16 and an FP8 product, or FP8 products of different "
                "operand types or weight layouts");
+    // An FP8 product that accumulates has no kernel but its pair's
+    // (convert-grouped-matmul-to-nvgpu): fuse only what that pass pairs.
+    // It looks for `first` right before `second`, so both must be where
+    // the add is; and both need what a generated FP8 kernel takes.
     auto contraction = [](GroupedMatmulOp mm) {
       return cast<ShapedType>(mm.getA().getType()).getDimSize(1);
     };
+    auto generatable = [&](GroupedMatmulOp mm) {
+      int64_t k = contraction(mm);
+      return !ShapedType::isDynamic(k) && k % 128 == 0 &&
+             k <= kMaxPairedFp8K &&
+             cast<ShapedType>(mm.getAScale().getType()).hasStaticShape() &&
+             cast<ShapedType>(mm.getBScale().getType()).hasStaticShape();
+    };
     if (isBlockScaled(first) &&
-        (ShapedType::isDynamic(contraction(first)) ||
-         ShapedType::isDynamic(contraction(second)) ||
-         contraction(first) > kMaxPairedFp8K ||
-         contraction(second) > kMaxPairedFp8K))
+        (first->getBlock() != add->getBlock() ||
+         second->getBlock() != add->getBlock() || !generatable(first) ||
+         !generatable(second)))
       return rewriter.notifyMatchFailure(
-          add, "FP8 products with a contraction longer than the paired "
-               "kernel pays for");
+          add, "FP8 products that one generated kernel cannot take (in "
+               "another block than the add, K not a multiple of 128 or "
+               "longer than the pair pays for, dynamic scales)");
     // The second product runs where the add was, accumulating into the
     // first, which dominates the add.
     Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});

@@ -6,6 +6,7 @@
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise gemms=fc2,wgrad" | FileCheck %s --check-prefix=SEL
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-all-to-all" | FileCheck %s --check-prefix=A2A
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise quantize-before-permute=false" | FileCheck %s --check-prefix=BELOW
+// RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise fp8-residuals=false" | FileCheck %s --check-prefix=BWNORES
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=tensorwise fp8-residuals=false" | FileCheck %s --check-prefix=NORES
 // RUN: moe-opt %s -split-input-file --moe-generate-vjp --moe-fp8-placement="recipe=blockwise fp8-weight-residuals=false" | FileCheck %s --check-prefix=NOWRES
 
@@ -220,6 +221,20 @@ func.func @moe_layer(%x: tensor<64x128xbf16>, %router: tensor<128x4xf32>,
 // BELOW-NOT:   moe.permute
 // BELOW:       moe.quantize block_1x128 %[[P]] {{.*}} : tensor<128x128xbf16> -> tensor<128x128xf8E4M3FN>, tensor<128x1xf32>
 // BELOW-LABEL: func.func @moe_layer_fwd(
+
+// blockwise with bf16 residuals: @moe_layer_fwd returns the permuted bf16
+// rows, so its quantize stays below the one permute (above it, a second
+// permute would be needed for the FP8 rows); @moe_layer has no residuals.
+// BWNORES-LABEL: func.func @moe_layer(
+// BWNORES:       moe.quantize block_1x128 %arg0
+// BWNORES:       moe.permute_rows
+// BWNORES-LABEL: func.func @moe_layer_fwd(
+// BWNORES:       %[[P:.*]], %{{.*}}, %{{.*}} = moe.permute %arg0, {{.*}} -> tensor<128x128xbf16>
+// BWNORES-NOT:   moe.permute
+// BWNORES:       moe.quantize block_1x128 %[[P]]
+// BWNORES-NOT:   moe.permute
+// BWNORES:       return
+// BWNORES-LABEL: func.func @moe_layer_bwd(
 
 // A2A-LABEL: func.func @moe_layer(
 // A2A:       %[[Q:.*]], %[[S:.*]] = moe.quantize block_1x128 %arg0 {{.*}} : tensor<64x128xbf16> -> tensor<64x128xf8E4M3FN>, tensor<64x1xf32>

@@ -154,3 +154,25 @@ func.func @fp8_long_contraction(%dg: tensor<128x8192xf8E5M2>, %sg: tensor<128x64
   %sum = arith.addf %p, %q : tensor<128x128xbf16>
   return %sum : tensor<128x128xbf16>
 }
+
+// -----
+
+// The add in another block than the first FP8 product (which then could not
+// move next to the second, and no kernel would take the second alone): not
+// fused.
+// CHECK-LABEL: func.func @fp8_across_blocks(
+// CHECK-NOT:     accumulate
+// CHECK:         arith.addf
+func.func @fp8_across_blocks(%qg: tensor<256x256xf8E5M2>, %sg: tensor<256x2xf32>, %qu: tensor<256x256xf8E5M2>, %su: tensor<256x2xf32>, %wg: tensor<4x192x256xf8E4M3FN>, %wgs: tensor<4x2x2xf32>, %wu: tensor<4x192x256xf8E4M3FN>, %wus: tensor<4x2x2xf32>, %s: tensor<4xi32>, %c: i1, %z: tensor<256x192xbf16>) -> tensor<256x192xbf16> {
+  %e0 = tensor.empty() : tensor<256x192xbf16>
+  %p = moe.grouped_matmul %qg, %wg, %s scales(%sg, %wgs) outs(%e0) {weight_layout = #moe<weight_layout nk>} : tensor<256x256xf8E5M2>, tensor<4x192x256xf8E4M3FN>, tensor<4xi32>, tensor<256x2xf32>, tensor<4x2x2xf32> -> tensor<256x192xbf16>
+  %r = scf.if %c -> tensor<256x192xbf16> {
+    %e1 = tensor.empty() : tensor<256x192xbf16>
+    %q = moe.grouped_matmul %qu, %wu, %s scales(%su, %wus) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<256x256xf8E5M2>, tensor<4x192x256xf8E4M3FN>, tensor<4xi32>, tensor<256x2xf32>, tensor<4x2x2xf32> -> tensor<256x192xbf16>
+    %sum = arith.addf %p, %q : tensor<256x192xbf16>
+    scf.yield %sum : tensor<256x192xbf16>
+  } else {
+    scf.yield %z : tensor<256x192xbf16>
+  }
+  return %r : tensor<256x192xbf16>
+}

@@ -363,7 +363,11 @@ def MoeFP8PlacementPass : Pass<"moe-fp8-placement", "::mlir::ModuleOp"> {
     zero, as before). The bf16 permuted rows are never written, and the
     quantize reads T rows instead of R = T·K. Other recipes keep the
     quantize below the permute: a tensor-wise amax over the tokens is not
-    the one over the routed rows when a pair is dropped.
+    the one over the routed rows when a pair is dropped. Only where forward
+    GEMMs (and the FP8 residual that replaces a saved one) alone read the
+    permuted rows: a bf16 residual (fp8-residuals=false) keeps the quantize
+    below, which needs one permute, not two. It moves the quantize above the
+    permute only; `quantize-before-all-to-all` also above the exchange.
   }];
   let options = [
     Option<"recipe", "recipe", "std::string", /*default=*/"\"tensorwise\"",
