@@ -107,9 +107,9 @@ template <typename... OpTys> void attach(MLIRContext *ctx) {
 void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MoeDialect *) {
     attach<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp, ExpertBiasUpdateOp,
-           PermuteOp, PermuteRowsOp, GroupedMatmulOp, GroupedWeightGradOp, GluOp, AllToAllOp,
-           SortChunksOp, AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
-           DequantizeOp>(ctx);
+           PermuteOp, PermuteRowsOp, GroupedMatmulOp, GroupedWeightGradOp,
+           GluOp, AllToAllOp, SortChunksOp, AllReduceOp, CombineOp,
+           CombineGradOp, QuantizeOp, DequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);
   });
 }

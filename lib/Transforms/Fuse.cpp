@@ -104,20 +104,13 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
   bool generatedKernelsOnly;
 
-  /// Whether `mm` multiplies FP8 operands with block scales (blockwise: a
-  /// pair's kernel promotes each k-step with its own product's scales).
-  static bool isBlockScaled(GroupedMatmulOp mm) {
-    Value aScale = mm.getAScale();
-    return aScale && cast<ShapedType>(aScale.getType()).getRank() != 0;
-  }
-
   /// `v` as the result of a plain grouped matmul (no epilogue, no tensor-wise
   /// FP8 scales, not accumulating already) on tensors that only the add
   /// reads.
   GroupedMatmulOp plainProduct(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-        (mm.getAScale() && !isBlockScaled(mm)) || mm.getAccumulate() ||
+        (mm.getAScale() && !mm.hasBlockScales()) || mm.getAccumulate() ||
         !v.hasOneUse() ||
         (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
       return GroupedMatmulOp();
@@ -138,8 +131,8 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
           add, "the products cover different row groups or types");
     // FP8 pairs: one kernel takes both only with the same operand types and
     // weight layout (convert-grouped-matmul-to-nvgpu's accumulatedProduct).
-    if (isBlockScaled(first) != isBlockScaled(second) ||
-        (isBlockScaled(first) &&
+    if (first.hasBlockScales() != second.hasBlockScales() ||
+        (first.hasBlockScales() &&
          (getElementTypeOrSelf(first.getA().getType()) !=
               getElementTypeOrSelf(second.getA().getType()) ||
           getElementTypeOrSelf(first.getB().getType()) !=
@@ -162,7 +155,7 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
              cast<ShapedType>(mm.getAScale().getType()).hasStaticShape() &&
              cast<ShapedType>(mm.getBScale().getType()).hasStaticShape();
     };
-    if (isBlockScaled(first) &&
+    if (first.hasBlockScales() &&
         (first->getBlock() != add->getBlock() ||
          second->getBlock() != add->getBlock() || !generatable(first) ||
          !generatable(second)))

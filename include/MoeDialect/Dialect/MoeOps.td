@@ -488,6 +488,13 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     /// Accumulators the epilogue takes per output element: 1, or 2 for a
     /// concatenated gate|up weight (b's N is twice c's N).
     unsigned getAccumulatorsPerOutput();
+    /// Whether the operands are FP8 with block scales (not 0-d, tensor-wise
+    /// ones).
+    bool hasBlockScales() {
+      ::mlir::Value aScale = getAScale();
+      return aScale &&
+             ::llvm::cast<::mlir::ShapedType>(aScale.getType()).getRank() != 0;
+    }
     /// Clones the epilogue's ops at `b` with its arguments bound to
     /// `arguments` (calling `onClone` on each clone); returns the values it
     /// yields, one per destination.

@@ -229,12 +229,6 @@ std::string scalesReason(Value aScaleValue, Value bScaleValue) {
   return "";
 }
 
-/// Whether `op` has FP8 operands with block scales.
-bool isBlockScaled(GroupedMatmulOp op) {
-  Value aScale = op.getAScale();
-  return aScale && cast<ShapedType>(aScale.getType()).getRank() != 0;
-}
-
 /// Why an FP8 grouped matmul gets no generated kernel (empty: it gets one).
 /// A block-scaled one that accumulates gets it only as the second product
 /// of its pair's kernel (accumulatedProduct; the pass reports one left
@@ -242,7 +236,7 @@ bool isBlockScaled(GroupedMatmulOp op) {
 std::string fp8Reason(GroupedMatmulOp op) {
   if (op.getEpilogueBlock())
     return "an epilogue on FP8 operands";
-  if (op.getAccumulate() && !isBlockScaled(op))
+  if (op.getAccumulate() && !op.hasBlockScales())
     return "accumulate on tensor-wise scaled FP8 operands";
   return scalesReason(op.getAScale(), op.getBScale());
 }
@@ -390,7 +384,7 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
                                        &generated,
                                    DominanceInfo &dominance) {
   if (!second.getAccumulate() || second.getEpilogueBlock() ||
-      (second.getAScale() && !isBlockScaled(second)))
+      (second.getAScale() && !second.hasBlockScales()))
     return GroupedMatmulOp();
   for (Operation *between = second->getPrevNode(); between;
        between = between->getPrevNode()) {
@@ -404,8 +398,8 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
     auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
     if (first.getCInit() != second.getCInit() || first.getAccumulate() ||
         first.getEpilogueBlock() ||
-        isBlockScaled(first) != isBlockScaled(second) ||
-        (first.getAScale() && !isBlockScaled(first)) ||
+        first.hasBlockScales() != second.hasBlockScales() ||
+        (first.getAScale() && !first.hasBlockScales()) ||
         elementOf(first.getA()) != elementOf(second.getA()) ||
         elementOf(first.getB()) != elementOf(second.getB()) ||
         first.getGroupSizes() != second.getGroupSizes() ||
@@ -414,7 +408,7 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
       return GroupedMatmulOp();
     Value cBuffer = viewedBuffer(second.getCInit());
     SmallVector<Value, 4> read = {second.getA(), second.getB()};
-    if (isBlockScaled(second))
+    if (second.hasBlockScales())
       read.append({second.getAScale(), second.getBScale()});
     for (Value operand : read)
       if (!dominance.properlyDominates(operand, first) ||

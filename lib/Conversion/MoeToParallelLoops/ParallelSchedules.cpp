@@ -419,7 +419,6 @@ struct PermuteSchedule : RowScatter {
               });
         });
   }
-
 };
 
 // 1. counts[c, e]: pairs (t, k) of token chunk c routed to e;
