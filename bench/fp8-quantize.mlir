@@ -47,3 +47,18 @@ func.func @transposed_1x128(%x: tensor<32768x7168xbf16> {moe.name = "x"})
   %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<7168x32768xbf16> -> tensor<7168x32768xf8E4M3FN>, tensor<7168x256xf32>
   return %q, %s : tensor<7168x32768xf8E4M3FN>, tensor<7168x256xf32>
 }
+
+// Rowwise and columnwise 1x128 at once (moe.quantize_with_transpose, what
+// the blockwise backward makes of each gradient): qwen3-30b-a3b's dy
+// [131072, 2048] bf16 (512 MiB), read once → q [131072, 2048] and
+// qt [2048, 131072], e5m2.
+func.func @with_transpose_1x128(%x: tensor<131072x2048xbf16> {moe.name = "x"})
+    -> (tensor<131072x2048xf8E5M2> {moe.name = "q"}, tensor<131072x16xf32> {moe.name = "scale"},
+        tensor<2048x131072xf8E5M2> {moe.name = "qt"}, tensor<2048x1024xf32> {moe.name = "scale_t"}) {
+  %q0 = tensor.empty() : tensor<131072x2048xf8E5M2>
+  %s0 = tensor.empty() : tensor<131072x16xf32>
+  %qt0 = tensor.empty() : tensor<2048x131072xf8E5M2>
+  %st0 = tensor.empty() : tensor<2048x1024xf32>
+  %q, %s, %qt, %st = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<131072x2048xbf16> -> tensor<131072x2048xf8E5M2>, tensor<131072x16xf32>, tensor<2048x131072xf8E5M2>, tensor<2048x1024xf32>
+  return %q, %s, %qt, %st : tensor<131072x2048xf8E5M2>, tensor<131072x16xf32>, tensor<2048x131072xf8E5M2>, tensor<2048x1024xf32>
+}

@@ -109,7 +109,8 @@ void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry) {
     attach<GateOp, RouteOp, TopKOp, AuxLossOp, ZLossOp, ExpertBiasUpdateOp,
            PermuteOp, PermuteRowsOp, GroupedMatmulOp, GroupedWeightGradOp,
            GluOp, AllToAllOp, SortChunksOp, AllReduceOp, CombineOp,
-           CombineGradOp, QuantizeOp, DequantizeOp>(ctx);
+           CombineGradOp, QuantizeOp, QuantizeWithTransposeOp,
+           DequantizeOp>(ctx);
     LayerOp::attachInterface<LayerBufferization>(*ctx);
   });
 }

@@ -562,6 +562,12 @@ bool QuantizeOp::hasParallelSchedule() {
 bool DequantizeOp::hasParallelSchedule() {
   return hasQuantSchedule(getRecipe(), getInput());
 }
+/// The GPU schedule takes whole 128 x 128 tiles of a static input.
+bool QuantizeWithTransposeOp::hasParallelSchedule() {
+  auto type = dyn_cast<ShapedType>(getInput().getType());
+  return type && type.hasStaticShape() && type.getRank() == 2 &&
+         type.getDimSize(0) % 128 == 0 && type.getDimSize(1) % 128 == 0;
+}
 
 LogicalResult AuxLossOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return verifyAuxLossSymbols(*this, symbolTable);
@@ -1364,6 +1370,44 @@ template <typename OpT> static LogicalResult verifyQuantize(OpT op) {
 
 LogicalResult QuantizeOp::verify() {
   return verifyQuantize(*this);
+}
+
+LogicalResult QuantizeWithTransposeOp::verify() {
+  OpErrorSink err{*this};
+  auto input = expectTensor(err, "input", typeOf(getInput()), 2, "[M, N]",
+                            Elem::Activation);
+  if (failed(input))
+    return failure();
+  auto transposed = RankedTensorType::get(
+      {input->getDimSize(1), input->getDimSize(0)}, input->getElementType());
+  // A result, the data it quantizes, and its scales.
+  struct Half {
+    StringRef name;
+    Value init;
+    RankedTensorType data;
+    StringRef dataName, scaleName;
+    Value scaleInit;
+  };
+  for (const Half &half :
+       {Half{"output", getOutputInit(), *input, "input", "scale",
+             getScaleInit()},
+        Half{"transposed_output", getTransposedOutputInit(), transposed,
+             "transpose(input)", "transposed_scale",
+             getTransposedScaleInit()}}) {
+    auto output = dyn_cast<RankedTensorType>(typeOf(half.init));
+    if (!output || !isFp8Type(output.getElementType()))
+      return err("result '" + half.name +
+                 "' must be a tensor of f8E4M3FN or f8E5M2, got " +
+                 str(typeOf(half.init)));
+    if (failed(expectResult(err, half.name, output, half.data.getShape(),
+                            output.getElementType(),
+                            "the shape of '" + half.dataName.str() + "'")) ||
+        failed(checkScale(err, QuantRecipe::Block1x128, half.dataName,
+                          half.data, half.scaleName, typeOf(half.scaleInit),
+                          /*isResult=*/true)))
+      return failure();
+  }
+  return success();
 }
 
 template <typename OpT> static LogicalResult verifyDequantize(OpT op) {

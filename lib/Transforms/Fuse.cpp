@@ -25,6 +25,10 @@
 // matmul (the saved gate and up, where the backward recomputes the
 // activation) becomes one more destination of that epilogue.
 //
+// quantize-with-transpose: quantize block_1x128 of x and of transpose(x)
+// (an FP8 gradient's dgrad and wgrad operands) become one
+// moe.quantize_with_transpose where the first of the two was.
+//
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
 #include "MoeDialect/Dialect/Utils/OpMath.h"
@@ -397,6 +401,66 @@ struct RecomputeInEpilogue : OpRewritePattern<GluOp> {
   }
 };
 
+/// The block_1x128 quantize of the transpose of `x` in `x`'s block, if a
+/// 2-D linalg.transpose of x has one.
+QuantizeOp quantizeOfTranspose(Value x, Block *block) {
+  for (Operation *user : x.getUsers()) {
+    auto transpose = dyn_cast<linalg::TransposeOp>(user);
+    if (!transpose || transpose.getInput() != x ||
+        transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+      continue;
+    for (Operation *reader : transpose->getResult(0).getUsers())
+      if (auto q = dyn_cast<QuantizeOp>(reader);
+          q && q.getInput() == transpose->getResult(0) &&
+          q.getRecipe() == QuantRecipe::Block1x128 &&
+          q->getBlock() == block)
+        return q;
+  }
+  return {};
+}
+
+struct QuantizeWithTranspose : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeOp rows,
+                                PatternRewriter &rewriter) const override {
+    Value x = rows.getInput();
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    if (rows.getRecipe() != QuantRecipe::Block1x128 ||
+        !rows.hasPureTensorSemantics() || !type || type.getRank() != 2 ||
+        !type.hasStaticShape() || type.getDimSize(0) % 128 != 0 ||
+        type.getDimSize(1) % 128 != 0)
+      return rewriter.notifyMatchFailure(rows, "not a whole-tile 1x128");
+    QuantizeOp columns = quantizeOfTranspose(x, rows->getBlock());
+    if (!columns)
+      return rewriter.notifyMatchFailure(rows, "no quantize of x^T");
+    // In the place of the first of the two; x dominates both.
+    Operation *first = rows->isBeforeInBlock(columns) ? rows.getOperation()
+                                                      : columns.getOperation();
+    rewriter.setInsertionPoint(first);
+    DominanceInfo dominance(first->getParentOp());
+    // A quantize writes its destinations without reading them: one that is
+    // not there yet becomes a new tensor.empty.
+    auto destination = [&](Value init) -> Value {
+      if (dominance.properlyDominates(init, first))
+        return init;
+      auto t = cast<RankedTensorType>(init.getType());
+      return tensor::EmptyOp::create(rewriter, init.getLoc(), t.getShape(),
+                                     t.getElementType());
+    };
+    SmallVector<Value> outs = {
+        destination(rows.getOutputInit()), destination(rows.getScaleInit()),
+        destination(columns.getOutputInit()),
+        destination(columns.getScaleInit())};
+    auto fused = QuantizeWithTransposeOp::create(
+        rewriter, rows.getLoc(), ValueRange(outs).getTypes(), x, outs);
+    rewriter.replaceOp(rows, {fused.getOutput(), fused.getScale()});
+    rewriter.replaceOp(columns, {fused.getTransposedOutput(),
+                                 fused.getTransposedScale()});
+    return success();
+  }
+};
+
 struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
   using Base::Base;
 
@@ -410,6 +474,8 @@ struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
       patterns.add<ElementwiseEpilogue>(&getContext(), generatedKernelsOnly);
     if (recomputeInEpilogue)
       patterns.add<RecomputeInEpilogue>(&getContext());
+    if (quantizeWithTranspose)
+      patterns.add<QuantizeWithTranspose>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -2750,3 +2750,75 @@ func.func @combine_grad_dweights(%d: tensor<4x8xbf16>, %y: tensor<6x8xbf16>, %r:
   %0:2 = "moe.combine_grad"(%d, %y, %r, %w, %dest52, %dest53) : (tensor<4x8xbf16>, tensor<6x8xbf16>, tensor<4x2xi32>, tensor<4x2xf32>, tensor<6x8xbf16>, tensor<4x2xbf16>) -> (tensor<6x8xbf16>, tensor<4x2xbf16>)
   return
 }
+
+// -----
+
+func.func @quantize_with_transpose_rank(%x: tensor<4x8x128xbf16>) {
+  %q0 = tensor.empty() : tensor<4x8x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<4x8x1xf32>
+  %qt0 = tensor.empty() : tensor<128x8x4xf8E4M3FN>
+  %st0 = tensor.empty() : tensor<128x8x1xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op 'input' must be a rank-2 tensor [M, N]}}
+  %0:4 = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<4x8x128xbf16> -> tensor<4x8x128xf8E4M3FN>, tensor<4x8x1xf32>, tensor<128x8x4xf8E4M3FN>, tensor<128x8x1xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_with_transpose_output_type(%x: tensor<256x128xbf16>) {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x1xf32>
+  %qt0 = tensor.empty() : tensor<128x256xbf16>
+  %st0 = tensor.empty() : tensor<128x2xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op result 'transposed_output' must be a tensor of f8E4M3FN or f8E5M2, got tensor<128x256xbf16>}}
+  %0:4 = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>, tensor<128x256xbf16>, tensor<128x2xf32>
+  return
+}
+
+// -----
+
+// The transposed output is [N, M], not [M, N].
+func.func @quantize_with_transpose_not_transposed(%x: tensor<256x128xbf16>) {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x1xf32>
+  %qt0 = tensor.empty() : tensor<256x128xf8E5M2>
+  %st0 = tensor.empty() : tensor<128x2xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op result 'transposed_output' must be [128, 256] of f8E5M2 (the shape of 'transpose(input)'), got tensor<256x128xf8E5M2>}}
+  %0:4 = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>, tensor<256x128xf8E5M2>, tensor<128x2xf32>
+  return
+}
+
+// -----
+
+// One scale per 128 rows of a column: [N, ⌈M/128⌉] = [128, 2].
+func.func @quantize_with_transpose_scale(%x: tensor<256x128xbf16>) {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x1xf32>
+  %qt0 = tensor.empty() : tensor<128x256xf8E5M2>
+  %st0 = tensor.empty() : tensor<128x1xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op result 'transposed_scale' must be [128, 2] of f32 (the scales of recipe block_1x128 for 'transpose(input)' [128, 256]), got tensor<128x1xf32>}}
+  %0:4 = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>, tensor<128x256xf8E5M2>, tensor<128x1xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_with_transpose_row_scale(%x: tensor<256x300xbf16>) {
+  %q0 = tensor.empty() : tensor<256x300xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x2xf32>
+  %qt0 = tensor.empty() : tensor<300x256xf8E5M2>
+  %st0 = tensor.empty() : tensor<300x2xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op result 'scale' must be [256, 3] of f32 (the scales of recipe block_1x128 for 'input' [256, 300]), got tensor<256x2xf32>}}
+  %0:4 = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x300xbf16> -> tensor<256x300xf8E4M3FN>, tensor<256x2xf32>, tensor<300x256xf8E5M2>, tensor<300x2xf32>
+  return
+}
+
+// -----
+
+func.func @quantize_with_transpose_destinations(%x: tensor<256x128xbf16>) {
+  %q0 = tensor.empty() : tensor<256x128xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x1xf32>
+  // expected-error @+1 {{'moe.quantize_with_transpose' op expects 4 destinations in 'outs', got 2}}
+  %0:2 = moe.quantize_with_transpose %x outs(%q0, %s0) : tensor<256x128xbf16> -> tensor<256x128xf8E4M3FN>, tensor<256x1xf32>
+  return
+}

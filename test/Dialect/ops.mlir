@@ -628,6 +628,33 @@ func.func @all_to_all_chunked(%x: tensor<512x32xbf16>, %send: tensor<8xi32>) -> 
 
 // -----
 
+// CHECK-LABEL: func.func @quantize_with_transpose(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<256x384xbf16>)
+// CHECK: %[[Q:[a-z0-9_]+]], %[[S:[a-z0-9_]+]], %[[QT:[a-z0-9_]+]], %[[ST:[a-z0-9_]+]] = moe.quantize_with_transpose %[[X]] outs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+// CHECK-NEXT: return %[[Q]], %[[S]], %[[QT]], %[[ST]]
+// GENERIC-LABEL: sym_name = "quantize_with_transpose"
+// GENERIC: "moe.quantize_with_transpose"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<256x384xbf16>, tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>)
+func.func @quantize_with_transpose(%x: tensor<256x384xbf16>) -> (tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>) {
+  %q0 = tensor.empty() : tensor<256x384xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x3xf32>
+  %qt0 = tensor.empty() : tensor<384x256xf8E5M2>
+  %st0 = tensor.empty() : tensor<384x2xf32>
+  %q, %s, %qt, %st = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x384xbf16> -> tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+  return %q, %s, %qt, %st : tensor<256x384xf8E4M3FN>, tensor<256x3xf32>, tensor<384x256xf8E5M2>, tensor<384x2xf32>
+}
+
+// -----
+
+// On buffers (partial blocks: 200 rows, 136 columns).
+// CHECK-LABEL: func.func @quantize_with_transpose_memref(
+// CHECK: moe.quantize_with_transpose %{{.*}} outs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : memref<200x136xf32> -> memref<200x136xf8E5M2>, memref<200x2xf32>, memref<136x200xf8E5M2>, memref<136x2xf32>
+func.func @quantize_with_transpose_memref(%x: memref<200x136xf32>, %q: memref<200x136xf8E5M2>, %s: memref<200x2xf32>, %qt: memref<136x200xf8E5M2>, %st: memref<136x2xf32>) {
+  moe.quantize_with_transpose %x outs(%q, %s, %qt, %st) : memref<200x136xf32> -> memref<200x136xf8E5M2>, memref<200x2xf32>, memref<136x200xf8E5M2>, memref<136x2xf32>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @permute_rows(
 // CHECK-SAME: %[[S:[a-z0-9_]+]]: tensor<64x2xf32>, %[[R:[a-z0-9_]+]]: tensor<64x2xi32>) -> tensor<248x2xf32>
 // CHECK-NEXT: %[[P0:.+]] = tensor.empty() : tensor<248x2xf32>

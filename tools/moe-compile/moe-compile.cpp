@@ -135,6 +135,13 @@ static cl::opt<bool> gemmEpilogueFusion(
              "projection's dgrad epilogue (moe-fuse elementwise-epilogue, "
              "recompute-in-epilogue; =false: keep them apart, to compare)"),
     cl::cat(category));
+static cl::opt<bool> fp8QuantizeWithTranspose(
+    "fp8-quantize-with-transpose", cl::init(true),
+    cl::desc("GPU targets: quantize a gradient rowwise and columnwise "
+             "(1x128 blocks both ways) in one kernel that reads it once "
+             "(moe-fuse quantize-with-transpose; =false: two kernels, to "
+             "compare)"),
+    cl::cat(category));
 static cl::opt<bool> gemmHeaviestGroupsFirst(
     "gemm-heaviest-groups-first", cl::init(true),
     cl::desc("GPU targets, --gemm=generated: weight gradients run their "
@@ -392,6 +399,7 @@ int main(int argc, char **argv) {
     options.gemmPingpong = gemmPingpong;
     options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
     options.gemmEpilogueFusion = gemmEpilogueFusion;
+    options.fp8QuantizeWithTranspose = fp8QuantizeWithTranspose;
     options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;
     options.deferHostWaits = deferHostWaits;

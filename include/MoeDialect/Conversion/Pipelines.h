@@ -141,6 +141,12 @@ struct MoeLowerToGpuOptions
                      "recomputed activation in the down projection's dgrad "
                      "epilogue (dh is never stored)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fp8QuantizeWithTranspose{
+      *this, "fp8-quantize-with-transpose",
+      llvm::cl::desc("moe-fuse's quantize-with-transpose: a gradient's "
+                     "rowwise and columnwise 1x128 quantizations as one "
+                     "kernel that reads it once"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

@@ -863,6 +863,35 @@ def Moe_QuantizeOp : Moe_DpsOp<"quantize", ["Output", "Scale"],
   }];
 }
 
+def Moe_QuantizeWithTransposeOp : Moe_DpsOp<"quantize_with_transpose",
+    ["Output", "Scale", "TransposedOutput", "TransposedScale"],
+    [DeclareOpInterfaceMethods<Moe_ParallelScheduleOpInterface,
+                               ["hasParallelSchedule"]>]> {
+  let summary = "block_1x128 quantization of a matrix and of its transpose";
+  let description = [{
+    For `input` `[M, N]`, the results of `moe.quantize block_1x128` on
+    `input` (`output` `[M, N]`, `scale` `[M, ⌈N/128⌉]`) and on its
+    transpose (`transposed_output` `[N, M]`, `transposed_scale`
+    `[N, ⌈M/128⌉]`), bit for bit: one op because an FP8 backward needs a
+    gradient both ways (1×128 blocks of its rows for the dgrad, 128×1 blocks
+    for the wgrad), and one pass over the input makes both. Each output has
+    its own FP8 type (f8E4M3FN or f8E5M2). `moe-fuse quantize-with-transpose`
+    forms it from such a pair; it has no adjoint (it appears after
+    `moe-fp8-placement`, which runs after the VJP).
+
+    ```mlir
+    %q, %s, %qt, %st = moe.quantize_with_transpose %dy
+        outs(%q0, %s0, %qt0, %st0)
+        : tensor<256x384xbf16> -> tensor<256x384xf8E5M2>, tensor<256x3xf32>,
+          tensor<384x256xf8E5M2>, tensor<384x2xf32>
+    ```
+  }];
+  let arguments = (ins Moe_Shaped:$input, Variadic<Moe_Shaped>:$outs);
+  let assemblyFormat = [{
+    $input `outs` `(` $outs `)` attr-dict `:` type($input) `->` type($outs)
+  }];
+}
+
 def Moe_DequantizeOp : Moe_DpsOp<"dequantize", ["Output"],
     [DeclareOpInterfaceMethods<Moe_ParallelScheduleOpInterface,
                                ["hasParallelSchedule"]>]> {

@@ -226,6 +226,16 @@ def MoeFusePass : Pass<"moe-fuse"> {
     destination of that epilogue, where every h read comes after the
     matmul: the recompute's kernel goes away too.
 
+    `quantize-with-transpose`: two `moe.quantize block_1x128` of one
+    matrix x [M, N], one of x and one of `linalg.transpose` x (what
+    moe-fp8-placement's blockwise backward makes of each gradient: rowwise
+    for the dgrad, columnwise for the wgrad), become one
+    `moe.quantize_with_transpose` in the first one's place (M and N
+    multiples of 128, static): its GPU schedule reads x once for both
+    instead of twice, and the transposed copy is never written. Bit for bit
+    the same results. Part of `moe-lower-to-gpu` (option
+    `fp8-quantize-with-transpose`).
+
     `moe-lower-to-gpu` runs both where gate-up-epilogue runs (the generic
     only for matmuls that get a generated kernel; its option
     `gemm-epilogue-fusion`, on by default). On one H200 qwen3-30b-a3b's
@@ -248,6 +258,10 @@ def MoeFusePass : Pass<"moe-fuse"> {
            /*default=*/"true",
            "Fold a glu over two epilogue inputs of a grouped matmul into "
            "another destination of that epilogue">,
+    Option<"quantizeWithTranspose", "quantize-with-transpose", "bool",
+           /*default=*/"true",
+           "Make a block_1x128 quantize of a matrix and one of its transpose "
+           "one moe.quantize_with_transpose">,
     Option<"generatedKernelsOnly", "generated-kernels-only", "bool",
            /*default=*/"false",
            "Fuse only grouped matmuls that moe-lower-to-gpu's gemm=auto "

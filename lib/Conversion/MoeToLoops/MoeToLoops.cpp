@@ -168,6 +168,21 @@ LogicalResult lower(QuantizeOp op, OpBuilder &b) {
   return success();
 }
 
+LogicalResult lower(QuantizeWithTransposeOp op, OpBuilder &b) {
+  Location loc = op.getLoc();
+  emitQuantize(b, loc, QuantRecipe::Block1x128, op.getInput(), Value(),
+               op.getOutputInit(), op.getScaleInit(), Value());
+  // The transpose as a strided view: the reference loops index it.
+  Value transposed = memref::TransposeOp::create(
+      b, loc, op.getInput(),
+      AffineMapAttr::get(AffineMap::getPermutationMap(
+          ArrayRef<unsigned>{1, 0}, b.getContext())));
+  emitQuantize(b, loc, QuantRecipe::Block1x128, transposed, Value(),
+               op.getTransposedOutputInit(), op.getTransposedScaleInit(),
+               Value());
+  return success();
+}
+
 LogicalResult lower(DequantizeOp op, OpBuilder &b) {
   emitDequantize(b, op.getLoc(), op.getRecipe(), op.getInput(), op.getScale(),
                  op.getOutputInit());
@@ -234,7 +249,8 @@ void mlir::moe::populateMoeToLoopsPatterns(RewritePatternSet &patterns,
                       GroupedMatmulOp,
                       GroupedWeightGradOp, GluOp, AllToAllOp, SortChunksOp,
                       AllReduceOp, CombineOp, CombineGradOp, QuantizeOp,
-                      DequantizeOp>(patterns, benefit);
+                      QuantizeWithTransposeOp, DequantizeOp>(patterns,
+                                                             benefit);
 }
 
 LogicalResult mlir::moe::lowerMoeOps(Operation *root,

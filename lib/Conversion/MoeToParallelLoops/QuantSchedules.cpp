@@ -487,6 +487,44 @@ int64_t transposedLaneColumns(MemRefType source) {
   return kTransposedLaneBytes / (source.getElementTypeBitWidth() / 8);
 }
 
+/// Where a lane's part of a 128-row block lies: its first column and row,
+/// the block, the lane's eighth of the block, and whether it stores.
+struct ColumnBlockLane {
+  Value firstColumn, firstRow, rowBlock, part, valid;
+};
+
+/// The transposed schedules' per-column work on a lane's `values` (values[j]
+/// holds column firstColumn + j of its kTransposedLaneRows rows, as f32):
+/// each column's amax over its 128-row block (the lane's rows, then a
+/// butterfly over the block's 8 lanes: xor 4, 8 and 16), the scale (stored
+/// by the block's first lane) and the lane's kTransposedLaneRows FP8 bytes
+/// of that column's output row.
+void storeColumnBlocks(OpBuilder &b, Location loc,
+                       ArrayRef<SmallVector<Value>> values,
+                       const ColumnBlockLane &lane, Value output, Value scale,
+                       double fp8Max, Fp8Conversion conversion) {
+  Idx t{b, loc};
+  for (auto [j, columnValues] : llvm::enumerate(values)) {
+    ArrayRef<Value> column = columnValues;
+    Value amax = butterflyMax(b, loc,
+                              amaxOf(b, loc, f32Const(b, loc, 0.0), column),
+                              kTransposedBlockLanes, kTransposedWarpGroups);
+    Value s = scaleFromAmax(b, loc, amax, fp8Max);
+    Value outRow = t.add(lane.firstColumn, t.c(j));
+    ifThen(b, loc, t.both(lane.valid, t.eq(lane.part, 0)),
+           [&](OpBuilder &sb, Location sl) {
+             storeFromF32(sb, sl, s, scale, {outRow, lane.rowBlock});
+           });
+    ifThen(b, loc, lane.valid, [&](OpBuilder &sb, Location sl) {
+      Idx st{sb, sl};
+      for (int64_t k = 0; k < kTransposedLaneRows; k += kRowAccessBytes)
+        storeQuantizedLanes(sb, sl, column.slice(k, kRowAccessBytes), s,
+                            output, outRow, st.add(lane.firstRow, st.c(k)),
+                            conversion);
+    });
+  }
+}
+
 /// moe.quantize block_1x128 of the transpose of `source` [R, C] (R a
 /// multiple of 128): output [C, R] and scales [C, R/128], read from
 /// `source` directly instead of from a transposed copy. A warp per (128-row
@@ -528,25 +566,111 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
           for (auto [j, v] : llvm::enumerate(loadRowVectorAsF32(
                    tb, tl, source, t.add(r0, t.c(i)), c0, width)))
             values[j].push_back(v);
-        for (int64_t j = 0; j < width; ++j) {
-          Value amax = butterflyMax(
-              tb, tl, amaxOf(tb, tl, f32Const(tb, tl, 0.0), values[j]),
-              kTransposedBlockLanes, kTransposedWarpGroups);
-          Value s = scaleFromAmax(tb, tl, amax, fp8Max);
-          Value outRow = t.add(c0, t.c(j));
-          ifThen(tb, tl, t.both(valid, t.eq(part, 0)),
-                 [&](OpBuilder &sb, Location sl) {
-                   storeFromF32(sb, sl, s, scale, {outRow, rowBlock});
-                 });
-          ifThen(tb, tl, valid, [&](OpBuilder &sb, Location sl) {
-            Idx st{sb, sl};
-            for (int64_t k = 0; k < kTransposedLaneRows; k += kRowAccessBytes)
-              storeQuantizedLanes(
-                  sb, sl, ArrayRef<Value>(values[j]).slice(k, kRowAccessBytes),
-                  s, output, outRow, st.add(r0, st.c(k)), conversion);
-          });
-        }
+        storeColumnBlocks(tb, tl, values, {c0, r0, rowBlock, part, valid},
+                          output, scale, fp8Max, conversion);
       });
+}
+
+//===----------------------------------------------------------------------===//
+// moe.quantize_with_transpose: block_1x128 both ways in one pass
+//===----------------------------------------------------------------------===//
+
+/// moe.quantize_with_transpose of `source` [M, N] (M and N multiples of
+/// 128; identity layouts): a warp per 128 x 128 tile, in chunks of
+/// kTransposedWarpGroups groups of w columns. A chunk is the transposed
+/// schedule's warp above (lane (part, group) holds rows r0 + 16 part ...
+/// + 15 of its w columns): it finishes those columns' 128-row blocks
+/// (amax, scale, transposed output), and the lane keeps the running amax of
+/// each of its 16 rows. After the last chunk a butterfly over the group
+/// lanes gives each row's amax over the tile's 128 columns, and a second
+/// pass reloads the tile (from cache) for the rowwise output. The input is
+/// read from memory once instead of twice.
+void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
+                               Value output, Value scale,
+                               Value transposedOutput, Value transposedScale,
+                               Fp8Conversion conversion) {
+  Idx ix{b, loc};
+  auto type = cast<MemRefType>(source.getType());
+  int64_t cols = type.getDimSize(1);
+  int64_t width = transposedLaneColumns(type);
+  int64_t chunkCols = width * kTransposedWarpGroups;
+  int64_t colTiles = cols / 128;
+  int64_t tiles = type.getDimSize(0) / 128 * colTiles;
+  auto fp8MaxOf = [](Value buffer) {
+    return opmath::fp8MaxFinite(
+        cast<MemRefType>(buffer.getType()).getElementType());
+  };
+  double rowFp8Max = fp8MaxOf(output), colFp8Max = fp8MaxOf(transposedOutput);
+  warpsFor(
+      b, loc, ix.c(tiles),
+      [&](OpBuilder &tb, Location tl, Value warp, Value lane, Value valid) {
+        Idx t{tb, tl};
+        // A warp past the last computes on the last tile and stores nothing.
+        Value tile = t.min(warp, t.c(tiles - 1));
+        Value rowBlock = t.div(tile, t.c(colTiles));
+        Value colTile = t.rem(tile, t.c(colTiles));
+        Value group = t.rem(lane, t.c(kTransposedWarpGroups));
+        Value part = t.div(lane, t.c(kTransposedWarpGroups));
+        Value r0 = t.add(t.mul(rowBlock, t.c(128)),
+                         t.mul(part, t.c(kTransposedLaneRows)));
+        auto firstColumn = [&](Idx &n, int64_t chunk) {
+          return n.add(n.mul(colTile, n.c(128)),
+                       n.add(n.c(chunk * chunkCols), n.mul(group, n.c(width))));
+        };
+        SmallVector<Value> rowAmax(kTransposedLaneRows,
+                                   f32Const(tb, tl, 0.0));
+        for (int64_t chunk = 0; chunk < 128 / chunkCols; ++chunk) {
+          Value c0 = firstColumn(t, chunk);
+          // values[j][i]: column c0 + j of row r0 + i, as f32.
+          SmallVector<SmallVector<Value>> values(width);
+          for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
+            SmallVector<Value> row = loadRowVectorAsF32(
+                tb, tl, source, t.add(r0, t.c(i)), c0, width);
+            rowAmax[i] = amaxOf(tb, tl, rowAmax[i], row);
+            for (auto [j, v] : llvm::enumerate(row))
+              values[j].push_back(v);
+          }
+          storeColumnBlocks(tb, tl, values, {c0, r0, rowBlock, part, valid},
+                            transposedOutput, transposedScale, colFp8Max,
+                            conversion);
+        }
+        SmallVector<Value> rowScales;
+        for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
+          Value amax = butterflyMax(tb, tl, rowAmax[i], kTransposedWarpGroups);
+          rowScales.push_back(scaleFromAmax(tb, tl, amax, rowFp8Max));
+        }
+        ifThen(tb, tl, valid, [&](OpBuilder &sb, Location sl) {
+          Idx st{sb, sl};
+          ifThen(sb, sl, st.eq(group, 0), [&](OpBuilder &gb, Location gl) {
+            Idx g{gb, gl};
+            for (int64_t i = 0; i < kTransposedLaneRows; ++i)
+              storeFromF32(gb, gl, rowScales[i], scale,
+                           {g.add(r0, g.c(i)), colTile});
+          });
+          for (int64_t chunk = 0; chunk < 128 / chunkCols; ++chunk) {
+            Value c0 = firstColumn(st, chunk);
+            for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
+              Value row = st.add(r0, st.c(i));
+              storeQuantizedLanes(
+                  sb, sl, loadRowVectorAsF32(sb, sl, source, row, c0, width),
+                  rowScales[i], output, row, c0, conversion);
+            }
+          }
+        });
+      });
+}
+
+/// Whether emitQuantizeWithTranspose takes `op`'s buffers.
+bool takesQuantizeWithTranspose(QuantizeWithTransposeOp op) {
+  if (!op.hasParallelSchedule())
+    return false;
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || !type.getLayout().isIdentity())
+      return false;
+  }
+  auto source = cast<MemRefType>(op.getInput().getType());
+  return isa<BFloat16Type, Float16Type, Float32Type>(source.getElementType());
 }
 
 /// The source of `quantize`'s input when the input is a buffer that a
@@ -718,6 +842,15 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
                            op.getInput(), op.getAmaxHistory(),
                            op.getOutputInit(), op.getScaleInit(), conversion);
   }
+  LogicalResult schedule(QuantizeWithTransposeOp op,
+                         ConversionPatternRewriter &b) const {
+    if (!takesQuantizeWithTranspose(op))
+      return failure();
+    emitQuantizeWithTranspose(b, op.getLoc(), op.getInput(), op.getOutputInit(),
+                              op.getScaleInit(), op.getTransposedOutputInit(),
+                              op.getTransposedScaleInit(), conversion);
+    return success();
+  }
   LogicalResult schedule(DequantizeOp op,
                          ConversionPatternRewriter &b) const {
     return emitDequantizeGpu(b, op.getLoc(), op.getRecipe(), op.getInput(),
@@ -732,8 +865,10 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
 void populateQuantSchedulePatterns(RewritePatternSet &patterns,
                                    PatternBenefit benefit,
                                    Fp8Conversion conversion) {
-  patterns.add<QuantSchedule<QuantizeOp>, QuantSchedule<DequantizeOp>>(
-      patterns.getContext(), benefit, conversion);
+  patterns.add<QuantSchedule<QuantizeOp>,
+               QuantSchedule<QuantizeWithTransposeOp>,
+               QuantSchedule<DequantizeOp>>(patterns.getContext(), benefit,
+                                            conversion);
 }
 
 } // namespace mlir::moe::gpu_schedules

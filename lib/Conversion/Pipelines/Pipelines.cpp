@@ -143,7 +143,8 @@ enum class GemmFusion { none, all, generatedKernelsOnly };
 static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
                                       GemmFusion fuse = GemmFusion::none,
-                                      bool epilogueFusion = true) {
+                                      bool epilogueFusion = true,
+                                      bool quantizeWithTranspose = false) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(std::make_unique<CheckDimIndicesPass>());
@@ -154,11 +155,17 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   // kernel applies the epilogue in registers and loads the c that
   // `accumulate` adds before its main loop, so each saves an elementwise
   // kernel over an [R, ·] product.
-  if (fuse != GemmFusion::none) {
+  // quantize-with-transpose: one read of a gradient for both of its FP8
+  // quantizations, whatever runs the GEMMs.
+  if (fuse != GemmFusion::none || quantizeWithTranspose) {
+    bool gemms = fuse != GemmFusion::none;
     moe::MoeFusePassOptions fusions;
+    fusions.gateUpEpilogue = gemms;
+    fusions.accumulateMatmuls = gemms;
     fusions.generatedKernelsOnly = fuse == GemmFusion::generatedKernelsOnly;
-    fusions.elementwiseEpilogue = epilogueFusion;
-    fusions.recomputeInEpilogue = epilogueFusion;
+    fusions.elementwiseEpilogue = gemms && epilogueFusion;
+    fusions.recomputeInEpilogue = gemms && epilogueFusion;
+    fusions.quantizeWithTranspose = quantizeWithTranspose;
     pm.addNestedPass<func::FuncOp>(moe::createMoeFusePass(fusions));
   }
   // Elementwise tensor arith (e.g. the loss sum) has no bufferization of its
@@ -282,7 +289,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                             generatedGemms ? GemmFusion::all
                             : autoGemms    ? GemmFusion::generatedKernelsOnly
                                            : GemmFusion::none,
-                            options.gemmEpilogueFusion);
+                            options.gemmEpilogueFusion,
+                            options.fp8QuantizeWithTranspose);
   pm.addPass(moe::createMoeNameKernelSourcesPass());
   if (generatedGemms || autoGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;

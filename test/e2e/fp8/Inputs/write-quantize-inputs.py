@@ -14,7 +14,10 @@ xp, xn  partial blocks (N = 200, 100) with NaN, inf and zero blocks
 w, wp   weights [G, M, N] with an inf tile, a zero tile, NaN and subnormals
 xt, xtf [R, C] (bf16, f32) whose transposes are quantized in 1x128 blocks
         along R: inf, saturating, all-NaN, all-zero, subnormal-only and
-        huge-value blocks down columns"""
+        huge-value blocks down columns
+xw, xwf [M, N] (bf16, f32; multiples of 128) quantized both ways at once
+        (moe.quantize_with_transpose): such blocks along rows and down
+        columns"""
 import math
 import os
 import random
@@ -130,6 +133,28 @@ def main():
     xtf[10][2] = NAN
     xtf[200][3] = -INF
     write(os.path.join(out, "xtf.npy"), [256, 48], xtf)
+
+    # moe.quantize_with_transpose: 1x128 blocks along rows and down
+    # columns, specials in both.
+    xw = random_matrix(rng, 1024, 384, True)
+    xw[3][0] = INF                       # row block (3, 0); column 0's first
+    fill_block(xw, 4, 128, 256, NAN)     # an all-NaN row block
+    fill_block(xw, 5, 256, 384, 0.0)     # an all-zero row block
+    fill_block(xw, 6, 0, 128, lambda c: subnormal(rng))
+    xw[10][300] = 3e38                   # saturates
+    xw[9][200] = bf16(1e30)              # one huge value among small ones
+    for r in range(128, 256):
+        xw[r][20] = NAN                  # an all-NaN column block
+    for r in range(256, 384):
+        xw[r][21] = 0.0                  # an all-zero column block
+    for r in range(384, 512):
+        xw[r][22] = subnormal(rng)       # subnormals only: scale 1
+    xw[600][23] = -INF
+    write(os.path.join(out, "xw.npy"), [1024, 384], xw)
+    xwf = random_matrix(rng, 256, 128, False)
+    xwf[7][5] = NAN
+    xwf[200][100] = -INF
+    write(os.path.join(out, "xwf.npy"), [256, 128], xwf)
 
 
 if __name__ == "__main__":
