@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -196,6 +197,25 @@ struct ConvertWarpShufflesToLaneLoopsPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    // A shuffle in an scf.for of a thread loop (a warp schedule's chunks)
+    // runs in every iteration: the loop is unrolled first, so that its
+    // shuffles stand in the thread loop's body, where phases are cut.
+    SmallVector<scf::ForOp> shuffleLoops;
+    func.walk([&](scf::ForOp loop) {
+      auto thread = loop->getParentOfType<scf::ParallelOp>();
+      if (thread && isThreadLoop(thread) &&
+          loop.getBody()
+              ->walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        shuffleLoops.push_back(loop);
+    });
+    // Outermost last: inner loops (walked first) are unrolled before the
+    // loops that hold them.
+    for (scf::ForOp loop : shuffleLoops)
+      if (failed(loopUnrollFull(loop))) {
+        loop.emitOpError("with warp shuffles needs a constant trip count");
+        return signalPassFailure();
+      }
     SmallVector<scf::ParallelOp> loops;
     func.walk([&](scf::ParallelOp loop) {
       bool shuffles =

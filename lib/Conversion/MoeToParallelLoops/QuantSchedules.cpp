@@ -491,14 +491,19 @@ int64_t transposedLaneColumns(MemRefType source) {
 /// the block, the lane's eighth of the block, and whether it stores.
 struct ColumnBlockLane {
   Value firstColumn, firstRow, rowBlock, part, valid;
+  /// Rows a lane holds: 128 / laneRows lanes (its part) go down a block,
+  /// kWarpSize / those column groups lie side by side in a warp.
+  int64_t laneRows;
+  int64_t blockLanes() const { return 128 / laneRows; }
+  int64_t groups() const { return kWarpSize / blockLanes(); }
 };
 
 /// The transposed schedules' per-column work on a lane's `values` (values[j]
-/// holds column firstColumn + j of its kTransposedLaneRows rows, as f32):
-/// each column's amax over its 128-row block (the lane's rows, then a
-/// butterfly over the block's 8 lanes: xor 4, 8 and 16), the scale (stored
-/// by the block's first lane) and the lane's kTransposedLaneRows FP8 bytes
-/// of that column's output row.
+/// holds column firstColumn + j of its laneRows rows, as f32): each
+/// column's amax over its 128-row block (the lane's rows, then a butterfly
+/// over the block's lanes, `groups` apart), the scale (stored by the block's
+/// first lane) and the lane's laneRows FP8 bytes of that column's output
+/// row.
 void storeColumnBlocks(OpBuilder &b, Location loc,
                        ArrayRef<SmallVector<Value>> values,
                        const ColumnBlockLane &lane, Value output, Value scale,
@@ -508,7 +513,7 @@ void storeColumnBlocks(OpBuilder &b, Location loc,
     ArrayRef<Value> column = columnValues;
     Value amax = butterflyMax(b, loc,
                               amaxOf(b, loc, f32Const(b, loc, 0.0), column),
-                              kTransposedBlockLanes, kTransposedWarpGroups);
+                              lane.blockLanes(), lane.groups());
     Value s = scaleFromAmax(b, loc, amax, fp8Max);
     Value outRow = t.add(lane.firstColumn, t.c(j));
     ifThen(b, loc, t.both(lane.valid, t.eq(lane.part, 0)),
@@ -517,9 +522,10 @@ void storeColumnBlocks(OpBuilder &b, Location loc,
            });
     ifThen(b, loc, lane.valid, [&](OpBuilder &sb, Location sl) {
       Idx st{sb, sl};
-      for (int64_t k = 0; k < kTransposedLaneRows; k += kRowAccessBytes)
-        storeQuantizedLanes(sb, sl, column.slice(k, kRowAccessBytes), s,
-                            output, outRow, st.add(lane.firstRow, st.c(k)),
+      int64_t perStore = std::min(lane.laneRows, kRowAccessBytes);
+      for (int64_t k = 0; k < lane.laneRows; k += perStore)
+        storeQuantizedLanes(sb, sl, column.slice(k, perStore), s, output,
+                            outRow, st.add(lane.firstRow, st.c(k)),
                             conversion);
     });
   }
@@ -566,7 +572,8 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
           for (auto [j, v] : llvm::enumerate(loadRowVectorAsF32(
                    tb, tl, source, t.add(r0, t.c(i)), c0, width)))
             values[j].push_back(v);
-        storeColumnBlocks(tb, tl, values, {c0, r0, rowBlock, part, valid},
+        storeColumnBlocks(tb, tl, values,
+                          {c0, r0, rowBlock, part, valid, kTransposedLaneRows},
                           output, scale, fp8Max, conversion);
       });
 }
@@ -575,16 +582,23 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc, Value source,
 // moe.quantize_with_transpose: block_1x128 both ways in one pass
 //===----------------------------------------------------------------------===//
 
+/// Rows of a 128-row block a lane holds in moe.quantize_with_transpose's
+/// schedule: 16 lanes down a block, 2 column groups a warp. Half the
+/// transposed schedule's 16 rows keeps a lane's values to 64 registers.
+constexpr int64_t kBothWaysLaneRows = 8;
+
 /// moe.quantize_with_transpose of `source` [M, N] (M and N multiples of
-/// 128; identity layouts): a warp per 128 x 128 tile, in chunks of
-/// kTransposedWarpGroups groups of w columns. A chunk is the transposed
-/// schedule's warp above (lane (part, group) holds rows r0 + 16 part ...
-/// + 15 of its w columns): it finishes those columns' 128-row blocks
-/// (amax, scale, transposed output), and the lane keeps the running amax of
-/// each of its 16 rows. After the last chunk a butterfly over the group
-/// lanes gives each row's amax over the tile's 128 columns, and a second
-/// pass reloads the tile (from cache) for the rowwise output. The input is
-/// read from memory once instead of twice.
+/// 128; identity layouts): a warp per 128 x 128 tile, in chunks of 2 groups
+/// of w columns (w: 16 bytes of a row). In a chunk, lane (part, group) loads
+/// rows r0 + 8 part ... + 7 of its w columns; the chunk finishes those
+/// columns' 128-row blocks (storeColumnBlocks: a butterfly over 16 lanes,
+/// xor 2 ... 16; 8 FP8 bytes of an output row a lane) and the lane keeps
+/// the running amax of each of its 8 rows. After the last chunk a
+/// butterfly over the 2 groups (xor 1) gives each row's amax over the
+/// tile's 128 columns, and a second pass reloads the tile (from cache) for
+/// the rowwise output. The input is read from memory once instead of
+/// twice. The chunks are scf.for loops: unrolled, with 16 rows a lane, the
+/// kernel's code outgrew the instruction cache (10x slower on one H200).
 void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
                                Value output, Value scale,
                                Value transposedOutput, Value transposedScale,
@@ -593,7 +607,9 @@ void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
   auto type = cast<MemRefType>(source.getType());
   int64_t cols = type.getDimSize(1);
   int64_t width = transposedLaneColumns(type);
-  int64_t chunkCols = width * kTransposedWarpGroups;
+  constexpr int64_t laneRows = kBothWaysLaneRows;
+  constexpr int64_t groups = kWarpSize / (128 / laneRows);
+  int64_t chunkCols = width * groups;
   int64_t colTiles = cols / 128;
   int64_t tiles = type.getDimSize(0) / 128 * colTiles;
   auto fp8MaxOf = [](Value buffer) {
@@ -609,53 +625,76 @@ void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
         Value tile = t.min(warp, t.c(tiles - 1));
         Value rowBlock = t.div(tile, t.c(colTiles));
         Value colTile = t.rem(tile, t.c(colTiles));
-        Value group = t.rem(lane, t.c(kTransposedWarpGroups));
-        Value part = t.div(lane, t.c(kTransposedWarpGroups));
-        Value r0 = t.add(t.mul(rowBlock, t.c(128)),
-                         t.mul(part, t.c(kTransposedLaneRows)));
-        auto firstColumn = [&](Idx &n, int64_t chunk) {
-          return n.add(n.mul(colTile, n.c(128)),
-                       n.add(n.c(chunk * chunkCols), n.mul(group, n.c(width))));
-        };
-        SmallVector<Value> rowAmax(kTransposedLaneRows,
-                                   f32Const(tb, tl, 0.0));
-        for (int64_t chunk = 0; chunk < 128 / chunkCols; ++chunk) {
-          Value c0 = firstColumn(t, chunk);
-          // values[j][i]: column c0 + j of row r0 + i, as f32.
-          SmallVector<SmallVector<Value>> values(width);
-          for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
-            SmallVector<Value> row = loadRowVectorAsF32(
-                tb, tl, source, t.add(r0, t.c(i)), c0, width);
-            rowAmax[i] = amaxOf(tb, tl, rowAmax[i], row);
-            for (auto [j, v] : llvm::enumerate(row))
-              values[j].push_back(v);
-          }
-          storeColumnBlocks(tb, tl, values, {c0, r0, rowBlock, part, valid},
-                            transposedOutput, transposedScale, colFp8Max,
-                            conversion);
-        }
+        Value group = t.rem(lane, t.c(groups));
+        Value part = t.div(lane, t.c(groups));
+        Value r0 = t.add(t.mul(rowBlock, t.c(128)), t.mul(part, t.c(laneRows)));
+        Value laneColumn0 =
+            t.add(t.mul(colTile, t.c(128)), t.mul(group, t.c(width)));
+        // scf.for over the tile's chunks; `body` gets the lane's first
+        // column in the chunk and the loop-carried values.
+        auto forChunks =
+            [&](OpBuilder &fb, Location fl, ValueRange carried,
+                function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                ValueRange)>
+                    body) {
+              Idx f{fb, fl};
+              auto loop = scf::ForOp::create(
+                  fb, fl, f.c(0), f.c(128), f.c(chunkCols), carried,
+                  [&](OpBuilder &lb, Location ll, Value offset,
+                      ValueRange args) {
+                    Idx l{lb, ll};
+                    scf::YieldOp::create(
+                        lb, ll,
+                        body(lb, ll, l.add(laneColumn0, offset), args));
+                  });
+              return loop.getResults();
+            };
+        SmallVector<Value> zeros(laneRows, f32Const(tb, tl, 0.0));
+        ValueRange rowAmax = forChunks(
+            tb, tl, zeros,
+            [&](OpBuilder &lb, Location ll, Value c0, ValueRange running) {
+              Idx l{lb, ll};
+              SmallVector<Value> amax(running);
+              // values[j][i]: column c0 + j of row r0 + i, as f32.
+              SmallVector<SmallVector<Value>> values(width);
+              for (int64_t i = 0; i < laneRows; ++i) {
+                SmallVector<Value> row = loadRowVectorAsF32(
+                    lb, ll, source, l.add(r0, l.c(i)), c0, width);
+                amax[i] = amaxOf(lb, ll, amax[i], row);
+                for (auto [j, v] : llvm::enumerate(row))
+                  values[j].push_back(v);
+              }
+              storeColumnBlocks(lb, ll, values,
+                                {c0, r0, rowBlock, part, valid, laneRows},
+                                transposedOutput, transposedScale, colFp8Max,
+                                conversion);
+              return amax;
+            });
         SmallVector<Value> rowScales;
-        for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
-          Value amax = butterflyMax(tb, tl, rowAmax[i], kTransposedWarpGroups);
-          rowScales.push_back(scaleFromAmax(tb, tl, amax, rowFp8Max));
-        }
+        for (Value amax : rowAmax)
+          rowScales.push_back(scaleFromAmax(
+              tb, tl, butterflyMax(tb, tl, amax, groups),
+              rowFp8Max));
         ifThen(tb, tl, valid, [&](OpBuilder &sb, Location sl) {
           Idx st{sb, sl};
           ifThen(sb, sl, st.eq(group, 0), [&](OpBuilder &gb, Location gl) {
             Idx g{gb, gl};
-            for (int64_t i = 0; i < kTransposedLaneRows; ++i)
-              storeFromF32(gb, gl, rowScales[i], scale,
+            for (auto [i, rowScale] : llvm::enumerate(rowScales))
+              storeFromF32(gb, gl, rowScale, scale,
                            {g.add(r0, g.c(i)), colTile});
           });
-          for (int64_t chunk = 0; chunk < 128 / chunkCols; ++chunk) {
-            Value c0 = firstColumn(st, chunk);
-            for (int64_t i = 0; i < kTransposedLaneRows; ++i) {
-              Value row = st.add(r0, st.c(i));
-              storeQuantizedLanes(
-                  sb, sl, loadRowVectorAsF32(sb, sl, source, row, c0, width),
-                  rowScales[i], output, row, c0, conversion);
-            }
-          }
+          forChunks(sb, sl, {},
+                    [&](OpBuilder &lb, Location ll, Value c0, ValueRange) {
+                      Idx l{lb, ll};
+                      for (auto [i, rowScale] : llvm::enumerate(rowScales)) {
+                        Value row = l.add(r0, l.c(i));
+                        storeQuantizedLanes(
+                            lb, ll,
+                            loadRowVectorAsF32(lb, ll, source, row, c0, width),
+                            rowScale, output, row, c0, conversion);
+                      }
+                      return SmallVector<Value>();
+                    });
         });
       });
 }

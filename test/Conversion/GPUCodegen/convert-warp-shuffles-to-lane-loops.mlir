@@ -103,3 +103,57 @@ func.func @shuffle_in_if(%in: memref<32xf32>, %c: i1) {
   } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
   return
 }
+
+// -----
+
+// A shuffle in an scf.for of constant trip count (a warp schedule's chunks,
+// with a loop-carried value): the loop is unrolled, then cut into phases:
+// three phases, one per shuffle and the last after it.
+// CHECK-LABEL: func.func @shuffle_in_chunk_loop(
+// CHECK-NOT:   scf.parallel
+// CHECK-COUNT-3: scf.for %{{.*}} = %{{.*}} to %c32{{.*}} step
+// CHECK-NOT:   scf.for
+// CHECK-NOT:   gpu.shuffle
+// CHECK:       return
+func.func @shuffle_in_chunk_loop(%in: memref<2x32xf32>, %out: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %zero = arith.constant 0.0 : f32
+    %acc = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %zero) -> (f32) {
+      %v = memref.load %in[%i, %t] : memref<2x32xf32>
+      %s, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : f32
+      %m = arith.maxnumf %v, %s : f32
+      %n = arith.addf %a, %m : f32
+      scf.yield %n : f32
+    }
+    memref.store %acc, %out[%t] : memref<32xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
+// A chunk loop whose trip count is not known: it cannot be unrolled.
+func.func @shuffle_in_dynamic_loop(%in: memref<?x32xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    // expected-error @+1 {{with warp shuffles needs a constant trip count}}
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %in[%i, %t] : memref<?x32xf32>
+      %s, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : f32
+      memref.store %s, %in[%i, %t] : memref<?x32xf32>
+    }
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}

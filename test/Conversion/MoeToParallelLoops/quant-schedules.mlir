@@ -264,31 +264,35 @@ func.func @transposed_partial_block(%x: memref<200x64xbf16>, %q: memref<64x200xf
 // -----
 
 // moe.quantize_with_transpose of x [256, 128] bf16: a warp per 128 x 128
-// tile (2 warps, one block of 256 threads). Each of 4 chunks of 32 columns
-// is the transposed schedule above: 16 loads of 8 columns a lane, each
-// column's amax over the lane's rows and then the 8 lanes of its block
-// (xor 16, 8, 4), its scale and 16 FP8 bytes of qt per lane; then each of
-// the lane's 16 rows gets its amax over the 4 column lanes (xor 2, 1), the
-// first column lane stores the 16 row scales, and a second pass reloads
-// the chunks and stores 8 FP8 bytes of each row of q.
+// tile (2 warps, one block of 256 threads). An scf.for runs the tile's 8
+// chunks of 16 columns: a lane loads 8 rows of its 8 columns (16-byte
+// vectors), each column's amax over its rows and then the 16 lanes of its
+// block (xor 16, 8, 4, 2), its scale and 8 FP8 bytes of qt per lane, and
+// the lane's 8 row amaxes carried to the next chunk. Then each row's amax
+// over the 2 column lanes (xor 1), the first column lane stores the 8 row
+// scales, and a second scf.for reloads the chunks and stores 8 FP8 bytes of
+// each row of q.
 // CHECK-LABEL: func.func @with_transpose(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x128xbf16>, %[[Q:[^:]+]]: memref<256x128xf8E4M3FN>, %[[S:[^:]+]]: memref<256x1xf32>, %[[QT:[^:]+]]: memref<128x256xf8E5M2>, %[[ST:[^:]+]]: memref<128x2xf32>)
 // CHECK:       scf.parallel
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
-// CHECK-COUNT-4:   vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x128xbf16>, vector<8xbf16>
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
-// CHECK:           memref.store %{{.*}}, %[[ST]][%{{.*}}, %{{.*}}] : memref<128x2xf32>
-// CHECK:           vector.store %{{.*}}, %[[QT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x256xf8E5M2>, vector<16xf8E5M2>
-// CHECK-COUNT-31:  vector.store %{{.*}}, %[[QT]]
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
-// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
-// CHECK-COUNT-16:  memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
-// CHECK:           vector.load %[[X]]
-// CHECK:           vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xf8E4M3FN>, vector<8xf8E4M3FN>
-// CHECK-COUNT-63:  vector.store %{{.*}}, %[[Q]]
-// CHECK-NOT:       vector.store
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c16{{.*}} iter_args(
+// CHECK-COUNT-8:     vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x128xbf16>, vector<8xbf16>
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:             memref.store %{{.*}}, %[[ST]][%{{.*}}, %{{.*}}] : memref<128x2xf32>
+// CHECK:             vector.store %{{.*}}, %[[QT]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x256xf8E5M2>, vector<8xf8E5M2>
+// CHECK-COUNT-7:     vector.store %{{.*}}, %[[QT]]
+// CHECK:             scf.yield
+// CHECK-COUNT-8:   gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK-COUNT-8:   memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c16
+// CHECK:             vector.load %[[X]]
+// CHECK:             vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK-COUNT-7:     vector.store %{{.*}}, %[[Q]]
+// CHECK-NOT:         vector.store
 // CHECK:       return
 func.func @with_transpose(%x: memref<256x128xbf16>, %q: memref<256x128xf8E4M3FN>, %s: memref<256x1xf32>, %qt: memref<128x256xf8E5M2>, %st: memref<128x2xf32>) {
   moe.quantize_with_transpose %x outs(%q, %s, %qt, %st) : memref<256x128xbf16> -> memref<256x128xf8E4M3FN>, memref<256x1xf32>, memref<128x256xf8E5M2>, memref<128x2xf32>

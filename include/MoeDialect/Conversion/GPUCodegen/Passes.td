@@ -196,8 +196,9 @@ def ConvertWarpShufflesToLaneLoopsPass
     operand's buffer, a shuffle `idx` lane offset of the lane's width-wide
     segment (a broadcast). The lanes compute what the GPU's lanes compute, in
     the same order of operations, so the results are the GPU's. Shuffles
-    must stand at the top level of the thread loop's body; a shuffle
-    elsewhere, or of another mode, is reported.
+    must stand at the top level of the thread loop's body, or in an scf.for
+    of constant trip count there (unrolled first); a shuffle elsewhere, or
+    of another mode, is reported.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
