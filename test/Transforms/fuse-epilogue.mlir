@@ -185,3 +185,56 @@ func.func @h_read_first(%dy: tensor<16x32xbf16>, %w: tensor<2x48x32xbf16>, %s: t
   } -> tensor<16x48xbf16>
   return %d, %wg : tensor<16x48xbf16>, tensor<2x48x32xbf16>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A block-scaled FP8 dgrad (moe-fp8-placement blockwise): the scales stay
+// on the fused matmul (the kernel promotes them in its main loop, before
+// the epilogue).
+// CHECK-LABEL: func.func @fp8_block_scaled(
+// CHECK-SAME:    %[[DY:[^:]+]]: tensor<128x128xf8E5M2>, %[[W:[^:]+]]: tensor<2x128x128xf8E4M3FN>, %[[S:[^:]+]]: tensor<2xi32>, %[[AS:[^:]+]]: tensor<128x1xf32>, %[[BS:[^:]+]]: tensor<2x1x1xf32>, %[[G:[^:]+]]: tensor<128x128xbf16>)
+// CHECK:         %[[DG:.*]] = moe.grouped_matmul %[[DY]], %[[W]], %[[S]] scales(%[[AS]], %[[BS]]) epilogue_inputs(%[[G]] : tensor<128x128xbf16>) outs(%{{.*}}) epilogue {
+// CHECK:           moe.yield
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[DG]]
+// OFF-LABEL:   func.func @fp8_block_scaled(
+// OFF:           linalg.generic
+func.func @fp8_block_scaled(%dy: tensor<128x128xf8E5M2>, %w: tensor<2x128x128xf8E4M3FN>, %s: tensor<2xi32>, %as: tensor<128x1xf32>, %bs: tensor<2x1x1xf32>, %g: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  %e1 = tensor.empty() : tensor<128x128xbf16>
+  %dh = moe.grouped_matmul %dy, %w, %s scales(%as, %bs) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<128x128xf8E5M2>, tensor<2x128x128xf8E4M3FN>, tensor<2xi32>, tensor<128x1xf32>, tensor<2x1x1xf32> -> tensor<128x128xbf16>
+  %e2 = tensor.empty() : tensor<128x128xbf16>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %dh : tensor<128x128xbf16>, tensor<128x128xbf16>) outs(%e2 : tensor<128x128xbf16>) {
+  ^bb0(%gi: bf16, %dhi: bf16, %o: bf16):
+    %gf = arith.extf %gi : bf16 to f32
+    %dhf = arith.extf %dhi : bf16 to f32
+    %p = arith.mulf %gf, %dhf : f32
+    %pb = arith.truncf %p : f32 to bf16
+    linalg.yield %pb : bf16
+  } -> tensor<128x128xbf16>
+  return %d : tensor<128x128xbf16>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Tensor-wise FP8 scales are applied in the epilogue itself: not fused.
+// CHECK-LABEL: func.func @fp8_tensorwise(
+// CHECK:         moe.grouped_matmul {{.*}} scales({{.*}}) outs(%{{[^,]*}}) {weight_layout
+// CHECK:         linalg.generic
+func.func @fp8_tensorwise(%dy: tensor<128x128xf8E5M2>, %w: tensor<2x128x128xf8E4M3FN>, %s: tensor<2xi32>, %as: tensor<f32>, %bs: tensor<f32>, %g: tensor<128x128xbf16>) -> tensor<128x128xbf16> {
+  %e1 = tensor.empty() : tensor<128x128xbf16>
+  %dh = moe.grouped_matmul %dy, %w, %s scales(%as, %bs) outs(%e1) {weight_layout = #moe<weight_layout nk>} : tensor<128x128xf8E5M2>, tensor<2x128x128xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<128x128xbf16>
+  %e2 = tensor.empty() : tensor<128x128xbf16>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%g, %dh : tensor<128x128xbf16>, tensor<128x128xbf16>) outs(%e2 : tensor<128x128xbf16>) {
+  ^bb0(%gi: bf16, %dhi: bf16, %o: bf16):
+    %gf = arith.extf %gi : bf16 to f32
+    %dhf = arith.extf %dhi : bf16 to f32
+    %p = arith.mulf %gf, %dhf : f32
+    %pb = arith.truncf %p : f32 to bf16
+    linalg.yield %pb : bf16
+  } -> tensor<128x128xbf16>
+  return %d : tensor<128x128xbf16>
+}

@@ -98,3 +98,44 @@ func.func @strided_input(%dy: memref<1024x128xbf16>, %w: memref<2x192x128xbf16>,
   } {weight_layout = #moe<weight_layout nk>} : memref<1024x128xbf16>, memref<2x192x128xbf16>, memref<2xi32> -> memref<1024x192xbf16>
   return
 }
+
+// -----
+
+// A block-scaled FP8 dgrad with the adjoint's epilogue (moe-fuse on
+// moe-fp8-placement blockwise's backward): each k-step promoted with its
+// scales in the main loop, then the same register epilogue as bf16 (FP8
+// tiles are never pingpong), reading its input two columns at a time.
+// CHECK-LABEL: func.func @fp8_block_scaled(
+// CHECK-SAME:    %[[DY:[^:]+]]: memref<1024x256xf8E5M2>, %[[W:[^:]+]]: memref<2x128x256xf8E4M3FN>, %[[S:[^:]+]]: memref<2xi32>, %[[AS:[^:]+]]: memref<1024x2xf32>, %[[BS:[^:]+]]: memref<2x1x2xf32>, %[[G:[^:]+]]: memref<1024x128xbf16>, %[[DG:[^:]+]]: memref<1024x128xbf16>)
+// CHECK:       gpu.launch
+// CHECK:         memref.load %[[BS]]
+// CHECK:         memref.load %[[AS]]
+// CHECK:         nvvm.wgmma.mma_async {{.*}} A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK:         %[[GV:.*]] = vector.load %[[G]][%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<1024x128xbf16>, vector<2xbf16>
+// CHECK:         arith.extf %[[GV]] : vector<2xbf16> to vector<2xf32>
+// CHECK:       return
+func.func @fp8_block_scaled(%dy: memref<1024x256xf8E5M2>, %w: memref<2x128x256xf8E4M3FN>, %s: memref<2xi32>, %as: memref<1024x2xf32>, %bs: memref<2x1x2xf32>, %g: memref<1024x128xbf16>, %dg: memref<1024x128xbf16>) {
+  moe.grouped_matmul %dy, %w, %s scales(%as, %bs) epilogue_inputs(%g : memref<1024x128xbf16>) outs(%dg) epilogue {
+  ^bb0(%dhv: f32, %gv: f32):
+    %a = arith.mulf %dhv, %gv : f32
+    moe.yield %a : f32
+  } {weight_layout = #moe<weight_layout nk>} : memref<1024x256xf8E5M2>, memref<2x128x256xf8E4M3FN>, memref<2xi32>, memref<1024x2xf32>, memref<2x1x2xf32> -> memref<1024x128xbf16>
+  return
+}
+
+// -----
+
+// Tensor-wise FP8 scales multiply the accumulators in the epilogue: a user
+// epilogue on them gets no kernel.
+// CHECK-LABEL: func.func @fp8_tensorwise(
+// CHECK-NOT:   gpu.launch
+// CHECK:       moe.grouped_matmul
+func.func @fp8_tensorwise(%dy: memref<1024x256xf8E5M2>, %w: memref<2x128x256xf8E4M3FN>, %s: memref<2xi32>, %as: memref<f32>, %bs: memref<f32>, %g: memref<1024x128xbf16>, %dg: memref<1024x128xbf16>) {
+  // expected-error @+1 {{'moe.grouped_matmul' op has no generated GPU kernel for an epilogue on tensor-wise scaled FP8 operands}}
+  moe.grouped_matmul %dy, %w, %s scales(%as, %bs) epilogue_inputs(%g : memref<1024x128xbf16>) outs(%dg) epilogue {
+  ^bb0(%dhv: f32, %gv: f32):
+    %a = arith.mulf %dhv, %gv : f32
+    moe.yield %a : f32
+  } {weight_layout = #moe<weight_layout nk>} : memref<1024x256xf8E5M2>, memref<2x128x256xf8E4M3FN>, memref<2xi32>, memref<f32>, memref<f32> -> memref<1024x128xbf16>
+  return
+}
