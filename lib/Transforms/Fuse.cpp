@@ -213,14 +213,12 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
   bool generatedKernelsOnly;
 
-  /// The plain grouped matmul (no epilogue, tensor-wise FP8 scales or
-  /// accumulate; block scales are promoted in the main loop, before any
-  /// epilogue) whose product is `v`, read once and by nothing else.
+  /// The plain grouped matmul (no epilogue, FP8 scales or accumulate) whose
+  /// product is `v`, read once and by nothing else.
   GroupedMatmulOp soleProduct(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-        (mm.getAScale() && !mm.hasBlockScales()) || mm.getAccumulate() ||
-        mm->getNumResults() != 1 ||
+        mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
         !v.hasOneUse() ||
         (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
       return GroupedMatmulOp();
@@ -276,8 +274,7 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
     rewriter.setInsertionPoint(mm);
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, generic.getResultTypes(), mm.getA(), mm.getB(),
-        mm.getGroupSizes(), mm.getAScale(), mm.getBScale(),
-        /*row_scale=*/Value(), inputs,
+        mm.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(), inputs,
         mm.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
         emptyTensors(rewriter, loc, generic.getResultTypes()));
     Type f32 = rewriter.getF32Type();

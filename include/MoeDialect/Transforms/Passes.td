@@ -211,10 +211,8 @@ def MoeFusePass : Pass<"moe-fuse"> {
 
     `elementwise-epilogue`: an elementwise `linalg.generic` (identity maps,
     2-D, at most three results, scalar body) that reads the product of a
-    plain `moe.grouped_matmul` (no epilogue, tensor-wise FP8 scales or
-    accumulate; block-scaled FP8 keeps its scales, promoted before the
-    epilogue; the product read by nothing else) and other [R, N] float
-    tensors available
+    plain `moe.grouped_matmul` (no epilogue, FP8 scales or accumulate; the
+    product read by nothing else) and other [R, N] float tensors available
     where the matmul runs becomes that matmul's epilogue: the other tensors
     are its `epilogue_inputs`, the generic's results its destinations. The
     backward's activation adjoint is one (d_gate and d_up from the saved

@@ -234,11 +234,8 @@ std::string scalesReason(Value aScaleValue, Value bScaleValue) {
 /// of its pair's kernel (accumulatedProduct; the pass reports one left
 /// alone).
 std::string fp8Reason(GroupedMatmulOp op) {
-  // Block scales are promoted in the main loop: the epilogue (on the
-  // registers; FP8 tiles are not pingpong, so never staged) sees the
-  // scaled accumulators, as in bf16.
-  if (op.getEpilogueBlock() && !op.hasBlockScales())
-    return "an epilogue on tensor-wise scaled FP8 operands";
+  if (op.getEpilogueBlock())
+    return "an epilogue on FP8 operands";
   if (op.getAccumulate() && !op.hasBlockScales())
     return "accumulate on tensor-wise scaled FP8 operands";
   return scalesReason(op.getAScale(), op.getBScale());
