@@ -145,8 +145,9 @@ struct MoeLowerToGpuOptions
       *this, "fp8-quantize-with-transpose",
       llvm::cl::desc("moe-fuse's quantize-with-transpose: a gradient's "
                      "rowwise and columnwise 1x128 quantizations as one "
-                     "kernel that reads it once"),
-      llvm::cl::init(true)};
+                     "kernel that reads it once (off: on one H200 its "
+                     "schedule is slower than the two kernels)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

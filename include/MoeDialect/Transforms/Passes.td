@@ -231,10 +231,13 @@ def MoeFusePass : Pass<"moe-fuse"> {
     moe-fp8-placement's blockwise backward makes of each gradient: rowwise
     for the dgrad, columnwise for the wgrad), become one
     `moe.quantize_with_transpose` in the first one's place (M and N
-    multiples of 128, static): its GPU schedule reads x once for both
-    instead of twice, and the transposed copy is never written. Bit for bit
-    the same results. Part of `moe-lower-to-gpu` (option
-    `fp8-quantize-with-transpose`).
+    multiples of 128, static): one kernel makes both, and the transposed
+    copy is never written. Bit for bit
+    the same results. In `moe-lower-to-gpu` behind
+    `fp8-quantize-with-transpose`, off by default: on one H200 the fused
+    schedule (a warp per tile, 32-byte row segments) took 1.45 ms for
+    qwen3-30b-a3b's dy [131072, 2048] where the rowwise and the transposed
+    kernels take 0.28 + 0.30.
 
     `moe-lower-to-gpu` runs both where gate-up-epilogue runs (the generic
     only for matmuls that get a generated kernel; its option
