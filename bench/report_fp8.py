@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The FP8-against-bf16 table from what bench/fp8-layer.sh left in OUTDIR:
+{bf16,fp8}-<shape>-<routing>.json (moe-runner --json) and
+ceilings-{start,end}.json (bench/dense_ceilings.py).
+
+  python3 bench/report_fp8.py OUTDIR
+
+A row per shape and routing: forward, backward and forward+backward ms of
+each, FP8's speedup over bf16 on forward+backward (above 1: FP8 faster), and
+each one's TFLOP/s (DESIGN.md's 18*T*K*H*F) as a share of its own dense
+ceiling (bf16 against torch.matmul bf16, FP8 against torch._scaled_mm e4m3,
+both 8192^3, the larger of the start and end readings). The FP8 layers' weight
+quantization, once a step, is listed below the table, not in it. Missing
+pieces give a row note, never a crash.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import layer_common as lc  # noqa: E402
+from report_layer import load  # noqa: E402
+
+
+def medians(out, kind, shape, routing):
+    d = load(os.path.join(out, "%s-%s-%s.json" % (kind, shape, routing)))
+    if not d:
+        return None
+    return {e.get("name"): e.get("median_ms") for e in d.get("entries", [])}
+
+
+def main():
+    out = sys.argv[1]
+    ceil = {}
+    for key in ("bf16_tflops", "fp8_e4m3_tflops"):
+        vals = [c[key] for c in (load(os.path.join(out, "ceilings-%s.json" % w))
+                                 for w in ("start", "end")) if c and c.get(key)]
+        ceil[key] = max(vals) if vals else None
+    device = next((c["device"] for c in (load(os.path.join(out, "ceilings-%s.json" % w))
+                                        for w in ("start", "end")) if c and c.get("device")), "?")
+    print("device: %s; dense 8192^3 ceilings: bf16 %s TFLOP/s, FP8 e4m3 %s TFLOP/s"
+          % (device, *("%.0f" % v if v else "?" for v in (ceil["bf16_tflops"], ceil["fp8_e4m3_tflops"]))))
+    print()
+    print("| shape | routing | bf16 fwd | bf16 bwd | bf16 total | FP8 fwd | FP8 bwd | FP8 total "
+          "| FP8 vs bf16 | bf16 % ceil | FP8 % FP8 ceil |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    weights = []
+    for shape in lc.SHAPES:
+        cfg = lc.layer_config(shape)
+        for routing in ("balanced", "skewed"):
+            b, f = medians(out, "bf16", shape, routing), medians(out, "fp8", shape, routing)
+            if b is None and f is None:
+                continue
+            cells = []
+            totals = {}
+            for name, m in (("bf16", b), ("fp8", f)):
+                fwd = m and m.get("moe_layer_fwd")
+                bwd = m and m.get("moe_layer_bwd")
+                totals[name] = fwd + bwd if fwd and bwd else None
+                cells += ["%.3f" % v if v else "missing" for v in (fwd, bwd, totals[name])]
+            speedup = (totals["bf16"] / totals["fp8"]) if totals["bf16"] and totals["fp8"] else None
+            share = []
+            for name, key in (("bf16", "bf16_tflops"), ("fp8", "fp8_e4m3_tflops")):
+                t = totals[name]
+                share.append("%.1f%%" % (100 * lc.flops(cfg, "fwd+bwd") / (t * 1e-3) / 1e12 / ceil[key])
+                             if t and ceil[key] else "?")
+            print("| %s | %s | %s | %s | %s |" % (shape, routing, " | ".join(cells),
+                                                 "%.2fx" % speedup if speedup else "?", " | ".join(share)))
+            if f and f.get("moe_layer_quantize_weights"):
+                weights.append("%s %.3f ms" % (shape, f["moe_layer_quantize_weights"]))
+    if weights:
+        print()
+        print("FP8 weight quantization once a step (moe_layer_quantize_weights, not in the table): "
+              + ", ".join(weights))
+
+
+if __name__ == "__main__":
+    main()
