@@ -155,8 +155,9 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   // kernel applies the epilogue in registers and loads the c that
   // `accumulate` adds before its main loop, so each saves an elementwise
   // kernel over an [R, ·] product.
-  // quantize-with-transpose: one read of a gradient for both of its FP8
-  // quantizations, whatever runs the GEMMs.
+  // quantize-with-transpose (fp8-quantize-with-transpose, off by default):
+  // one kernel for both FP8 quantizations of a gradient, whatever runs the
+  // GEMMs.
   if (fuse != GemmFusion::none || quantizeWithTranspose) {
     bool gemms = fuse != GemmFusion::none;
     moe::MoeFusePassOptions fusions;
