@@ -602,6 +602,7 @@ class Fuzzer:
         experts = npy.pack("<i4", [3, 2], [2, 0, 3, 1, 1, 0])
         sizes = npy.pack("<i4", [4], [2, 0, 3, 1])
         index_inputs = {"combine/rows.npy": rows, "combine_grad/rows.npy": rows,
+                        "permute_rows/rows.npy": rows,
                         "permute/indices.npy": experts, "aux_loss/indices.npy": experts,
                         "grouped_matmul/sizes.npy": sizes,
                         "grouped_weight_grad/sizes.npy": sizes}

@@ -6,7 +6,8 @@
 // experts, rows a permutation of [0, 6), group sizes summing to 6 rows.
 // Whatever the values, no entry may read or write out of bounds
 // (DispatchLoops.cpp, MatmulLoops.cpp, CombineGradLoops.cpp, RouterLoops.cpp
-// say what each op does with them).
+// say what each op does with them; moe.permute_rows's GPU schedule is
+// ParallelSchedules.cpp's RowScatter).
 func.func @combine(%y: tensor<6x2xf32> {moe.name = "y"},
                    %rows: tensor<3x2xi32> {moe.name = "rows"},
                    %w: tensor<3x2xf32> {moe.name = "w"}) -> tensor<3x2xf32> {
@@ -38,6 +39,16 @@ func.func @permute(%x: tensor<3x2xbf16> {moe.name = "x"},
   %xs, %sizes, %rows = moe.permute %x, %indices experts 4 align 2 outs(%i0, %i1, %i2)
       : tensor<3x2xbf16>, tensor<3x2xi32> -> tensor<10x2xbf16>, tensor<4xi32>, tensor<3x2xi32>
   return %xs, %sizes, %rows : tensor<10x2xbf16>, tensor<4xi32>, tensor<3x2xi32>
+}
+
+// The permute's rows carry other token data there (FP8 scales): a row
+// outside [0, 6) moves nothing.
+func.func @permute_rows(%s: tensor<3x2xf32> {moe.name = "s"},
+                        %rows: tensor<3x2xi32> {moe.name = "rows"}) -> tensor<6x2xf32> {
+  %init = tensor.empty() : tensor<6x2xf32>
+  %out = moe.permute_rows %s, %rows outs(%init)
+      : tensor<3x2xf32>, tensor<3x2xi32> -> tensor<6x2xf32>
+  return %out : tensor<6x2xf32>
 }
 
 func.func @grouped_matmul(%a: tensor<6x3xbf16> {moe.name = "a"},
