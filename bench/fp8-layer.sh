@@ -15,11 +15,13 @@
 #        BENCH_REPS (20), BENCH_WARMUP (3), MOE_RUNNER (moe-runner binary),
 #        PY (python3 with torch and numpy), RUNNER_TIMEOUT_S (240)
 # Writes OUTDIR/{bf16,fp8}-<shape>-<routing>.{json,log}, ceilings-*.json,
-# and prints bench/report_fp8.py's table (also OUTDIR/fp8.md).
+# and prints bench/report_fp8.py's table (also OUTDIR/fp8.md). Exits 1 when
+# any routing input, runner call or the report failed (the table then has
+# "missing" cells).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -ne 3 ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 BF16=$1 FP8=$2 OUTDIR=$3
@@ -31,6 +33,7 @@ REPS=${BENCH_REPS:-20} WARMUP=${BENCH_WARMUP:-3}
 IN=$OUTDIR/inputs
 mkdir -p "$OUTDIR" "$IN"
 [ -x "$RUNNER" ] || { echo "fp8-layer: no moe-runner at $RUNNER (set MOE_RUNNER)" >&2; exit 1; }
+fail=0
 
 ceilings() { # NAME
   "$PY" "$ROOT/bench/dense_ceilings.py" >"$OUTDIR/ceilings-$1.json" 2>"$OUTDIR/ceilings-$1.log" ||
@@ -45,6 +48,7 @@ for s in "${shape_list[@]}"; do
     if ! "$PY" "$ROOT/bench/make_routing_inputs.py" "$s" "$r" --out "$IN/$s-$r" \
         --json "$OUTDIR/routing-$s-$r.json" --quiet >"$OUTDIR/inputs-$s-$r.log" 2>&1; then
       echo "fp8-layer: routing inputs $s $r failed: $(tail -1 "$OUTDIR/inputs-$s-$r.log")" >&2
+      fail=1
       continue
     fi
     for kind in bf16 fp8; do
@@ -57,9 +61,11 @@ for s in "${shape_list[@]}"; do
         >"$OUTDIR/$kind-$s-$r.json" 2>"$OUTDIR/$kind-$s-$r.log"
       rc=$?
       printf '%-5s %-14s %-8s rc=%s\n' "$kind" "$s" "$r" "$rc"
-      [ $rc -eq 0 ] || grep -m2 'error' "$OUTDIR/$kind-$s-$r.log" | cut -c1-200
+      [ $rc -eq 0 ] || { fail=1; grep -m2 'error' "$OUTDIR/$kind-$s-$r.log" | cut -c1-200; }
     done
   done
 done
 ceilings end
 "$PY" "$ROOT/bench/report_fp8.py" "$OUTDIR" | tee "$OUTDIR/fp8.md"
+[ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
+exit $fail

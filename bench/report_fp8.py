@@ -10,8 +10,9 @@ each, FP8's speedup over bf16 on forward+backward (above 1: FP8 faster), and
 each one's TFLOP/s (DESIGN.md's 18*T*K*H*F) as a share of its own dense
 ceiling (bf16 against torch.matmul bf16, FP8 against torch._scaled_mm e4m3,
 both 8192^3, the larger of the start and end readings). The FP8 layers' weight
-quantization, once a step, is listed below the table, not in it. Missing
-pieces give a row note, never a crash.
+quantization, once a step, is listed below the table, not in it. A row per
+(shape, routing) with a result file of either kind; a missing or failed run
+is a "missing" cell, never a crash.
 """
 import os
 import sys
@@ -44,12 +45,19 @@ def main():
           "| FP8 vs bf16 | bf16 % ceil | FP8 % FP8 ceil |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     weights = []
+    present = set()
+    for name in os.listdir(out):
+        for kind in ("bf16", "fp8"):
+            for shape in lc.SHAPES:
+                prefix = "%s-%s-" % (kind, shape)
+                if name.startswith(prefix) and name.endswith(".json"):
+                    present.add((shape, name[len(prefix):-len(".json")]))
+    routings = sorted({r for _, r in present}, key=lambda r: (r != "balanced", r))
     for shape in lc.SHAPES:
-        cfg = lc.layer_config(shape)
-        for routing in ("balanced", "skewed"):
-            b, f = medians(out, "bf16", shape, routing), medians(out, "fp8", shape, routing)
-            if b is None and f is None:
+        for routing in routings:
+            if (shape, routing) not in present:
                 continue
+            b, f = medians(out, "bf16", shape, routing), medians(out, "fp8", shape, routing)
             cells = []
             totals = {}
             for name, m in (("bf16", b), ("fp8", f)):
@@ -59,9 +67,12 @@ def main():
                 cells += ["%.3f" % v if v else "missing" for v in (fwd, bwd, totals[name])]
             speedup = (totals["bf16"] / totals["fp8"]) if totals["bf16"] and totals["fp8"] else None
             share = []
+            flops = None
             for name, key in (("bf16", "bf16_tflops"), ("fp8", "fp8_e4m3_tflops")):
                 t = totals[name]
-                share.append("%.1f%%" % (100 * lc.flops(cfg, "fwd+bwd") / (t * 1e-3) / 1e12 / ceil[key])
+                if t and ceil[key] and flops is None:
+                    flops = lc.flops(lc.layer_config(shape), "fwd+bwd")
+                share.append("%.1f%%" % (100 * flops / (t * 1e-3) / 1e12 / ceil[key])
                              if t and ceil[key] else "?")
             print("| %s | %s | %s | %s | %s |" % (shape, routing, " | ".join(cells),
                                                  "%.2fx" % speedup if speedup else "?", " | ".join(share)))

@@ -406,7 +406,8 @@ struct RecomputeInEpilogue : OpRewritePattern<GluOp> {
 QuantizeOp quantizeOfTranspose(Value x, Block *block) {
   for (Operation *user : x.getUsers()) {
     auto transpose = dyn_cast<linalg::TransposeOp>(user);
-    if (!transpose || transpose.getInput() != x ||
+    if (!transpose || !transpose.hasPureTensorSemantics() ||
+        transpose.getInput() != x ||
         transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
       continue;
     for (Operation *reader : transpose->getResult(0).getUsers())

@@ -233,8 +233,8 @@ def MoeFusePass : Pass<"moe-fuse"> {
     `moe.quantize_with_transpose` in the first one's place (M and N
     multiples of 128, static): one kernel makes both, and the transposed
     copy is never written. Bit for bit
-    the same results. In `moe-lower-to-gpu` behind
-    `fp8-quantize-with-transpose`, off by default: on one H200 the fused
+    the same results. Off by default, here and in `moe-lower-to-gpu`
+    (`fp8-quantize-with-transpose`): on one H200 the fused
     schedule (a warp per tile, 32-byte row segments) took 1.45 ms for
     qwen3-30b-a3b's dy [131072, 2048] where the rowwise and the transposed
     kernels take 0.28 + 0.30.
@@ -262,7 +262,7 @@ def MoeFusePass : Pass<"moe-fuse"> {
            "Fold a glu over two epilogue inputs of a grouped matmul into "
            "another destination of that epilogue">,
     Option<"quantizeWithTranspose", "quantize-with-transpose", "bool",
-           /*default=*/"true",
+           /*default=*/"false",
            "Make a block_1x128 quantize of a matrix and one of its transpose "
            "one moe.quantize_with_transpose">,
     Option<"generatedKernelsOnly", "generated-kernels-only", "bool",

@@ -200,9 +200,14 @@ struct ConvertWarpShufflesToLaneLoopsPass
     // A shuffle in an scf.for of a thread loop (a warp schedule's chunks)
     // runs in every iteration: the loop is unrolled first, so that its
     // shuffles stand in the thread loop's body, where phases are cut.
+    // Only loops that stand in the thread loop's body through other
+    // scf.for loops: a shuffle under an scf.if is reported below anyway.
     SmallVector<scf::ForOp> shuffleLoops;
     func.walk([&](scf::ForOp loop) {
-      auto thread = loop->getParentOfType<scf::ParallelOp>();
+      Operation *parent = loop->getParentOp();
+      while (isa<scf::ForOp>(parent))
+        parent = parent->getParentOp();
+      auto thread = dyn_cast<scf::ParallelOp>(parent);
       if (thread && isThreadLoop(thread) &&
           loop.getBody()
               ->walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
@@ -211,11 +216,22 @@ struct ConvertWarpShufflesToLaneLoopsPass
     });
     // Outermost last: inner loops (walked first) are unrolled before the
     // loops that hold them.
-    for (scf::ForOp loop : shuffleLoops)
-      if (failed(loopUnrollFull(loop))) {
+    for (scf::ForOp loop : shuffleLoops) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!trips) {
         loop.emitOpError("with warp shuffles needs a constant trip count");
         return signalPassFailure();
       }
+      if (trips->isZero()) { // runs no iteration: its results are its inits
+        loop.replaceAllUsesWith(loop.getInitArgs());
+        loop.erase();
+        continue;
+      }
+      if (failed(loopUnrollFull(loop))) {
+        loop.emitOpError("with warp shuffles could not be unrolled");
+        return signalPassFailure();
+      }
+    }
     SmallVector<scf::ParallelOp> loops;
     func.walk([&](scf::ParallelOp loop) {
       bool shuffles =

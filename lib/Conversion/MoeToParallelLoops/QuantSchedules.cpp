@@ -488,7 +488,8 @@ int64_t transposedLaneColumns(MemRefType source) {
 }
 
 /// Where a lane's part of a 128-row block lies: its first column and row,
-/// the block, the lane's eighth of the block, and whether it stores.
+/// the block, which of the block's lanes it is (`part`), and whether it
+/// stores.
 struct ColumnBlockLane {
   Value firstColumn, firstRow, rowBlock, part, valid;
   /// Rows a lane holds: 128 / laneRows lanes (its part) go down a block,

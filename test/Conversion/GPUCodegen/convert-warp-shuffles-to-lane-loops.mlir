@@ -157,3 +157,88 @@ func.func @shuffle_in_dynamic_loop(%in: memref<?x32xf32>, %n: index) {
   } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
   return
 }
+
+// -----
+
+// Nested chunk loops (2 x 2 iterations) with a shuffle: both unrolled, four
+// shuffles, five phases.
+// CHECK-LABEL: func.func @shuffle_in_nested_loops(
+// CHECK-NOT:   scf.parallel
+// CHECK-COUNT-5: scf.for %{{.*}} = %{{.*}} to %c32{{.*}} step
+// CHECK-NOT:   scf.for
+// CHECK-NOT:   gpu.shuffle
+// CHECK:       return
+func.func @shuffle_in_nested_loops(%in: memref<32xf32>, %out: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %v = memref.load %in[%t] : memref<32xf32>
+    %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %v) -> (f32) {
+      %r2 = scf.for %j = %c0 to %c2 step %c1 iter_args(%b = %a) -> (f32) {
+        %s, %ok = gpu.shuffle xor %b, %c1_i32, %c32_i32 : f32
+        %n = arith.addf %b, %s : f32
+        scf.yield %n : f32
+      }
+      scf.yield %r2 : f32
+    }
+    memref.store %r, %out[%t] : memref<32xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
+// A chunk loop that runs no iteration: its results are its inits, and no
+// shuffle is left.
+// CHECK-LABEL: func.func @shuffle_in_empty_loop(
+// CHECK-SAME:    %[[IN:[^:]+]]: memref<32xf32>, %[[OUT:[^:]+]]: memref<32xf32>)
+// CHECK:       scf.parallel (%[[T:.*]]) =
+// CHECK:         %[[V:.*]] = memref.load %[[IN]][%[[T]]]
+// CHECK-NEXT:    memref.store %[[V]], %[[OUT]][%[[T]]]
+// CHECK-NOT:   gpu.shuffle
+func.func @shuffle_in_empty_loop(%in: memref<32xf32>, %out: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %v = memref.load %in[%t] : memref<32xf32>
+    %r = scf.for %i = %c0 to %c0 step %c1 iter_args(%a = %v) -> (f32) {
+      %s, %ok = gpu.shuffle xor %a, %c1_i32, %c32_i32 : f32
+      scf.yield %s : f32
+    }
+    memref.store %r, %out[%t] : memref<32xf32>
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}
+
+// -----
+
+// A chunk loop under an scf.if: not unrolled, its shuffle is reported.
+func.func @shuffle_loop_in_if(%in: memref<32xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  scf.parallel (%t) = (%c0) to (%c32) step (%c1) {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    scf.if %c {
+      scf.for %i = %c0 to %c2 step %c1 {
+        %v = memref.load %in[%t] : memref<32xf32>
+        // expected-error @+1 {{cannot run lanes in order}}
+        %s, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : f32
+        memref.store %s, %in[%t] : memref<32xf32>
+      }
+    }
+    scf.reduce
+  } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+  return
+}

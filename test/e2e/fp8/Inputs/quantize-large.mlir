@@ -165,8 +165,8 @@ func.func @transposed_1x128_copy_kept(%x: tensor<1024x288xbf16> {moe.name = "xt"
 
 // moe.quantize_with_transpose (moe-fuse quantize-with-transpose): x in
 // 1x128 blocks of its rows and of its columns from one read; rows e4m3,
-// columns e5m2. The GPU schedule (a warp per 128 x 128 tile, 4 chunks of
-// 32 columns) must equal the reference's two quantizes bit for bit.
+// columns e5m2. The GPU schedule (a warp per 128 x 128 tile, 8 chunks of
+// 16 columns) must equal the reference's two quantizes bit for bit.
 func.func @with_transpose_1x128(%x: tensor<1024x384xbf16> {moe.name = "xw"})
     -> (tensor<1024x384xf8E4M3FN> {moe.name = "q"}, tensor<1024x3xf32> {moe.name = "scale"},
         tensor<384x1024xf8E5M2> {moe.name = "qt"}, tensor<384x8xf32> {moe.name = "scale_t"}) {
@@ -178,7 +178,8 @@ func.func @with_transpose_1x128(%x: tensor<1024x384xbf16> {moe.name = "xw"})
   return %q, %s, %qt, %st : tensor<1024x384xf8E4M3FN>, tensor<1024x3xf32>, tensor<384x1024xf8E5M2>, tensor<384x8xf32>
 }
 
-// f32 source: 4 columns a lane, 8 chunks a tile; e5m2 both ways.
+// f32 source: 4 columns a lane, 16 chunks of 8 columns a tile; e5m2 both
+// ways.
 func.func @with_transpose_1x128_f32(%x: tensor<256x128xf32> {moe.name = "xwf"})
     -> (tensor<256x128xf8E5M2> {moe.name = "q"}, tensor<256x1xf32> {moe.name = "scale"},
         tensor<128x256xf8E5M2> {moe.name = "qt"}, tensor<128x2xf32> {moe.name = "scale_t"}) {
