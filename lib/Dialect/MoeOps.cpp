@@ -1338,19 +1338,31 @@ static FailureOr<RankedTensorType> expectAnyRank(ErrorSink err, StringRef name,
   return expectTensor(err, name, type, tensor.getRank(), "", kind);
 }
 
+/// A quantization's FP8 result `name` (destination `init`) of `data`
+/// (called `dataName`) and its scales `scaleName` (`scaleInit`) by `recipe`.
+static LogicalResult checkQuantized(ErrorSink err, QuantRecipe recipe,
+                                    StringRef name, Value init,
+                                    RankedTensorType data, StringRef dataName,
+                                    StringRef scaleName, Value scaleInit) {
+  auto output = dyn_cast<RankedTensorType>(typeOf(init));
+  if (!output || !isFp8Type(output.getElementType()))
+    return err("result '" + name +
+               "' must be a tensor of f8E4M3FN or f8E5M2, got " +
+               str(typeOf(init)));
+  if (failed(expectResult(err, name, output, data.getShape(),
+                          output.getElementType(),
+                          "the shape of '" + dataName.str() + "'")))
+    return failure();
+  return checkScale(err, recipe, dataName, data, scaleName, typeOf(scaleInit),
+                    /*isResult=*/true);
+}
+
 template <typename OpT> static LogicalResult verifyQuantize(OpT op) {
   OpErrorSink err{op};
   auto input = expectAnyRank(err, "input", typeOf(op.getInput()), Elem::Activation);
-  if (failed(input))
-    return failure();
-  auto output = dyn_cast<RankedTensorType>(typeOf(op.getOutputInit()));
-  if (!output || !isFp8Type(output.getElementType()))
-    return err("result 'output' must be a tensor of f8E4M3FN or f8E5M2, got " +
-               str(typeOf(op.getOutputInit())));
-  if (failed(expectResult(err, "output", output, input->getShape(),
-                          output.getElementType(), "the shape of 'input'")) ||
-      failed(checkScale(err, op.getRecipe(), "input", *input, "scale",
-                        typeOf(op.getScaleInit()), /*isResult=*/true)))
+  if (failed(input) ||
+      failed(checkQuantized(err, op.getRecipe(), "output", op.getOutputInit(),
+                            *input, "input", "scale", op.getScaleInit())))
     return failure();
 
   bool delayed = op.getRecipe() == QuantRecipe::Delayed;
@@ -1380,33 +1392,14 @@ LogicalResult QuantizeWithTransposeOp::verify() {
     return failure();
   auto transposed = RankedTensorType::get(
       {input->getDimSize(1), input->getDimSize(0)}, input->getElementType());
-  // A result, the data it quantizes, and its scales.
-  struct Half {
-    StringRef name;
-    Value init;
-    RankedTensorType data;
-    StringRef dataName, scaleName;
-    Value scaleInit;
-  };
-  for (const Half &half :
-       {Half{"output", getOutputInit(), *input, "input", "scale",
-             getScaleInit()},
-        Half{"transposed_output", getTransposedOutputInit(), transposed,
-             "transpose(input)", "transposed_scale",
-             getTransposedScaleInit()}}) {
-    auto output = dyn_cast<RankedTensorType>(typeOf(half.init));
-    if (!output || !isFp8Type(output.getElementType()))
-      return err("result '" + half.name +
-                 "' must be a tensor of f8E4M3FN or f8E5M2, got " +
-                 str(typeOf(half.init)));
-    if (failed(expectResult(err, half.name, output, half.data.getShape(),
-                            output.getElementType(),
-                            "the shape of '" + half.dataName.str() + "'")) ||
-        failed(checkScale(err, QuantRecipe::Block1x128, half.dataName,
-                          half.data, half.scaleName, typeOf(half.scaleInit),
-                          /*isResult=*/true)))
-      return failure();
-  }
+  if (failed(checkQuantized(err, QuantRecipe::Block1x128, "output",
+                            getOutputInit(), *input, "input", "scale",
+                            getScaleInit())) ||
+      failed(checkQuantized(err, QuantRecipe::Block1x128, "transposed_output",
+                            getTransposedOutputInit(), transposed,
+                            "transpose(input)", "transposed_scale",
+                            getTransposedScaleInit())))
+    return failure();
   return success();
 }
 

@@ -36,6 +36,12 @@ bool isThreadLoop(scf::ParallelOp loop) {
   return dim && dim.getProcessor() == gpu::Processor::ThreadX;
 }
 
+/// Whether a gpu.shuffle lies anywhere in `region`.
+bool holdsShuffle(Region &region) {
+  return region.walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// One thread loop cut into phases at its shuffles.
 struct LanePhases {
   explicit LanePhases(scf::ParallelOp loop)
@@ -208,10 +214,7 @@ struct ConvertWarpShufflesToLaneLoopsPass
       while (isa<scf::ForOp>(parent))
         parent = parent->getParentOp();
       auto thread = dyn_cast<scf::ParallelOp>(parent);
-      if (thread && isThreadLoop(thread) &&
-          loop.getBody()
-              ->walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
-              .wasInterrupted())
+      if (thread && isThreadLoop(thread) && holdsShuffle(loop.getRegion()))
         shuffleLoops.push_back(loop);
     });
     // Outermost last: inner loops (walked first) are unrolled before the
@@ -234,11 +237,7 @@ struct ConvertWarpShufflesToLaneLoopsPass
     }
     SmallVector<scf::ParallelOp> loops;
     func.walk([&](scf::ParallelOp loop) {
-      bool shuffles =
-          loop.getBody()
-              ->walk([](gpu::ShuffleOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
-      if (shuffles && isThreadLoop(loop))
+      if (isThreadLoop(loop) && holdsShuffle(loop.getRegion()))
         loops.push_back(loop);
     });
     OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());

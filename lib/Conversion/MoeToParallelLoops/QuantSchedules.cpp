@@ -49,6 +49,12 @@ int64_t lastDimOf(Value v) {
   return type.getDimSize(type.getRank() - 1);
 }
 
+/// The largest finite value of the FP8 buffer `quantized`'s element type.
+double fp8MaxOf(Value quantized) {
+  return opmath::fp8MaxFinite(
+      cast<MemRefType>(quantized.getType()).getElementType());
+}
+
 /// Elements per access of every buffer: the largest power of two w ≤
 /// `maxWidth` with w · element bytes ≤ kRowAccessBytes for each buffer and
 /// w dividing `cols`.
@@ -616,10 +622,6 @@ void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
   int64_t chunkCols = width * groups;
   int64_t colTiles = cols / 128;
   int64_t tiles = type.getDimSize(0) / 128 * colTiles;
-  auto fp8MaxOf = [](Value buffer) {
-    return opmath::fp8MaxFinite(
-        cast<MemRefType>(buffer.getType()).getElementType());
-  };
   double rowFp8Max = fp8MaxOf(output), colFp8Max = fp8MaxOf(transposedOutput);
   warpsFor(
       b, loc, ix.c(tiles),
@@ -783,8 +785,7 @@ LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
   auto scaleType = dyn_cast<MemRefType>(scale.getType());
   if (!scaleType || !scaleType.getLayout().isIdentity())
     return failure();
-  double fp8Max =
-      opmath::fp8MaxFinite(cast<MemRefType>(output.getType()).getElementType());
+  double fp8Max = fp8MaxOf(output);
   switch (recipe) {
   case QuantRecipe::Tensorwise:
   case QuantRecipe::Delayed:
@@ -875,9 +876,7 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
     if (auto [source, transpose] = transposedSourceOf(op); source) {
       emitTransposedRowBlockQuantize(
           rewriter, op.getLoc(), source, op.getOutputInit(), op.getScaleInit(),
-          opmath::fp8MaxFinite(
-              cast<MemRefType>(op.getOutputInit().getType()).getElementType()),
-          conversion);
+          fp8MaxOf(op.getOutputInit()), conversion);
       rewriter.eraseOp(transpose);
       return success();
     }
