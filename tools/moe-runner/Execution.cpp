@@ -404,7 +404,30 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   // weights makes them, for the entry and its X_fwd.
   EntryBuffers weights;
   const EntryBuffers *weightSource = plan.quantizer ? &weights : nullptr;
-  if (plan.quantizer) {
+  if (plan.quantizer && settings.fp8Weights) {
+    // Another run's FP8 weights (--reuse-fp8-weights): every output of this
+    // artifact's quantizer must be there, as this artifact has it.
+    const EntrySpec &given = settings.fp8Weights->entry();
+    for (const ArgSpec &a : plan.quantizer->args) {
+      if (a.isInput)
+        continue;
+      const ArgSpec *from = given.findArg(a.name);
+      if (!from || from->isInput || from->shape != a.shape || from->dtype != a.dtype)
+        return Status::error(format("entry '%s': the FP8 weights given from entry '%s' have "
+                                    "no output '%s' (%s %s) as '%s' makes it",
+                                    entry.name.c_str(), given.name.c_str(), a.name.c_str(),
+                                    shapeToString(a.shape).c_str(), dtypeName(a.dtype),
+                                    plan.quantizer->name.c_str()));
+    }
+    progress(format("entry %s on %s: FP8 weights from the checked run's %s (not quantized "
+                    "again here)",
+                    entry.name.c_str(), executor.device(), given.name.c_str()));
+    weightSource = settings.fp8Weights;
+    run->weightsFrom = given.name + " (the checked run's)";
+    std::vector<std::string> fromFiles;
+    sortQuantizedWeights(*plan.quantizer, entry, plan.npyPaths, plan.fwd, &fromFiles,
+                         &run->quantizedWeightNames);
+  } else if (plan.quantizer) {
     std::string why = format("entry '%s' (making the FP8 weights of entry '%s')",
                              plan.quantizer->name.c_str(), entry.name.c_str());
     progress(format("entry %s on %s: making the inputs of %s and running it for the FP8 "
@@ -473,6 +496,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
   MOERT_TRY(bound->fetchOutputs().withPrefix(format("entry '%s'", entry.name.c_str())));
   if (!settings.dumpDir.empty())
     MOERT_TRY(dumpArgs(settings.dumpDir, run->args));
+  if (settings.keepFp8Weights && weightSource == &weights)
+    run->fp8Weights = std::move(weights);
   return Status::success();
 }
 

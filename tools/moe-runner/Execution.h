@@ -161,6 +161,12 @@ struct RunSettings {
   /// Under --ranks: this rank's inputs are its slices of the one-rank inputs
   /// (see prepareArgs in Execution.cpp).
   RankLayout layout;
+  /// FP8 weights to compute on instead of calling X_quantize_weights: another
+  /// run's outputs of it (--reuse-fp8-weights: the checked run's, for its
+  /// reference). Their entry must have the same outputs.
+  const moert::EntryBuffers *fp8Weights = nullptr;
+  /// Keep X_quantize_weights' outputs in EntryRun::fp8Weights.
+  bool keepFp8Weights = false;
 };
 
 /// One entry's run: the timing samples and the host buffers (inputs and the
@@ -175,6 +181,8 @@ struct EntryRun {
   std::vector<std::string> quantizedWeightNames; // the inputs taken from it
   moert::EntryBuffers args;
   std::vector<moert::GpuDevice::ProfileRow> profile; // with RunSettings::profile
+  /// X_quantize_weights' outputs, with RunSettings::keepFp8Weights.
+  moert::EntryBuffers fp8Weights;
 };
 
 /// Run `plan` on `executor`: X_quantize_weights and X_fwd first (one

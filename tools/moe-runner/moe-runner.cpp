@@ -98,6 +98,15 @@ OPTIONS
                     (aux-loss-free expert bias). Each a NAME (every entry run
                     that has it) or ENTRY/NAME; every entry run with both
                     outputs is checked this way.
+  --reuse-fp8-weights
+                    (with a check) An entry that takes FP8 weights from
+                    X_quantize_weights: the reference computes on the FP8
+                    weights the checked run made instead of quantizing the
+                    bf16 weights itself. Its quantize kernels must then be
+                    checked on their own (scripts/gpu-fp8-quantize.sh: bit for
+                    bit the CPU's); the layer's kernels are checked on the
+                    same FP8 weights. Saves the CPU reference's weight
+                    quantization: minutes for a DeepSeek-V3-sized layer.
   --profile         (gpu) Time every kernel and runtime call of the timed
                     calls with CUDA events and print, per entry, a table in
                     order of first launch: name (kernel symbol, or
@@ -360,6 +369,7 @@ struct Options {
   std::vector<std::string> expectZero;      // --expect-zero NAME|ENTRY/NAME
   std::vector<std::string> expectNonFinite; // --expect-nonfinite NAME|ENTRY/NAME
   std::vector<std::string> nearTies;        // --near-ties SCORES,INDICES[,BIAS]
+  bool reuseFp8Weights = false;             // --reuse-fp8-weights
   bool profile = false;     // --profile
   bool cudaGraph = false;   // --cuda-graph
   long graphVariants = 0;   // --graph-variants
@@ -419,6 +429,9 @@ Options parseCommandLine(int argc, char **argv) {
       o.expectNonFinite.push_back(cl.nonEmptyValue("an output name (NAME or ENTRY/NAME)"));
     } else if (name == "--near-ties") {
       o.nearTies.push_back(cl.nonEmptyValue("SCORES,INDICES[,BIAS] (output and input names)"));
+    } else if (name == "--reuse-fp8-weights") {
+      cl.noValue();
+      o.reuseFp8Weights = true;
     } else if (name == "--profile") {
       cl.noValue();
       o.profile = true;
@@ -457,6 +470,11 @@ Options parseCommandLine(int argc, char **argv) {
     usageError("--near-ties declares how a check compares router indices: give "
                "--check or "
                "--check-against PATH");
+  if (!o.check && o.checkAgainst.empty() && o.reuseFp8Weights)
+    usageError("--reuse-fp8-weights gives a check's reference the checked run's FP8 weights: "
+               "give --check or --check-against PATH");
+  if (o.reuseFp8Weights && o.ranks > 0)
+    usageError("--reuse-fp8-weights applies to one process (without --ranks)");
   if (o.ranks > 0 && o.json)
     usageError("--json prints one report; with --ranks each rank prints its own (give no --json)");
   if (o.ranks > 1 && !o.nearTies.empty())
@@ -584,7 +602,7 @@ Status checkSameSignature(const EntrySpec &e, const EntrySpec &ref, const std::s
 /// (in the order of e's outputs), of the one-rank shapes under --ranks
 /// (residuals, rank-local, as the reference makes them).
 Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntrySpec &e,
-                        std::vector<AlignedBuffer> *out) {
+                        const moe_runner::EntryRun &checked, std::vector<AlignedBuffer> *out) {
   std::vector<ArgSpec> oneRank;
   for (const ArgSpec &a : e.args)
     if (!a.isInput)
@@ -611,6 +629,8 @@ Status referenceOutputs(const Options &o, Reference &ref, size_t k, const EntryS
   settings.seed = o.seed;
   settings.warmup = 0;
   settings.iters = 1;
+  if (o.reuseFp8Weights && !checked.weightsFrom.empty())
+    settings.fp8Weights = &checked.fp8Weights;
   moe_runner::EntryRun run;
   MOERT_TRY(moe_runner::runEntry(settings, *ref.executor, ref.plans[k], &run)
                 .withPrefix("running the reference " + ref.description));
@@ -1074,6 +1094,7 @@ moe_runner::RunSettings runSettings(const Options &o, const moe_runner::Executor
   settings.iters = o.iters;
   settings.profile = o.profile;
   settings.graphVariants = o.graphVariants;
+  settings.keepFp8Weights = o.reuseFp8Weights;
   if (o.profile && !executor.canProfile())
     usageError(std::string("--profile needs --device gpu (the run is on ") + executor.device() +
                ")");
@@ -1267,7 +1288,7 @@ void compareWithReference(const Options &o, const moe_runner::RunSettings &setti
                           CheckTally &tally) {
   std::vector<AlignedBuffer> refOut;
   progress(format("reference %s: entry %s", ref.description.c_str(), entry.name.c_str()));
-  check(referenceOutputs(o, ref, k, entry, &refOut));
+  check(referenceOutputs(o, ref, k, entry, run, &refOut));
   progress(format("comparing entry %s with the reference", entry.name.c_str()));
   // refOut holds the outputs in order: the n-th output of the entry.
   auto outputNumber = [&](int arg) {
