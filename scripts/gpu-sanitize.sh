@@ -60,7 +60,10 @@
 # qwen3-30b-a3b sharing the GPU, never in the same runs alone: hence one
 # run at a time by default; initcheck
 # does not see TMA bulk stores, so it reports every read of a TMA-stored
-# tile; stored by threads the tiles are tracked), and the same at
+# tile; stored by threads the tiles are tracked), plus MOE_DENSE_MATMULS=false
+# for initcheck (cuBLASLt stores by TMA too: without it every read of the
+# router matmuls' outputs is reported, first in the split_bf16 kernel that
+# adds their parts: bench/results/2026-11-30-h200-fp8-dsv3 run1), and the same at
 # MOE_GEMM_MAX_STAGES=2 with MOE_GEMM_RACECHECK_LAYOUT=true for racecheck
 # (its launch failures follow the kernel's shared memory; the layout keeps
 # threads' stores out of the addresses racecheck confuses with the
