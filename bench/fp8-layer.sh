@@ -13,7 +13,10 @@
 #       MOE_FP8_RECIPE=blockwise MOE_FP8_WEIGHT_INPUTS=1), <shape>.{so,json}
 #   env: BENCH_SHAPES (comma list, all four), BENCH_ROUTINGS (balanced,skewed),
 #        BENCH_REPS (20), BENCH_WARMUP (3), MOE_RUNNER (moe-runner binary),
-#        PY (python3 with torch and numpy), RUNNER_TIMEOUT_S (240)
+#        PY (python3 with torch and numpy), RUNNER_TIMEOUT_S (per runner call;
+#        default 240, dsv3-1gpu 360: each of its calls draws 22 GB of bf16
+#        weights on the host, and its FP8 balanced call took over 200 s on
+#        one H200)
 # Writes OUTDIR/{bf16,fp8}-<shape>-<routing>.{json,log}, ceilings-*.json,
 # and prints bench/report_fp8.py's table (also OUTDIR/fp8.md). Exits 1 when
 # any routing input, runner call or the report failed (the table then has
@@ -56,7 +59,9 @@ for s in "${shape_list[@]}"; do
       [ $kind = fp8 ] && art=$FP8
       entries=(--entry moe_layer_fwd --entry moe_layer_bwd)
       [ $kind = fp8 ] && [ "$r" = balanced ] && entries+=(--entry moe_layer_quantize_weights)
-      timeout "${RUNNER_TIMEOUT_S:-240}" "$RUNNER" "$art/$s" --device gpu "${entries[@]}" \
+      limit=240
+      [ "$s" = dsv3-1gpu ] && limit=360
+      timeout "${RUNNER_TIMEOUT_S:-$limit}" "$RUNNER" "$art/$s" --device gpu "${entries[@]}" \
         --inputs "$IN/$s-$r" --warmup "$WARMUP" --iters "$REPS" --json \
         >"$OUTDIR/$kind-$s-$r.json" 2>"$OUTDIR/$kind-$s-$r.log"
       rc=$?
