@@ -1118,12 +1118,14 @@ EntryResult runAndSummarize(const Options &o, const moe_runner::RunSettings &set
                             const RouterArgs &router, moe_runner::EntryRun *run,
                             AlignedBuffer *bias) {
   check(moe_runner::runEntry(settings, executor, plan, run));
-  progress(format("entry %s on %s: done; summarizing its outputs", entry.name.c_str(),
-                  device.c_str()));
   EntryResult r;
   r.spec = &entry;
   r.samplesMs = run->samplesMs;
   r.medianMs = median(r.samplesMs);
+  // The median goes in the progress line too: a run stopped later (a
+  // benchmark's timeout) still leaves the entries it finished on stderr.
+  progress(format("entry %s on %s: done, median %.4g ms; summarizing its outputs",
+                  entry.name.c_str(), device.c_str(), r.medianMs));
   r.inputSources = run->inputSources;
   r.residualsFrom = run->residualsFrom;
   r.residualNames = run->residualNames;
