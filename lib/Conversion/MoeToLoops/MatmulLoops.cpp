@@ -100,6 +100,10 @@ Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
 //                (· b_scale, or b_scale[g, kd/128, n/128] (kn) /
 //                   b_scale[g, n/128, kd/128] (nk) for FP8);
 // the FP8 operands are dequantized element by element before the product.
+// A group's B_g is dequantized once into an f32 panel (in b's storage order)
+// and a row's A values once into a row buffer, each value as computed per
+// term, so the sums are the same bits: decoding them for every product term
+// made the FP8 GEMMs a large part of a layer's CPU reference.
 // Rows past Σ sizes are zero. With `accumulate` c's own value is added to
 // each row's sum before the one rounding, and rows past Σ sizes keep theirs.
 void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
@@ -160,24 +164,54 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
           sb, sloc, loadAsF32(sb, sloc, c, ValueRange{r, n}), acc);
     storeFromF32(sb, sloc, acc, c, ValueRange{r, n});
   };
+  auto f32Vector = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
   Value rowAcc;
   if (kn || withEpilogue)
-    rowAcc = memref::AllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getF32Type()),
-        ValueRange{width});
+    rowAcc = memref::AllocOp::create(b, loc, f32Vector, ValueRange{width});
+  // A(r, ·) of the current row, and B_g of the current group as stored:
+  // panel[kd, n] (kn) or panel[n, kd] (nk).
+  Value rowA = memref::AllocOp::create(b, loc, f32Vector, ValueRange{depth});
+  Value panelDim1 = dimOf(b, loc, bWeights, 1);
+  Value panelDim2 = dimOf(b, loc, bWeights, 2);
+  Value panel = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                      b.getF32Type()),
+      ValueRange{panelDim1, panelDim2});
+  auto fillPanel = [&](OpBuilder &pb, Location ploc, Value g) {
+    forRange(pb, ploc, indexConst(pb, ploc, 0), panelDim1,
+             [&](OpBuilder &ib, Location iloc, Value i) {
+               forRange(ib, iloc, indexConst(ib, iloc, 0), panelDim2,
+                        [&](OpBuilder &jb, Location jloc, Value j) {
+                          Value v = kn ? loadB(jb, jloc, g, i, j)
+                                       : loadB(jb, jloc, g, j, i);
+                          memref::StoreOp::create(jb, jloc, v, panel,
+                                                  ValueRange{i, j});
+                        });
+             });
+  };
+  auto panelB = [&](OpBuilder &kb, Location kloc, Value kd, Value n) -> Value {
+    return memref::LoadOp::create(kb, kloc, panel,
+                                  kn ? ValueRange{kd, n} : ValueRange{n, kd});
+  };
   auto finishRow = [&](OpBuilder &rb, Location rloc, Value r) {
     if (withEpilogue)
       emitEpilogueRow(rb, rloc, withEpilogue, rowAcc, r, c);
   };
   auto emitRow = [&](OpBuilder &rb, Location rloc, Value g, Value r) {
     Value c0r = indexConst(rb, rloc, 0);
+    forRange(rb, rloc, c0r, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
+      memref::StoreOp::create(kb, kloc, loadA(kb, kloc, r, kd), rowA,
+                              ValueRange{kd});
+    });
     if (!kn) {
       forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
         Value acc = forReduce(
             nb, nloc, indexConst(nb, nloc, 0), depth, f32Const(nb, nloc, 0.0),
             [&](OpBuilder &kb, Location kloc, Value kd, Value sum) -> Value {
-              Value prod = arith::MulFOp::create(kb, kloc, loadA(kb, kloc, r, kd),
-                                                 loadB(kb, kloc, g, kd, n));
+              Value av = memref::LoadOp::create(kb, kloc, rowA, ValueRange{kd});
+              Value prod =
+                  arith::MulFOp::create(kb, kloc, av, panelB(kb, kloc, kd, n));
               return arith::AddFOp::create(kb, kloc, sum, prod);
             });
         if (withEpilogue)
@@ -193,12 +227,12 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
       memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
     });
     forRange(rb, rloc, c0r, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
-      Value av = loadA(kb, kloc, r, kd);
+      Value av = memref::LoadOp::create(kb, kloc, rowA, ValueRange{kd});
       forRange(kb, kloc, indexConst(kb, kloc, 0), width,
                [&](OpBuilder &nb, Location nloc, Value n) {
                  Value sum = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
                  Value prod =
-                     arith::MulFOp::create(nb, nloc, av, loadB(nb, nloc, g, kd, n));
+                     arith::MulFOp::create(nb, nloc, av, panelB(nb, nloc, kd, n));
                  memref::StoreOp::create(nb, nloc,
                                          arith::AddFOp::create(nb, nloc, sum, prod),
                                          rowAcc, ValueRange{n});
@@ -217,8 +251,14 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   Value total = forEachGroup(
       b, loc, sizes, numGroups, numRows64,
       [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
-        forRange(gb, gloc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
-          emitRow(rb, rloc, g, r);
+        // An empty group's weights are not decoded.
+        Value any = arith::CmpIOp::create(gb, gloc, arith::CmpIPredicate::ult,
+                                          lo, hi);
+        ifThen(gb, gloc, any, [&](OpBuilder &pb, Location ploc) {
+          fillPanel(pb, ploc, g);
+          forRange(pb, ploc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
+            emitRow(rb, rloc, g, r);
+          });
         });
       });
   Value first =
@@ -238,6 +278,8 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
   }
   if (rowAcc)
     memref::DeallocOp::create(b, loc, rowAcc);
+  memref::DeallocOp::create(b, loc, rowA);
+  memref::DeallocOp::create(b, loc, panel);
 }
 
 // (c, c1, c2)[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
@@ -279,6 +321,11 @@ void emitEpilogueRow(OpBuilder &b, Location loc, GroupedMatmulOp withEpilogue,
 // from dc); FP8 operands are decoded and multiplied by their scale (0-d) or
 // by the scale of their 128-row block, a_scale[kd, r/128] /
 // dc_scale[n, r/128], before the product.
+// Each group's A and D values are dequantized once into f32 panels
+// [Kd][rows] and [N][rows] (each value as computed per term, so the sums are
+// the same bits): decoding them again for every product term made the FP8
+// weight gradients most of a layer's CPU reference (dsv3-1gpu's check-size
+// backward: minutes for its 11 G outputs).
 void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                            bool transposed, Value a, Value dc, Value sizes,
                            Value aScale, Value dcScale, Value db) {
@@ -287,6 +334,8 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
   Value numGroups = dimOf(b, loc, db, 0);
   Value dim1 = dimOf(b, loc, db, 1); // Kd (kn) or N (nk)
   Value dim2 = dimOf(b, loc, db, 2); // N (kn) or Kd (nk)
+  Value depth = kn ? dim1 : dim2;    // Kd
+  Value width = kn ? dim2 : dim1;    // N
   Value block = indexConst(
       b, loc, opmath::quantBlockShape(QuantRecipe::Block1x128)->cols);
   Scale sa = makeScale(b, loc, aScale);
@@ -302,10 +351,46 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
     return arith::MulFOp::create(rb, rloc, v,
                                  s.at(rb, rloc, ValueRange{col, rBlock}));
   };
+  auto panelType =
+      MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                      b.getF32Type());
+  // panel[col, r - lo] = the operand's (r, col), for r in [lo, hi): visited
+  // in the operand's storage order.
+  auto fillPanel = [&](OpBuilder &pb, Location ploc, Value panel,
+                       Value operand, Value scale, const Scale &s, Value cols,
+                       Value lo, Value hi) {
+    auto store = [&](OpBuilder &eb, Location eloc, Value r, Value col) {
+      Value v = load(eb, eloc, operand, scale, s, r, col);
+      Value t = arith::SubIOp::create(eb, eloc, r, lo);
+      memref::StoreOp::create(eb, eloc, v, panel, ValueRange{col, t});
+    };
+    Value c0 = indexConst(pb, ploc, 0);
+    if (transposed) {
+      forRange(pb, ploc, c0, cols, [&](OpBuilder &cb, Location cloc, Value col) {
+        forRange(cb, cloc, lo, hi, [&](OpBuilder &eb, Location eloc, Value r) {
+          store(eb, eloc, r, col);
+        });
+      });
+      return;
+    }
+    forRange(pb, ploc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
+      forRange(rb, rloc, indexConst(rb, rloc, 0), cols,
+               [&](OpBuilder &eb, Location eloc, Value col) {
+                 store(eb, eloc, r, col);
+               });
+    });
+  };
 
   forEachGroup(
       b, loc, sizes, numGroups, numRows64,
       [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
+        Value rows = arith::SubIOp::create(gb, gloc, hi, lo);
+        Value aPanel = memref::AllocOp::create(gb, gloc, panelType,
+                                               ValueRange{depth, rows});
+        Value dPanel = memref::AllocOp::create(gb, gloc, panelType,
+                                               ValueRange{width, rows});
+        fillPanel(gb, gloc, aPanel, a, aScale, sa, depth, lo, hi);
+        fillPanel(gb, gloc, dPanel, dc, dcScale, sdc, width, lo, hi);
         forRange(
             gb, gloc, indexConst(gb, gloc, 0), dim1,
             [&](OpBuilder &ib, Location iloc, Value i) {
@@ -315,11 +400,14 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                     Value kd = kn ? i : j;
                     Value n = kn ? j : i;
                     Value acc = forReduce(
-                        jb, jloc, lo, hi, f32Const(jb, jloc, 0.0),
-                        [&](OpBuilder &rb, Location rloc, Value r,
+                        jb, jloc, indexConst(jb, jloc, 0), rows,
+                        f32Const(jb, jloc, 0.0),
+                        [&](OpBuilder &rb, Location rloc, Value t,
                             Value sum) -> Value {
-                          Value av = load(rb, rloc, a, aScale, sa, r, kd);
-                          Value dv = load(rb, rloc, dc, dcScale, sdc, r, n);
+                          Value av = memref::LoadOp::create(
+                              rb, rloc, aPanel, ValueRange{kd, t});
+                          Value dv = memref::LoadOp::create(
+                              rb, rloc, dPanel, ValueRange{n, t});
                           return arith::AddFOp::create(
                               rb, rloc, sum,
                               arith::MulFOp::create(rb, rloc, av, dv));
@@ -327,6 +415,8 @@ void emitGroupedWeightGrad(OpBuilder &b, Location loc, WeightLayout layout,
                     storeFromF32(jb, jloc, acc, db, ValueRange{g, i, j});
                   });
             });
+        memref::DeallocOp::create(gb, gloc, aPanel);
+        memref::DeallocOp::create(gb, gloc, dPanel);
       });
 }
 
