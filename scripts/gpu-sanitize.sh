@@ -199,6 +199,21 @@ sanitize_one() {
   echo $? >"$OUTDIR/$name.$tool.rc"
 }
 
+# Says so when artifact $1 calls cuBLASLt (its library symbols are in the
+# .so): initcheck does not see cuBLASLt's TMA stores and reports every read
+# of their outputs, which hides anything real among them
+# (bench/results/2026-11-30-h200-fp8-dsv3 run1). Sanitizer builds avoid
+# them with MOE_GEMM=generated MOE_DENSE_MATMULS=false.
+warn_cublaslt_initcheck() {
+  local stem calls
+  stem=$(artifact_args "$1" initcheck | cut -d' ' -f1)
+  calls=$(grep -ao 'moert_entry_\(matmul\|grouped_gemm\|grouped_weight_grad\)[a-z0-9_]*' \
+            "$stem.so" 2>/dev/null | sort -u | tr '\n' ' ')
+  [ -z "$calls" ] ||
+    echo "WARNING: $1 calls cuBLASLt (${calls% }): its initcheck will report reads of" \
+         "cuBLASLt's TMA-stored outputs; build with MOE_GEMM=generated MOE_DENSE_MATMULS=false"
+}
+
 # The runs, as job groups: the runs of one group go one after the other;
 # racecheck and synccheck runs (`serial`) after every group, one at a time.
 groups=()
@@ -219,6 +234,9 @@ for name in $ARTIFACTS; do
     esac
     if [ -z "$(artifact_args "$name" "$tool")" ]; then
       missing+=("$name:$tool")
+    elif [ "$tool" = initcheck ] && [ "$name" != cublaslt ]; then
+      warn_cublaslt_initcheck "$name"
+      runs+=("$name:$tool")
     elif shared_tool "$tool"; then
       # The two largest layers last: a timeout then cuts the fewest runs.
       case $name in
