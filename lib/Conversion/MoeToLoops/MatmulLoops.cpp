@@ -106,35 +106,88 @@ Scale makeScale(OpBuilder &b, Location loc, Value buffer) {
 // made the FP8 GEMMs a large part of a layer's CPU reference.
 // Rows past Σ sizes are zero. With `accumulate` c's own value is added to
 // each row's sum before the one rounding, and rows past Σ sizes keep theirs.
-void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
-                       Value bWeights, Value sizes, Value aScale, Value bScale,
-                       Value c, GroupedMatmulOp withEpilogue, bool accumulate) {
-  bool kn = layout == WeightLayout::KN;
-  Value numRows = dimOf(b, loc, c, 0);
-  Value numRows64 = toI64(b, loc, numRows);
-  Value depth = dimOf(b, loc, a, 1);
-  // Columns of the product (b's N); c has as many, or half with gate|up
-  // halves in the epilogue.
-  Value width = dimOf(b, loc, bWeights, kn ? 2 : 1);
-  Value numGroups = dimOf(b, loc, sizes, 0);
-  // a's scales are block_1x128, b's block_128x128: one block edge for both.
-  Value block = indexConst(
-      b, loc, opmath::quantBlockShape(QuantRecipe::Block128x128)->cols);
-  Scale sa = makeScale(b, loc, aScale);
-  Scale sb = makeScale(b, loc, bScale);
+namespace {
 
-  // The dequantized operands of one product term; the same values whichever
-  // order the loops visit them in.
-  auto loadA = [&](OpBuilder &kb, Location kloc, Value r, Value kd) -> Value {
+/// emitGroupedMatmul's loop nests, step by step; `panel` holds B_g ([kd, n]
+/// for kn, [n, kd] for nk), `rowA` a row's A values.
+class GroupedMatmulLoops {
+public:
+  GroupedMatmulLoops(OpBuilder &b, Location loc, WeightLayout layout, Value a,
+                     Value bWeights, Value sizes, Value aScale, Value bScale,
+                     Value c, GroupedMatmulOp withEpilogue, bool accumulate)
+      : b(b), loc(loc), kn(layout == WeightLayout::KN), a(a),
+        bWeights(bWeights), sizes(sizes), aScale(aScale), bScale(bScale),
+        c(c), withEpilogue(withEpilogue), accumulate(accumulate),
+        sa(makeScale(b, loc, aScale)), sb(makeScale(b, loc, bScale)) {
+    depth = dimOf(b, loc, a, 1);
+    // Columns of the product (b's N); c has as many, or half with gate|up
+    // halves in the epilogue.
+    width = dimOf(b, loc, bWeights, kn ? 2 : 1);
+    // a's scales are block_1x128, b's block_128x128: one block edge.
+    block = indexConst(
+        b, loc, opmath::quantBlockShape(QuantRecipe::Block128x128)->cols);
+    auto f32Vector = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
+    if (kn || withEpilogue)
+      rowAcc = memref::AllocOp::create(b, loc, f32Vector, ValueRange{width});
+    rowA = memref::AllocOp::create(b, loc, f32Vector, ValueRange{depth});
+    panelDim1 = dimOf(b, loc, bWeights, 1);
+    panelDim2 = dimOf(b, loc, bWeights, 2);
+    panel = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                        b.getF32Type()),
+        ValueRange{panelDim1, panelDim2});
+  }
+
+  void emit() {
+    Value numRows = dimOf(b, loc, c, 0);
+    Value numRows64 = toI64(b, loc, numRows);
+    Value total = forEachGroup(
+        b, loc, sizes, dimOf(b, loc, sizes, 0), numRows64,
+        [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
+          // An empty group's weights are not decoded.
+          Value any = arith::CmpIOp::create(
+              gb, gloc, arith::CmpIPredicate::ult, lo, hi);
+          ifThen(gb, gloc, any, [&](OpBuilder &pb, Location ploc) {
+            fillPanel(pb, ploc, g);
+            forRange(pb, ploc, lo, hi,
+                     [&](OpBuilder &rb, Location rloc, Value r) {
+                       emitRow(rb, rloc, r);
+                     });
+          });
+        });
+    Value first =
+        toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
+    if (withEpilogue) {
+      // Rows past the groups: the epilogue of zero accumulators.
+      zeroRowAcc(b, loc);
+      forRange(b, loc, first, numRows,
+               [&](OpBuilder &rb, Location rloc, Value r) {
+                 emitEpilogueRow(rb, rloc, withEpilogue, rowAcc, r, c);
+               });
+    } else if (!accumulate) {
+      zeroRows(b, loc, c, first, numRows);
+    }
+    if (rowAcc)
+      memref::DeallocOp::create(b, loc, rowAcc);
+    memref::DeallocOp::create(b, loc, rowA);
+    memref::DeallocOp::create(b, loc, panel);
+  }
+
+private:
+  /// A(r, kd): a[r, kd], times its scale for FP8.
+  Value loadA(OpBuilder &kb, Location kloc, Value r, Value kd) {
     Value av = loadAsF32(kb, kloc, a, ValueRange{r, kd});
     if (!aScale)
       return av;
     Value kdBlock = arith::DivUIOp::create(kb, kloc, kd, block);
     return arith::MulFOp::create(kb, kloc, av,
                                  sa.at(kb, kloc, ValueRange{r, kdBlock}));
-  };
-  auto loadB = [&](OpBuilder &kb, Location kloc, Value g, Value kd,
-                   Value n) -> Value {
+  }
+
+  /// B_g(kd, n): b[g, kd, n] (kn) or b[g, n, kd] (nk), times its block's
+  /// scale for FP8.
+  Value loadB(OpBuilder &kb, Location kloc, Value g, Value kd, Value n) {
     SmallVector<Value, 3> bIdx{g, kd, n};
     if (!kn)
       std::swap(bIdx[1], bIdx[2]);
@@ -146,39 +199,10 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
     if (!kn)
       std::swap(sIdx[1], sIdx[2]);
     return arith::MulFOp::create(kb, kloc, bv, sb.at(kb, kloc, sIdx));
-  };
+  }
 
-  // With [G, Kd, N] weights a loop over kd inside the loop over n would read
-  // the weights N elements apart (one cache line per multiply-add: a minute
-  // for one mixtral-size forward). So that layout keeps one f32 accumulator
-  // per output column of the row and streams B_g row by row; every c[r, n]
-  // still sums its products over kd ascending from 0.0, the same additions
-  // in the same order as the [G, N, Kd] loop nest below.
-  // With an epilogue, a row's accumulators wait in `rowAcc` until the
-  // epilogue maps them to c's row.
-  // c[r, n] = acc, or with `accumulate` c's value plus acc (one rounding).
-  auto storeRow = [&](OpBuilder &sb, Location sloc, Value acc, Value r,
-                      Value n) {
-    if (accumulate)
-      acc = arith::AddFOp::create(
-          sb, sloc, loadAsF32(sb, sloc, c, ValueRange{r, n}), acc);
-    storeFromF32(sb, sloc, acc, c, ValueRange{r, n});
-  };
-  auto f32Vector = MemRefType::get({ShapedType::kDynamic}, b.getF32Type());
-  Value rowAcc;
-  if (kn || withEpilogue)
-    rowAcc = memref::AllocOp::create(b, loc, f32Vector, ValueRange{width});
-  // A(r, ·) of the current row, and B_g of the current group as stored:
-  // panel[kd, n] (kn) or panel[n, kd] (nk).
-  Value rowA = memref::AllocOp::create(b, loc, f32Vector, ValueRange{depth});
-  Value panelDim1 = dimOf(b, loc, bWeights, 1);
-  Value panelDim2 = dimOf(b, loc, bWeights, 2);
-  Value panel = memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic, ShapedType::kDynamic},
-                      b.getF32Type()),
-      ValueRange{panelDim1, panelDim2});
-  auto fillPanel = [&](OpBuilder &pb, Location ploc, Value g) {
+  /// panel = B_g, in b's storage order.
+  void fillPanel(OpBuilder &pb, Location ploc, Value g) {
     forRange(pb, ploc, indexConst(pb, ploc, 0), panelDim1,
              [&](OpBuilder &ib, Location iloc, Value i) {
                forRange(ib, iloc, indexConst(ib, iloc, 0), panelDim2,
@@ -189,29 +213,56 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
                                                   ValueRange{i, j});
                         });
              });
-  };
-  auto panelB = [&](OpBuilder &kb, Location kloc, Value kd, Value n) -> Value {
+  }
+
+  Value panelB(OpBuilder &kb, Location kloc, Value kd, Value n) {
     return memref::LoadOp::create(kb, kloc, panel,
                                   kn ? ValueRange{kd, n} : ValueRange{n, kd});
-  };
-  auto finishRow = [&](OpBuilder &rb, Location rloc, Value r) {
-    if (withEpilogue)
-      emitEpilogueRow(rb, rloc, withEpilogue, rowAcc, r, c);
-  };
-  auto emitRow = [&](OpBuilder &rb, Location rloc, Value g, Value r) {
-    Value c0r = indexConst(rb, rloc, 0);
-    forRange(rb, rloc, c0r, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
+  }
+
+  Value rowAValue(OpBuilder &kb, Location kloc, Value kd) {
+    return memref::LoadOp::create(kb, kloc, rowA, ValueRange{kd});
+  }
+
+  void zeroRowAcc(OpBuilder &rb, Location rloc) {
+    Value zero = f32Const(rb, rloc, 0.0);
+    forRange(rb, rloc, indexConst(rb, rloc, 0), width,
+             [&](OpBuilder &nb, Location nloc, Value n) {
+               memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
+             });
+  }
+
+  /// c[r, n] = acc, or with `accumulate` c's value plus acc (one rounding).
+  void storeRow(OpBuilder &sb, Location sloc, Value acc, Value r, Value n) {
+    if (accumulate)
+      acc = arith::AddFOp::create(
+          sb, sloc, loadAsF32(sb, sloc, c, ValueRange{r, n}), acc);
+    storeFromF32(sb, sloc, acc, c, ValueRange{r, n});
+  }
+
+  /// Row r of c: every c[r, n] sums its products over kd ascending from
+  /// 0.0. With [G, Kd, N] weights a loop over kd inside the loop over n
+  /// would read the weights N elements apart (one cache line per
+  /// multiply-add: a minute for one mixtral-size forward), so that layout
+  /// keeps one f32 accumulator per output column of the row in `rowAcc` and
+  /// streams B_g row by row: the same additions in the same order as the
+  /// [G, N, Kd] loop nest. With an epilogue, a row's accumulators wait in
+  /// `rowAcc` until the epilogue maps them to c's row.
+  void emitRow(OpBuilder &rb, Location rloc, Value r) {
+    Value c0 = indexConst(rb, rloc, 0);
+    forRange(rb, rloc, c0, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
       memref::StoreOp::create(kb, kloc, loadA(kb, kloc, r, kd), rowA,
                               ValueRange{kd});
     });
-    if (!kn) {
-      forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
+    if (kn)
+      accumulateRowByWeightRows(rb, rloc);
+    else
+      forRange(rb, rloc, c0, width, [&](OpBuilder &nb, Location nloc, Value n) {
         Value acc = forReduce(
             nb, nloc, indexConst(nb, nloc, 0), depth, f32Const(nb, nloc, 0.0),
             [&](OpBuilder &kb, Location kloc, Value kd, Value sum) -> Value {
-              Value av = memref::LoadOp::create(kb, kloc, rowA, ValueRange{kd});
-              Value prod =
-                  arith::MulFOp::create(kb, kloc, av, panelB(kb, kloc, kd, n));
+              Value prod = arith::MulFOp::create(
+                  kb, kloc, rowAValue(kb, kloc, kd), panelB(kb, kloc, kd, n));
               return arith::AddFOp::create(kb, kloc, sum, prod);
             });
         if (withEpilogue)
@@ -219,67 +270,55 @@ void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
         else
           storeRow(nb, nloc, acc, r, n);
       });
-      finishRow(rb, rloc, r);
-      return;
-    }
-    Value zero = f32Const(rb, rloc, 0.0);
-    forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
-      memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
-    });
-    forRange(rb, rloc, c0r, depth, [&](OpBuilder &kb, Location kloc, Value kd) {
-      Value av = memref::LoadOp::create(kb, kloc, rowA, ValueRange{kd});
-      forRange(kb, kloc, indexConst(kb, kloc, 0), width,
-               [&](OpBuilder &nb, Location nloc, Value n) {
-                 Value sum = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
-                 Value prod =
-                     arith::MulFOp::create(nb, nloc, av, panelB(nb, nloc, kd, n));
-                 memref::StoreOp::create(nb, nloc,
-                                         arith::AddFOp::create(nb, nloc, sum, prod),
-                                         rowAcc, ValueRange{n});
-               });
-    });
     if (withEpilogue) {
-      finishRow(rb, rloc, r);
+      emitEpilogueRow(rb, rloc, withEpilogue, rowAcc, r, c);
       return;
     }
-    forRange(rb, rloc, c0r, width, [&](OpBuilder &nb, Location nloc, Value n) {
-      Value acc = memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n});
-      storeRow(nb, nloc, acc, r, n);
-    });
-  };
-
-  Value total = forEachGroup(
-      b, loc, sizes, numGroups, numRows64,
-      [&](OpBuilder &gb, Location gloc, Value g, Value lo, Value hi) {
-        // An empty group's weights are not decoded.
-        Value any = arith::CmpIOp::create(gb, gloc, arith::CmpIPredicate::ult,
-                                          lo, hi);
-        ifThen(gb, gloc, any, [&](OpBuilder &pb, Location ploc) {
-          fillPanel(pb, ploc, g);
-          forRange(pb, ploc, lo, hi, [&](OpBuilder &rb, Location rloc, Value r) {
-            emitRow(rb, rloc, g, r);
-          });
-        });
+    if (kn)
+      forRange(rb, rloc, c0, width, [&](OpBuilder &nb, Location nloc, Value n) {
+        storeRow(nb, nloc,
+                 memref::LoadOp::create(nb, nloc, rowAcc, ValueRange{n}), r,
+                 n);
       });
-  Value first =
-      toIndex(b, loc, arith::MinSIOp::create(b, loc, total, numRows64));
-  if (withEpilogue) {
-    // Rows past the groups: the epilogue of zero accumulators.
-    Value zero = f32Const(b, loc, 0.0);
-    forRange(b, loc, indexConst(b, loc, 0), width,
-             [&](OpBuilder &nb, Location nloc, Value n) {
-               memref::StoreOp::create(nb, nloc, zero, rowAcc, ValueRange{n});
-             });
-    forRange(
-        b, loc, first, numRows,
-        [&](OpBuilder &rb, Location rloc, Value r) { finishRow(rb, rloc, r); });
-  } else if (!accumulate) {
-    zeroRows(b, loc, c, first, numRows);
   }
-  if (rowAcc)
-    memref::DeallocOp::create(b, loc, rowAcc);
-  memref::DeallocOp::create(b, loc, rowA);
-  memref::DeallocOp::create(b, loc, panel);
+
+  /// kn: rowAcc[n] = Σ_kd A(r, kd) · B_g(kd, n), kd ascending from 0.0.
+  void accumulateRowByWeightRows(OpBuilder &rb, Location rloc) {
+    zeroRowAcc(rb, rloc);
+    forRange(rb, rloc, indexConst(rb, rloc, 0), depth,
+             [&](OpBuilder &kb, Location kloc, Value kd) {
+               Value av = rowAValue(kb, kloc, kd);
+               forRange(kb, kloc, indexConst(kb, kloc, 0), width,
+                        [&](OpBuilder &nb, Location nloc, Value n) {
+                          Value sum = memref::LoadOp::create(
+                              nb, nloc, rowAcc, ValueRange{n});
+                          Value prod = arith::MulFOp::create(
+                              nb, nloc, av, panelB(nb, nloc, kd, n));
+                          memref::StoreOp::create(
+                              nb, nloc, arith::AddFOp::create(nb, nloc, sum, prod),
+                              rowAcc, ValueRange{n});
+                        });
+             });
+  }
+
+  OpBuilder &b;
+  Location loc;
+  bool kn;
+  Value a, bWeights, sizes, aScale, bScale, c;
+  GroupedMatmulOp withEpilogue;
+  bool accumulate;
+  Scale sa, sb;
+  Value depth, width, block, rowAcc, rowA, panel, panelDim1, panelDim2;
+};
+
+} // namespace
+
+void emitGroupedMatmul(OpBuilder &b, Location loc, WeightLayout layout, Value a,
+                       Value bWeights, Value sizes, Value aScale, Value bScale,
+                       Value c, GroupedMatmulOp withEpilogue, bool accumulate) {
+  GroupedMatmulLoops(b, loc, layout, a, bWeights, sizes, aScale, bScale, c,
+                     withEpilogue, accumulate)
+      .emit();
 }
 
 // (c, c1, c2)[r, j] = epilogue(acc[j], (acc[N_c + j] for gate|up halves),
