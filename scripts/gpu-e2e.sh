@@ -10,6 +10,11 @@
 #                      (every entry captured once and replayed: needs
 #                      artifacts whose entries never wait for the host, i.e.
 #                      MOE_GEMM=generated)
+#   E2E_REUSE_FP8_WEIGHTS=1  (FP8 weight-input artifacts) the references
+#                      compute on the FP8 weights the GPU run made
+#                      (moe-runner --reuse-fp8-weights) instead of quantizing
+#                      them in CPU loops: 157 s an entry at dsv3-1gpu; check
+#                      the quantize kernels with scripts/gpu-fp8-quantize.sh
 #
 # Exit status: 0 when every check passed.
 set -uo pipefail
@@ -92,11 +97,13 @@ for name in ${E2E_EXAMPLES:-$default_examples}; do
   case $name in mixtral-8x7b|dsv3-1gpu) entries="--entry moe_layer_fwd --entry moe_layer_bwd" ;; esac
   graph=""
   [ "${E2E_CUDA_GRAPH:-0}" = 1 ] && graph="--cuda-graph"
+  reuse=""
+  [ "${E2E_REUSE_FP8_WEIGHTS:-0}" = 1 ] && reuse="--reuse-fp8-weights"
   # Router indices may differ at near-ties (the GPU adds in another order):
   # moe_layer_fwd's scores and indices residuals say where (DESIGN.md).
   near_ties=$(python3 "$ROOT/scripts/near-tie-args.py" "$ART/check/gpu/$name.json")
   ( timeout "${E2E_TIMEOUT_S:-540}" "$RUNNER" "$ART/check/gpu/$name" --device gpu $graph \
-      --check-against "$ART/check/cpu/$reference" --warmup 0 --iters 1 $entries $near_ties \
+      --check-against "$ART/check/cpu/$reference" --warmup 0 --iters 1 $entries $near_ties $reuse \
       >"$OUTDIR/check-$name.log" 2>&1
     echo "$name rc=$?" >"$OUTDIR/check-$name.rc" ) &
   pids+=($!)
