@@ -424,9 +424,6 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
                     entry.name.c_str(), executor.device(), given.name.c_str()));
     weightSource = settings.fp8Weights;
     run->weightsFrom = given.name + " (the checked run's)";
-    std::vector<std::string> fromFiles;
-    sortQuantizedWeights(*plan.quantizer, entry, plan.npyPaths, plan.fwd, &fromFiles,
-                         &run->quantizedWeightNames);
   } else if (plan.quantizer) {
     std::string why = format("entry '%s' (making the FP8 weights of entry '%s')",
                              plan.quantizer->name.c_str(), entry.name.c_str());
@@ -442,6 +439,8 @@ Status runEntry(const RunSettings &settings, Executor &executor, const EntryPlan
       if (a.isInput)
         weights.take(a.name);
     run->weightsFrom = plan.quantizer->name;
+  }
+  if (plan.quantizer) {
     std::vector<std::string> fromFiles;
     sortQuantizedWeights(*plan.quantizer, entry, plan.npyPaths, plan.fwd, &fromFiles,
                          &run->quantizedWeightNames);
