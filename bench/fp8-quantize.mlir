@@ -62,3 +62,39 @@ func.func @with_transpose_1x128(%x: tensor<131072x2048xbf16> {moe.name = "x"})
   %q, %s, %qt, %st = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<131072x2048xbf16> -> tensor<131072x2048xf8E5M2>, tensor<131072x16xf32>, tensor<2048x131072xf8E5M2>, tensor<2048x1024xf32>
   return %q, %s, %qt, %st : tensor<131072x2048xf8E5M2>, tensor<131072x16xf32>, tensor<2048x131072xf8E5M2>, tensor<2048x1024xf32>
 }
+
+// The columnwise wgrad operand from an FP8 residual (the blockwise
+// backward's dispatched tokens): 1x128 FP8 rows and their scales,
+// dequantized, transposed and quantized in 128x1 blocks. The GPU schedule
+// reads the FP8 rows directly (one kernel). qwen3-30b-a3b's xs [131072,
+// 2048] e4m3 (256 MiB) → qt [2048, 131072].
+func.func @dequantized_transposed_1x128(%r: tensor<131072x2048xf8E4M3FN> {moe.name = "r"},
+                                         %rs: tensor<131072x16xf32> {moe.name = "r_scale"})
+    -> (tensor<2048x131072xf8E4M3FN> {moe.name = "qt"}, tensor<2048x1024xf32> {moe.name = "scale_t"}) {
+  %d0 = tensor.empty() : tensor<131072x2048xbf16>
+  %d = moe.dequantize block_1x128 %r, %rs outs(%d0) : tensor<131072x2048xf8E4M3FN>, tensor<131072x16xf32> -> tensor<131072x2048xbf16>
+  %t0 = tensor.empty() : tensor<2048x131072xbf16>
+  %t = linalg.transpose ins(%d : tensor<131072x2048xbf16>) outs(%t0 : tensor<2048x131072xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<2048x131072xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<2048x1024xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<2048x131072xbf16> -> tensor<2048x131072xf8E4M3FN>, tensor<2048x1024xf32>
+  return %q, %s : tensor<2048x131072xf8E4M3FN>, tensor<2048x1024xf32>
+}
+
+// The same chain with the dequantized copy also returned: not fused (the
+// copy has another reader), so the dequantize kernel writes it and the
+// transposed quantize reads it, as before the fusion: the two kernels to
+// compare @dequantized_transposed_1x128 with in the same call.
+func.func @dequantized_transposed_1x128_apart(%r: tensor<131072x2048xf8E4M3FN> {moe.name = "r"},
+                                               %rs: tensor<131072x16xf32> {moe.name = "r_scale"})
+    -> (tensor<131072x2048xbf16> {moe.name = "d"}, tensor<2048x131072xf8E4M3FN> {moe.name = "qt"},
+        tensor<2048x1024xf32> {moe.name = "scale_t"}) {
+  %d0 = tensor.empty() : tensor<131072x2048xbf16>
+  %d = moe.dequantize block_1x128 %r, %rs outs(%d0) : tensor<131072x2048xf8E4M3FN>, tensor<131072x16xf32> -> tensor<131072x2048xbf16>
+  %t0 = tensor.empty() : tensor<2048x131072xbf16>
+  %t = linalg.transpose ins(%d : tensor<131072x2048xbf16>) outs(%t0 : tensor<2048x131072xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<2048x131072xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<2048x1024xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<2048x131072xbf16> -> tensor<2048x131072xf8E4M3FN>, tensor<2048x1024xf32>
+  return %d, %q, %s : tensor<131072x2048xbf16>, tensor<2048x131072xf8E4M3FN>, tensor<2048x1024xf32>
+}

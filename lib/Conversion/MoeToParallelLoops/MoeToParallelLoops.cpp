@@ -61,14 +61,17 @@ struct ConvertMoeToParallelLoopsPass
   void runOnOperation() override {
     if (singleThreadKernels)
       wrapInSingleThreadKernels(getOperation());
+    auto conversion = fp8Instructions
+                          ? gpu_schedules::Fp8Conversion::Instructions
+                          : gpu_schedules::Fp8Conversion::Arithmetic;
+    gpu_schedules::fuseDequantizedTransposedQuantizes(getOperation(),
+                                                      conversion);
     // The parallel schedules first; the reference loops are the fallback
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    gpu_schedules::populateQuantSchedulePatterns(
-        patterns, /*benefit=*/2,
-        fp8Instructions ? gpu_schedules::Fp8Conversion::Instructions
-                        : gpu_schedules::Fp8Conversion::Arithmetic);
+    gpu_schedules::populateQuantSchedulePatterns(patterns, /*benefit=*/2,
+                                                 conversion);
     if (warpRouter)
       gpu_schedules::populateWarpRouterPatterns(patterns, /*benefit=*/3);
     if (failed(lowerMoeOps(getOperation(), std::move(patterns))))

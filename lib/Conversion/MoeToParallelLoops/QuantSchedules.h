@@ -26,7 +26,15 @@
 //                         copy erased: a warp per (128 source rows, 4 × 16
 //                         bytes of columns), 16 rows a lane in registers, a
 //                         column's amax over them then xor 16, 8, 4; each
-//                         column an output row, 16 bytes a lane.
+//                         column an output row, 16 bytes a lane; a column's
+//                         16 values divided by the scale's reciprocal and two
+//                         FMA corrections (the division's bits), the division
+//                         where the scale lies outside [2^-60, 2^120].
+//   ... of a dequantized  (moe.dequantize block_1x128 → transpose →
+//   transposed copy       quantize, the copies used by nothing else) the same,
+//                         reading the FP8 rows (8 bytes a load) and their
+//                         scales, each value dequantized and rounded to the
+//                         copy's type as the two copies would have held it.
 //   block_128x128         a warp per 128 × 128 tile ([..., M, N], batched
 //                         over the leading dims): the two half-warps take
 //                         alternate rows, four rows of loads in flight;
@@ -66,6 +74,17 @@ LogicalResult emitQuantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
 LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
                                 Value input, Value scale, Value output,
                                 Fp8Conversion conversion);
+
+/// Each moe.quantize block_1x128 of a transposed copy of a dequantized copy
+/// (moe.dequantize block_1x128 → linalg.transpose [1, 0] → moe.quantize,
+/// what moe-fp8-placement makes of an FP8 residual that a weight gradient
+/// needs columnwise), where only that chain uses the two copies, becomes the
+/// transposed schedule reading the FP8 residual and its scales directly:
+/// one pass over FP8 instead of three kernels (dequantize, and the
+/// transposed quantize of its bf16 output), bit for bit the same. Runs
+/// before the patterns, which would lower the dequantize on its own first.
+void fuseDequantizedTransposedQuantizes(Operation *root,
+                                        Fp8Conversion conversion);
 
 /// moe.quantize / moe.dequantize on buffers → these schedules, converting
 /// by `conversion`.

@@ -56,7 +56,9 @@ func.func @tensorwise(%x: memref<64x256xbf16>, %q: memref<64x256xf8E4M3FN>, %s: 
 
 // delayed: as tensorwise; lane 0 of the final warp takes the scale from the
 // history's maximum, stores it, then rolls the history back to front and
-// stores the new amax in slot 0.
+// stores the new amax in slot 0. The cast divides by the scale: a scale
+// from past amaxes does not bound the quotients, whose overflow the
+// reciprocal's corrections would turn into NaN.
 // CHECK-LABEL: func.func @delayed(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<8x64xf32>, %[[Q:[^:]+]]: memref<8x64xf8E5M2>, %[[S:[^:]+]]: memref<f32>, %[[H:[^:]+]]: memref<16xf32>)
 // CHECK-NOT:   gpu.launch
@@ -73,6 +75,9 @@ func.func @tensorwise(%x: memref<64x256xbf16>, %q: memref<64x256xf8E4M3FN>, %s: 
 // CHECK:           memref.store %[[AMAX]], %[[H]][%{{.*}}] : memref<16xf32>
 // CHECK:       scf.parallel (%[[R:.*]], %[[V:.*]]) = (%{{.*}}, %{{.*}}) to (%c8{{.*}}, %c16{{.*}})
 // CHECK:         vector.load %[[X]][%[[R]], %{{.*}}] {alignment = 16 : i64} : memref<8x64xf32>, vector<4xf32>
+// CHECK-NOT:     math.fma
+// CHECK-COUNT-4: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT:     math.fma
 // CHECK:         vector.store %{{.*}}, %[[Q]][%[[R]], %{{.*}}] {alignment = 4 : i64} : memref<8x64xf8E5M2>, vector<4xf8E5M2>
 // CHECK-NOT:   gpu.launch
 func.func @delayed(%x: memref<8x64xf32>, %q: memref<8x64xf8E5M2>, %s: memref<f32>, %h: memref<16xf32>) {
@@ -204,7 +209,9 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // threads; a lane loads 16 rows of its 8 columns (16-byte vectors), each
 // column's amax over its rows, then over the 8 lanes of the block (xor 16,
 // 8, 4); the lanes of the first rows store the scales, every lane stores
-// its 16 FP8 bytes of each of its 8 output rows.
+// its 16 FP8 bytes of each of its 8 output rows, its 16 values of a
+// column divided by the scale's reciprocal and two FMA corrections each
+// (the division where the scale lies outside [2^-60, 2^120]).
 // CHECK-LABEL: func.func @transposed_block_1x128(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x64xbf16>, %[[Q:[^:]+]]: memref<64x256xf8E4M3FN>, %[[S:[^:]+]]: memref<64x2xf32>)
 // CHECK-NOT:   linalg.transpose
@@ -215,10 +222,20 @@ func.func @mx(%x: memref<4x64xbf16>, %q: memref<4x64xf8E4M3FN>, %s: memref<4x2xf
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
 // CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           %[[SC:.*]] = arith.select
 // CHECK:           scf.if
-// CHECK:             memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
+// CHECK:             memref.store %[[SC]], %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
 // CHECK:           scf.if
-// CHECK:             vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK:             %[[LO:.*]] = arith.cmpf oge, %[[SC]], %{{.*}} : f32
+// CHECK:             %[[HI:.*]] = arith.cmpf ole, %[[SC]], %{{.*}} : f32
+// CHECK:             %[[IN:.*]] = arith.andi %[[LO]], %[[HI]] : i1
+// CHECK:             scf.if %[[IN]] {
+// CHECK:               arith.divf %{{.*}}, %[[SC]] : f32
+// CHECK-COUNT-64:      math.fma
+// CHECK:               vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK:             } else {
+// CHECK-COUNT-16:      arith.divf %{{.*}}, %[[SC]] : f32
+// CHECK:               vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E4M3FN>, vector<16xf8E4M3FN>
 // CHECK-COUNT-7:   vector.store %{{.*}}, %[[Q]]
 // CHECK-NOT:   linalg.transpose
 // CHECK:       return
@@ -271,7 +288,9 @@ func.func @transposed_partial_block(%x: memref<200x64xbf16>, %q: memref<64x200xf
 // the lane's 8 row amaxes carried to the next chunk. Then each row's amax
 // over the 2 column lanes (xor 1), the first column lane stores the 8 row
 // scales, and a second scf.for reloads the chunks and stores 8 FP8 bytes of
-// each row of q.
+// each row of q. Each column's FP8 stores (qt) are there twice: by the
+// scale's reciprocal and two FMA corrections (scales in [2^-60, 2^120]),
+// else by the division; the rows' (q) divide.
 // CHECK-LABEL: func.func @with_transpose(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x128xbf16>, %[[Q:[^:]+]]: memref<256x128xf8E4M3FN>, %[[S:[^:]+]]: memref<256x1xf32>, %[[QT:[^:]+]]: memref<128x256xf8E5M2>, %[[ST:[^:]+]]: memref<128x2xf32>)
 // CHECK:       scf.parallel
@@ -308,5 +327,85 @@ func.func @with_transpose(%x: memref<256x128xbf16>, %q: memref<256x128xf8E4M3FN>
 // CHECK:       return
 func.func @with_transpose_partial(%x: memref<200x128xbf16>, %q: memref<200x128xf8E4M3FN>, %s: memref<200x1xf32>, %qt: memref<128x200xf8E5M2>, %st: memref<128x2xf32>) {
   moe.quantize_with_transpose %x outs(%q, %s, %qt, %st) : memref<200x128xbf16> -> memref<200x128xf8E4M3FN>, memref<200x1xf32>, memref<128x200xf8E5M2>, memref<128x2xf32>
+  return
+}
+
+// -----
+
+// The columnwise wgrad operand from an FP8 residual (moe-fp8-placement's
+// blockwise backward): moe.dequantize block_1x128 → linalg.transpose →
+// moe.quantize block_1x128, the two copies used by nothing else. The
+// transposed schedule reads the FP8 rows (8 bytes: the 8 bf16 columns of a
+// lane) and each row's scale, dequantizes and rounds to bf16 as the copy
+// would have held it; the dequantize, the transpose and both copies go.
+// CHECK-LABEL: func.func @dequantized_transposed(
+// CHECK-SAME:    %[[R:[^:]+]]: memref<256x64xf8E4M3FN>, %[[RS:[^:]+]]: memref<256x1xf32>, %[[Q:[^:]+]]: memref<64x256xf8E5M2>, %[[S:[^:]+]]: memref<64x2xf32>)
+// CHECK-NOT:   memref.alloc
+// CHECK-NOT:   moe.dequantize
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:           memref.load %[[RS]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
+// CHECK-NEXT:      vector.load %[[R]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x64xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:           arith.mulf
+// CHECK:           arith.bitcast %{{.*}} : i16 to bf16
+// CHECK-COUNT-15:  vector.load %[[R]]
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<64x2xf32>
+// CHECK:           vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x256xf8E5M2>, vector<16xf8E5M2>
+// CHECK-NOT:   linalg.transpose
+// CHECK-NOT:   memref.dealloc
+// CHECK:       return
+func.func @dequantized_transposed(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  return
+}
+
+// -----
+
+// The dequantized copy has another reader: the dequantize keeps its own
+// kernel, and the transposed schedule reads the bf16 copy.
+// CHECK-LABEL: func.func @dequantized_copy_read_again(
+// CHECK:       memref.alloc() : memref<256x64xbf16>
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       memref.copy
+func.func @dequantized_copy_read_again(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %d2: memref<256x64xbf16>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.copy %d, %d2 : memref<256x64xbf16> to memref<256x64xbf16>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  return
+}
+
+// -----
+
+// The FP8 rows are written again between the dequantize and the quantize:
+// reading them at the quantize would see the new values, so the chain is
+// not fused (the dequantize keeps its kernel, in front of the write).
+// CHECK-LABEL: func.func @fp8_rows_rewritten(
+// CHECK:       memref.alloc() : memref<256x64xbf16>
+// CHECK:       memref.copy
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+func.func @fp8_rows_rewritten(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %r2: memref<256x64xf8E4M3FN>) {
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  memref.copy %r2, %r : memref<256x64xf8E4M3FN> to memref<256x64xf8E4M3FN>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
   return
 }

@@ -9,7 +9,9 @@
 // loads); the column blocks' amax butterflies (xor 16, 8, 4, 2 for 8
 // columns a chunk: 8 each) and the rows' (xor 1 for 8 rows); one cvt per
 // two values, e4m3 for the rows and e5m2 for the columns (64 / 2 = 32
-// each: the chunks are a loop, not unrolled). Bit for bit the reference:
+// each: the chunks are a loop, not unrolled; the columns' twice, once
+// after the reciprocal's corrections and once after the division for
+// scales outside their range). Bit for bit the reference:
 // test/e2e/fp8/quantize-with-transpose.test and test/gpu/fp8-quantize.test.
 // REQUIRES: ptxas
 
@@ -47,5 +49,5 @@
 // SHFL1-NOT:       shfl.sync.bfly.b32 {{.*}}, 1, 31, -1
 // E4M3-COUNT-32:   cvt.rn.satfinite.e4m3x2.f32
 // E4M3-NOT:        cvt.rn.satfinite.e4m3x2.f32
-// E5M2-COUNT-32:   cvt.rn.satfinite.e5m2x2.f32
+// E5M2-COUNT-64:   cvt.rn.satfinite.e5m2x2.f32
 // E5M2-NOT:        cvt.rn.satfinite.e5m2x2.f32

@@ -133,9 +133,10 @@ func.func @transposed_1x128_e5m2_f32(%x: tensor<256x48xf32> {moe.name = "xtf"})
 
 // The columnwise wgrad operand from an FP8 residual (moe-fp8-placement's
 // blockwise backward): 1×128 rows dequantized, transposed and quantized in
-// 128×1 blocks; the GPU schedules (dequantize, then the transposed quantize
-// reading the dequantized rows) must equal the reference's three steps bit
-// for bit, NaN and infinities of xt included. 288 columns: the rows' last
+// 128×1 blocks; the GPU schedule (one kernel: the transposed quantize
+// reading the FP8 rows and their scales, dequantizing as it loads) must
+// equal the reference's three steps bit for bit, NaN and infinities of xt
+// included. 288 columns: the rows' last
 // block is partial.
 func.func @dequantized_transposed_1x128(%x: tensor<1024x288xbf16> {moe.name = "xt"})
     -> (tensor<288x1024xf8E5M2> {moe.name = "q"}, tensor<288x8xf32> {moe.name = "scale"}) {
