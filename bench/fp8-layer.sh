@@ -11,20 +11,24 @@
 #   bench/fp8-layer.sh BF16_ART FP8_ART OUTDIR
 #       BF16_ART, FP8_ART: scripts/gpu-artifacts.sh's OUT/gpu (bf16, and
 #       MOE_FP8_RECIPE=blockwise MOE_FP8_WEIGHT_INPUTS=1), <shape>.{so,json}
-#   env: BENCH_SHAPES (comma list, all four), BENCH_ROUTINGS (balanced,skewed),
+#   env: FP8_VARIANT_ART (a second FP8 root, e.g. compiled with
+#        MOE_FP8_OPTIONS="gemms=fc1,fc2,forward,dgrad": bf16 weight
+#        gradients) timed in the same call on the same inputs, its columns
+#        labelled FP8_VARIANT_LABEL (default "FP8 variant"),
+#        BENCH_SHAPES (comma list, all four), BENCH_ROUTINGS (balanced,skewed),
 #        BENCH_REPS (20), BENCH_WARMUP (3), MOE_RUNNER (moe-runner binary),
 #        PY (python3 with torch and numpy), RUNNER_TIMEOUT_S (per runner call;
 #        default 240, dsv3-1gpu 360: each of its calls draws 22 GB of bf16
 #        weights on the host, and its FP8 balanced call took over 200 s on
 #        one H200)
-# Writes OUTDIR/{bf16,fp8}-<shape>-<routing>.{json,log}, ceilings-*.json,
+# Writes OUTDIR/{bf16,fp8,fp8v}-<shape>-<routing>.{json,log}, ceilings-*.json,
 # and prints bench/report_fp8.py's table (also OUTDIR/fp8.md). Exits 1 when
 # any routing input, runner call or the report failed (the table then has
 # "missing" cells).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -ne 3 ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 BF16=$1 FP8=$2 OUTDIR=$3
@@ -54,9 +58,10 @@ for s in "${shape_list[@]}"; do
       fail=1
       continue
     fi
-    for kind in bf16 fp8; do
+    for kind in bf16 fp8 ${FP8_VARIANT_ART:+fp8v}; do
       art=$BF16
       [ $kind = fp8 ] && art=$FP8
+      [ $kind = fp8v ] && art=$FP8_VARIANT_ART
       entries=(--entry moe_layer_fwd --entry moe_layer_bwd)
       [ $kind = fp8 ] && [ "$r" = balanced ] && entries+=(--entry moe_layer_quantize_weights)
       limit=240
@@ -71,6 +76,7 @@ for s in "${shape_list[@]}"; do
   done
 done
 ceilings end
-"$PY" "$ROOT/bench/report_fp8.py" "$OUTDIR" | tee "$OUTDIR/fp8.md"
+FP8_VARIANT_LABEL=${FP8_VARIANT_LABEL:-FP8 variant} "$PY" "$ROOT/bench/report_fp8.py" "$OUTDIR" |
+  tee "$OUTDIR/fp8.md"
 [ "${PIPESTATUS[0]}" -eq 0 ] || fail=1
 exit $fail

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The FP8-against-bf16 table from what bench/fp8-layer.sh left in OUTDIR:
 {bf16,fp8}-<shape>-<routing>.json (moe-runner --json) and
-ceilings-{start,end}.json (bench/dense_ceilings.py).
+ceilings-{start,end}.json (bench/dense_ceilings.py); with fp8v-<shape>-<routing>.json
+(FP8_VARIANT_ART), the variant's forward, backward, total and speedup over
+bf16 as four more columns, labelled $FP8_VARIANT_LABEL.
 
   python3 bench/report_fp8.py OUTDIR
 
@@ -41,13 +43,16 @@ def main():
     print("device: %s; dense 8192^3 ceilings: bf16 %s TFLOP/s, FP8 e4m3 %s TFLOP/s"
           % (device, *("%.0f" % v if v else "?" for v in (ceil["bf16_tflops"], ceil["fp8_e4m3_tflops"]))))
     print()
+    variant = any(n.startswith("fp8v-") and n.endswith(".json") for n in os.listdir(out))
+    label = os.environ.get("FP8_VARIANT_LABEL", "FP8 variant")
+    extra = (" %s fwd | %s bwd | %s total | %s vs bf16 |" % ((label,) * 4)) if variant else ""
     print("| shape | routing | bf16 fwd | bf16 bwd | bf16 total | FP8 fwd | FP8 bwd | FP8 total "
-          "| FP8 vs bf16 | bf16 % ceil | FP8 % FP8 ceil |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| FP8 vs bf16 | bf16 % ceil | FP8 % FP8 ceil |" + extra)
+    print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" * 4 if variant else ""))
     weights = []
     present = set()
     for name in os.listdir(out):
-        for kind in ("bf16", "fp8"):
+        for kind in ("bf16", "fp8", "fp8v"):
             for shape in lc.SHAPES:
                 prefix = "%s-%s-" % (kind, shape)
                 if name.startswith(prefix) and name.endswith(".json"):
@@ -74,8 +79,17 @@ def main():
                     flops = lc.flops(lc.layer_config(shape), "fwd+bwd")
                 share.append("%.1f%%" % (100 * flops / (t * 1e-3) / 1e12 / ceil[key])
                              if t and ceil[key] else "?")
-            print("| %s | %s | %s | %s | %s |" % (shape, routing, " | ".join(cells),
-                                                 "%.2fx" % speedup if speedup else "?", " | ".join(share)))
+            tail = ""
+            if variant:
+                v = medians(out, "fp8v", shape, routing)
+                fwd, bwd = v and v.get("moe_layer_fwd"), v and v.get("moe_layer_bwd")
+                total = fwd + bwd if fwd and bwd else None
+                tail = " %s | %s |" % (
+                    " | ".join("%.3f" % x if x else "missing" for x in (fwd, bwd, total)),
+                    "%.2fx" % (totals["bf16"] / total) if total and totals["bf16"] else "?")
+            print("| %s | %s | %s | %s | %s |%s" % (shape, routing, " | ".join(cells),
+                                                   "%.2fx" % speedup if speedup else "?",
+                                                   " | ".join(share), tail))
             if f and f.get("moe_layer_quantize_weights"):
                 weights.append("%s %.3f ms" % (shape, f["moe_layer_quantize_weights"]))
     if weights:
