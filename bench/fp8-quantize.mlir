@@ -82,9 +82,11 @@ func.func @dequantized_transposed_1x128(%r: tensor<131072x2048xf8E4M3FN> {moe.na
 }
 
 // The same chain with the dequantized copy also returned: not fused (the
-// copy has another reader), so the dequantize kernel writes it and the
-// transposed quantize reads it, as before the fusion: the two kernels to
-// compare @dequantized_transposed_1x128 with in the same call.
+// copy is an entry result, a buffer from outside), so the dequantize kernel
+// writes it and the transposed quantize reads it, as before the fusion: the
+// two kernels to compare @dequantized_transposed_1x128 with in the same
+// call. (Before the fix of the fusion's rule, this entry was fused too and
+// its d left unwritten: bench/results/2026-11-30-h200-fp8-dsv3-table run3.)
 func.func @dequantized_transposed_1x128_apart(%r: tensor<131072x2048xf8E4M3FN> {moe.name = "r"},
                                                %rs: tensor<131072x16xf32> {moe.name = "r_scale"})
     -> (tensor<131072x2048xbf16> {moe.name = "d"}, tensor<2048x131072xf8E4M3FN> {moe.name = "qt"},

@@ -940,12 +940,16 @@ bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
 
 /// The moe.dequantize block_1x128 whose output `copy` (the source of a
 /// transposed quantize, transposedSourceOf) exists only for `transpose`:
-/// `copy` is written by the dequantize alone and read by the transpose
-/// alone (else deallocated), the dequantize comes before the transpose in
+/// `copy` is an allocation written by the dequantize alone and read by the
+/// transpose alone (else deallocated), the dequantize comes before the transpose in
 /// its block, its FP8 input [R, C] and scales are 2-D row-major buffers
 /// that nothing writes until `quantize` (untouchedUntil). Null otherwise.
 DequantizeOp dequantizeFeeding(Value copy, linalg::TransposeOp transpose,
                                QuantizeOp quantize) {
+  // An allocation of this function: a buffer from outside (an argument, an
+  // entry's result) is read there, whatever its users here.
+  if (!copy.getDefiningOp<memref::AllocOp>())
+    return {};
   DequantizeOp dq;
   for (Operation *user : copy.getUsers()) {
     if (user == transpose.getOperation() || isa<memref::DeallocOp>(user))

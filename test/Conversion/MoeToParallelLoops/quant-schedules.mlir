@@ -409,3 +409,21 @@ func.func @fp8_rows_rewritten(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32
   memref.dealloc %d : memref<256x64xbf16>
   return
 }
+
+// -----
+
+// The dequantized copy is a buffer from outside (here an argument: what an
+// entry's result becomes with out-params), read after the function returns:
+// the dequantize must write it, so the chain is not fused.
+// CHECK-LABEL: func.func @dequantized_copy_from_outside(
+// CHECK-SAME:    %{{[^:]+}}: memref<256x64xf8E4M3FN>, %{{[^:]+}}: memref<256x1xf32>, %{{[^:]+}}: memref<64x256xf8E5M2>, %{{[^:]+}}: memref<64x2xf32>, %[[D:[^:]+]]: memref<256x64xbf16>)
+// CHECK:       vector.store %{{.*}}, %[[D]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x64xbf16>, vector<8xbf16>
+// CHECK:       vector.load %[[D]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x64xbf16>, vector<8xbf16>
+func.func @dequantized_copy_from_outside(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %d: memref<256x64xbf16>) {
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  return
+}

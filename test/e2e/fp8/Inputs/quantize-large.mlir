@@ -153,6 +153,24 @@ func.func @dequantized_transposed_1x128(%x: tensor<1024x288xbf16> {moe.name = "x
   return %q, %s : tensor<288x1024xf8E5M2>, tensor<288x8xf32>
 }
 
+// The dequantized copy is also returned (an entry result: with out-params a
+// buffer from outside): the dequantize writes it, and the chain is not
+// fused; the three outputs equal the reference's.
+func.func @dequantized_transposed_1x128_copy_returned(%x: tensor<1024x288xbf16> {moe.name = "xt"})
+    -> (tensor<1024x288xbf16> {moe.name = "d"}, tensor<288x1024xf8E5M2> {moe.name = "q"}, tensor<288x8xf32> {moe.name = "scale"}) {
+  %r0 = tensor.empty() : tensor<1024x288xf8E4M3FN>
+  %rs0 = tensor.empty() : tensor<1024x3xf32>
+  %r, %rs = moe.quantize block_1x128 %x outs(%r0, %rs0) : tensor<1024x288xbf16> -> tensor<1024x288xf8E4M3FN>, tensor<1024x3xf32>
+  %d0 = tensor.empty() : tensor<1024x288xbf16>
+  %d = moe.dequantize block_1x128 %r, %rs outs(%d0) : tensor<1024x288xf8E4M3FN>, tensor<1024x3xf32> -> tensor<1024x288xbf16>
+  %t0 = tensor.empty() : tensor<288x1024xbf16>
+  %t = linalg.transpose ins(%d : tensor<1024x288xbf16>) outs(%t0 : tensor<288x1024xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<288x1024xf8E5M2>
+  %s0 = tensor.empty() : tensor<288x8xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<288x1024xbf16> -> tensor<288x1024xf8E5M2>, tensor<288x8xf32>
+  return %d, %q, %s : tensor<1024x288xbf16>, tensor<288x1024xf8E5M2>, tensor<288x8xf32>
+}
+
 // The transposed copy is also returned: it stays, and the quantize reads it.
 func.func @transposed_1x128_copy_kept(%x: tensor<1024x288xbf16> {moe.name = "xt"})
     -> (tensor<288x1024xbf16> {moe.name = "t"}, tensor<288x1024xf8E4M3FN> {moe.name = "q"}, tensor<288x8xf32> {moe.name = "scale"}) {
