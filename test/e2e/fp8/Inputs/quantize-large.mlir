@@ -153,6 +153,24 @@ func.func @dequantized_transposed_1x128(%x: tensor<1024x288xbf16> {moe.name = "x
   return %q, %s : tensor<288x1024xf8E5M2>, tensor<288x8xf32>
 }
 
+// The same chain from e5m2 rows dequantized to f32 (the fused schedule's
+// lanes then hold 4 columns, 16 bytes of the f32 copy, and the copy's
+// rounding is none) into e4m3 columns.
+func.func @dequantized_transposed_1x128_f32(%x: tensor<512x256xf32> {moe.name = "xdf"})
+    -> (tensor<256x512xf8E4M3FN> {moe.name = "q"}, tensor<256x4xf32> {moe.name = "scale"}) {
+  %r0 = tensor.empty() : tensor<512x256xf8E5M2>
+  %rs0 = tensor.empty() : tensor<512x2xf32>
+  %r, %rs = moe.quantize block_1x128 %x outs(%r0, %rs0) : tensor<512x256xf32> -> tensor<512x256xf8E5M2>, tensor<512x2xf32>
+  %d0 = tensor.empty() : tensor<512x256xf32>
+  %d = moe.dequantize block_1x128 %r, %rs outs(%d0) : tensor<512x256xf8E5M2>, tensor<512x2xf32> -> tensor<512x256xf32>
+  %t0 = tensor.empty() : tensor<256x512xf32>
+  %t = linalg.transpose ins(%d : tensor<512x256xf32>) outs(%t0 : tensor<256x512xf32>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<256x512xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<256x4xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<256x512xf32> -> tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+  return %q, %s : tensor<256x512xf8E4M3FN>, tensor<256x4xf32>
+}
+
 // The dequantized copy is also returned (an entry result: with out-params a
 // buffer from outside): the dequantize writes it, and the chain is not
 // fused; the three outputs equal the reference's.
