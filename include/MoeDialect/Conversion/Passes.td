@@ -117,7 +117,13 @@ def ConvertMoeToParallelLoopsPass
     recipes but mx_1x32) amax-reduce with warp shuffle butterflies
     (tensor-wise: warp partials, then one warp; 1x128: 16 lanes a block;
     128x128: a warp a tile) and cast with vector accesses, bit for bit the
-    reference's (a maximum is exact in any order).
+    reference's (a maximum is exact in any order). A 1x128 quantize of a
+    transposed copy reads the copy's source; where that source is a
+    dequantized copy of FP8 rows that nothing else uses (the blockwise
+    backward's columnwise operand from an FP8 residual), it reads the FP8
+    rows and their scales, and neither copy is made. The transposed
+    schedules divide by the scale's reciprocal with two FMA corrections,
+    which gives the division's bits.
     The results are the CPU reference's bit for bit for the integer outputs
     (indices, rows, group sizes) and within f32 reassociation for the
     reductions. Every other moe op gets its reference loops
