@@ -914,11 +914,14 @@ std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
   return {source, transpose};
 }
 
-/// Whether every user of `buffer` but `dq` lies before `dq` in its block or
-/// is a deallocation after `quantize`: nothing writes or frees it while the
-/// fused schedule, which takes dq's reads to quantize's place, has yet to
-/// read it. `buffer` must be a block argument or an allocation (no view of
-/// another buffer, which could be written through that one).
+/// Whether every user of `buffer` but `dq` lies before `dq` in its block
+/// (and lets it escape nowhere) or is a deallocation after `quantize`:
+/// nothing writes or frees it while the fused schedule, which takes dq's
+/// reads to quantize's place, has yet to read it. `buffer` must be a block
+/// argument or an allocation (no view of another buffer, which could be
+/// written through that one). An entry's argument buffers are taken to be
+/// distinct (moe-runner allocates each; an input passed again as an output
+/// would race in other kernels too).
 bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
   if (!isa<BlockArgument>(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
     return false;
@@ -929,7 +932,12 @@ bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
     Operation *inBlock = block->findAncestorOpInBlock(*user);
     if (!inBlock)
       return false;
-    if (inBlock->isBeforeInBlock(dq))
+    // Before dq: fine where it cannot let the buffer escape (through which
+    // it could be written later): an op with known effects and no results
+    // (no view, no extracted pointer) that does not pass it on to a region's
+    // results (no terminator), not a call.
+    if (inBlock->isBeforeInBlock(dq) && user->getNumResults() == 0 &&
+        isa<MemoryEffectOpInterface>(user) && !user->hasTrait<OpTrait::IsTerminator>())
       continue;
     if (isa<memref::DeallocOp>(user) && quantize->isBeforeInBlock(inBlock))
       continue;

@@ -427,3 +427,70 @@ func.func @dequantized_copy_from_outside(%r: memref<256x64xf8E4M3FN>, %rs: memre
   memref.dealloc %t : memref<64x256xbf16>
   return
 }
+
+// -----
+
+// A view of the FP8 rows, made before the dequantize, is written between
+// the dequantize and the quantize: the chain is not fused (the dequantize
+// keeps its kernel and reads the rows before the write).
+// CHECK-LABEL: func.func @fp8_rows_written_through_a_view(
+// CHECK:       memref.alloc() : memref<256x64xbf16>
+// CHECK:       memref.copy
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+func.func @fp8_rows_written_through_a_view(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>, %r2: memref<256x64xf8E4M3FN>) {
+  %v = memref.cast %r : memref<256x64xf8E4M3FN> to memref<?x64xf8E4M3FN>
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %c = memref.cast %r2 : memref<256x64xf8E4M3FN> to memref<?x64xf8E4M3FN>
+  memref.copy %c, %v : memref<?x64xf8E4M3FN> to memref<?x64xf8E4M3FN>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  return
+}
+
+// -----
+
+// A pointer of the FP8 rows is taken before the dequantize (it could be
+// written through later): not fused.
+// CHECK-LABEL: func.func @fp8_rows_pointer_taken(
+// CHECK:       memref.alloc() : memref<256x64xbf16>
+// CHECK:       vector.load %{{.*}} : memref<256x64xbf16>, vector<8xbf16>
+func.func @fp8_rows_pointer_taken(%r: memref<256x64xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>) -> index {
+  %p = memref.extract_aligned_pointer_as_index %r : memref<256x64xf8E4M3FN> -> index
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  return %p : index
+}
+
+// -----
+
+// The FP8 rows written before the dequantize (by a quantize into them): the
+// write happens first either way, so the chain is fused.
+// CHECK-LABEL: func.func @fp8_rows_written_before(
+// CHECK-NOT:   moe.dequantize
+// CHECK:       vector.load %{{.*}} {alignment = 8 : i64} : memref<256x64xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK-NOT:   memref<256x64xbf16>, vector<8xbf16>
+// CHECK:       return
+func.func @fp8_rows_written_before(%x: memref<256x64xbf16>, %q: memref<64x256xf8E5M2>, %s: memref<64x2xf32>) {
+  %r = memref.alloc() : memref<256x64xf8E4M3FN>
+  %rs = memref.alloc() : memref<256x1xf32>
+  moe.quantize block_1x128 %x outs(%r, %rs) : memref<256x64xbf16> -> memref<256x64xf8E4M3FN>, memref<256x1xf32>
+  %d = memref.alloc() : memref<256x64xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x64xf8E4M3FN>, memref<256x1xf32> -> memref<256x64xbf16>
+  %t = memref.alloc() : memref<64x256xbf16>
+  linalg.transpose ins(%d : memref<256x64xbf16>) outs(%t : memref<64x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E5M2>, memref<64x2xf32>
+  memref.dealloc %t : memref<64x256xbf16>
+  memref.dealloc %d : memref<256x64xbf16>
+  memref.dealloc %r : memref<256x64xf8E4M3FN>
+  memref.dealloc %rs : memref<256x1xf32>
+  return
+}
