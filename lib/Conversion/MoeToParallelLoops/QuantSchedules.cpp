@@ -268,6 +268,21 @@ SmallVector<Value> loadFp8RowVectorAsF32(OpBuilder &b, Location loc, Value x,
       b, loc, loadRowBits(b, loc, x, row, col, width), fp8Type);
 }
 
+/// The `width` FP8 values x[row, col ...] (one vector) dequantized by
+/// `scale` as f32: decode(q) · scale, NaN canonical. The dequantize schedule
+/// and the transposed quantize of a dequantized copy both compute it here,
+/// so the second sees the bits the first would have written.
+SmallVector<Value> loadDequantizedRowVector(OpBuilder &b, Location loc,
+                                            Value x, Value row, Value col,
+                                            int64_t width, Value scale,
+                                            Fp8Conversion conversion) {
+  SmallVector<Value> lanes;
+  for (Value v : loadFp8RowVectorAsF32(b, loc, x, row, col, width, conversion))
+    lanes.push_back(
+        canonicalizeNaN(b, loc, arith::MulFOp::create(b, loc, v, scale)));
+  return lanes;
+}
+
 //===----------------------------------------------------------------------===//
 // tensorwise, delayed
 //===----------------------------------------------------------------------===//
@@ -632,30 +647,26 @@ struct TransposedSource {
   Value values;
   Value scales;
   Type copyType;
-  Fp8Conversion conversion = Fp8Conversion::Arithmetic;
 
   /// The source as the transpose sees it: values, or the copy.
   MemRefType rowsType() const {
     auto type = cast<MemRefType>(values.getType());
     return scales ? MemRefType::get(type.getShape(), copyType) : type;
   }
-  bool isDequantized() const { return static_cast<bool>(scales); }
 
   /// Columns col ... col + width - 1 of `row` as f32 (width divides 128, so
   /// they lie in one block of the scales).
   SmallVector<Value> loadRow(OpBuilder &b, Location loc, Value row, Value col,
-                             int64_t width) const {
+                             int64_t width, Fp8Conversion conversion) const {
     if (!scales)
       return loadRowVectorAsF32(b, loc, values, row, col, width);
     Idx ix{b, loc};
-    // emitDequantizeGpu's arithmetic, then the copy's rounding.
+    // The dequantize schedule's values, then the copy's rounding.
     Value s = loadAsF32(b, loc, scales, {row, ix.div(col, ix.c(128))});
     SmallVector<Value> lanes;
-    for (Value v : loadFp8RowVectorAsF32(b, loc, values, row, col, width,
-                                         conversion))
-      lanes.push_back(roundToCopy(
-          b, loc,
-          canonicalizeNaN(b, loc, arith::MulFOp::create(b, loc, v, s))));
+    for (Value v : loadDequantizedRowVector(b, loc, values, row, col, width, s,
+                                            conversion))
+      lanes.push_back(roundToCopy(b, loc, v, conversion));
     return lanes;
   }
 
@@ -664,7 +675,8 @@ struct TransposedSource {
   /// nearest even like the reference's integer rounding, which the CPU
   /// keeps; they differ only in a NaN's payload, which the quantize turns
   /// into the one FP8 NaN either way.
-  Value roundToCopy(OpBuilder &b, Location loc, Value v) const {
+  Value roundToCopy(OpBuilder &b, Location loc, Value v,
+                    Fp8Conversion conversion) const {
     if (copyType.isF32())
       return v;
     if (conversion == Fp8Conversion::Instructions &&
@@ -717,7 +729,8 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
         SmallVector<SmallVector<Value>> values(width);
         for (int64_t i = 0; i < kTransposedLaneRows; ++i)
           for (auto [j, v] : llvm::enumerate(
-                   source.loadRow(tb, tl, t.add(r0, t.c(i)), c0, width)))
+                   source.loadRow(tb, tl, t.add(r0, t.c(i)), c0, width,
+                                  conversion)))
             values[j].push_back(v);
         storeColumnBlocks(tb, tl, values,
                           {c0, r0, rowBlock, part, valid, kTransposedLaneRows},
@@ -937,7 +950,8 @@ bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
     // (no view, no extracted pointer) that does not pass it on to a region's
     // results (no terminator), not a call.
     if (inBlock->isBeforeInBlock(dq) && user->getNumResults() == 0 &&
-        isa<MemoryEffectOpInterface>(user) && !user->hasTrait<OpTrait::IsTerminator>())
+        isa<MemoryEffectOpInterface>(user) &&
+        !user->hasTrait<OpTrait::IsTerminator>())
       continue;
     if (isa<memref::DeallocOp>(user) && quantize->isBeforeInBlock(inBlock))
       continue;
@@ -949,9 +963,10 @@ bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
 /// The moe.dequantize block_1x128 whose output `copy` (the source of a
 /// transposed quantize, transposedSourceOf) exists only for `transpose`:
 /// `copy` is an allocation written by the dequantize alone and read by the
-/// transpose alone (else deallocated), the dequantize comes before the transpose in
-/// its block, its FP8 input [R, C] and scales are 2-D row-major buffers
-/// that nothing writes until `quantize` (untouchedUntil). Null otherwise.
+/// transpose alone (else deallocated), the dequantize comes before the
+/// transpose in its block, its FP8 input [R, C] and scales are 2-D
+/// row-major buffers that nothing writes until `quantize`
+/// (untouchedUntil). Null otherwise.
 DequantizeOp dequantizeFeeding(Value copy, linalg::TransposeOp transpose,
                                QuantizeOp quantize) {
   // An allocation of this function: a buffer from outside (an argument, an
@@ -1015,8 +1030,7 @@ void fuseDequantizedTransposedQuantizes(Operation *root,
     emitTransposedRowBlockQuantize(
         rewriter, quantize.getLoc(),
         TransposedSource{dq.getInput(), dq.getScale(),
-                         cast<MemRefType>(copy.getType()).getElementType(),
-                         conversion},
+                         cast<MemRefType>(copy.getType()).getElementType()},
         quantize.getOutputInit(), quantize.getScaleInit(),
         fp8MaxOf(quantize.getOutputInit()), conversion);
     rewriter.eraseOp(quantize);
@@ -1093,12 +1107,10 @@ LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
                              n.div(n.rem(row, m), n.c(blk->rows)));
           s = loadAsF32(nb, nl, sv, {scaleRow, n.div(col, n.c(blk->cols))});
         }
-        SmallVector<Value> lanes;
-        for (Value v :
-             loadFp8RowVectorAsF32(nb, nl, x, row, col, width, conversion))
-          lanes.push_back(
-              canonicalizeNaN(nb, nl, arith::MulFOp::create(nb, nl, v, s)));
-        storeRowVectorFromF32(nb, nl, lanes, y, row, col);
+        storeRowVectorFromF32(
+            nb, nl,
+            loadDequantizedRowVector(nb, nl, x, row, col, width, s, conversion),
+            y, row, col);
       });
   return success();
 }
