@@ -31,6 +31,21 @@ def medians(out, kind, shape, routing):
     return {e.get("name"): e.get("median_ms") for e in d.get("entries", [])}
 
 
+def times(m):
+    """(forward, backward, forward+backward) ms of one kind's medians, None where missing."""
+    fwd = m and m.get("moe_layer_fwd")
+    bwd = m and m.get("moe_layer_bwd")
+    return fwd, bwd, (fwd + bwd if fwd and bwd else None)
+
+
+def cells(ts):
+    return ["%.3f" % v if v else "missing" for v in ts]
+
+
+def speedup(base, other):
+    return "%.2fx" % (base / other) if base and other else "?"
+
+
 def main():
     out = sys.argv[1]
     ceil = {}
@@ -63,14 +78,8 @@ def main():
             if (shape, routing) not in present:
                 continue
             b, f = medians(out, "bf16", shape, routing), medians(out, "fp8", shape, routing)
-            cells = []
-            totals = {}
-            for name, m in (("bf16", b), ("fp8", f)):
-                fwd = m and m.get("moe_layer_fwd")
-                bwd = m and m.get("moe_layer_bwd")
-                totals[name] = fwd + bwd if fwd and bwd else None
-                cells += ["%.3f" % v if v else "missing" for v in (fwd, bwd, totals[name])]
-            speedup = (totals["bf16"] / totals["fp8"]) if totals["bf16"] and totals["fp8"] else None
+            bt, ft = times(b), times(f)
+            totals = {"bf16": bt[2], "fp8": ft[2]}
             share = []
             flops = None
             for name, key in (("bf16", "bf16_tflops"), ("fp8", "fp8_e4m3_tflops")):
@@ -81,15 +90,10 @@ def main():
                              if t and ceil[key] else "?")
             tail = ""
             if variant:
-                v = medians(out, "fp8v", shape, routing)
-                fwd, bwd = v and v.get("moe_layer_fwd"), v and v.get("moe_layer_bwd")
-                total = fwd + bwd if fwd and bwd else None
-                tail = " %s | %s |" % (
-                    " | ".join("%.3f" % x if x else "missing" for x in (fwd, bwd, total)),
-                    "%.2fx" % (totals["bf16"] / total) if total and totals["bf16"] else "?")
-            print("| %s | %s | %s | %s | %s |%s" % (shape, routing, " | ".join(cells),
-                                                   "%.2fx" % speedup if speedup else "?",
-                                                   " | ".join(share), tail))
+                vt = times(medians(out, "fp8v", shape, routing))
+                tail = " %s | %s |" % (" | ".join(cells(vt)), speedup(bt[2], vt[2]))
+            print("| %s | %s | %s | %s | %s |%s" % (shape, routing, " | ".join(cells(bt) + cells(ft)),
+                                                   speedup(bt[2], ft[2]), " | ".join(share), tail))
             if f and f.get("moe_layer_quantize_weights"):
                 weights.append("%s %.3f ms" % (shape, f["moe_layer_quantize_weights"]))
     if weights:
