@@ -85,7 +85,9 @@
 # moe-fp8-weight-inputs (the layer takes FP8 weights, quantized by
 # @moe_layer_quantize_weights); MOE_FP8_INSTRUCTIONS=false makes the
 # quantize kernels convert by integer arithmetic (moe-compile
-# --fp8-instructions=false) instead of cvt instructions.
+# --fp8-instructions=false) instead of cvt instructions;
+# MOE_FP8_GLU_QUANTIZE=true computes the glu inside the quantize of its
+# output (moe-compile --fp8-glu-quantize: one kernel, h never stored).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -101,11 +103,12 @@ PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
+GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-false}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "${@:4}" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 

@@ -4,7 +4,9 @@
 # delayed, 1x128 and 128x128 blocks, saturation, zero blocks, specials; not
 # mx_1x32, which sm_90 rejects) and test/e2e/fp8/Inputs/quantize-large.mlir
 # (every recipe at larger sizes, on the NaN/inf/huge/subnormal inputs of
-# Inputs/write-quantize-inputs.py) are compiled for the GPU and for the CPU,
+# Inputs/write-quantize-inputs.py) and Inputs/glu-quantize.mlir (moe.glu →
+# quantize chains; the GPU side with --fp8-glu-quantize: the glu computed in
+# the quantize's schedule) are compiled for the GPU and for the CPU,
 # both run, and every .npy of the two --dump directories must be the same
 # bytes (FP8 is dumped as exact float32).
 #
@@ -30,7 +32,7 @@ MODE=${1:-}
 FP8=$ROOT/test/e2e/fp8
 
 cases() {
-  for f in "$FP8"/*.mlir "$FP8/Inputs/quantize-large.mlir"; do
+  for f in "$FP8"/*.mlir "$FP8/Inputs/quantize-large.mlir" "$FP8/Inputs/glu-quantize.mlir"; do
     case $(basename "$f") in quantize-mx-*) continue ;; esac
     echo "$f"
   done
@@ -46,7 +48,10 @@ compile)
   python3 "$FP8/Inputs/write-quantize-inputs.py" "$OUT/in"
   for f in $(cases); do
     name=$(basename "$f" .mlir)
-    "$BUILD/bin/moe-compile" --quiet "${gpu_flags[@]}" "$f" -o "$OUT/gpu/$name"
+    # glu-quantize's chains fused (the option is off by default).
+    fused=()
+    [ "$name" = glu-quantize ] && fused=(--fp8-glu-quantize)
+    "$BUILD/bin/moe-compile" --quiet "${gpu_flags[@]}" "${fused[@]}" "$f" -o "$OUT/gpu/$name"
     "$BUILD/bin/moe-compile" --quiet --target=cpu "$f" -o "$OUT/cpu/$name"
   done
   if [ "${BENCH:-0}" = 1 ]; then

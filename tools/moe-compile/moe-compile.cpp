@@ -170,6 +170,13 @@ static cl::opt<bool> tiledTransposes(
              "per tile staged in shared memory (=false: one thread per "
              "element, to compare)"),
     cl::cat(category));
+static cl::opt<bool> fp8GluQuantize(
+    "fp8-glu-quantize", cl::init(false),
+    cl::desc("GPU targets and --gpu-schedules: the block_1x128 quantize of a "
+             "moe.glu output that nothing else reads computes the glu "
+             "itself, one kernel instead of two (the same bits; off until "
+             "measured on a GPU)"),
+    cl::cat(category));
 static cl::opt<bool> fp8Instructions(
     "fp8-instructions", cl::init(true),
     cl::desc("GPU targets sm_89 and newer: FP8 quantize/dequantize kernels "
@@ -406,11 +413,13 @@ int main(int argc, char **argv) {
     options.deferHostWaits = deferHostWaits;
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;
+    options.fp8GluQuantize = fp8GluQuantize;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {
     moe::MoeLowerToCpuOptions options;
     options.gpuSchedules = gpuSchedules;
+    options.fp8GluQuantize = fp8GluQuantize;
     options.outParams = true;
     moe::buildMoeLowerToCpuPipeline(pm, options);
   }

@@ -151,6 +151,12 @@ def ConvertMoeToParallelLoopsPass
     bit). On the CPU,
     `convert-warp-shuffles-to-lane-loops` runs the lanes in order.
 
+    With `fuse-glu-quantize`, a `moe.quantize block_1x128` whose input only a
+    `moe.glu` writes (an allocation nothing else reads: the FP8 forward's
+    fc2 input) becomes the quantize's row-block schedule computing the glu
+    from gate and up (the glu schedule's arithmetic, rounded to h's type as
+    its store would): h is never written, the glu kernel goes.
+
     With `fp8-instructions` (GPU targets sm_89 and newer), the quantize and
     dequantize schedules convert between f32 and FP8 with the
     `nvvm.convert.f32x2.to.f8x2` (cvt.rn.satfinite) and
@@ -174,6 +180,10 @@ def ConvertMoeToParallelLoopsPass
     Option<"fp8Instructions", "fp8-instructions", "bool", /*default=*/"false",
            "FP8 quantize/dequantize convert with the sm_89+ cvt "
            "instructions (NVVM ops) instead of integer arithmetic">,
+    Option<"fuseGluQuantize", "fuse-glu-quantize", "bool", /*default=*/"false",
+           "A moe.quantize block_1x128 of a moe.glu output that nothing else "
+           "reads computes the glu's values itself: one kernel, h never "
+           "stored (the same bits)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

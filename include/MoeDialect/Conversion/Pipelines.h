@@ -26,6 +26,13 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
                      "of 32 (convert-moe-to-parallel-loops{warp-router}); "
                      "on the CPU with gpu-schedules, its lanes run in order"),
       llvm::cl::init(true)};
+  typename PassPipelineOptions<Derived>::template Option<bool> fp8GluQuantize{
+      *this, "fp8-glu-quantize",
+      llvm::cl::desc("The block_1x128 quantize of a moe.glu output that "
+                     "nothing else reads computes the glu itself, one kernel "
+                     "(convert-moe-to-parallel-loops{fuse-glu-quantize}; off "
+                     "until measured on a GPU)"),
+      llvm::cl::init(false)};
 };
 
 /// How moe-lower-to-gpu computes bf16 grouped matmuls.

@@ -66,6 +66,8 @@ struct ConvertMoeToParallelLoopsPass
                           : gpu_schedules::Fp8Conversion::Arithmetic;
     gpu_schedules::fuseDequantizedTransposedQuantizes(getOperation(),
                                                       conversion);
+    if (fuseGluQuantize)
+      gpu_schedules::fuseGluQuantizes(getOperation(), conversion);
     // The parallel schedules first; the reference loops are the fallback
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());

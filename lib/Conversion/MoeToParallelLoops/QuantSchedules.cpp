@@ -398,6 +398,11 @@ void emitTensorQuantize(OpBuilder &b, Location loc, QuantRecipe recipe,
 /// `width` elements from `first`. Where the last block is partial (N not a
 /// multiple of 128) an access past N is `clamped` to the block's last
 /// vector (re-reading it leaves the amax unchanged) and not `stored`.
+/// The f32 values of columns col ... col + width - 1 of a row that a row
+/// schedule quantizes.
+using RowLanes = llvm::function_ref<SmallVector<Value>(
+    OpBuilder &, Location, Value row, Value col, int64_t width)>;
+
 struct LaneColumns {
   int64_t cols, width, loads;
   bool partialBlocks;
@@ -420,13 +425,23 @@ struct LaneColumns {
     }
   }
 
+  /// Each access's lanes as f32, of row `row` (RowLanes).
+  SmallVector<SmallVector<Value>> load(OpBuilder &b, Location loc,
+                                       RowLanes rowLanes, Value row) const {
+    SmallVector<SmallVector<Value>> lanes;
+    for (Value c : clamped)
+      lanes.push_back(rowLanes(b, loc, row, c, width));
+    return lanes;
+  }
   /// Each access's lanes as f32, from row `row` of `x`.
   SmallVector<SmallVector<Value>> load(OpBuilder &b, Location loc, Value x,
                                        Value row) const {
-    SmallVector<SmallVector<Value>> lanes;
-    for (Value c : clamped)
-      lanes.push_back(loadRowVectorAsF32(b, loc, x, row, c, width));
-    return lanes;
+    return load(
+        b, loc,
+        [&](OpBuilder &lb, Location ll, Value r, Value c, int64_t w) {
+          return loadRowVectorAsF32(lb, ll, x, r, c, w);
+        },
+        row);
   }
 
   /// Stores each access (inside N) quantized with `scale`, where `valid`.
@@ -446,18 +461,18 @@ struct LaneColumns {
 /// block_1x128: 16 lanes per (row, column block), kBlockThreads / 16 such
 /// units per block; a unit past the last computes on the last one and
 /// stores nothing (every lane takes part in the shuffles).
-void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
-                          Value scale, double fp8Max,
-                          Fp8Conversion conversion) {
+/// The rows [numRows, cols] come from `rowLanes`, `width` elements an
+/// access (emitRowBlockQuantize: from the input buffer).
+void emitRowBlockQuantizeOf(OpBuilder &b, Location loc, Value numRows,
+                            int64_t cols, int64_t width, RowLanes rowLanes,
+                            Value output, Value scale, double fp8Max,
+                            Fp8Conversion conversion) {
   Idx ix{b, loc};
-  int64_t cols = lastDimOf(input);
-  int64_t width = accessWidth({input, output}, cols, kLaneColumns);
   int64_t blockCols = kSegmentLanes * kLaneColumns;
   int64_t colBlocks = llvm::divideCeil(cols, blockCols);
   int64_t unitsPerBlock = kBlockThreads / kSegmentLanes;
-  Value x = asRows(b, loc, input), q = asRows(b, loc, output),
-        sv = asRows(b, loc, scale);
-  Value units = ix.mul(dimOf(b, loc, x, 0), ix.c(colBlocks));
+  Value q = asRows(b, loc, output), sv = asRows(b, loc, scale);
+  Value units = ix.mul(numRows, ix.c(colBlocks));
   blockThreadsFor(b, loc, ix.ceilDiv(units, ix.c(unitsPerBlock)), kBlockThreads,
                   [&](OpBuilder &tb, Location tl, Value block, Value thread) {
                     Idx t{tb, tl};
@@ -472,7 +487,7 @@ void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
                                         t.mul(sub, t.c(kLaneColumns)));
                     LaneColumns lane(tb, tl, first, cols, width, conversion);
                     SmallVector<SmallVector<Value>> lanes =
-                        lane.load(tb, tl, x, row);
+                        lane.load(tb, tl, rowLanes, row);
                     Value acc = f32Const(tb, tl, 0.0);
                     for (ArrayRef<Value> access : lanes)
                       acc = amaxOf(tb, tl, acc, access);
@@ -484,6 +499,20 @@ void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
                            });
                     lane.store(tb, tl, lanes, s, q, row, valid);
                   });
+}
+
+void emitRowBlockQuantize(OpBuilder &b, Location loc, Value input, Value output,
+                          Value scale, double fp8Max,
+                          Fp8Conversion conversion) {
+  int64_t cols = lastDimOf(input);
+  int64_t width = accessWidth({input, output}, cols, kLaneColumns);
+  Value x = asRows(b, loc, input);
+  emitRowBlockQuantizeOf(
+      b, loc, dimOf(b, loc, x, 0), cols, width,
+      [&](OpBuilder &lb, Location ll, Value row, Value col, int64_t w) {
+        return loadRowVectorAsF32(lb, ll, x, row, col, w);
+      },
+      output, scale, fp8Max, conversion);
 }
 
 /// block_128x128: a warp per tile, kBlockThreads / 32 tiles per block;
@@ -637,6 +666,24 @@ void storeColumnBlocks(OpBuilder &b, Location loc,
   }
 }
 
+/// The f32 `v` rounded to `type` and back to f32: what storing it in a
+/// buffer of `type` and loading it again gives a quantize. With the FP8
+/// instructions (sm_89+), bf16 and f16 round by cvt.rn (arith.truncf):
+/// round to nearest even like the reference's integer rounding, which the
+/// CPU keeps; they differ only in a NaN's payload, which the quantize turns
+/// into the one FP8 NaN either way.
+Value roundThroughType(OpBuilder &b, Location loc, Value v, Type type,
+                       Fp8Conversion conversion) {
+  if (type.isF32())
+    return v;
+  if (conversion == Fp8Conversion::Instructions &&
+      isa<BFloat16Type, Float16Type>(type))
+    return arith::ExtFOp::create(
+        b, loc, b.getF32Type(),
+        arith::TruncFOp::create(b, loc, type, v).getResult());
+  return elementToF32(b, loc, f32ToElement(b, loc, v, type));
+}
+
 /// What the transposed schedule reads: the rows of `values` [R, C] as they
 /// are, or, where `scales` is set, the rows of an FP8 `values` that a
 /// moe.dequantize block_1x128 by `scales` [R, ⌈C/128⌉] would have written
@@ -670,21 +717,9 @@ struct TransposedSource {
     return lanes;
   }
 
-  /// `v` rounded to copyType and back to f32. With the FP8 instructions
-  /// (sm_89+), bf16 and f16 round by cvt.rn (arith.truncf): round to
-  /// nearest even like the reference's integer rounding, which the CPU
-  /// keeps; they differ only in a NaN's payload, which the quantize turns
-  /// into the one FP8 NaN either way.
   Value roundToCopy(OpBuilder &b, Location loc, Value v,
                     Fp8Conversion conversion) const {
-    if (copyType.isF32())
-      return v;
-    if (conversion == Fp8Conversion::Instructions &&
-        isa<BFloat16Type, Float16Type>(copyType))
-      return arith::ExtFOp::create(
-          b, loc, b.getF32Type(),
-          arith::TruncFOp::create(b, loc, copyType, v).getResult());
-    return elementToF32(b, loc, f32ToElement(b, loc, v, copyType));
+    return roundThroughType(b, loc, v, copyType, conversion);
   }
 };
 
@@ -871,6 +906,24 @@ bool takesQuantizeWithTranspose(QuantizeWithTransposeOp op) {
   return isa<BFloat16Type, Float16Type, Float32Type>(source.getElementType());
 }
 
+/// The one op of type OpT among `buffer`'s users, one that writes it
+/// (initOf(op) == buffer), where every other user is `reader` or a
+/// deallocation; null otherwise.
+template <typename OpT>
+OpT soleWriterOf(Value buffer, Operation *reader,
+                 llvm::function_ref<Value(OpT)> initOf) {
+  OpT writer;
+  for (Operation *user : buffer.getUsers()) {
+    if (user == reader || isa<memref::DeallocOp>(user))
+      continue;
+    auto op = dyn_cast<OpT>(user);
+    if (!op || writer || initOf(op) != buffer)
+      return {};
+    writer = op;
+  }
+  return writer;
+}
+
 /// The source of `quantize`'s input when the input is a buffer that a
 /// 2-D linalg.transpose (permutation [1, 0]) writes and only this quantize
 /// reads (its other users: the transpose and deallocations), with nothing
@@ -883,15 +936,8 @@ std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
   if (quantize.getRecipe() != QuantRecipe::Block1x128 ||
       !input.getDefiningOp<memref::AllocOp>())
     return {};
-  linalg::TransposeOp transpose;
-  for (Operation *user : input.getUsers()) {
-    if (user == quantize.getOperation() || isa<memref::DeallocOp>(user))
-      continue;
-    auto t = dyn_cast<linalg::TransposeOp>(user);
-    if (!t || transpose || t.getInit() != input)
-      return {};
-    transpose = t;
-  }
+  auto transpose = soleWriterOf<linalg::TransposeOp>(
+      input, quantize, [](linalg::TransposeOp t) { return t.getInit(); });
   if (!transpose || transpose->getBlock() != quantize->getBlock() ||
       !transpose->isBeforeInBlock(quantize) ||
       transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
@@ -973,15 +1019,8 @@ DequantizeOp dequantizeFeeding(Value copy, linalg::TransposeOp transpose,
   // entry's result) is read there, whatever its users here.
   if (!copy.getDefiningOp<memref::AllocOp>())
     return {};
-  DequantizeOp dq;
-  for (Operation *user : copy.getUsers()) {
-    if (user == transpose.getOperation() || isa<memref::DeallocOp>(user))
-      continue;
-    auto d = dyn_cast<DequantizeOp>(user);
-    if (!d || dq || d.getOutputInit() != copy)
-      return {};
-    dq = d;
-  }
+  auto dq = soleWriterOf<DequantizeOp>(
+      copy, transpose, [](DequantizeOp d) { return d.getOutputInit(); });
   if (!dq || !dq.hasPureBufferSemantics() ||
       dq.getRecipe() != QuantRecipe::Block1x128 ||
       dq->getBlock() != transpose->getBlock() ||
@@ -1008,17 +1047,123 @@ void eraseIfOnlyDeallocated(RewriterBase &rewriter, Value buffer) {
   rewriter.eraseOp(alloc);
 }
 
-} // namespace
+/// Whether every op strictly between `first` and `last` (one block, first
+/// before last) has known memory effects and none of them writes or frees:
+/// whatever buffer, view or pointer they touch, what `first` read is
+/// unchanged at `last`.
+bool nothingWrittenBetween(Operation *first, Operation *last) {
+  for (Operation *op = first->getNextNode(); op != last;
+       op = op->getNextNode()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (auto &instance : instances)
+      if (!isa<MemoryEffects::Allocate, MemoryEffects::Read>(
+              instance.getEffect()))
+        return false;
+  }
+  return true;
+}
 
-void fuseDequantizedTransposedQuantizes(Operation *root,
-                                        Fp8Conversion conversion) {
+/// The moe.glu whose output `h` (the input of `quantize`, block_1x128)
+/// exists only for that quantize: `h` is a 2-D row-major allocation that
+/// the glu writes, the quantize reads and nothing else uses but
+/// deallocations; the glu precedes the quantize in its block, its gate and
+/// up are 2-D row-major, and nothing between the two writes
+/// (nothingWrittenBetween), so gate and up hold at the quantize what the
+/// glu read. Null otherwise.
+GluOp gluFeeding(QuantizeOp quantize) {
+  Value h = quantize.getInput();
+  auto hType = dyn_cast<MemRefType>(h.getType());
+  if (quantize.getRecipe() != QuantRecipe::Block1x128 || !hType ||
+      hType.getRank() != 2 || !isRowMajor(h) ||
+      !h.getDefiningOp<memref::AllocOp>() ||
+      !isRowMajor(quantize.getOutputInit()))
+    return {};
+  auto scaleType = dyn_cast<MemRefType>(quantize.getScaleInit().getType());
+  if (!scaleType || !scaleType.getLayout().isIdentity())
+    return {};
+  auto glu = soleWriterOf<GluOp>(h, quantize,
+                                [](GluOp g) { return g.getHInit(); });
+  if (!glu || !glu.hasPureBufferSemantics() ||
+      glu->getBlock() != quantize->getBlock() ||
+      !glu->isBeforeInBlock(quantize) ||
+      !nothingWrittenBetween(glu, quantize))
+    return {};
+  for (Value v : {glu.getGate(), glu.getUp()}) {
+    if (!v)
+      continue;
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || type.getRank() != 2 || !isRowMajor(v))
+      return {};
+  }
+  return glu;
+}
+
+/// The moe.quantize ops on buffers under `root`, in walk order (collected
+/// first: the fusions erase ops as they go).
+SmallVector<QuantizeOp> bufferQuantizes(Operation *root) {
   SmallVector<QuantizeOp> quantizes;
   root->walk([&](QuantizeOp op) {
     if (op.hasPureBufferSemantics())
       quantizes.push_back(op);
   });
+  return quantizes;
+}
+
+} // namespace
+
+void fuseGluQuantizes(Operation *root, Fp8Conversion conversion) {
   IRRewriter rewriter(root->getContext());
-  for (QuantizeOp quantize : quantizes) {
+  for (QuantizeOp quantize : bufferQuantizes(root)) {
+    GluOp glu = gluFeeding(quantize);
+    if (!glu)
+      continue;
+    Value h = quantize.getInput(), gate = glu.getGate(), up = glu.getUp();
+    Type hElement = cast<MemRefType>(h.getType()).getElementType();
+    int64_t cols = lastDimOf(h);
+    SmallVector<Value> reads{gate, quantize.getOutputInit()};
+    if (up)
+      reads.push_back(up);
+    int64_t width = accessWidth(reads, cols, kLaneColumns);
+    Activation act = glu.getActivation();
+    Location loc = quantize.getLoc();
+    rewriter.setInsertionPoint(quantize);
+    // The glu schedule's values (emitGluRows), rounded as storing them in h
+    // and loading them again would.
+    emitRowBlockQuantizeOf(
+        rewriter, loc, dimOf(rewriter, loc, h, 0), cols, width,
+        [&](OpBuilder &b, Location l, Value row, Value col, int64_t w) {
+          SmallVector<Value> g = loadRowVectorAsF32(b, l, gate, row, col, w);
+          SmallVector<Value> u =
+              up ? loadRowVectorAsF32(b, l, up, row, col, w)
+                 : loadRowVectorAsF32(
+                       b, l, gate, row,
+                       arith::AddIOp::create(b, l, col, indexConst(b, l, cols)),
+                       w);
+          SmallVector<Value> lanes;
+          for (int64_t i = 0; i < w; ++i)
+            lanes.push_back(roundThroughType(
+                b, l,
+                arith::MulFOp::create(
+                    b, l, opmath::buildActivation(b, l, act, g[i]), u[i]),
+                hElement, conversion));
+          return lanes;
+        },
+        quantize.getOutputInit(), quantize.getScaleInit(),
+        fp8MaxOf(quantize.getOutputInit()), conversion);
+    rewriter.eraseOp(quantize);
+    rewriter.eraseOp(glu);
+    eraseIfOnlyDeallocated(rewriter, h);
+  }
+}
+
+void fuseDequantizedTransposedQuantizes(Operation *root,
+                                        Fp8Conversion conversion) {
+  IRRewriter rewriter(root->getContext());
+  for (QuantizeOp quantize : bufferQuantizes(root)) {
     auto [copy, transpose] = transposedSourceOf(quantize);
     if (!copy)
       continue;

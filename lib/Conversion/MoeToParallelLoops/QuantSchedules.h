@@ -86,6 +86,14 @@ LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
 void fuseDequantizedTransposedQuantizes(Operation *root,
                                         Fp8Conversion conversion);
 
+/// Each moe.quantize block_1x128 of a moe.glu's output that nothing else
+/// uses (the forward's fc2 input, which moe-fp8-placement quantizes for the
+/// FP8 down projection) becomes the row-block schedule computing the glu's
+/// values from gate and up itself: h is neither written nor read again,
+/// and the values are those the glu would have stored, bit for bit. Runs
+/// before the patterns, which would lower the glu on its own first.
+void fuseGluQuantizes(Operation *root, Fp8Conversion conversion);
+
 /// moe.quantize / moe.dequantize on buffers → these schedules, converting
 /// by `conversion`.
 void populateQuantSchedulePatterns(RewritePatternSet &patterns,

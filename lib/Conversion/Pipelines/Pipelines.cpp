@@ -248,6 +248,7 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
     moe::ConvertMoeToParallelLoopsPassOptions schedules;
     schedules.hoistScratch = true;
     schedules.warpRouter = options.warpRouter;
+    schedules.fuseGluQuantize = options.fp8GluQuantize;
     pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
     // The warp schedules' shuffles, lane by lane.
     pm.addNestedPass<func::FuncOp>(
@@ -312,6 +313,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   moe::ConvertMoeToParallelLoopsPassOptions loops;
   loops.singleThreadKernels = true;
   loops.warpRouter = options.warpRouter;
+  loops.fuseGluQuantize = options.fp8GluQuantize;
   // cvt between f32 and e4m3/e5m2 exists from sm_89 (Ada) on.
   loops.fp8Instructions =
       options.fp8Instructions && smVersion(options.chip) >= 89;
