@@ -5,11 +5,16 @@
 #include "moe_runtime/FileUtil.h"
 #include "moe_runtime/Inputs.h"
 #include "moe_runtime/Npy.h"
+#include "moe_runtime/Random.h"
 #include "moe_runtime/Timing.h"
 #include "moe_runtime/Tool.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace moert;
@@ -54,24 +59,73 @@ private:
   CallOptions options_;
 };
 
+/// Reads `bytes` bytes into `dst` from `path` if the file is exactly
+/// `header` followed by that many bytes; false otherwise (missing, another
+/// key or size, a read error), leaving `dst` to be drawn.
+bool readCachedInput(const std::string &path, const std::string &header, void *dst,
+                     size_t bytes) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  std::string got(header.size(), '\0');
+  bool ok = ::fstat(fd, &st) == 0 &&
+            static_cast<size_t>(st.st_size) == header.size() + bytes &&
+            ::read(fd, got.data(), got.size()) == static_cast<ssize_t>(got.size()) &&
+            got == header;
+  char *p = static_cast<char *>(dst);
+  size_t left = ok ? bytes : 0;
+  while (left > 0) {
+    ssize_t n = ::read(fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return ok;
+}
+
 /// Random inputs already drawn in this process, by (seed, name, dtype,
-/// shape): an argument gets the same values in every entry (Random.h), so a
+/// shape, standard deviation): an argument gets the same values in every
+/// entry (Random.h), so a
 /// run of several entries (X, X_fwd, and X_bwd with its X_fwd) draws each
 /// only once -- for a DeepSeek-V3-sized layer that is 22 GB of weights and
-/// a minute and a half of drawing per entry. Bounded by a quarter of the
-/// physical memory; inputs past that are drawn again.
+/// most of a minute of drawing on 16 cores. Bounded by a quarter of the
+/// physical memory; inputs past that are drawn again. With a directory
+/// (setRandomInputCacheDir) each drawn input is also kept there as a file,
+/// and later processes read it instead of drawing it.
 class RandomInputCache {
 public:
+  void setDirectory(const std::string &dir) { dir_ = dir; }
+
   Status fill(const EntrySpec &entry, const ArgSpec &arg, uint64_t seed, void *dst) {
-    std::string key = format("%llu/%s/%s/%s", static_cast<unsigned long long>(seed),
+    // The standard deviation too: it follows the role (a weight's is
+    // 1/sqrt(fan-in)), which another entry may give the same name.
+    std::string key = format("%llu/%s/%s/%s/%.17g", static_cast<unsigned long long>(seed),
                              arg.name.c_str(), dtypeName(arg.dtype),
-                             shapeToString(arg.shape).c_str());
+                             shapeToString(arg.shape).c_str(), randomStddev(arg));
     auto it = values_.find(key);
     if (it != values_.end()) {
       std::memcpy(dst, it->second.data(), arg.numBytes);
       return Status::success();
     }
-    MOERT_TRY(fillRandomInput(entry, arg, seed, dst));
+    // The file starts with the scheme's version and the whole key, so that
+    // a hash collision or an old file is never taken for the input.
+    std::string header = "moe-runner random input 1\n" + key + "\n";
+    std::string path =
+        dir_.empty() ? std::string()
+                     : joinPath(dir_, format("%016llx.bin", static_cast<unsigned long long>(
+                                                                fnv1a64(key))));
+    if (path.empty() || !readCachedInput(path, header, dst, arg.numBytes)) {
+      MOERT_TRY(fillRandomInput(entry, arg, seed, dst));
+      if (!path.empty())
+        keepFile(path, header, dst, arg.numBytes);
+    }
     if (bytes_ + arg.numBytes <= limit()) {
       const unsigned char *p = static_cast<const unsigned char *>(dst);
       values_.emplace(key, std::vector<unsigned char>(p, p + arg.numBytes));
@@ -81,12 +135,30 @@ public:
   }
 
 private:
+  /// Writes the drawn input for later processes; a failure (a full disk)
+  /// is reported once and ends the writing: the run goes on drawing.
+  void keepFile(const std::string &path, const std::string &header, const void *data,
+                size_t bytes) {
+    if (writeFailed_)
+      return;
+    Status s = makeDirectories(dir_);
+    if (s.ok())
+      s = writeFileAtomic(path, {{header.data(), header.size()}, {data, bytes}});
+    if (!s.ok()) {
+      writeFailed_ = true;
+      std::fprintf(stderr, "moe-runner: warning: --input-cache %s: %s; drawn inputs are not kept\n",
+                   dir_.c_str(), s.message().c_str());
+    }
+  }
+
   static size_t limit() {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
     return pages > 0 && pageSize > 0 ? static_cast<size_t>(pages) * pageSize / 4 : 0;
   }
   std::map<std::string, std::vector<unsigned char>> values_;
   size_t bytes_ = 0;
+  std::string dir_;
+  bool writeFailed_ = false;
 };
 
 RandomInputCache &randomInputCache() {
@@ -197,6 +269,8 @@ Status dumpArgs(const std::string &dumpDir, const EntryBuffers &args) {
 }
 
 } // namespace
+
+void setRandomInputCacheDir(const std::string &dir) { randomInputCache().setDirectory(dir); }
 
 std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options) {
   return std::unique_ptr<Executor>(new CpuExecutor(options));

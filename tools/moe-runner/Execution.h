@@ -104,6 +104,14 @@ struct CallOptions {
 
 std::unique_ptr<Executor> makeCpuExecutor(const CallOptions &options = {});
 
+/// Keeps each random input this process draws in `dir` as a file too
+/// (created if missing), and reads an input from there instead of drawing
+/// it when another process drew it before: the same (seed, name, dtype,
+/// shape) gives the same values (Random.h). Drawing a DeepSeek-V3-sized
+/// layer's 22 GB of weights takes most of a minute on 16 cores; reading it
+/// from /dev/shm, seconds. Empty (the default): nothing is kept.
+void setRandomInputCacheDir(const std::string &dir);
+
 /// The GPU executor (GpuExecution.cpp): loads libmoe_runtime_gpu (GpuDevice.h)
 /// and requires a CUDA device. Must be called before a GPU artifact's .so is
 /// loaded. Errors: "cannot load libmoe_runtime_gpu.so (tried ...): ...",

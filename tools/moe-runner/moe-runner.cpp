@@ -67,6 +67,17 @@ OPTIONS
                     uint8 or bool, little-endian, C order; converted to the
                     argument's dtype; the shape must match). Other inputs are
                     random. Integer and i1 inputs must come from .npy files.
+  --input-cache DIR Keep each random input drawn as a file in DIR (created if
+                    missing) and read it from there when a later run needs
+                    the same (seed, name, dtype, shape): the values are the
+                    same, without drawing them again. For benchmarks that
+                    run several artifacts of one shape in separate
+                    processes: a DeepSeek-V3-sized layer's 22 GB of weights
+                    take most of a minute to draw on 16 cores, seconds to
+                    read from /dev/shm. Default: $MOE_RUNNER_INPUT_CACHE
+                    when set, else nothing is kept. A file that does not
+                    hold exactly that input is drawn again; a failed write
+                    (a full disk) is a warning.
   --dump DIR        After the run write every argument (inputs and outputs) to
                     DIR/<entry>/<name>.npy (bf16/f16/fp8 as exact float32, i1
                     as bool). A dump directory is valid --inputs, and a valid
@@ -358,6 +369,7 @@ struct Options {
   std::string device; // "" = the artifact's target kind
   uint64_t seed = 0;
   std::string inputsDir;
+  std::string inputCache; // --input-cache DIR, else $MOE_RUNNER_INPUT_CACHE
   std::string dumpDir;
   long warmup = 1;
   long iters = 5;
@@ -402,6 +414,8 @@ Options parseCommandLine(int argc, char **argv) {
       o.seed = cl.unsignedValue();
     } else if (name == "--inputs") {
       o.inputsDir = cl.nonEmptyValue("a directory");
+    } else if (name == "--input-cache") {
+      o.inputCache = cl.nonEmptyValue("a directory");
     } else if (name == "--dump") {
       o.dumpDir = cl.nonEmptyValue("a directory");
     } else if (name == "--iters") {
@@ -1486,6 +1500,10 @@ void failOnMismatches(const Reference *ref, const CheckTally &tally) {
 int main(int argc, char **argv) {
   setToolName("moe-runner");
   Options o = parseCommandLine(argc, argv);
+  if (o.inputCache.empty())
+    if (const char *dir = std::getenv("MOE_RUNNER_INPUT_CACHE"); dir && *dir)
+      o.inputCache = dir;
+  moe_runner::setRandomInputCacheDir(o.inputCache);
   if (!o.exchange.empty())
     setenv("MOE_EP_EXCHANGE", o.exchange.c_str(), 1); // read by libmoe_runtime_gpu
 
