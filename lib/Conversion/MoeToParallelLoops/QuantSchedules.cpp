@@ -1134,7 +1134,9 @@ void fuseGluQuantizes(Operation *root, Fp8Conversion conversion) {
     // The glu schedule's values (emitGluRows), rounded as storing them in h
     // and loading them again would.
     emitRowBlockQuantizeOf(
-        rewriter, loc, dimOf(rewriter, loc, h, 0), cols, width,
+        // The rows from the output: h goes, and no memref.dim may keep it.
+        rewriter, loc, dimOf(rewriter, loc, quantize.getOutputInit(), 0), cols,
+        width,
         [&](OpBuilder &b, Location l, Value row, Value col, int64_t w) {
           SmallVector<Value> g = loadRowVectorAsF32(b, l, gate, row, col, w);
           SmallVector<Value> u =

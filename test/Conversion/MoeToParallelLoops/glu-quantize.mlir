@@ -139,3 +139,22 @@ func.func @tensorwise_not_fused(%g: memref<64x256xbf16>, %u: memref<64x256xbf16>
   memref.dealloc %h : memref<64x256xbf16>
   return
 }
+
+// -----
+
+// Dynamic rows: the schedule counts them from the quantize's output, so h's
+// allocation (and its row count) goes too.
+// CHECK-LABEL: func.func @dynamic_rows(
+// CHECK-SAME:    %[[Q:[^:]+]]: memref<?x256xf8E4M3FN>
+// CHECK-NOT:   memref.alloc
+// CHECK:       memref.dim %[[Q]], %{{.*}} : memref<?x256xf8E4M3FN>
+// CHECK-NOT:   memref.alloc
+// CHECK:       math.exp
+// CHECK-NOT:   moe.glu
+func.func @dynamic_rows(%g: memref<?x256xbf16>, %u: memref<?x256xbf16>, %q: memref<?x256xf8E4M3FN>, %s: memref<?x2xf32>, %n: index) {
+  %h = memref.alloc(%n) : memref<?x256xbf16>
+  moe.glu silu %g, %u outs(%h) : memref<?x256xbf16>, memref<?x256xbf16> -> memref<?x256xbf16>
+  moe.quantize block_1x128 %h outs(%q, %s) : memref<?x256xbf16> -> memref<?x256xf8E4M3FN>, memref<?x2xf32>
+  memref.dealloc %h : memref<?x256xbf16>
+  return
+}
