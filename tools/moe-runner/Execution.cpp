@@ -11,8 +11,11 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -135,6 +138,27 @@ public:
   }
 
 private:
+  /// Removes what a process killed while writing `path` left of it
+  /// (writeFileAtomic's `path`.tmp-PID, PID no longer running): up to the
+  /// input's whole size, which in /dev/shm holds memory.
+  static void removeDeadWritersFiles(const std::string &path) {
+    std::string prefix = baseName(path) + ".tmp-";
+    DIR *dir = ::opendir(parentPath(path).c_str());
+    if (!dir)
+      return;
+    while (const dirent *entry = ::readdir(dir)) {
+      std::string name = entry->d_name;
+      if (name.compare(0, prefix.size(), prefix) != 0)
+        continue;
+      char *end = nullptr;
+      long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+      if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
+          errno == ESRCH)
+        ::unlink(joinPath(parentPath(path), name).c_str());
+    }
+    ::closedir(dir);
+  }
+
   /// Writes the drawn input for later processes; a failure (a full disk)
   /// is reported once and ends the writing: the run goes on drawing.
   void keepFile(const std::string &path, const std::string &header, const void *data,
@@ -142,8 +166,10 @@ private:
     if (writeFailed_)
       return;
     Status s = makeDirectories(dir_);
-    if (s.ok())
+    if (s.ok()) {
+      removeDeadWritersFiles(path);
       s = writeFileAtomic(path, {{header.data(), header.size()}, {data, bytes}});
+    }
     if (!s.ok()) {
       writeFailed_ = true;
       std::fprintf(stderr, "moe-runner: warning: --input-cache %s: %s; drawn inputs are not kept\n",

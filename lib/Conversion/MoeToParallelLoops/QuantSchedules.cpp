@@ -668,10 +668,11 @@ void storeColumnBlocks(OpBuilder &b, Location loc,
 
 /// The f32 `v` rounded to `type` and back to f32: what storing it in a
 /// buffer of `type` and loading it again gives a quantize. With the FP8
-/// instructions (sm_89+), bf16 and f16 round by cvt.rn (arith.truncf):
-/// round to nearest even like the reference's integer rounding, which the
-/// CPU keeps; they differ only in a NaN's payload, which the quantize turns
-/// into the one FP8 NaN either way.
+/// instructions (sm_89+), bf16 and f16 round by arith.truncf, round to
+/// nearest even like the reference's integer rounding (f16 becomes cvt.rn;
+/// the GPU pipeline's arith-expand turns a bf16 truncf into that integer
+/// rounding itself); the two differ only in a NaN's payload, which the
+/// quantize turns into the one FP8 NaN either way.
 Value roundThroughType(OpBuilder &b, Location loc, Value v, Type type,
                        Fp8Conversion conversion) {
   if (type.isF32())
@@ -1073,7 +1074,8 @@ bool nothingWrittenBetween(Operation *first, Operation *last) {
 /// deallocations; the glu precedes the quantize in its block, its gate and
 /// up are 2-D row-major, and nothing between the two writes
 /// (nothingWrittenBetween), so gate and up hold at the quantize what the
-/// glu read. Null otherwise.
+/// glu read; gate, up and the quantize's outputs are allocations or
+/// arguments (no view of one another). Null otherwise.
 GluOp gluFeeding(QuantizeOp quantize) {
   Value h = quantize.getInput();
   auto hType = dyn_cast<MemRefType>(h.getType());
@@ -1092,11 +1094,20 @@ GluOp gluFeeding(QuantizeOp quantize) {
       !glu->isBeforeInBlock(quantize) ||
       !nothingWrittenBetween(glu, quantize))
     return {};
+  // The fused kernel writes the outputs while other blocks still read gate
+  // and up: they must be distinct buffers (allocations or arguments, which
+  // an entry's caller passes distinct), not views that could overlap.
+  auto distinctBuffer = [](Value v) {
+    return isa<BlockArgument>(v) || v.getDefiningOp<memref::AllocOp>();
+  };
+  if (!distinctBuffer(quantize.getOutputInit()) ||
+      !distinctBuffer(quantize.getScaleInit()))
+    return {};
   for (Value v : {glu.getGate(), glu.getUp()}) {
     if (!v)
       continue;
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || type.getRank() != 2 || !isRowMajor(v))
+    if (!type || type.getRank() != 2 || !isRowMajor(v) || !distinctBuffer(v))
       return {};
   }
   return glu;

@@ -158,3 +158,22 @@ func.func @dynamic_rows(%g: memref<?x256xbf16>, %u: memref<?x256xbf16>, %q: memr
   memref.dealloc %h : memref<?x256xbf16>
   return
 }
+
+// -----
+
+// gate and the FP8 output are views of one buffer: the fused kernel would
+// write q while other blocks still read gate, so nothing is fused.
+// CHECK-LABEL: func.func @gate_and_output_views(
+// CHECK:       %[[H:.*]] = memref.alloc() : memref<64x256xbf16>
+// CHECK:       vector.store %{{.*}}, %[[H]]
+// CHECK:       vector.load %[[H]]
+func.func @gate_and_output_views(%raw: memref<65536xi8>, %u: memref<64x256xbf16>, %s: memref<64x2xf32>) {
+  %c0 = arith.constant 0 : index
+  %g = memref.view %raw[%c0][] : memref<65536xi8> to memref<64x256xbf16>
+  %q = memref.view %raw[%c0][] : memref<65536xi8> to memref<64x256xf8E4M3FN>
+  %h = memref.alloc() : memref<64x256xbf16>
+  moe.glu silu %g, %u outs(%h) : memref<64x256xbf16>, memref<64x256xbf16> -> memref<64x256xbf16>
+  moe.quantize block_1x128 %h outs(%q, %s) : memref<64x256xbf16> -> memref<64x256xf8E4M3FN>, memref<64x2xf32>
+  memref.dealloc %h : memref<64x256xbf16>
+  return
+}
