@@ -4,10 +4,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,9 +45,28 @@ Status readFile(const std::string &path, std::string *out) {
   return Status::success();
 }
 
+bool readFully(int fd, void *dst, size_t bytes) {
+  char *p = static_cast<char *>(dst);
+  while (bytes > 0) {
+    ssize_t n = ::read(fd, p, bytes);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    bytes -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+namespace {
+/// What writeFileAtomic names its temporary file: `path`.tmp-PID.
+std::string tempPrefixFor(const std::string &path) { return path + ".tmp-"; }
+} // namespace
+
 Status writeFileAtomic(const std::string &path,
                        const std::vector<std::pair<const void *, size_t>> &pieces) {
-  std::string tmp = format("%s.tmp-%ld", path.c_str(), static_cast<long>(::getpid()));
+  std::string tmp = format("%s%ld", tempPrefixFor(path).c_str(), static_cast<long>(::getpid()));
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     return Status::error(format("cannot create %s: %s", tmp.c_str(), std::strerror(errno)));
@@ -78,6 +99,25 @@ Status writeFileAtomic(const std::string &path,
                                 path.c_str(), std::strerror(err)));
   }
   return Status::success();
+}
+
+void removeAbandonedTempFiles(const std::string &path) {
+  std::string dir = parentPath(path);
+  std::string prefix = baseName(tempPrefixFor(path));
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return;
+  while (const dirent *entry = ::readdir(d)) {
+    std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    char *end = nullptr;
+    long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+    if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
+        errno == ESRCH)
+      ::unlink(joinPath(dir, name).c_str());
+  }
+  ::closedir(d);
 }
 
 Status makeDirectories(const std::string &path) {

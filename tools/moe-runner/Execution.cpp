@@ -9,13 +9,9 @@
 #include "moe_runtime/Timing.h"
 #include "moe_runtime/Tool.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -74,21 +70,8 @@ bool readCachedInput(const std::string &path, const std::string &header, void *d
   std::string got(header.size(), '\0');
   bool ok = ::fstat(fd, &st) == 0 &&
             static_cast<size_t>(st.st_size) == header.size() + bytes &&
-            ::read(fd, got.data(), got.size()) == static_cast<ssize_t>(got.size()) &&
-            got == header;
-  char *p = static_cast<char *>(dst);
-  size_t left = ok ? bytes : 0;
-  while (left > 0) {
-    ssize_t n = ::read(fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
+            readFully(fd, got.data(), got.size()) && got == header &&
+            readFully(fd, dst, bytes);
   ::close(fd);
   return ok;
 }
@@ -138,27 +121,6 @@ public:
   }
 
 private:
-  /// Removes what a process killed while writing `path` left of it
-  /// (writeFileAtomic's `path`.tmp-PID, PID no longer running): up to the
-  /// input's whole size, which in /dev/shm holds memory.
-  static void removeDeadWritersFiles(const std::string &path) {
-    std::string prefix = baseName(path) + ".tmp-";
-    DIR *dir = ::opendir(parentPath(path).c_str());
-    if (!dir)
-      return;
-    while (const dirent *entry = ::readdir(dir)) {
-      std::string name = entry->d_name;
-      if (name.compare(0, prefix.size(), prefix) != 0)
-        continue;
-      char *end = nullptr;
-      long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-      if (pid > 0 && end && *end == '\0' && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
-          errno == ESRCH)
-        ::unlink(joinPath(parentPath(path), name).c_str());
-    }
-    ::closedir(dir);
-  }
-
   /// Writes the drawn input for later processes; a failure (a full disk)
   /// is reported once and ends the writing: the run goes on drawing.
   void keepFile(const std::string &path, const std::string &header, const void *data,
@@ -167,7 +129,9 @@ private:
       return;
     Status s = makeDirectories(dir_);
     if (s.ok()) {
-      removeDeadWritersFiles(path);
+      // What a process killed while writing this input left (up to its
+      // whole size, which in /dev/shm holds memory).
+      removeAbandonedTempFiles(path);
       s = writeFileAtomic(path, {{header.data(), header.size()}, {data, bytes}});
     }
     if (!s.ok()) {

@@ -974,16 +974,22 @@ std::pair<Value, linalg::TransposeOp> transposedSourceOf(QuantizeOp quantize) {
   return {source, transpose};
 }
 
+/// Whether `buffer` is a block argument or an allocation, not a view of
+/// another buffer (which could be written, or overlap, through that one).
+/// An entry's argument buffers are taken to be distinct (moe-runner
+/// allocates each; an input passed again as an output would race in other
+/// kernels too).
+bool isWholeBuffer(Value buffer) {
+  return isa<BlockArgument>(buffer) || buffer.getDefiningOp<memref::AllocOp>();
+}
+
 /// Whether every user of `buffer` but `dq` lies before `dq` in its block
 /// (and lets it escape nowhere) or is a deallocation after `quantize`:
 /// nothing writes or frees it while the fused schedule, which takes dq's
-/// reads to quantize's place, has yet to read it. `buffer` must be a block
-/// argument or an allocation (no view of another buffer, which could be
-/// written through that one). An entry's argument buffers are taken to be
-/// distinct (moe-runner allocates each; an input passed again as an output
-/// would race in other kernels too).
+/// reads to quantize's place, has yet to read it. `buffer` must be a whole
+/// buffer (isWholeBuffer).
 bool untouchedUntil(Value buffer, DequantizeOp dq, QuantizeOp quantize) {
-  if (!isa<BlockArgument>(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
+  if (!isWholeBuffer(buffer))
     return false;
   Block *block = dq->getBlock();
   for (Operation *user : buffer.getUsers()) {
@@ -1095,19 +1101,15 @@ GluOp gluFeeding(QuantizeOp quantize) {
       !nothingWrittenBetween(glu, quantize))
     return {};
   // The fused kernel writes the outputs while other blocks still read gate
-  // and up: they must be distinct buffers (allocations or arguments, which
-  // an entry's caller passes distinct), not views that could overlap.
-  auto distinctBuffer = [](Value v) {
-    return isa<BlockArgument>(v) || v.getDefiningOp<memref::AllocOp>();
-  };
-  if (!distinctBuffer(quantize.getOutputInit()) ||
-      !distinctBuffer(quantize.getScaleInit()))
+  // and up: all of them whole buffers, none a view that could overlap.
+  if (!isWholeBuffer(quantize.getOutputInit()) ||
+      !isWholeBuffer(quantize.getScaleInit()))
     return {};
   for (Value v : {glu.getGate(), glu.getUp()}) {
     if (!v)
       continue;
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || type.getRank() != 2 || !isRowMajor(v) || !distinctBuffer(v))
+    if (!type || type.getRank() != 2 || !isRowMajor(v) || !isWholeBuffer(v))
       return {};
   }
   return glu;

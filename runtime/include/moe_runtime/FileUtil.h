@@ -20,6 +20,14 @@ Status readFile(const std::string &path, std::string *out);
 Status writeFileAtomic(const std::string &path,
                        const std::vector<std::pair<const void *, size_t>> &pieces);
 
+/// Removes the temporary files that writeFileAtomic(`path`, ...) left in
+/// processes that no longer run (killed while writing); best effort.
+void removeAbandonedTempFiles(const std::string &path);
+
+/// Reads exactly `bytes` bytes from `fd` into `dst` (retrying interrupted
+/// and short reads); false on an error or an early end of file.
+bool readFully(int fd, void *dst, size_t bytes);
+
 /// mkdir -p.
 Status makeDirectories(const std::string &path);
 /// Remove a directory and the files directly inside it (not recursive into
