@@ -87,7 +87,10 @@
 # quantize kernels convert by integer arithmetic (moe-compile
 # --fp8-instructions=false) instead of cvt instructions;
 # MOE_FP8_GLU_QUANTIZE=true computes the glu inside the quantize of its
-# output (moe-compile --fp8-glu-quantize: one kernel, h never stored).
+# output (moe-compile --fp8-glu-quantize: one kernel, h never stored);
+# MOE_FP8_QUANTIZE_WITH_TRANSPOSE=true quantizes each blockwise gradient
+# rowwise and columnwise in one kernel (moe-compile
+# --fp8-quantize-with-transpose).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -104,11 +107,12 @@ DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-false}
+BOTH_WAYS=--fp8-quantize-with-transpose=${MOE_FP8_QUANTIZE_WITH_TRANSPOSE:-false}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "${@:4}" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 

@@ -59,21 +59,24 @@ struct ConvertMoeToParallelLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Targets that hoist scratch run the blocks in order: the tiles that
+    // a block's threads share are plain memory there, workgroup memory on
+    // the GPU.
     if (singleThreadKernels)
       wrapInSingleThreadKernels(getOperation());
     auto conversion = fp8Instructions
                           ? gpu_schedules::Fp8Conversion::Instructions
                           : gpu_schedules::Fp8Conversion::Arithmetic;
-    gpu_schedules::fuseDequantizedTransposedQuantizes(getOperation(),
-                                                      conversion);
+    gpu_schedules::fuseDequantizedTransposedQuantizes(
+        getOperation(), conversion, /*workgroupTiles=*/!hoistScratch);
     if (fuseGluQuantize)
       gpu_schedules::fuseGluQuantizes(getOperation(), conversion);
     // The parallel schedules first; the reference loops are the fallback
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());
     gpu_schedules::populateParallelSchedulePatterns(patterns, /*benefit=*/2);
-    gpu_schedules::populateQuantSchedulePatterns(patterns, /*benefit=*/2,
-                                                 conversion);
+    gpu_schedules::populateQuantSchedulePatterns(
+        patterns, /*benefit=*/2, conversion, /*workgroupTiles=*/!hoistScratch);
     if (warpRouter)
       gpu_schedules::populateWarpRouterPatterns(patterns, /*benefit=*/3);
     if (failed(lowerMoeOps(getOperation(), std::move(patterns))))

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -775,6 +776,245 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
 }
 
 //===----------------------------------------------------------------------===//
+// Transposed block_1x128 through a 128 x 128 tile in shared memory
+//===----------------------------------------------------------------------===//
+
+/// The staged schedule's geometry: a block of kStagedThreads per 128 x 128
+/// tile of 16-bit values; in step 1 kStagedRowLanes lanes of 8 columns (16
+/// bytes) a tile row, in step 2 kStagedColumnLanes lanes of 32 rows a pair
+/// of tile columns.
+constexpr int64_t kStagedTile = 128;
+constexpr int64_t kStagedThreads = 256;
+constexpr int64_t kStagedChunk = kRowAccessBytes / 2;
+constexpr int64_t kStagedRowLanes = kStagedTile / kStagedChunk;
+constexpr int64_t kStagedRowsPerPass = kStagedThreads / kStagedRowLanes;
+constexpr int64_t kStagedColumnLanes = 4;
+constexpr int64_t kStagedQuarterRows = kStagedTile / kStagedColumnLanes;
+
+/// Whether the staged schedule takes a source whose tile holds `element`
+/// values, [rows, cols] (static multiples of the tile).
+bool stagedScheduleTakes(Type element, int64_t rows, int64_t cols) {
+  return isa<BFloat16Type, Float16Type>(element) &&
+         !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(cols) &&
+         rows % kStagedTile == 0 && cols % kStagedTile == 0;
+}
+
+/// `bits` (a vector of 16-bit integers) as f32 values of `element`.
+SmallVector<Value> bitsAsF32(OpBuilder &b, Location loc, Value bits,
+                             Type element) {
+  SmallVector<Value> values;
+  int64_t n = cast<VectorType>(bits.getType()).getNumElements();
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(elementToF32(
+        b, loc,
+        arith::BitcastOp::create(b, loc, element,
+                                 vector::ExtractOp::create(b, loc, bits, i))));
+  return values;
+}
+
+/// Where the tile's rows come from, and the rowwise output if any.
+struct StagedSource {
+  TransposedSource rows;
+  /// moe.quantize_with_transpose: block_1x128 of the rows too (else null).
+  Value rowOutput, rowScale;
+
+  Type tileElement() const { return rows.rowsType().getElementType(); }
+
+  /// The 16-bit pattern of columns col ... col + 7 of `row` (what the tile
+  /// holds): f32 values are made from it where they are used, so that a
+  /// thread keeps 32 registers of loads in flight, not 64 values.
+  Value loadBits(OpBuilder &b, Location loc, Value row, Value col,
+                 Fp8Conversion conversion) const {
+    if (!rows.scales)
+      return loadRowBits(b, loc, rows.values, row, col, kStagedChunk);
+    // Dequantized and rounded to the copy's type: exact in that type.
+    SmallVector<Value> lanes;
+    for (Value v : rows.loadRow(b, loc, row, col, kStagedChunk, conversion)) {
+      Value e = conversion == Fp8Conversion::Instructions
+                    ? arith::TruncFOp::create(b, loc, tileElement(), v)
+                          .getResult()
+                    : f32ToElement(b, loc, v, tileElement());
+      lanes.push_back(
+          arith::BitcastOp::create(b, loc, b.getIntegerType(16), e));
+    }
+    auto type = VectorType::get({kStagedChunk}, b.getIntegerType(16));
+    return vector::FromElementsOp::create(b, loc, type, lanes);
+  }
+};
+
+/// block_1x128 of the transpose of `source`'s rows [M, N] (and of the rows
+/// themselves where source.rowOutput is set: moe.quantize_with_transpose),
+/// a block of 256 threads per 128 x 128 tile staged once in a tile buffer:
+///   1. Thread t loads 16 bytes (8 columns, chunk t mod 16; 8 of an FP8
+///      source, dequantized and rounded as its copy would hold them) of tile
+///      rows 16 p + t / 16, p < 8, all eight before it uses them (a
+///      half-warp reads a whole 256-byte row), and stores them into the
+///      tile; with a rowwise output it also quantizes them, reading each
+///      row back from the tile: a row's amax over its 16 lanes (xor 8 ...
+///      1), its scale, 8 FP8 bytes a lane.
+///   2. Thread t takes column 2 (t / 4), then 2 (t / 4) + 1, of tile rows
+///      32 (t mod 4) ... + 31 from the tile, the column's amax over them
+///      and over its 4 lanes (xor 2, 1), and stores 32 FP8 bytes of the
+///      column's transposed row (two 16-byte stores; the 4 lanes of a
+///      column write 128 contiguous bytes).
+/// A thread holds 8 loads (32 registers) and at most 32 values: 63
+/// registers, 4 blocks an SM. (Keeping a thread's 64 values in registers
+/// took 99, 2 blocks an SM, and moe.quantize_with_transpose ran no faster
+/// than the two quantizes it replaces: 0.578 against 0.275 + 0.279 ms for
+/// qwen3-30b-a3b's dy on one H200.)
+/// The tile's 16-byte chunks are xor-swizzled by 2 · (row / 32 mod 4): the
+/// 4 rows x 16 columns a warp reads at once in step 2 fall in distinct
+/// banks, and a quarter-warp's chunk stores in step 1 still do. Every element's
+/// arithmetic is the quantizes' own, so the outputs equal theirs bit for
+/// bit. `workgroupTile`: the tile in workgroup memory (the GPU); otherwise
+/// a plain alloca that hoist-scratch moves out of the loops (the CPU, where
+/// the blocks run one after the other).
+void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
+                                  const StagedSource &source,
+                                  Value transposedOutput, Value transposedScale,
+                                  Fp8Conversion conversion,
+                                  bool workgroupTile) {
+  Idx ix{b, loc};
+  MemRefType type = source.rows.rowsType();
+  Type element = type.getElementType();
+  int64_t colTiles = type.getDimSize(1) / kStagedTile;
+  int64_t tiles = type.getDimSize(0) / kStagedTile * colTiles;
+  double colFp8Max = fp8MaxOf(transposedOutput);
+  auto tileType = MemRefType::get(
+      {kStagedTile, kStagedTile}, b.getIntegerType(16), AffineMap(),
+      workgroupTile ? gpu::AddressSpaceAttr::get(b.getContext(),
+                                                 gpu::AddressSpace::Workgroup)
+                    : Attribute());
+  // The physical chunk of `chunk` in tile row `row`.
+  auto swizzled = [](Idx &t, Value chunk, Value row) -> Value {
+    Value key =
+        t.mul(t.rem(t.div(row, t.c(kStagedQuarterRows)),
+                    t.c(kStagedColumnLanes)),
+              t.c(2));
+    return arith::XOrIOp::create(t.b, t.loc, chunk, key);
+  };
+  auto threadLoop = [](OpBuilder &bb, Location bl,
+                       function_ref<void(OpBuilder &, Location, Value)> body) {
+    auto loop = scf::ParallelOp::create(
+        bb, bl, ValueRange{indexConst(bb, bl, 0)},
+        ValueRange{indexConst(bb, bl, kStagedThreads)},
+        ValueRange{indexConst(bb, bl, 1)},
+        [&](OpBuilder &tb, Location tl, ValueRange ivs) {
+          body(tb, tl, ivs[0]);
+        });
+    mapLoopTo(loop, gpu::Processor::ThreadX);
+  };
+  auto blocks = scf::ParallelOp::create(
+      b, loc, ValueRange{ix.c(0)}, ValueRange{ix.c(tiles)},
+      ValueRange{ix.c(1)},
+      [&](OpBuilder &bb, Location bl, ValueRange blockIvs) {
+        Idx k{bb, bl};
+        // Tile (row block, column tile), column tiles fastest: neighbouring
+        // blocks read neighbouring pieces of the same rows.
+        Value rowBlock = k.div(blockIvs[0], k.c(colTiles));
+        Value colTile = k.rem(blockIvs[0], k.c(colTiles));
+        Value r0 = k.mul(rowBlock, k.c(kStagedTile));
+        Value col0 = k.mul(colTile, k.c(kStagedTile));
+        Value tile = memref::AllocaOp::create(
+            bb, bl, tileType, ValueRange{},
+            bb.getI64IntegerAttr(kRowAccessBytes));
+        threadLoop(bb, bl, [&](OpBuilder &tb, Location tl, Value t) {
+          Idx th{tb, tl};
+          Value chunk = th.rem(t, th.c(kStagedRowLanes));
+          Value firstRow = th.div(t, th.c(kStagedRowLanes));
+          Value col = th.add(col0, th.mul(chunk, th.c(kStagedChunk)));
+          SmallVector<std::pair<Value, Value>> rows; // (tile row, bits)
+          for (int64_t p = 0; p < kStagedTile / kStagedRowsPerPass; ++p) {
+            Value r = th.add(firstRow, th.c(p * kStagedRowsPerPass));
+            rows.push_back(
+                {r, source.loadBits(tb, tl, th.add(r0, r), col, conversion)});
+          }
+          for (auto [r, bits] : rows)
+            storeRowBits(tb, tl, bits, tile, r,
+                         th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)));
+          if (!source.rowOutput)
+            return;
+          // Each row's values read back from the tile: the loads' vectors
+          // do not live across the shuffles (the CPU's lanes-in-order
+          // emulation keeps only scalars across one).
+          for (auto [r, bits] : rows) {
+            SmallVector<Value> values = bitsAsF32(
+                tb, tl,
+                loadRowBits(tb, tl, tile, r,
+                            th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)),
+                            kStagedChunk),
+                element);
+            Value amax = butterflyMax(
+                tb, tl, amaxOf(tb, tl, f32Const(tb, tl, 0.0), values),
+                kStagedRowLanes);
+            Value s = scaleFromAmax(tb, tl, amax, fp8MaxOf(source.rowOutput));
+            Value row = th.add(r0, r);
+            ifThen(tb, tl, th.eq(chunk, 0), [&](OpBuilder &sb, Location sl) {
+              storeFromF32(sb, sl, s, source.rowScale, {row, colTile});
+            });
+            storeQuantizedLanes(tb, tl, values, s, source.rowOutput, row, col,
+                                conversion);
+          }
+        });
+        threadLoop(bb, bl, [&](OpBuilder &tb, Location tl, Value t) {
+          Idx th{tb, tl};
+          Value quarter = th.rem(t, th.c(kStagedColumnLanes));
+          Value pair = th.div(t, th.c(kStagedColumnLanes));
+          Value firstRow = th.mul(quarter, th.c(kStagedQuarterRows));
+          // Every row of this thread's quarter has the same swizzle.
+          int64_t pairsPerChunk = kStagedChunk / 2;
+          Value pairColumn = th.add(
+              th.mul(swizzled(th, th.div(pair, th.c(pairsPerChunk)), firstRow),
+                     th.c(kStagedChunk)),
+              th.mul(th.rem(pair, th.c(pairsPerChunk)), th.c(2)));
+          // One column after the other: 32 values live, not 64.
+          for (int64_t j = 0; j < 2; ++j) {
+            Value physical = th.add(pairColumn, th.c(j));
+            SmallVector<Value> column;
+            for (int64_t i = 0; i < kStagedQuarterRows; ++i) {
+              Value bits = memref::LoadOp::create(
+                  tb, tl, tile, ValueRange{th.add(firstRow, th.c(i)), physical});
+              column.push_back(elementToF32(
+                  tb, tl, arith::BitcastOp::create(tb, tl, element, bits)));
+            }
+            Value amax = butterflyMax(
+                tb, tl, amaxOf(tb, tl, f32Const(tb, tl, 0.0), column),
+                kStagedColumnLanes);
+            Value s = scaleFromAmax(tb, tl, amax, colFp8Max);
+            Value outRow =
+                th.add(col0, th.add(th.mul(pair, th.c(2)), th.c(j)));
+            ifThen(tb, tl, th.eq(quarter, 0), [&](OpBuilder &sb, Location sl) {
+              storeFromF32(sb, sl, s, transposedScale, {outRow, rowBlock});
+            });
+            for (int64_t h = 0; h < kStagedQuarterRows; h += kRowAccessBytes)
+              storeQuantizedLanes(
+                  tb, tl, ArrayRef<Value>(column).slice(h, kRowAccessBytes), s,
+                  transposedOutput, outRow,
+                  th.add(r0, th.add(firstRow, th.c(h))), conversion,
+                  Quotients::ByReciprocal);
+          }
+        });
+      });
+  mapLoopTo(blocks, gpu::Processor::BlockX);
+}
+
+/// block_1x128 of the transpose of `source`'s rows: the staged schedule
+/// where it takes them (16-bit rows, whole tiles), else the warp schedule.
+void emitTransposedQuantize(OpBuilder &b, Location loc,
+                            const TransposedSource &source, Value output,
+                            Value scale, Fp8Conversion conversion,
+                            bool workgroupTiles) {
+  MemRefType rows = source.rowsType();
+  if (stagedScheduleTakes(rows.getElementType(), rows.getDimSize(0),
+                          rows.getDimSize(1)))
+    return emitStagedTransposedQuantize(b, loc, StagedSource{source, {}, {}},
+                                        output, scale, conversion,
+                                        workgroupTiles);
+  emitTransposedRowBlockQuantize(b, loc, source, output, scale,
+                                 fp8MaxOf(output), conversion);
+}
+
+//===----------------------------------------------------------------------===//
 // moe.quantize_with_transpose: block_1x128 both ways in one pass
 //===----------------------------------------------------------------------===//
 
@@ -783,8 +1023,9 @@ void emitTransposedRowBlockQuantize(OpBuilder &b, Location loc,
 /// transposed schedule's 16 rows keeps a lane's values to 64 registers.
 constexpr int64_t kBothWaysLaneRows = 8;
 
-/// moe.quantize_with_transpose of `source` [M, N] (M and N multiples of
-/// 128; identity layouts): a warp per 128 x 128 tile, in chunks of 2 groups
+/// moe.quantize_with_transpose of an f32 `source` [M, N] (16-bit sources
+/// take the staged schedule; M and N multiples of 128; identity layouts):
+/// a warp per 128 x 128 tile, in chunks of 2 groups
 /// of w columns (w: 16 bytes of a row). In a chunk, lane (part, group) loads
 /// rows r0 + 8 part ... + 7 of its w columns; the chunk finishes those
 /// columns' 128-row blocks (storeColumnBlocks: a butterfly over 16 lanes,
@@ -792,12 +1033,12 @@ constexpr int64_t kBothWaysLaneRows = 8;
 /// the running amax of each of its 8 rows. After the last chunk a
 /// butterfly over the 2 groups (xor 1) gives each row's amax over the
 /// tile's 128 columns, and a second pass reloads the tile (from cache) for
-/// the rowwise output. One kernel instead of two, but not yet a faster
-/// one: on one H200 it took 1.45 ms for a [131072, 2048] bf16 gradient
-/// where the two take 0.28 + 0.30 (likely because its loads are 32 bytes
-/// of a row and the second pass misses L2), hence off by default. The
-/// chunks are scf.for loops: unrolled, with 16 rows a lane, the kernel was
-/// a 440 KB cubin and took 3.2 ms (the instruction cache, most likely).
+/// the rowwise output. For bf16 it was slower than the two quantizes (one
+/// H200: 1.45 ms for a [131072, 2048] gradient where the two take 0.28 +
+/// 0.30; its loads are 32 bytes of a row and the second pass misses L2),
+/// which the staged schedule replaced; an f32 tile does not fit in static
+/// shared memory. The chunks are scf.for loops: unrolled, with 16 rows a
+/// lane, the kernel was a 440 KB cubin and took 3.2 ms.
 void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
                                Value output, Value scale,
                                Value transposedOutput, Value transposedScale,
@@ -893,6 +1134,7 @@ void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
         });
       });
 }
+
 
 /// Whether emitQuantizeWithTranspose takes `op`'s buffers.
 bool takesQuantizeWithTranspose(QuantizeWithTransposeOp op) {
@@ -1176,7 +1418,8 @@ void fuseGluQuantizes(Operation *root, Fp8Conversion conversion) {
 }
 
 void fuseDequantizedTransposedQuantizes(Operation *root,
-                                        Fp8Conversion conversion) {
+                                        Fp8Conversion conversion,
+                                        bool workgroupTiles) {
   IRRewriter rewriter(root->getContext());
   for (QuantizeOp quantize : bufferQuantizes(root)) {
     auto [copy, transpose] = transposedSourceOf(quantize);
@@ -1187,12 +1430,12 @@ void fuseDequantizedTransposedQuantizes(Operation *root,
       continue;
     Value transposed = quantize.getInput();
     rewriter.setInsertionPoint(quantize);
-    emitTransposedRowBlockQuantize(
+    emitTransposedQuantize(
         rewriter, quantize.getLoc(),
         TransposedSource{dq.getInput(), dq.getScale(),
                          cast<MemRefType>(copy.getType()).getElementType()},
-        quantize.getOutputInit(), quantize.getScaleInit(),
-        fp8MaxOf(quantize.getOutputInit()), conversion);
+        quantize.getOutputInit(), quantize.getScaleInit(), conversion,
+        workgroupTiles);
     rewriter.eraseOp(quantize);
     rewriter.eraseOp(transpose);
     rewriter.eraseOp(dq);
@@ -1279,8 +1522,9 @@ namespace {
 
 template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
   QuantSchedule(MLIRContext *context, PatternBenefit benefit,
-                Fp8Conversion conversion)
-      : OpConversionPattern<OpTy>(context, benefit), conversion(conversion) {}
+                Fp8Conversion conversion, bool workgroupTiles)
+      : OpConversionPattern<OpTy>(context, benefit), conversion(conversion),
+        workgroupTiles(workgroupTiles) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
@@ -1297,10 +1541,10 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
     // goes, the schedule reads its source (one pass over it instead of
     // three: the transpose's read and write and the quantize's read).
     if (auto [source, transpose] = transposedSourceOf(op); source) {
-      emitTransposedRowBlockQuantize(
-          rewriter, op.getLoc(), TransposedSource{source, {}, {}},
-          op.getOutputInit(), op.getScaleInit(), fp8MaxOf(op.getOutputInit()),
-          conversion);
+      emitTransposedQuantize(rewriter, op.getLoc(),
+                             TransposedSource{source, {}, {}},
+                             op.getOutputInit(), op.getScaleInit(), conversion,
+                             workgroupTiles);
       rewriter.eraseOp(transpose);
       return success();
     }
@@ -1312,6 +1556,19 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
                          ConversionPatternRewriter &b) const {
     if (!takesQuantizeWithTranspose(op))
       return failure();
+    // A 16-bit tile fits in workgroup memory (32 KB); f32 sources keep the
+    // warp-per-tile schedule.
+    auto input = cast<MemRefType>(op.getInput().getType());
+    if (stagedScheduleTakes(input.getElementType(), input.getDimSize(0),
+                            input.getDimSize(1))) {
+      emitStagedTransposedQuantize(
+          b, op.getLoc(),
+          StagedSource{TransposedSource{op.getInput(), {}, {}},
+                       op.getOutputInit(), op.getScaleInit()},
+          op.getTransposedOutputInit(), op.getTransposedScaleInit(),
+          conversion, workgroupTiles);
+      return success();
+    }
     emitQuantizeWithTranspose(b, op.getLoc(), op.getInput(), op.getOutputInit(),
                               op.getScaleInit(), op.getTransposedOutputInit(),
                               op.getTransposedScaleInit(), conversion);
@@ -1324,17 +1581,19 @@ template <typename OpTy> struct QuantSchedule : OpConversionPattern<OpTy> {
   }
 
   Fp8Conversion conversion;
+  bool workgroupTiles;
 };
 
 } // namespace
 
 void populateQuantSchedulePatterns(RewritePatternSet &patterns,
                                    PatternBenefit benefit,
-                                   Fp8Conversion conversion) {
+                                   Fp8Conversion conversion,
+                                   bool workgroupTiles) {
   patterns.add<QuantSchedule<QuantizeOp>,
                QuantSchedule<QuantizeWithTransposeOp>,
                QuantSchedule<DequantizeOp>>(patterns.getContext(), benefit,
-                                            conversion);
+                                            conversion, workgroupTiles);
 }
 
 } // namespace mlir::moe::gpu_schedules

@@ -23,18 +23,32 @@
 //   block_1x128 of a      (a linalg.transpose [1, 0] copy that only the
 //   transposed copy       quantize reads: the columnwise operands of FP8
 //                         weight gradients) read through the transpose, the
-//                         copy erased: a warp per (128 source rows, 4 × 16
+//                         copy erased. 16-bit sources of whole 128 x 128
+//                         tiles: the staged schedule, a block of 256 threads
+//                         per tile, which it stages in shared memory (16
+//                         bytes of a row a lane, whole rows a half-warp);
+//                         then a thread per (2 columns, 32 rows) reads them
+//                         back, a column's amax over them then xor 2, 1, and
+//                         stores 32 FP8 bytes of each column's output row.
+//                         Other sources: a warp per (128 source rows, 4 × 16
 //                         bytes of columns), 16 rows a lane in registers, a
 //                         column's amax over them then xor 16, 8, 4; each
-//                         column an output row, 16 bytes a lane; a column's
-//                         16 values divided by the scale's reciprocal and two
-//                         FMA corrections (the division's bits), the division
-//                         where the scale lies outside [2^-60, 2^120].
+//                         column an output row, 16 bytes a lane. A column's
+//                         values are divided by the scale's reciprocal and
+//                         two FMA corrections (the division's bits), the
+//                         division where the scale lies outside
+//                         [2^-60, 2^120].
 //   ... of a dequantized  (moe.dequantize block_1x128 → transpose →
 //   transposed copy       quantize, the copies used by nothing else) the same,
 //                         reading the FP8 rows (8 bytes a load) and their
 //                         scales, each value dequantized and rounded to the
-//                         copy's type as the two copies would have held it.
+//                         copy's type as the two copies would have held it
+//                         (the staged schedule's tile holds the copy's bits).
+//   quantize_with_        16-bit sources: the staged schedule, whose first
+//   transpose             step also quantizes the rows it stages (a row's
+//                         amax over its 16 lanes, xor 8 ... 1); f32 sources:
+//                         a warp per tile, chunks of columns in an scf.for,
+//                         then the rows again.
 //   block_128x128         a warp per 128 × 128 tile ([..., M, N], batched
 //                         over the leading dims): the two half-warps take
 //                         alternate rows, four rows of loads in flight;
@@ -84,7 +98,8 @@ LogicalResult emitDequantizeGpu(OpBuilder &b, Location loc, QuantRecipe recipe,
 /// transposed quantize of its bf16 output), bit for bit the same. Runs
 /// before the patterns, which would lower the dequantize on its own first.
 void fuseDequantizedTransposedQuantizes(Operation *root,
-                                        Fp8Conversion conversion);
+                                        Fp8Conversion conversion,
+                                        bool workgroupTiles);
 
 /// Each moe.quantize block_1x128 of a moe.glu's output that nothing else
 /// uses (the forward's fc2 input, which moe-fp8-placement quantizes for the
@@ -95,10 +110,13 @@ void fuseDequantizedTransposedQuantizes(Operation *root,
 void fuseGluQuantizes(Operation *root, Fp8Conversion conversion);
 
 /// moe.quantize / moe.dequantize on buffers → these schedules, converting
-/// by `conversion`.
+/// by `conversion`; `workgroupTiles`: tiles a block shares live in workgroup
+/// memory (GPU targets), else in plain memory that the caller hoists (the
+/// CPU, blocks in order).
 void populateQuantSchedulePatterns(RewritePatternSet &patterns,
                                    PatternBenefit benefit,
-                                   Fp8Conversion conversion);
+                                   Fp8Conversion conversion,
+                                   bool workgroupTiles);
 
 } // namespace mlir::moe::gpu_schedules
 

@@ -280,41 +280,127 @@ func.func @transposed_partial_block(%x: memref<200x64xbf16>, %q: memref<64x200xf
 
 // -----
 
-// moe.quantize_with_transpose of x [256, 128] bf16: a warp per 128 x 128
-// tile (2 warps, one block of 256 threads). An scf.for runs the tile's 8
-// chunks of 16 columns: a lane loads 8 rows of its 8 columns (16-byte
-// vectors), each column's amax over its rows and then the 16 lanes of its
-// block (xor 16, 8, 4, 2), its scale and 8 FP8 bytes of qt per lane, and
-// the lane's 8 row amaxes carried to the next chunk. Then each row's amax
-// over the 2 column lanes (xor 1), the first column lane stores the 8 row
-// scales, and a second scf.for reloads the chunks and stores 8 FP8 bytes of
-// each row of q. Each column's FP8 stores (qt) are there twice: by the
-// scale's reciprocal and two FMA corrections (scales in [2^-60, 2^120]),
-// else by the division; the rows' (q) divide.
+// moe.quantize_with_transpose of x [256, 128] bf16: the staged schedule, a
+// block of 256 threads per 128 x 128 tile (2 blocks) and the tile in
+// workgroup memory. Step 1 (a thread loop): 8 loads of 16 bytes (8 rows 16
+// apart), stored into the tile with the chunk index xor-swizzled by the
+// row; then per row, read back from the tile, its amax over 16 lanes (xor
+// 8, 4, 2, 1), the scale and 8 FP8 bytes of q. Step 2 (a second thread loop, after a barrier on
+// the GPU): one column after the other, 32 reads from the tile, the
+// column's amax over its 4 lanes (xor 2, 1), its scale and 2 x 16 FP8
+// bytes of qt, which are
+// there twice: by the scale's reciprocal and two FMA corrections (scales
+// in [2^-60, 2^120]), else by the division; the rows' (q) divide.
 // CHECK-LABEL: func.func @with_transpose(
 // CHECK-SAME:    %[[X:[^:]+]]: memref<256x128xbf16>, %[[Q:[^:]+]]: memref<256x128xf8E4M3FN>, %[[S:[^:]+]]: memref<256x1xf32>, %[[QT:[^:]+]]: memref<128x256xf8E5M2>, %[[ST:[^:]+]]: memref<128x2xf32>)
-// CHECK:       scf.parallel
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c2{{.*}})
+// CHECK:         %[[TILE:.*]] = memref.alloca() {alignment = 16 : i64} : memref<128x128xi16, #gpu.address_space<workgroup>>
 // CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c16{{.*}} iter_args(
-// CHECK-COUNT-8:     vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x128xbf16>, vector<8xbf16>
-// CHECK:             gpu.shuffle  xor %{{.*}}, %c16_i32
-// CHECK:             gpu.shuffle  xor %{{.*}}, %c8_i32
-// CHECK:             gpu.shuffle  xor %{{.*}}, %c4_i32
-// CHECK:             gpu.shuffle  xor %{{.*}}, %c2_i32
-// CHECK:             memref.store %{{.*}}, %[[ST]][%{{.*}}, %{{.*}}] : memref<128x2xf32>
-// CHECK:             vector.store %{{.*}}, %[[QT]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x256xf8E5M2>, vector<8xf8E5M2>
-// CHECK-COUNT-7:     vector.store %{{.*}}, %[[QT]]
-// CHECK:             scf.yield
-// CHECK-COUNT-8:   gpu.shuffle  xor %{{.*}}, %c1_i32
-// CHECK-COUNT-8:   memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c16
-// CHECK:             vector.load %[[X]]
-// CHECK:             vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xf8E4M3FN>, vector<8xf8E4M3FN>
-// CHECK-COUNT-7:     vector.store %{{.*}}, %[[Q]]
-// CHECK-NOT:         vector.store
+// CHECK-COUNT-8:   vector.load %[[X]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x128xbf16>, vector<8xbf16>
+// CHECK:           arith.xori
+// CHECK:           vector.store %{{.*}}, %[[TILE]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xi16, #gpu.address_space<workgroup>>, vector<8xi16>
+// CHECK-COUNT-7:   vector.store %{{.*}}, %[[TILE]]
+// CHECK-NOT:       vector.load %[[X]]
+// CHECK:           vector.load %[[TILE]]
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c8_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c4_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           memref.store %{{.*}}, %[[S]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
+// CHECK:           vector.store %{{.*}}, %[[Q]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK-COUNT-7:   vector.store %{{.*}}, %[[Q]]
+// CHECK-NOT:       vector.store %{{.*}}, %[[QT]]
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK-COUNT-32:  memref.load %[[TILE]][%{{.*}}, %{{.*}}] : memref<128x128xi16, #gpu.address_space<workgroup>>
+// CHECK-NOT:       vector.load
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           memref.store %{{.*}}, %[[ST]][%{{.*}}, %{{.*}}] : memref<128x2xf32>
+// CHECK:           vector.store %{{.*}}, %[[QT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x256xf8E5M2>, vector<16xf8E5M2>
+// CHECK-COUNT-3:   vector.store %{{.*}}, %[[QT]]
+// CHECK-COUNT-32:  memref.load %[[TILE]]
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:           gpu.shuffle  xor %{{.*}}, %c1_i32
+// CHECK:           memref.store %{{.*}}, %[[ST]]
+// CHECK-COUNT-4:   vector.store %{{.*}}, %[[QT]]
+// CHECK-NOT:       vector.store
 // CHECK:       return
 func.func @with_transpose(%x: memref<256x128xbf16>, %q: memref<256x128xf8E4M3FN>, %s: memref<256x1xf32>, %qt: memref<128x256xf8E5M2>, %st: memref<128x2xf32>) {
   moe.quantize_with_transpose %x outs(%q, %s, %qt, %st) : memref<256x128xbf16> -> memref<256x128xf8E4M3FN>, memref<256x1xf32>, memref<128x256xf8E5M2>, memref<128x2xf32>
+  return
+}
+
+// -----
+
+// An f32 source (a 64 KB tile would not fit in static shared memory) keeps
+// the warp-per-tile schedule: an scf.for over the tile's chunks of columns
+// finishes their column blocks and carries each row's amax; a second one
+// reloads the chunks for q.
+// CHECK-LABEL: func.func @with_transpose_f32(
+// CHECK-NOT:   memref.alloca
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c8{{.*}} iter_args(
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %c128{{.*}} step %c8
+// CHECK:       return
+func.func @with_transpose_f32(%x: memref<256x128xf32>, %q: memref<256x128xf8E4M3FN>, %s: memref<256x1xf32>, %qt: memref<128x256xf8E5M2>, %st: memref<128x2xf32>) {
+  moe.quantize_with_transpose %x outs(%q, %s, %qt, %st) : memref<256x128xf32> -> memref<256x128xf8E4M3FN>, memref<256x1xf32>, memref<128x256xf8E5M2>, memref<128x2xf32>
+  return
+}
+
+// -----
+
+// block_1x128 of a transposed copy of whole 16-bit tiles (x [256, 128]
+// f16): the staged schedule without a rowwise output: step 1 only stages
+// the rows (no shuffle), step 2 quantizes the columns.
+// CHECK-LABEL: func.func @transposed_staged(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<256x128xf16>, %[[Q:[^:]+]]: memref<128x256xf8E4M3FN>, %[[S:[^:]+]]: memref<128x2xf32>)
+// CHECK-NOT:   linalg.transpose
+// CHECK:       %[[TILE:.*]] = memref.alloca() {{.*}} : memref<128x128xi16, #gpu.address_space<workgroup>>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK-COUNT-8: vector.load %[[X]]{{.*}} : memref<256x128xf16>, vector<8xf16>
+// CHECK-COUNT-8: vector.store %{{.*}}, %[[TILE]]
+// CHECK-NOT:     gpu.shuffle
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:         gpu.shuffle  xor %{{.*}}, %c2_i32
+// CHECK:         vector.store %{{.*}}, %[[Q]]{{.*}} : memref<128x256xf8E4M3FN>, vector<16xf8E4M3FN>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+func.func @transposed_staged(%x: memref<256x128xf16>, %q: memref<128x256xf8E4M3FN>, %s: memref<128x2xf32>) {
+  %t = memref.alloc() : memref<128x256xf16>
+  linalg.transpose ins(%x : memref<256x128xf16>) outs(%t : memref<128x256xf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<128x256xf16> -> memref<128x256xf8E4M3FN>, memref<128x2xf32>
+  memref.dealloc %t : memref<128x256xf16>
+  return
+}
+
+// -----
+
+// The dequantized-transposed chain on whole tiles: step 1 reads 8 FP8 bytes
+// and the row's scale, dequantizes, rounds to the bf16 copy's type and
+// stages those bits; step 2 as above.
+// CHECK-LABEL: func.func @dequantized_transposed_staged(
+// CHECK-SAME:    %[[R:[^:]+]]: memref<256x128xf8E4M3FN>, %[[RS:[^:]+]]: memref<256x1xf32>, %[[Q:[^:]+]]: memref<128x256xf8E5M2>, %[[S:[^:]+]]: memref<128x2xf32>)
+// CHECK-NOT:   memref.alloc(
+// CHECK-NOT:   moe.dequantize
+// CHECK:       %[[TILE:.*]] = memref.alloca() {{.*}} : memref<128x128xi16, #gpu.address_space<workgroup>>
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:         memref.load %[[RS]][%{{.*}}, %{{.*}}] : memref<256x1xf32>
+// CHECK-NEXT:    vector.load %[[R]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<256x128xf8E4M3FN>, vector<8xf8E4M3FN>
+// CHECK:         arith.mulf
+// CHECK:         vector.from_elements {{.*}} : vector<8xi16>
+// CHECK:         vector.store %{{.*}}, %[[TILE]]
+// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c256{{.*}})
+// CHECK:         vector.store %{{.*}}, %[[Q]]{{.*}} : memref<128x256xf8E5M2>, vector<16xf8E5M2>
+// CHECK-NOT:   linalg.transpose
+// CHECK:       return
+func.func @dequantized_transposed_staged(%r: memref<256x128xf8E4M3FN>, %rs: memref<256x1xf32>, %q: memref<128x256xf8E5M2>, %s: memref<128x2xf32>) {
+  %d = memref.alloc() : memref<256x128xbf16>
+  moe.dequantize block_1x128 %r, %rs outs(%d) : memref<256x128xf8E4M3FN>, memref<256x1xf32> -> memref<256x128xbf16>
+  %t = memref.alloc() : memref<128x256xbf16>
+  linalg.transpose ins(%d : memref<256x128xbf16>) outs(%t : memref<128x256xbf16>) permutation = [1, 0]
+  moe.quantize block_1x128 %t outs(%q, %s) : memref<128x256xbf16> -> memref<128x256xf8E5M2>, memref<128x2xf32>
+  memref.dealloc %t : memref<128x256xbf16>
+  memref.dealloc %d : memref<256x128xbf16>
   return
 }
 

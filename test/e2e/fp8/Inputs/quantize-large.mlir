@@ -131,6 +131,18 @@ func.func @transposed_1x128_e5m2_f32(%x: tensor<256x48xf32> {moe.name = "xtf"})
   return %q, %s : tensor<48x256xf8E5M2>, tensor<48x2xf32>
 }
 
+// 16-bit rows of whole 128 x 128 tiles (xw: 1024 x 384, special blocks
+// both ways): the staged schedule, a block per tile through shared memory.
+func.func @transposed_1x128_staged(%x: tensor<1024x384xbf16> {moe.name = "xw"})
+    -> (tensor<384x1024xf8E4M3FN> {moe.name = "q"}, tensor<384x8xf32> {moe.name = "scale"}) {
+  %t0 = tensor.empty() : tensor<384x1024xbf16>
+  %t = linalg.transpose ins(%x : tensor<1024x384xbf16>) outs(%t0 : tensor<384x1024xbf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<384x1024xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<384x8xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<384x1024xbf16> -> tensor<384x1024xf8E4M3FN>, tensor<384x8xf32>
+  return %q, %s : tensor<384x1024xf8E4M3FN>, tensor<384x8xf32>
+}
+
 // The columnwise wgrad operand from an FP8 residual (moe-fp8-placement's
 // blockwise backward): 1×128 rows dequantized, transposed and quantized in
 // 128×1 blocks; the GPU schedule (one kernel: the transposed quantize
@@ -151,6 +163,23 @@ func.func @dequantized_transposed_1x128(%x: tensor<1024x288xbf16> {moe.name = "x
   %s0 = tensor.empty() : tensor<288x8xf32>
   %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<288x1024xbf16> -> tensor<288x1024xf8E5M2>, tensor<288x8xf32>
   return %q, %s : tensor<288x1024xf8E5M2>, tensor<288x8xf32>
+}
+
+// The same chain on whole tiles, e5m2 rows dequantized to f16 (the staged
+// schedule's tile holds the f16 copy's bits), into e4m3 columns.
+func.func @dequantized_transposed_1x128_staged(%x: tensor<1024x384xbf16> {moe.name = "xw"})
+    -> (tensor<384x1024xf8E4M3FN> {moe.name = "q"}, tensor<384x8xf32> {moe.name = "scale"}) {
+  %r0 = tensor.empty() : tensor<1024x384xf8E5M2>
+  %rs0 = tensor.empty() : tensor<1024x3xf32>
+  %r, %rs = moe.quantize block_1x128 %x outs(%r0, %rs0) : tensor<1024x384xbf16> -> tensor<1024x384xf8E5M2>, tensor<1024x3xf32>
+  %d0 = tensor.empty() : tensor<1024x384xf16>
+  %d = moe.dequantize block_1x128 %r, %rs outs(%d0) : tensor<1024x384xf8E5M2>, tensor<1024x3xf32> -> tensor<1024x384xf16>
+  %t0 = tensor.empty() : tensor<384x1024xf16>
+  %t = linalg.transpose ins(%d : tensor<1024x384xf16>) outs(%t0 : tensor<384x1024xf16>) permutation = [1, 0]
+  %q0 = tensor.empty() : tensor<384x1024xf8E4M3FN>
+  %s0 = tensor.empty() : tensor<384x8xf32>
+  %q, %s = moe.quantize block_1x128 %t outs(%q0, %s0) : tensor<384x1024xf16> -> tensor<384x1024xf8E4M3FN>, tensor<384x8xf32>
+  return %q, %s : tensor<384x1024xf8E4M3FN>, tensor<384x8xf32>
 }
 
 // The same chain from e5m2 rows dequantized to f32 (the fused schedule's
@@ -202,8 +231,9 @@ func.func @transposed_1x128_copy_kept(%x: tensor<1024x288xbf16> {moe.name = "xt"
 
 // moe.quantize_with_transpose (moe-fuse quantize-with-transpose): x in
 // 1x128 blocks of its rows and of its columns from one read; rows e4m3,
-// columns e5m2. The GPU schedule (a warp per 128 x 128 tile, 8 chunks of
-// 16 columns) must equal the reference's two quantizes bit for bit.
+// columns e5m2. The GPU schedule (the staged one: a block per 128 x 128
+// tile through shared memory) must equal the reference's two quantizes bit
+// for bit.
 func.func @with_transpose_1x128(%x: tensor<1024x384xbf16> {moe.name = "xw"})
     -> (tensor<1024x384xf8E4M3FN> {moe.name = "q"}, tensor<1024x3xf32> {moe.name = "scale"},
         tensor<384x1024xf8E5M2> {moe.name = "qt"}, tensor<384x8xf32> {moe.name = "scale_t"}) {
@@ -215,8 +245,8 @@ func.func @with_transpose_1x128(%x: tensor<1024x384xbf16> {moe.name = "xw"})
   return %q, %s, %qt, %st : tensor<1024x384xf8E4M3FN>, tensor<1024x3xf32>, tensor<384x1024xf8E5M2>, tensor<384x8xf32>
 }
 
-// f32 source: 4 columns a lane, 16 chunks of 8 columns a tile; e5m2 both
-// ways.
+// f32 source (the warp-per-tile schedule: 4 columns a lane, 16 chunks of 8
+// columns a tile); e5m2 both ways.
 func.func @with_transpose_1x128_f32(%x: tensor<256x128xf32> {moe.name = "xwf"})
     -> (tensor<256x128xf8E5M2> {moe.name = "q"}, tensor<256x1xf32> {moe.name = "scale"},
         tensor<128x256xf8E5M2> {moe.name = "qt"}, tensor<128x2xf32> {moe.name = "scale_t"}) {
