@@ -86,11 +86,11 @@
 # @moe_layer_quantize_weights); MOE_FP8_INSTRUCTIONS=false makes the
 # quantize kernels convert by integer arithmetic (moe-compile
 # --fp8-instructions=false) instead of cvt instructions;
-# MOE_FP8_GLU_QUANTIZE=true computes the glu inside the quantize of its
-# output (moe-compile --fp8-glu-quantize: one kernel, h never stored);
-# MOE_FP8_QUANTIZE_WITH_TRANSPOSE=true quantizes each blockwise gradient
-# rowwise and columnwise in one kernel (moe-compile
-# --fp8-quantize-with-transpose).
+# MOE_FP8_GLU_QUANTIZE=false keeps the glu and the quantize of its output
+# two kernels (moe-compile --fp8-glu-quantize; default true: one kernel, h
+# never stored); MOE_FP8_QUANTIZE_WITH_TRANSPOSE=false quantizes each
+# blockwise gradient rowwise and columnwise in two kernels (moe-compile
+# --fp8-quantize-with-transpose; default true: one).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -106,8 +106,8 @@ PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
-GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-false}
-BOTH_WAYS=--fp8-quantize-with-transpose=${MOE_FP8_QUANTIZE_WITH_TRANSPOSE:-false}
+GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-true}
+BOTH_WAYS=--fp8-quantize-with-transpose=${MOE_FP8_QUANTIZE_WITH_TRANSPOSE:-true}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.

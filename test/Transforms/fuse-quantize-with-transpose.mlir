@@ -1,10 +1,11 @@
 // moe-fuse quantize-with-transpose: a block_1x128 quantize of x and one of
 // linalg.transpose x become one moe.quantize_with_transpose where the
 // first one was (the second's destinations made there when they come
-// later). Not fused: the option off (its default), a dimension not a
+// later; on by default). Not fused: the option off, a dimension not a
 // multiple of 128, another recipe, the two in different blocks.
 // RUN: moe-opt %s -split-input-file --moe-fuse=quantize-with-transpose=true | FileCheck %s
-// RUN: moe-opt %s -split-input-file --moe-fuse | FileCheck %s --check-prefix=OFF
+// RUN: moe-opt %s -split-input-file --moe-fuse | FileCheck %s
+// RUN: moe-opt %s -split-input-file --moe-fuse=quantize-with-transpose=false | FileCheck %s --check-prefix=OFF
 
 // The blockwise backward's gradient: rowwise for the dgrad, then the
 // columnwise wgrad operand after something else.

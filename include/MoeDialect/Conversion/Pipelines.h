@@ -30,9 +30,9 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
       *this, "fp8-glu-quantize",
       llvm::cl::desc("The block_1x128 quantize of a moe.glu output that "
                      "nothing else reads computes the glu itself, one kernel "
-                     "(convert-moe-to-parallel-loops{fuse-glu-quantize}; off "
-                     "until measured on a GPU)"),
-      llvm::cl::init(false)};
+                     "(convert-moe-to-parallel-loops{fuse-glu-quantize}; "
+                     "the FP8 forward's fc2 input: h is never stored)"),
+      llvm::cl::init(true)};
 };
 
 /// How moe-lower-to-gpu computes bf16 grouped matmuls.
@@ -152,9 +152,8 @@ struct MoeLowerToGpuOptions
       *this, "fp8-quantize-with-transpose",
       llvm::cl::desc("moe-fuse's quantize-with-transpose: a gradient's "
                      "rowwise and columnwise 1x128 quantizations as one "
-                     "kernel that reads it once (off: on one H200 its "
-                     "schedule is slower than the two kernels)"),
-      llvm::cl::init(false)};
+                     "kernel that reads it once"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> denseMatmuls{
       *this, "dense-matmuls",
       llvm::cl::desc("The router projection and the f32 contractions of the "

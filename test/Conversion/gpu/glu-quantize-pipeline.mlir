@@ -1,13 +1,13 @@
 // moe-lower-to-gpu{fp8-glu-quantize}: the FP8 forward's glu → quantize
 // block_1x128 (fc2's input) is one kernel reading gate and up; the bf16 h
-// is never allocated. Off by default: the glu writes h and the quantize's
-// kernel reads it back (OFF). Here gate and up are the function's results
+// is never allocated (the default). With the option off the glu writes h
+// and the quantize's kernel reads it back (OFF). Here gate and up are the function's results
 // too (the backward's residuals, copied to the result buffers after the
 // kernel).
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{fp8-glu-quantize toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-after=convert-moe-to-parallel-loops -o /dev/null 2>&1 | FileCheck %s
-// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' \
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{fp8-glu-quantize=false toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-after=convert-moe-to-parallel-loops -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func.func @fc2_input

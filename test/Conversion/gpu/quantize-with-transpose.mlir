@@ -1,7 +1,8 @@
 // A matrix quantized in 1x128 blocks both ways (moe-fp8-placement's
 // blockwise backward, for each gradient) through the whole GPU pipeline:
-// with fp8-quantize-with-transpose, moe-fuse quantize-with-transpose makes
-// the two quantizes one kernel; by default (off) they stay two.
+// with fp8-quantize-with-transpose (the default), moe-fuse
+// quantize-with-transpose makes the two quantizes one kernel; with it off
+// they stay two.
 // x [1024, 384] bf16: 8 · 3 = 24 tiles of 128 x 128, a block of 256
 // threads each (the staged schedule). In the PTX a thread loads 8 rows of
 // 16 bytes and stores them into the shared tile (8 st.shared.v4), one
@@ -17,7 +18,8 @@
 // REQUIRES: ptxas
 
 // RUN: moe-opt %S/../../e2e/fp8/Inputs/quantize-both-ways.mlir --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path fp8-quantize-with-transpose=true})' | FileCheck %s
-// RUN: moe-opt %S/../../e2e/fp8/Inputs/quantize-both-ways.mlir --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' | FileCheck %s --check-prefix=OFF
+// RUN: moe-opt %S/../../e2e/fp8/Inputs/quantize-both-ways.mlir --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path})' | FileCheck %s
+// RUN: moe-opt %S/../../e2e/fp8/Inputs/quantize-both-ways.mlir --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path fp8-quantize-with-transpose=false})' | FileCheck %s --check-prefix=OFF
 // RUN: moe-opt %S/../../e2e/fp8/Inputs/quantize-both-ways.mlir --pass-pipeline='builtin.module(moe-lower-to-gpu{toolkit=%cuda_path fp8-quantize-with-transpose=true})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.nvvm.mlir
 // RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' -o %t.isa.mlir
