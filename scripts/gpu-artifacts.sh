@@ -90,7 +90,10 @@
 # two kernels (moe-compile --fp8-glu-quantize; default true: one kernel, h
 # never stored); MOE_FP8_QUANTIZE_WITH_TRANSPOSE=false quantizes each
 # blockwise gradient rowwise and columnwise in two kernels (moe-compile
-# --fp8-quantize-with-transpose; default true: one).
+# --fp8-quantize-with-transpose; default true: one);
+# MOE_FP8_COMBINE_GRAD_QUANTIZE=true lets that kernel gather the
+# combine_grad's dy itself (moe-compile --fp8-combine-grad-quantize; dy
+# never stored).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -108,11 +111,12 @@ WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
 GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-true}
 BOTH_WAYS=--fp8-quantize-with-transpose=${MOE_FP8_QUANTIZE_WITH_TRANSPOSE:-true}
+COMBINE_GRAD_QUANTIZE=--fp8-combine-grad-quantize=${MOE_FP8_COMBINE_GRAD_QUANTIZE:-false}
 RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "${@:4}" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "$COMBINE_GRAD_QUANTIZE" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 

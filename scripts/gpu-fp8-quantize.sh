@@ -6,7 +6,10 @@
 # (every recipe at larger sizes, on the NaN/inf/huge/subnormal inputs of
 # Inputs/write-quantize-inputs.py) and Inputs/glu-quantize.mlir (moe.glu →
 # quantize chains; the GPU side with --fp8-glu-quantize: the glu computed in
-# the quantize's schedule) are compiled for the GPU and for the CPU,
+# the quantize's schedule) and Inputs/combine-grad-quantize.mlir (a
+# moe.combine_grad's dy quantized both ways; the GPU side with
+# --fp8-combine-grad-quantize: dy gathered in the quantize's schedule)
+# are compiled for the GPU and for the CPU,
 # both run, and every .npy of the two --dump directories must be the same
 # bytes (FP8 is dumped as exact float32).
 #
@@ -32,7 +35,8 @@ MODE=${1:-}
 FP8=$ROOT/test/e2e/fp8
 
 cases() {
-  for f in "$FP8"/*.mlir "$FP8/Inputs/quantize-large.mlir" "$FP8/Inputs/glu-quantize.mlir"; do
+  for f in "$FP8"/*.mlir "$FP8/Inputs/quantize-large.mlir" "$FP8/Inputs/glu-quantize.mlir" \
+    "$FP8/Inputs/combine-grad-quantize.mlir"; do
     case $(basename "$f") in quantize-mx-*) continue ;; esac
     echo "$f"
   done
@@ -50,8 +54,10 @@ compile)
     name=$(basename "$f" .mlir)
     # glu-quantize's chains fused (the default; said here so that the
     # case keeps testing the fusion).
+    # combine-grad-quantize's chain fused (off by default).
     fused=()
     [ "$name" = glu-quantize ] && fused=(--fp8-glu-quantize)
+    [ "$name" = combine-grad-quantize ] && fused=(--fp8-combine-grad-quantize)
     "$BUILD/bin/moe-compile" --quiet "${gpu_flags[@]}" "${fused[@]}" "$f" -o "$OUT/gpu/$name"
     "$BUILD/bin/moe-compile" --quiet --target=cpu "$f" -o "$OUT/cpu/$name"
   done

@@ -176,6 +176,13 @@ static cl::opt<bool> fp8GluQuantize(
              "itself, one kernel instead of two (the same bits; on one "
              "H200 207 us for qwen3-30b-a3b's where the two take 251)"),
     cl::cat(category));
+static cl::opt<bool> fp8CombineGradQuantize(
+    "fp8-combine-grad-quantize", cl::init(false),
+    cl::desc("GPU targets and --gpu-schedules: the both-ways quantize of a "
+             "moe.combine_grad's dy that nothing else reads gathers dy's "
+             "rows itself, dy never stored (the same bits; off until "
+             "measured on a GPU)"),
+    cl::cat(category));
 static cl::opt<bool> fp8Instructions(
     "fp8-instructions", cl::init(true),
     cl::desc("GPU targets sm_89 and newer: FP8 quantize/dequantize kernels "
@@ -413,12 +420,14 @@ int main(int argc, char **argv) {
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;
     options.fp8GluQuantize = fp8GluQuantize;
+    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
     options.outParams = true;
     moe::buildMoeLowerToGpuPipeline(pm, options);
   } else {
     moe::MoeLowerToCpuOptions options;
     options.gpuSchedules = gpuSchedules;
     options.fp8GluQuantize = fp8GluQuantize;
+    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
     options.outParams = true;
     moe::buildMoeLowerToCpuPipeline(pm, options);
   }

@@ -157,6 +157,14 @@ def ConvertMoeToParallelLoopsPass
     from gate and up (the glu schedule's arithmetic, rounded to h's type as
     its store would): h is never written, the glu kernel goes.
 
+    With `fuse-combine-grad-quantize`, a `moe.quantize_with_transpose` whose
+    input only a `moe.combine_grad` writes as its dy (an allocation nothing
+    else reads: the FP8 backward's fc2 output gradient) becomes the staged
+    schedule gathering each dy row itself (the row's pair (t, k) from a
+    row → pair map made in the combine_grad's place, weights[t, k] ·
+    dout[t] rounded to dy's type as the store would): dy is never written,
+    the combine_grad's dy kernel goes.
+
     With `fp8-instructions` (GPU targets sm_89 and newer), the quantize and
     dequantize schedules convert between f32 and FP8 with the
     `nvvm.convert.f32x2.to.f8x2` (cvt.rn.satfinite) and
@@ -184,6 +192,11 @@ def ConvertMoeToParallelLoopsPass
            "A moe.quantize block_1x128 of a moe.glu output that nothing else "
            "reads computes the glu's values itself: one kernel, h never "
            "stored (the same bits)">,
+    Option<"fuseCombineGradQuantize", "fuse-combine-grad-quantize", "bool",
+           /*default=*/"false",
+           "A moe.quantize_with_transpose of a moe.combine_grad's dy that "
+           "nothing else reads gathers dy's rows itself: dy never stored "
+           "(the same bits)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -33,6 +33,15 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
                      "(convert-moe-to-parallel-loops{fuse-glu-quantize}; "
                      "the FP8 forward's fc2 input: h is never stored)"),
       llvm::cl::init(true)};
+  typename PassPipelineOptions<Derived>::template Option<bool>
+      fp8CombineGradQuantize{
+          *this, "fp8-combine-grad-quantize",
+          llvm::cl::desc(
+              "The both-ways quantize of a moe.combine_grad's dy that "
+              "nothing else reads gathers dy's rows itself, dy never stored "
+              "(convert-moe-to-parallel-loops{fuse-combine-grad-quantize}; "
+              "off until measured on a GPU)"),
+          llvm::cl::init(false)};
 };
 
 /// How moe-lower-to-gpu computes bf16 grouped matmuls.

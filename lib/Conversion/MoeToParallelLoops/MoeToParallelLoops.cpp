@@ -71,6 +71,9 @@ struct ConvertMoeToParallelLoopsPass
         getOperation(), conversion, /*workgroupTiles=*/!hoistScratch);
     if (fuseGluQuantize)
       gpu_schedules::fuseGluQuantizes(getOperation(), conversion);
+    if (fuseCombineGradQuantize)
+      gpu_schedules::fuseCombineGradQuantizes(getOperation(), conversion,
+                                              /*workgroupTiles=*/!hoistScratch);
     // The parallel schedules first; the reference loops are the fallback
     // (and say why an op cannot be lowered at all).
     RewritePatternSet patterns(&getContext());

@@ -448,15 +448,77 @@ void emitPermuteGpu(OpBuilder &b, Location loc, int64_t numExperts,
 // moe.combine_grad
 //===----------------------------------------------------------------------===//
 
+/// dy[r, h] of a row that one pair (t, k) names: the reference's sum of
+/// one term, 0 + weights[t, k] · dout[t, h] (a -0 product sums to +0).
+Value onePairTerm(OpBuilder &b, Location loc, Value w, Value g) {
+  return addF(b, loc, f32Const(b, loc, 0.0), mulF(b, loc, w, g));
+}
+
+/// dy[r, col ... col + width) as f32 where `count` pairs name row r and
+/// count is not 1: zero for none (the scan's trip count is then 0), else
+/// the reference's sum over all pairs (t, k) in row-major order (a scan over
+/// every pair: slow, but only for such rows).
+SmallVector<Value> sumOfPairsRowLanes(OpBuilder &ib, Location iloc, Value dout,
+                                      Value rows, Value weights, Value count,
+                                      Value r, Value col, int64_t width) {
+  Value numTokens = dimOf(ib, iloc, dout, 0);
+  Value topK = dimOf(ib, iloc, rows, 1);
+  SmallVector<Value> zeros(width, f32Const(ib, iloc, 0.0));
+  // Zero rows skip the scan (its trip count is 0).
+  Value scanEnd = arith::SelectOp::create(
+      ib, iloc,
+      arith::CmpIOp::create(ib, iloc, arith::CmpIPredicate::eq, count,
+                            i32Const(ib, iloc, 0)),
+      indexConst(ib, iloc, 0), numTokens);
+  SmallVector<Type> laneTypes(width, ib.getF32Type());
+  Value r64 = toI64(ib, iloc, r);
+  auto overT = scf::ForOp::create(
+      ib, iloc, indexConst(ib, iloc, 0), scanEnd,
+      indexConst(ib, iloc, 1), zeros,
+      [&](OpBuilder &tb, Location tloc, Value t, ValueRange tAcc) {
+        auto overK = scf::ForOp::create(
+            tb, tloc, indexConst(tb, tloc, 0), topK,
+            indexConst(tb, tloc, 1), tAcc,
+            [&](OpBuilder &kb, Location kloc, Value k,
+                ValueRange acc) {
+              Value hit = arith::CmpIOp::create(
+                  kb, kloc, arith::CmpIPredicate::eq,
+                  toI64(kb, kloc,
+                        memref::LoadOp::create(kb, kloc, rows,
+                                               ValueRange{t, k})),
+                  r64);
+              auto ifHit =
+                  scf::IfOp::create(kb, kloc, laneTypes, hit,
+                                    /*withElseRegion=*/true);
+              {
+                OpBuilder::InsertionGuard guard(kb);
+                kb.setInsertionPointToStart(ifHit.thenBlock());
+                Value w = loadAsF32(kb, kloc, weights, {t, k});
+                SmallVector<Value> g = loadRowVectorAsF32(
+                    kb, kloc, dout, t, col, width);
+                SmallVector<Value> sums;
+                for (int64_t i = 0; i < width; ++i)
+                  sums.push_back(addF(kb, kloc, acc[i],
+                                      mulF(kb, kloc, w, g[i])));
+                scf::YieldOp::create(kb, kloc, sums);
+                kb.setInsertionPointToStart(ifHit.elseBlock());
+                scf::YieldOp::create(kb, kloc, acc);
+              }
+              scf::YieldOp::create(kb, kloc, ifHit.getResults());
+            });
+        scf::YieldOp::create(tb, tloc, overK.getResults());
+      });
+  return SmallVector<Value>(overT.getResults());
+}
+
 /// dy by rows of `width`-element vectors, given the number of pairs naming
 /// each row: a block per token reads the token's dout row once (a thread
-/// per vector) and stores weights[t, k] · dout[t] to each row only pair
-/// (t, k) names; a warp per 32 rows (selectedRowVectorFor) writes the others:
-/// zero where no pair names the row, else the reference's sum over all
-/// pairs (t, k) in row-major order (a scan over every pair: slow, but only
-/// for such rows).
-/// Every element of dy is written once, each value as the element-wise
-/// schedule computes it.
+/// per vector) and stores 0 + weights[t, k] · dout[t] (onePairTerm) to
+/// each row only pair (t, k) names; a warp per 32 rows
+/// (selectedRowVectorFor) writes the others: zero where no pair names the
+/// row, else the reference's sum over all pairs (t, k) in row-major order
+/// (a scan over every pair: slow, but only for such rows). Every element of
+/// dy is written once, each value the reference's.
 void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
                           Value weights, Value dy, Value pairsPerRow,
                           Value yRows64, int64_t width) {
@@ -493,7 +555,7 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
                           Value w = loadAsF32(sb, sloc, weights, {t, k});
                           SmallVector<Value> lanes;
                           for (Value gi : g)
-                            lanes.push_back(mulF(sb, sloc, w, gi));
+                            lanes.push_back(onePairTerm(sb, sloc, w, gi));
                           storeRowVectorFromF32(sb, sloc, lanes, dy, r, col);
                         });
                   });
@@ -509,52 +571,8 @@ void writeCombineGradRows(OpBuilder &b, Location loc, Value dout, Value rows,
                        pairsOf(nb, nloc, r), 1);
       },
       [&](OpBuilder &ib, Location iloc, Value r, Value col) {
-        Value count = pairsOf(ib, iloc, r);
-        SmallVector<Value> zeros(width, f32Const(ib, iloc, 0.0));
-        SmallVector<Type> laneTypes(width, ib.getF32Type());
-        // Zero rows skip the scan (its trip count is 0).
-        Value scanEnd = arith::SelectOp::create(
-            ib, iloc,
-            countIs(ib, iloc, arith::CmpIPredicate::eq, count, 0),
-            indexConst(ib, iloc, 0), numTokens);
-        Value r64 = toI64(ib, iloc, r);
-        auto overT = scf::ForOp::create(
-            ib, iloc, indexConst(ib, iloc, 0), scanEnd,
-            indexConst(ib, iloc, 1), zeros,
-            [&](OpBuilder &tb, Location tloc, Value t, ValueRange tAcc) {
-              auto overK = scf::ForOp::create(
-                  tb, tloc, indexConst(tb, tloc, 0), topK,
-                  indexConst(tb, tloc, 1), tAcc,
-                  [&](OpBuilder &kb, Location kloc, Value k,
-                      ValueRange acc) {
-                    Value hit = arith::CmpIOp::create(
-                        kb, kloc, arith::CmpIPredicate::eq,
-                        toI64(kb, kloc,
-                              memref::LoadOp::create(kb, kloc, rows,
-                                                     ValueRange{t, k})),
-                        r64);
-                    auto ifHit =
-                        scf::IfOp::create(kb, kloc, laneTypes, hit,
-                                          /*withElseRegion=*/true);
-                    {
-                      OpBuilder::InsertionGuard guard(kb);
-                      kb.setInsertionPointToStart(ifHit.thenBlock());
-                      Value w = loadAsF32(kb, kloc, weights, {t, k});
-                      SmallVector<Value> g = loadRowVectorAsF32(
-                          kb, kloc, dout, t, col, width);
-                      SmallVector<Value> sums;
-                      for (int64_t i = 0; i < width; ++i)
-                        sums.push_back(addF(kb, kloc, acc[i],
-                                            mulF(kb, kloc, w, g[i])));
-                      scf::YieldOp::create(kb, kloc, sums);
-                      kb.setInsertionPointToStart(ifHit.elseBlock());
-                      scf::YieldOp::create(kb, kloc, acc);
-                    }
-                    scf::YieldOp::create(kb, kloc, ifHit.getResults());
-                  });
-              scf::YieldOp::create(tb, tloc, overK.getResults());
-            });
-        SmallVector<Value> sums(overT.getResults());
+        SmallVector<Value> sums = sumOfPairsRowLanes(
+            ib, iloc, dout, rows, weights, pairsOf(ib, iloc, r), r, col, width);
         storeRowVectorFromF32(ib, iloc, sums, dy, r, col);
       });
 }
@@ -641,62 +659,26 @@ void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
 // index per row.
 void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
                         Value rows, Value weights, Value dy, Value dweights) {
-  if (int64_t dwWidth = rowVectorWidth({dout, y}))
-    emitCombineWeightGradWarps(b, loc, dout, y, rows, dweights, dwWidth);
-  else
-    emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
+  emitCombineGradWeights(b, loc, dout, y, rows, dweights);
   Value numTokens = dimOf(b, loc, dweights, 0);
   Value topK = dimOf(b, loc, dweights, 1);
   Value numRows = dimOf(b, loc, dy, 0);
   Value hidden = dimOf(b, loc, dy, 1);
-  Value yRows64 = arith::MinSIOp::create(
-      b, loc, toI64(b, loc, dimOf(b, loc, y, 0)), toI64(b, loc, numRows));
-  Value zero64 = i64Const(b, loc, 0);
-  Type i32 = b.getI32Type();
   int64_t width = rowVectorWidth({dout, dy});
   if (width != 0 && cast<MemRefType>(dout.getType()).getDimSize(1) !=
                         cast<MemRefType>(dy.getType()).getDimSize(1))
     width = 0;
-  // Per row: how many pairs name it (an integer atomic count) and, for the
-  // element-wise schedule, one of them (t·K + k; the last writer wins where
-  // several do).
-  Value pairsPerRow = allocBuffer(b, loc, {numRows}, i32);
-  Value pairOfRow = width == 0 ? allocBuffer(b, loc, {numRows}, i32) : Value();
-  parallelFor(b, loc, {numRows},
-              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-                memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0),
-                                        pairsPerRow, ivs);
-                if (pairOfRow)
-                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
-                                          pairOfRow, ivs);
-              });
+  // The element-wise schedule finds a row's one pair through pairOfRow.
+  CombineGradRowPairs pairs =
+      emitCombineGradRowPairs(b, loc, rows, y, dy, /*keepPair=*/width == 0);
+  Value pairsPerRow = pairs.pairsPerRow, pairOfRow = pairs.pairOfRow;
   auto rowOf = [&](OpBuilder &nb, Location nloc, Value t, Value k) {
     return toI64(nb, nloc,
                  memref::LoadOp::create(nb, nloc, rows, ValueRange{t, k}));
   };
-  parallelFor(
-      b, loc, {numTokens, topK},
-      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
-        Value t = ivs[0], k = ivs[1];
-        Value row = rowOf(nb, nloc, t, k);
-        ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
-               [&](OpBuilder &ib, Location iloc) {
-                 Value r = toIndex(ib, iloc, row);
-                 memref::AtomicRMWOp::create(
-                     ib, iloc, arith::AtomicRMWKind::addi,
-                     i32Const(ib, iloc, 1), pairsPerRow, ValueRange{r});
-                 if (!pairOfRow)
-                   return;
-                 Value pair = arith::AddIOp::create(
-                     ib, iloc, arith::MulIOp::create(ib, iloc, t, topK), k);
-                 memref::StoreOp::create(
-                     ib, iloc, arith::IndexCastOp::create(ib, iloc, i32, pair),
-                     pairOfRow, ValueRange{r});
-               });
-      });
   if (width != 0) {
-    writeCombineGradRows(b, loc, dout, rows, weights, dy, pairsPerRow, yRows64,
-                         width);
+    writeCombineGradRows(b, loc, dout, rows, weights, dy, pairsPerRow,
+                         pairs.yRows64, width);
     memref::DeallocOp::create(b, loc, pairsPerRow);
     return;
   }
@@ -720,8 +702,8 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
           memref::LoadOp::create(ib, iloc, pairOfRow, ValueRange{r}));
       Value t = arith::DivUIOp::create(ib, iloc, pair, topK);
       Value k = arith::RemUIOp::create(ib, iloc, pair, topK);
-      return mulF(ib, iloc, loadAsF32(ib, iloc, weights, {t, k}),
-                  loadAsF32(ib, iloc, dout, {t, h}));
+      return onePairTerm(ib, iloc, loadAsF32(ib, iloc, weights, {t, k}),
+                         loadAsF32(ib, iloc, dout, {t, h}));
     };
     auto allPairs = [&](OpBuilder &ib, Location iloc) -> Value {
       Value r64 = toI64(ib, iloc, r);
@@ -750,6 +732,124 @@ void emitCombineGradGpu(OpBuilder &b, Location loc, Value dout, Value y,
   memref::DeallocOp::create(b, loc, pairOfRow);
   memref::DeallocOp::create(b, loc, pairsPerRow);
 }
+
+} // namespace
+
+CombineGradRowPairs emitCombineGradRowPairs(OpBuilder &b, Location loc,
+                                            Value rows, Value y, Value dy,
+                                            bool keepPair) {
+  Value numTokens = dimOf(b, loc, rows, 0);
+  Value topK = dimOf(b, loc, rows, 1);
+  Value numRows = dimOf(b, loc, dy, 0);
+  Value yRows64 = arith::MinSIOp::create(
+      b, loc, toI64(b, loc, dimOf(b, loc, y, 0)), toI64(b, loc, numRows));
+  Value zero64 = i64Const(b, loc, 0);
+  Type i32 = b.getI32Type();
+  // Per row: how many pairs name it (an integer atomic count) and, where
+  // kept, one of them (t·K + k; the last writer wins where several do).
+  Value pairsPerRow = allocBuffer(b, loc, {numRows}, i32);
+  Value pairOfRow = keepPair ? allocBuffer(b, loc, {numRows}, i32) : Value();
+  parallelFor(b, loc, {numRows},
+              [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+                memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, 0),
+                                        pairsPerRow, ivs);
+                if (pairOfRow)
+                  memref::StoreOp::create(nb, nloc, i32Const(nb, nloc, -1),
+                                          pairOfRow, ivs);
+              });
+  parallelFor(
+      b, loc, {numTokens, topK},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+        Value t = ivs[0], k = ivs[1];
+        Value row = toI64(
+            nb, nloc, memref::LoadOp::create(nb, nloc, rows, ValueRange{t, k}));
+        ifThen(nb, nloc, inHalfOpenRange(nb, nloc, row, zero64, yRows64),
+               [&](OpBuilder &ib, Location iloc) {
+                 Value r = toIndex(ib, iloc, row);
+                 memref::AtomicRMWOp::create(
+                     ib, iloc, arith::AtomicRMWKind::addi,
+                     i32Const(ib, iloc, 1), pairsPerRow, ValueRange{r});
+                 if (!pairOfRow)
+                   return;
+                 Value pair = arith::AddIOp::create(
+                     ib, iloc, arith::MulIOp::create(ib, iloc, t, topK), k);
+                 memref::StoreOp::create(
+                     ib, iloc, arith::IndexCastOp::create(ib, iloc, i32, pair),
+                     pairOfRow, ValueRange{r});
+               });
+      });
+  return {pairsPerRow, pairOfRow, yRows64};
+}
+
+void emitCombineGradWeights(OpBuilder &b, Location loc, Value dout, Value y,
+                            Value rows, Value dweights) {
+  if (int64_t dwWidth = rowVectorWidth({dout, y}))
+    emitCombineWeightGradWarps(b, loc, dout, y, rows, dweights, dwWidth);
+  else
+    emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
+}
+
+SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
+                                         Value dout, Value rows, Value weights,
+                                         const CombineGradRowPairs &pairs,
+                                         ArrayRef<Value> rs, Value col,
+                                         int64_t width, RowPack pack) {
+  // Every row's loads first, with no branch between them, so that they are
+  // in flight together: its count, its pair (0 where none: an address in
+  // range, whose product is then not taken), the pair's weight and dout
+  // columns; a branch only for the rare row that several pairs name.
+  Value topK = dimOf(b, loc, rows, 1);
+  SmallVector<Value> counts, pairIndices;
+  for (Value r : rs)
+    counts.push_back(
+        memref::LoadOp::create(b, loc, pairs.pairsPerRow, ValueRange{r}));
+  for (Value r : rs) {
+    Value pair =
+        memref::LoadOp::create(b, loc, pairs.pairOfRow, ValueRange{r});
+    pair = arith::MaxSIOp::create(b, loc, pair, i32Const(b, loc, 0));
+    pairIndices.push_back(
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), pair));
+  }
+  // Each row packed as soon as it is made: a row's 16 bytes live across
+  // the other rows' work, not its 8 f32 values.
+  SmallVector<Value> ones;
+  for (auto [count, pair] : llvm::zip(counts, pairIndices)) {
+    Value t = arith::DivUIOp::create(b, loc, pair, topK);
+    Value k = arith::RemUIOp::create(b, loc, pair, topK);
+    Value w = loadAsF32(b, loc, weights, {t, k});
+    Value isOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        count, i32Const(b, loc, 1));
+    // One pair: its weighted cotangent, as writeCombineGradRows stores it;
+    // none: zero.
+    SmallVector<Value> lanes;
+    for (Value g : loadRowVectorAsF32(b, loc, dout, t, col, width))
+      lanes.push_back(arith::SelectOp::create(b, loc, isOne,
+                                              onePairTerm(b, loc, w, g),
+                                              f32Const(b, loc, 0.0)));
+    ones.push_back(pack(b, loc, lanes));
+  }
+  SmallVector<Value> result;
+  for (auto [r, count, one] : llvm::zip(rs, counts, ones)) {
+    auto several = scf::IfOp::create(
+        b, loc, TypeRange{one.getType()},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, count,
+                              i32Const(b, loc, 1)),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(several.thenBlock());
+    scf::YieldOp::create(
+        b, loc,
+        pack(b, loc,
+             sumOfPairsRowLanes(b, loc, dout, rows, weights, count, r, col,
+                                width)));
+    b.setInsertionPointToStart(several.elseBlock());
+    scf::YieldOp::create(b, loc, one);
+    result.push_back(several.getResult(0));
+  }
+  return result;
+}
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // Losses

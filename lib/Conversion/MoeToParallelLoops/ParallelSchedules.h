@@ -25,6 +25,36 @@ void emitAuxLossGpu(OpBuilder &b, Location loc,
                     const loops::AuxLossConfig &config, Value scores,
                     Value indices, Value loss);
 
+/// moe.combine_grad's rows of dy: pairsPerRow[r], how many pairs (t, k)
+/// name row r (pairs whose row lies outside [0, yRows64), yRows64 = min(y's
+/// rows, dy's rows), count nowhere), and where kept pairOfRow[r] = t·K + k
+/// of one of them (-1 for none; the last writer's where several do): i32
+/// allocations the caller deallocates.
+struct CombineGradRowPairs {
+  Value pairsPerRow, pairOfRow, yRows64;
+};
+CombineGradRowPairs emitCombineGradRowPairs(OpBuilder &b, Location loc,
+                                            Value rows, Value y, Value dy,
+                                            bool keepPair);
+/// moe.combine_grad's dweights: a warp per pair where dout and y have rows
+/// of vectors, else a thread per pair.
+void emitCombineGradWeights(OpBuilder &b, Location loc, Value dout, Value y,
+                            Value rows, Value dweights);
+/// dy[r, col ... col + width) of moe.combine_grad as f32 for each r of
+/// `rs`, what its row schedule stores (before rounding to dy's type): 0 +
+/// weights[t, k] · dout[t] where one pair (pairs.pairOfRow kept) names row
+/// r, zero where none does, the reference's sum over all pairs in row-major
+/// order where several do; each row's values handed to `pack` (e.g. rounded
+/// and packed into a vector), whose results come back, one a row. All rows'
+/// loads come before any branch.
+using RowPack = llvm::function_ref<Value(OpBuilder &, Location,
+                                         ArrayRef<Value> lanes)>;
+SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
+                                         Value dout, Value rows, Value weights,
+                                         const CombineGradRowPairs &pairs,
+                                         ArrayRef<Value> rs, Value col,
+                                         int64_t width, RowPack pack);
+
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit);
 

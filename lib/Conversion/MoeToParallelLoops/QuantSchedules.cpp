@@ -1,5 +1,6 @@
 //===- QuantSchedules.cpp - moe.quantize / moe.dequantize on the GPU ------===//
 #include "QuantSchedules.h"
+#include "ParallelSchedules.h"
 #include "RowSchedules.h"
 #include "WarpRouter.h"
 
@@ -812,33 +813,66 @@ SmallVector<Value> bitsAsF32(OpBuilder &b, Location loc, Value bits,
   return values;
 }
 
+/// `values` (f32, 8 of them) rounded to the 16-bit `element` as a store
+/// does (f32ToElement) and packed as the tile holds them: a vector of 8
+/// 16-bit integers.
+Value packBits(OpBuilder &b, Location loc, ArrayRef<Value> values,
+               Type element) {
+  SmallVector<Value> lanes;
+  for (Value v : values)
+    lanes.push_back(arith::BitcastOp::create(b, loc, b.getIntegerType(16),
+                                             f32ToElement(b, loc, v, element)));
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({kStagedChunk}, b.getIntegerType(16)), lanes);
+}
+
 /// Where the tile's rows come from, and the rowwise output if any.
 struct StagedSource {
   TransposedSource rows;
   /// moe.quantize_with_transpose: block_1x128 of the rows too (else null).
   Value rowOutput, rowScale;
+  /// Rows computed rather than read (moe.combine_grad's dy, which is then
+  /// never stored): the 16-bit patterns (packBits) of columns col ... col +
+  /// 7 of each of a thread's rows, their values as the producer's schedule
+  /// computes them rounded as its store would; rows.values then only gives
+  /// their type. Null: rows are read from rows.values.
+  using RowsBits = function_ref<SmallVector<Value>(
+      OpBuilder &, Location, ArrayRef<Value> rows, Value col)>;
+  RowsBits computed = nullptr;
 
   Type tileElement() const { return rows.rowsType().getElementType(); }
 
-  /// The 16-bit pattern of columns col ... col + 7 of `row` (what the tile
-  /// holds): f32 values are made from it where they are used, so that a
-  /// thread keeps 32 registers of loads in flight, not 64 values.
-  Value loadBits(OpBuilder &b, Location loc, Value row, Value col,
-                 Fp8Conversion conversion) const {
-    if (!rows.scales)
-      return loadRowBits(b, loc, rows.values, row, col, kStagedChunk);
-    // Dequantized and rounded to the copy's type: exact in that type.
-    SmallVector<Value> lanes;
-    for (Value v : rows.loadRow(b, loc, row, col, kStagedChunk, conversion)) {
-      Value e = conversion == Fp8Conversion::Instructions
-                    ? arith::TruncFOp::create(b, loc, tileElement(), v)
-                          .getResult()
-                    : f32ToElement(b, loc, v, tileElement());
-      lanes.push_back(
-          arith::BitcastOp::create(b, loc, b.getIntegerType(16), e));
+  /// The 16-bit patterns of columns col ... col + 7 of each of `rs` (what
+  /// the tile holds): f32 values are made from them where they are used,
+  /// so that a thread keeps 32 registers of loads in flight, not 64 values.
+  SmallVector<Value> loadBits(OpBuilder &b, Location loc, ArrayRef<Value> rs,
+                              Value col, Fp8Conversion conversion) const {
+    if (computed)
+      return computed(b, loc, rs, col);
+    SmallVector<Value> bits;
+    for (Value row : rs) {
+      if (!rows.scales) {
+        bits.push_back(
+            loadRowBits(b, loc, rows.values, row, col, kStagedChunk));
+        continue;
+      }
+      // Dequantized and rounded to the copy's type (exact in that type; with
+      // the FP8 instructions by cvt, as roundThroughType).
+      SmallVector<Value> lanes;
+      for (Value v :
+           rows.loadRow(b, loc, row, col, kStagedChunk, conversion)) {
+        Value e = conversion == Fp8Conversion::Instructions
+                      ? arith::TruncFOp::create(b, loc, tileElement(), v)
+                            .getResult()
+                      : f32ToElement(b, loc, v, tileElement());
+        lanes.push_back(
+            arith::BitcastOp::create(b, loc, b.getIntegerType(16), e));
+      }
+      bits.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({kStagedChunk}, b.getIntegerType(16)),
+          lanes));
     }
-    auto type = VectorType::get({kStagedChunk}, b.getIntegerType(16));
-    return vector::FromElementsOp::create(b, loc, type, lanes);
+    return bits;
   }
 };
 
@@ -923,12 +957,16 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
           Value chunk = th.rem(t, th.c(kStagedRowLanes));
           Value firstRow = th.div(t, th.c(kStagedRowLanes));
           Value col = th.add(col0, th.mul(chunk, th.c(kStagedChunk)));
-          SmallVector<std::pair<Value, Value>> rows; // (tile row, bits)
+          SmallVector<Value> tileRows, sourceRows;
           for (int64_t p = 0; p < kStagedTile / kStagedRowsPerPass; ++p) {
-            Value r = th.add(firstRow, th.c(p * kStagedRowsPerPass));
-            rows.push_back(
-                {r, source.loadBits(tb, tl, th.add(r0, r), col, conversion)});
+            tileRows.push_back(th.add(firstRow, th.c(p * kStagedRowsPerPass)));
+            sourceRows.push_back(th.add(r0, tileRows.back()));
           }
+          SmallVector<std::pair<Value, Value>> rows; // (tile row, bits)
+          for (auto [r, bits] : llvm::zip(
+                   tileRows, source.loadBits(tb, tl, sourceRows, col,
+                                             conversion)))
+            rows.push_back({r, bits});
           for (auto [r, bits] : rows)
             storeRowBits(tb, tl, bits, tile, r,
                          th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)));
@@ -1414,6 +1452,94 @@ void fuseGluQuantizes(Operation *root, Fp8Conversion conversion) {
     rewriter.eraseOp(quantize);
     rewriter.eraseOp(glu);
     eraseIfOnlyDeallocated(rewriter, h);
+  }
+}
+
+/// The moe.combine_grad whose dy (the input of `quantize`) exists only for
+/// that moe.quantize_with_transpose (the blockwise backward's fc2 output
+/// gradient, quantized both ways): dy is a 16-bit allocation of whole
+/// tiles (the staged schedule's) that the combine_grad writes, the
+/// quantize reads and nothing else uses but deallocations; the combine_grad
+/// precedes the quantize in its block and nothing between them writes
+/// (nothingWrittenBetween), so dout, rows and weights hold at the quantize
+/// what the combine_grad read; dout has rows of dy's length; the quantize's
+/// outputs and the combine_grad's inputs are allocations or arguments. Null
+/// otherwise.
+CombineGradOp combineGradFeeding(QuantizeWithTransposeOp quantize) {
+  Value dy = quantize.getInput();
+  auto dyType = dyn_cast<MemRefType>(dy.getType());
+  if (!dyType || !dy.getDefiningOp<memref::AllocOp>() ||
+      !takesQuantizeWithTranspose(quantize) ||
+      !stagedScheduleTakes(dyType.getElementType(), dyType.getDimSize(0),
+                           dyType.getDimSize(1)))
+    return {};
+  auto combineGrad = soleWriterOf<CombineGradOp>(
+      dy, quantize, [](CombineGradOp c) { return c.getDyInit(); });
+  if (!combineGrad || !combineGrad.hasPureBufferSemantics() ||
+      combineGrad->getBlock() != quantize->getBlock() ||
+      !combineGrad->isBeforeInBlock(quantize) ||
+      !nothingWrittenBetween(combineGrad, quantize))
+    return {};
+  Value dout = combineGrad.getDout();
+  auto doutType = dyn_cast<MemRefType>(dout.getType());
+  if (!doutType || doutType.getRank() != 2 || !isRowMajor(dout) ||
+      lastDimOf(dout) != dyType.getDimSize(1))
+    return {};
+  for (Value v : SmallVector<Value>{
+           quantize.getOutputInit(), quantize.getScaleInit(),
+           quantize.getTransposedOutputInit(),
+           quantize.getTransposedScaleInit(), dout, combineGrad.getRows(),
+           combineGrad.getWeights()})
+    if (!isWholeBuffer(v))
+      return {};
+  return combineGrad;
+}
+
+void fuseCombineGradQuantizes(Operation *root, Fp8Conversion conversion,
+                              bool workgroupTiles) {
+  SmallVector<QuantizeWithTransposeOp> quantizes;
+  root->walk([&](QuantizeWithTransposeOp q) {
+    if (q.hasPureBufferSemantics())
+      quantizes.push_back(q);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (QuantizeWithTransposeOp quantize : quantizes) {
+    CombineGradOp combineGrad = combineGradFeeding(quantize);
+    if (!combineGrad)
+      continue;
+    Value dy = quantize.getInput(), dout = combineGrad.getDout(),
+          rows = combineGrad.getRows(), weights = combineGrad.getWeights();
+    Type dyElement = cast<MemRefType>(dy.getType()).getElementType();
+    // At the combine_grad: its dweights and each row's pair; dy is left to
+    // the quantize, whose tiles gather it from dout.
+    Location cgLoc = combineGrad.getLoc();
+    rewriter.setInsertionPoint(combineGrad);
+    emitCombineGradWeights(rewriter, cgLoc, dout, combineGrad.getY(), rows,
+                           combineGrad.getDweightsInit());
+    CombineGradRowPairs pairs = emitCombineGradRowPairs(
+        rewriter, cgLoc, rows, combineGrad.getY(), dy, /*keepPair=*/true);
+    rewriter.setInsertionPoint(quantize);
+    emitStagedTransposedQuantize(
+        rewriter, quantize.getLoc(),
+        StagedSource{TransposedSource{dy, {}, {}}, quantize.getOutputInit(),
+                     quantize.getScaleInit(),
+                     [&](OpBuilder &b, Location l, ArrayRef<Value> rs,
+                         Value col) {
+                       return combineGradRowsPacked(
+                           b, l, dout, rows, weights, pairs, rs, col,
+                           kStagedChunk,
+                           [&](OpBuilder &pb, Location pl,
+                               ArrayRef<Value> lanes) {
+                             return packBits(pb, pl, lanes, dyElement);
+                           });
+                     }},
+        quantize.getTransposedOutputInit(), quantize.getTransposedScaleInit(),
+        conversion, workgroupTiles);
+    memref::DeallocOp::create(rewriter, quantize.getLoc(), pairs.pairsPerRow);
+    memref::DeallocOp::create(rewriter, quantize.getLoc(), pairs.pairOfRow);
+    rewriter.eraseOp(quantize);
+    rewriter.eraseOp(combineGrad);
+    eraseIfOnlyDeallocated(rewriter, dy);
   }
 }
 

@@ -109,6 +109,17 @@ void fuseDequantizedTransposedQuantizes(Operation *root,
 /// before the patterns, which would lower the glu on its own first.
 void fuseGluQuantizes(Operation *root, Fp8Conversion conversion);
 
+/// Each moe.quantize_with_transpose of a moe.combine_grad's dy that nothing
+/// else uses (the blockwise backward's fc2 output gradient) becomes the
+/// staged schedule gathering dy's rows itself: each row's pair (t, k) from
+/// a row → pair map made where the combine_grad was (with its dweights),
+/// weights[t, k] · dout[t] rounded to dy's type as its store would. dy is
+/// neither written nor read again, bit for bit the same outputs. Runs
+/// before the patterns, which would lower the combine_grad on its own
+/// first.
+void fuseCombineGradQuantizes(Operation *root, Fp8Conversion conversion,
+                              bool workgroupTiles);
+
 /// moe.quantize / moe.dequantize on buffers → these schedules, converting
 /// by `conversion`; `workgroupTiles`: tiles a block shares live in workgroup
 /// memory (GPU targets), else in plain memory that the caller hoists (the

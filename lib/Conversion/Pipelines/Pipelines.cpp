@@ -249,6 +249,7 @@ void moe::buildMoeLowerToCpuPipeline(OpPassManager &pm,
     schedules.hoistScratch = true;
     schedules.warpRouter = options.warpRouter;
     schedules.fuseGluQuantize = options.fp8GluQuantize;
+    schedules.fuseCombineGradQuantize = options.fp8CombineGradQuantize;
     pm.addPass(moe::createConvertMoeToParallelLoopsPass(schedules));
     // The warp schedules' shuffles, lane by lane.
     pm.addNestedPass<func::FuncOp>(
@@ -314,6 +315,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   loops.singleThreadKernels = true;
   loops.warpRouter = options.warpRouter;
   loops.fuseGluQuantize = options.fp8GluQuantize;
+  loops.fuseCombineGradQuantize = options.fp8CombineGradQuantize;
   // cvt between f32 and e4m3/e5m2 exists from sm_89 (Ada) on.
   loops.fp8Instructions =
       options.fp8Instructions && smVersion(options.chip) >= 89;

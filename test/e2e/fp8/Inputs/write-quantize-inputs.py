@@ -17,7 +17,12 @@ xt, xtf [R, C] (bf16, f32) whose transposes are quantized in 1x128 blocks
         huge-value blocks down columns
 xw, xwf [M, N] (bf16, f32; multiples of 128) quantized both ways at once
         (moe.quantize_with_transpose): such blocks along rows and down
-        columns"""
+        columns
+cg_*    Inputs/combine-grad-quantize.mlir's moe.combine_grad operands: dout
+        [256, 256] (NaN, inf, subnormals), y [1024, 256], rows [256, 4] (a
+        permutation of the 1024 rows but for a dropped pair, a pair past
+        the last row and two pairs naming one row), weights (zeros,
+        negatives)"""
 import math
 import os
 import random
@@ -155,6 +160,27 @@ def main():
     xwf[7][5] = NAN
     xwf[200][100] = -INF
     write(os.path.join(out, "xwf.npy"), [256, 128], xwf)
+
+    tokens, top_k, rows_r, hidden = 256, 4, 1024, 256
+    dout = random_matrix(rng, tokens, hidden, True)
+    dout[10][3] = INF
+    dout[11][200] = -INF
+    write(os.path.join(out, "cg_dout.npy"), [tokens, hidden], dout)
+    write(os.path.join(out, "cg_y.npy"), [rows_r, hidden],
+          random_matrix(rng, rows_r, hidden, True))
+    perm = list(range(rows_r))
+    rng.shuffle(perm)
+    cg_rows = [perm[t * top_k:(t + 1) * top_k] for t in range(tokens)]
+    cg_rows[3][1] = -1                   # dropped: its row is named by none
+    cg_rows[7][3] = rows_r + 5           # past R: ignored, its row unnamed
+    cg_rows[5][2] = cg_rows[9][0]        # one row named twice: the sum
+    npy.write(os.path.join(out, "cg_rows.npy"), "<i4", [tokens, top_k],
+              [v for row in cg_rows for v in row])
+    weights = [[rng.uniform(-1.0, 1.0) for _ in range(top_k)]
+               for _ in range(tokens)]
+    weights[20][0] = 0.0
+    weights[21][1] = -0.0
+    write(os.path.join(out, "cg_weights.npy"), [tokens, top_k], weights)
 
 
 if __name__ == "__main__":
