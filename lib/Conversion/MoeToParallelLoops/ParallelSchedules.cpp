@@ -789,15 +789,33 @@ void emitCombineGradWeights(OpBuilder &b, Location loc, Value dout, Value y,
     emitCombineWeightGrad(b, loc, dout, y, rows, dweights);
 }
 
+void combineGradFixUpRow(OpBuilder &b, Location loc, Value dout, Value rows,
+                         Value weights, const CombineGradRowPairs &pairs,
+                         Value r, Value col, int64_t width, RowPack pack,
+                         RowStore store) {
+  Value count =
+      memref::LoadOp::create(b, loc, pairs.pairsPerRow, ValueRange{r});
+  ifThen(b, loc,
+         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, count,
+                               i32Const(b, loc, 1)),
+         [&](OpBuilder &sb, Location sl) {
+           store(sb, sl,
+                 pack(sb, sl,
+                      sumOfPairsRowLanes(sb, sl, dout, rows, weights, count, r,
+                                         col, width)));
+         });
+}
+
 SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
                                          Value dout, Value rows, Value weights,
                                          const CombineGradRowPairs &pairs,
                                          ArrayRef<Value> rs, Value col,
                                          int64_t width, RowPack pack) {
-  // Every row's loads first, with no branch between them, so that they are
-  // in flight together: its count, its pair (0 where none: an address in
+  // Every row's loads first, with no branch at all, so that they are in
+  // flight together: its count, its pair (0 where none: an address in
   // range, whose product is then not taken), the pair's weight and dout
-  // columns; a branch only for the rare row that several pairs name.
+  // columns. A row that several pairs name gets 0 here
+  // (combineGradFixUpRow redoes it).
   Value topK = dimOf(b, loc, rows, 1);
   SmallVector<Value> counts, pairIndices;
   for (Value r : rs)
@@ -828,25 +846,7 @@ SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
                                               f32Const(b, loc, 0.0)));
     ones.push_back(pack(b, loc, lanes));
   }
-  SmallVector<Value> result;
-  for (auto [r, count, one] : llvm::zip(rs, counts, ones)) {
-    auto several = scf::IfOp::create(
-        b, loc, TypeRange{one.getType()},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, count,
-                              i32Const(b, loc, 1)),
-        /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(several.thenBlock());
-    scf::YieldOp::create(
-        b, loc,
-        pack(b, loc,
-             sumOfPairsRowLanes(b, loc, dout, rows, weights, count, r, col,
-                                width)));
-    b.setInsertionPointToStart(several.elseBlock());
-    scf::YieldOp::create(b, loc, one);
-    result.push_back(several.getResult(0));
-  }
-  return result;
+  return ones;
 }
 
 namespace {

@@ -43,10 +43,10 @@ void emitCombineGradWeights(OpBuilder &b, Location loc, Value dout, Value y,
 /// dy[r, col ... col + width) of moe.combine_grad as f32 for each r of
 /// `rs`, what its row schedule stores (before rounding to dy's type): 0 +
 /// weights[t, k] · dout[t] where one pair (pairs.pairOfRow kept) names row
-/// r, zero where none does, the reference's sum over all pairs in row-major
-/// order where several do; each row's values handed to `pack` (e.g. rounded
-/// and packed into a vector), whose results come back, one a row. All rows'
-/// loads come before any branch.
+/// r, zero where none does and, for now, where several do
+/// (combineGradFixUpRow has those); each row's values handed to `pack`
+/// (e.g. rounded and packed into a vector), whose results come back, one a
+/// row. No branch: all rows' loads are in flight together.
 using RowPack = llvm::function_ref<Value(OpBuilder &, Location,
                                          ArrayRef<Value> lanes)>;
 SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
@@ -54,6 +54,15 @@ SmallVector<Value> combineGradRowsPacked(OpBuilder &b, Location loc,
                                          const CombineGradRowPairs &pairs,
                                          ArrayRef<Value> rs, Value col,
                                          int64_t width, RowPack pack);
+/// Where several pairs name row r (rare; rows moe.permute makes are
+/// distinct): `store` the packed reference sum over all pairs (t, k) in
+/// row-major order, the values combineGradRowsPacked left at zero.
+using RowStore =
+    llvm::function_ref<void(OpBuilder &, Location, Value packed)>;
+void combineGradFixUpRow(OpBuilder &b, Location loc, Value dout, Value rows,
+                         Value weights, const CombineGradRowPairs &pairs,
+                         Value r, Value col, int64_t width, RowPack pack,
+                         RowStore store);
 
 void populateParallelSchedulePatterns(RewritePatternSet &patterns,
                                       PatternBenefit benefit);

@@ -839,6 +839,13 @@ struct StagedSource {
   using RowsBits = function_ref<SmallVector<Value>(
       OpBuilder &, Location, ArrayRef<Value> rows, Value col)>;
   RowsBits computed = nullptr;
+  /// With `computed`: redoes a row whose value the common path could not
+  /// make (rare), calling `store` with its bits; run for each of a thread's
+  /// rows in one loop after the tile holds them, so that its code is there
+  /// once, not once a row.
+  using RowFixUp = function_ref<void(OpBuilder &, Location, Value row,
+                                     Value col, RowStore store)>;
+  RowFixUp fixUp = nullptr;
 
   Type tileElement() const { return rows.rowsType().getElementType(); }
 
@@ -970,6 +977,21 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
           for (auto [r, bits] : rows)
             storeRowBits(tb, tl, bits, tile, r,
                          th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)));
+          if (source.fixUp)
+            forRange(tb, tl, th.c(0), th.c(rows.size()),
+                     [&](OpBuilder &fb, Location fl, Value p) {
+                       Idx f{fb, fl};
+                       Value r = f.add(firstRow,
+                                       f.mul(p, f.c(kStagedRowsPerPass)));
+                       source.fixUp(
+                           fb, fl, f.add(r0, r), col,
+                           [&](OpBuilder &sb, Location sl, Value bits) {
+                             Idx st{sb, sl};
+                             storeRowBits(sb, sl, bits, tile, r,
+                                          st.mul(swizzled(st, chunk, r),
+                                                 st.c(kStagedChunk)));
+                           });
+                     });
           if (!source.rowOutput)
             return;
           // Each row's values read back from the tile: the loads' vectors
@@ -1510,6 +1532,10 @@ void fuseCombineGradQuantizes(Operation *root, Fp8Conversion conversion,
     Value dy = quantize.getInput(), dout = combineGrad.getDout(),
           rows = combineGrad.getRows(), weights = combineGrad.getWeights();
     Type dyElement = cast<MemRefType>(dy.getType()).getElementType();
+    // dy's values rounded as its store would, packed as the tile holds them.
+    auto pack = [&](OpBuilder &b, Location l, ArrayRef<Value> lanes) {
+      return packBits(b, l, lanes, dyElement);
+    };
     // At the combine_grad: its dweights and each row's pair; dy is left to
     // the quantize, whose tiles gather it from dout.
     Location cgLoc = combineGrad.getLoc();
@@ -1525,13 +1551,15 @@ void fuseCombineGradQuantizes(Operation *root, Fp8Conversion conversion,
                      quantize.getScaleInit(),
                      [&](OpBuilder &b, Location l, ArrayRef<Value> rs,
                          Value col) {
-                       return combineGradRowsPacked(
-                           b, l, dout, rows, weights, pairs, rs, col,
-                           kStagedChunk,
-                           [&](OpBuilder &pb, Location pl,
-                               ArrayRef<Value> lanes) {
-                             return packBits(pb, pl, lanes, dyElement);
-                           });
+                       return combineGradRowsPacked(b, l, dout, rows, weights,
+                                                    pairs, rs, col,
+                                                    kStagedChunk, pack);
+                     },
+                     [&](OpBuilder &b, Location l, Value row, Value col,
+                         RowStore store) {
+                       combineGradFixUpRow(b, l, dout, rows, weights, pairs,
+                                           row, col, kStagedChunk, pack,
+                                           store);
                      }},
         quantize.getTransposedOutputInit(), quantize.getTransposedScaleInit(),
         conversion, workgroupTiles);

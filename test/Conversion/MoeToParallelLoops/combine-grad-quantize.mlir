@@ -7,10 +7,11 @@
 // the combine_grad was, its dweights (a warp per pair) and each row's pair
 // count and pair (two [R] i32 buffers); at the quantize, step 1 of each
 // tile loads its 8 rows' counts, then their pairs, then each pair's weight
-// and 16 bytes of its dout row (all before any branch), 0 + w · g where one
-// pair names the row (else 0), the scan only under an scf.if for rows that
-// several pairs name, rounded to bf16 into the shared tile. dy [1024, 256]
-// is never allocated; the pair buffers are freed after the quantize.
+// and 16 bytes of its dout row (no branch), 0 + w · g where one pair names
+// the row (else 0), rounded to bf16 into the shared tile; then one loop
+// over the thread's 8 rows redoes, under an scf.if, a row that several
+// pairs name (the scan, rare). dy [1024, 256] is never allocated; the pair
+// buffers are freed after the quantize.
 // CHECK-LABEL: func.func @combine_grad_quantized(
 // CHECK-SAME:    %[[DOUT:[^:]+]]: memref<256x256xbf16>, %[[Y:[^:]+]]: memref<1024x256xbf16>, %[[ROWS:[^:]+]]: memref<256x4xi32>, %[[W:[^:]+]]: memref<256x4xf32>, %[[DW:[^:]+]]: memref<256x4xf32>, %[[Q:[^:]+]]: memref<1024x256xf8E5M2>, %[[S:[^:]+]]: memref<1024x2xf32>, %[[QT:[^:]+]]: memref<256x1024xf8E5M2>, %[[ST:[^:]+]]: memref<256x8xf32>)
 // CHECK-NOT:   memref<1024x256xbf16> = memref.alloc
@@ -43,8 +44,13 @@
 // CHECK:         vector.load %[[DOUT]]
 // CHECK-NOT:     scf.if
 // CHECK:         vector.load %[[DOUT]]
-// CHECK:       scf.if
-// CHECK:       vector.store %{{.*}} : memref<128x128xi16, #gpu.address_space<workgroup>>, vector<8xi16>
+// CHECK-NOT:   scf.if
+// CHECK-COUNT-8: vector.store %{{.*}} : memref<128x128xi16, #gpu.address_space<workgroup>>, vector<8xi16>
+// CHECK:       scf.for
+// CHECK:         memref.load %[[COUNTS]]
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:           vector.store %{{.*}} : memref<128x128xi16, #gpu.address_space<workgroup>>, vector<8xi16>
 // CHECK:       vector.store %{{.*}}, %[[Q]]
 // CHECK:       vector.store %{{.*}}, %[[QT]]
 // CHECK:       memref.dealloc %[[COUNTS]]
