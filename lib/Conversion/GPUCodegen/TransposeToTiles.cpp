@@ -140,18 +140,6 @@ void guarded(OpBuilder &b, Location loc, Value condition,
   body(inner);
 }
 
-/// A thread loop [0, kThreads) mapped to thread_x.
-void threadLoop(OpBuilder &b, Location loc,
-                llvm::function_ref<void(OpBuilder &, Location, Value)> body) {
-  auto loop = scf::ParallelOp::create(
-      b, loc, ValueRange{index(b, loc, 0)}, ValueRange{index(b, loc, kThreads)},
-      ValueRange{index(b, loc, 1)},
-      [&](OpBuilder &tb, Location tloc, ValueRange ivs) {
-        body(tb, tloc, ivs[0]);
-      });
-  moe::gpu_schedules::mapLoopTo(loop, gpu::Processor::ThreadX);
-}
-
 /// Where a block's tile lies: the batch indices, the tile's first input
 /// row a0 and column b0, the input's A × B, and which bounds partial tiles
 /// can cross (only those are tested).
@@ -429,12 +417,14 @@ struct TransposeToTilesPass
           blockFrame.a0 = arith::MulIOp::create(bb, bloc, tileA, tileSize);
           blockFrame.b0 = arith::MulIOp::create(bb, bloc, tileB, tileSize);
           Value tile = allocateTile(bb, bloc, plan);
-          threadLoop(bb, bloc, [&](OpBuilder &tb, Location tloc, Value t) {
-            emitLoadPhase(tb, tloc, plan, blockFrame, t, input, tile);
-          });
-          threadLoop(bb, bloc, [&](OpBuilder &tb, Location tloc, Value t) {
-            emitStorePhase(tb, tloc, plan, blockFrame, t, tile, output);
-          });
+          moe::gpu_schedules::threadsFor(
+              bb, bloc, kThreads, [&](OpBuilder &tb, Location tloc, Value t) {
+                emitLoadPhase(tb, tloc, plan, blockFrame, t, input, tile);
+              });
+          moe::gpu_schedules::threadsFor(
+              bb, bloc, kThreads, [&](OpBuilder &tb, Location tloc, Value t) {
+                emitStorePhase(tb, tloc, plan, blockFrame, t, tile, output);
+              });
         });
     moe::gpu_schedules::mapLoopTo(tiles, gpu::Processor::BlockX);
     op->erase();

@@ -125,14 +125,10 @@ void blockThreadsFor(OpBuilder &b, Location loc, Value numBlocks,
   auto blocks = scf::ParallelOp::create(
       b, loc, ValueRange{c0}, ValueRange{numBlocks}, ValueRange{c1},
       [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
-        auto inner = scf::ParallelOp::create(
-            bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
-            ValueRange{indexConst(bb, bloc, threads)},
-            ValueRange{indexConst(bb, bloc, 1)},
-            [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
-              body(tb, tloc, blockIvs[0], threadIvs[0]);
-            });
-        mapLoopTo(inner, gpu::Processor::ThreadX);
+        threadsFor(bb, bloc, threads,
+                   [&](OpBuilder &tb, Location tloc, Value thread) {
+                     body(tb, tloc, blockIvs[0], thread);
+                   });
       });
   mapLoopTo(blocks, gpu::Processor::BlockX);
 }
@@ -800,39 +796,13 @@ bool stagedScheduleTakes(Type element, int64_t rows, int64_t cols) {
          rows % kStagedTile == 0 && cols % kStagedTile == 0;
 }
 
-/// `bits` (a vector of 16-bit integers) as f32 values of `element`.
-SmallVector<Value> bitsAsF32(OpBuilder &b, Location loc, Value bits,
-                             Type element) {
-  SmallVector<Value> values;
-  int64_t n = cast<VectorType>(bits.getType()).getNumElements();
-  for (int64_t i = 0; i < n; ++i)
-    values.push_back(elementToF32(
-        b, loc,
-        arith::BitcastOp::create(b, loc, element,
-                                 vector::ExtractOp::create(b, loc, bits, i))));
-  return values;
-}
-
-/// `values` (f32, 8 of them) rounded to the 16-bit `element` as a store
-/// does (f32ToElement) and packed as the tile holds them: a vector of 8
-/// 16-bit integers.
-Value packBits(OpBuilder &b, Location loc, ArrayRef<Value> values,
-               Type element) {
-  SmallVector<Value> lanes;
-  for (Value v : values)
-    lanes.push_back(arith::BitcastOp::create(b, loc, b.getIntegerType(16),
-                                             f32ToElement(b, loc, v, element)));
-  return vector::FromElementsOp::create(
-      b, loc, VectorType::get({kStagedChunk}, b.getIntegerType(16)), lanes);
-}
-
 /// Where the tile's rows come from, and the rowwise output if any.
 struct StagedSource {
   TransposedSource rows;
   /// moe.quantize_with_transpose: block_1x128 of the rows too (else null).
   Value rowOutput, rowScale;
   /// Rows computed rather than read (moe.combine_grad's dy, which is then
-  /// never stored): the 16-bit patterns (packBits) of columns col ... col +
+  /// never stored): the 16-bit patterns (f32AsBits) of columns col ... col +
   /// 7 of each of a thread's rows, their values as the producer's schedule
   /// computes them rounded as its store would; rows.values then only gives
   /// their type. Null: rows are read from rows.values.
@@ -926,24 +896,15 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
       workgroupTile ? gpu::AddressSpaceAttr::get(b.getContext(),
                                                  gpu::AddressSpace::Workgroup)
                     : Attribute());
-  // The physical chunk of `chunk` in tile row `row`.
-  auto swizzled = [](Idx &t, Value chunk, Value row) -> Value {
+  // The first tile column of chunk `chunk` of tile row `row`: the chunk
+  // index xor-swizzled by the row.
+  auto chunkColumn = [](Idx &t, Value chunk, Value row) -> Value {
     Value key =
         t.mul(t.rem(t.div(row, t.c(kStagedQuarterRows)),
                     t.c(kStagedColumnLanes)),
               t.c(2));
-    return arith::XOrIOp::create(t.b, t.loc, chunk, key);
-  };
-  auto threadLoop = [](OpBuilder &bb, Location bl,
-                       function_ref<void(OpBuilder &, Location, Value)> body) {
-    auto loop = scf::ParallelOp::create(
-        bb, bl, ValueRange{indexConst(bb, bl, 0)},
-        ValueRange{indexConst(bb, bl, kStagedThreads)},
-        ValueRange{indexConst(bb, bl, 1)},
-        [&](OpBuilder &tb, Location tl, ValueRange ivs) {
-          body(tb, tl, ivs[0]);
-        });
-    mapLoopTo(loop, gpu::Processor::ThreadX);
+    return t.mul(arith::XOrIOp::create(t.b, t.loc, chunk, key),
+                 t.c(kStagedChunk));
   };
   auto blocks = scf::ParallelOp::create(
       b, loc, ValueRange{ix.c(0)}, ValueRange{ix.c(tiles)},
@@ -959,7 +920,8 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
         Value tile = memref::AllocaOp::create(
             bb, bl, tileType, ValueRange{},
             bb.getI64IntegerAttr(kRowAccessBytes));
-        threadLoop(bb, bl, [&](OpBuilder &tb, Location tl, Value t) {
+        threadsFor(bb, bl, kStagedThreads, [&](OpBuilder &tb, Location tl,
+                                               Value t) {
           Idx th{tb, tl};
           Value chunk = th.rem(t, th.c(kStagedRowLanes));
           Value firstRow = th.div(t, th.c(kStagedRowLanes));
@@ -969,16 +931,12 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
             tileRows.push_back(th.add(firstRow, th.c(p * kStagedRowsPerPass)));
             sourceRows.push_back(th.add(r0, tileRows.back()));
           }
-          SmallVector<std::pair<Value, Value>> rows; // (tile row, bits)
-          for (auto [r, bits] : llvm::zip(
-                   tileRows, source.loadBits(tb, tl, sourceRows, col,
-                                             conversion)))
-            rows.push_back({r, bits});
-          for (auto [r, bits] : rows)
-            storeRowBits(tb, tl, bits, tile, r,
-                         th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)));
+          SmallVector<Value> rowBits =
+              source.loadBits(tb, tl, sourceRows, col, conversion);
+          for (auto [r, bits] : llvm::zip(tileRows, rowBits))
+            storeRowBits(tb, tl, bits, tile, r, chunkColumn(th, chunk, r));
           if (source.fixUp)
-            forRange(tb, tl, th.c(0), th.c(rows.size()),
+            forRange(tb, tl, th.c(0), th.c(tileRows.size()),
                      [&](OpBuilder &fb, Location fl, Value p) {
                        Idx f{fb, fl};
                        Value r = f.add(firstRow,
@@ -988,8 +946,7 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
                            [&](OpBuilder &sb, Location sl, Value bits) {
                              Idx st{sb, sl};
                              storeRowBits(sb, sl, bits, tile, r,
-                                          st.mul(swizzled(st, chunk, r),
-                                                 st.c(kStagedChunk)));
+                                          chunkColumn(st, chunk, r));
                            });
                      });
           if (!source.rowOutput)
@@ -997,11 +954,10 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
           // Each row's values read back from the tile: the loads' vectors
           // do not live across the shuffles (the CPU's lanes-in-order
           // emulation keeps only scalars across one).
-          for (auto [r, bits] : rows) {
+          for (Value r : tileRows) {
             SmallVector<Value> values = bitsAsF32(
                 tb, tl,
-                loadRowBits(tb, tl, tile, r,
-                            th.mul(swizzled(th, chunk, r), th.c(kStagedChunk)),
+                loadRowBits(tb, tl, tile, r, chunkColumn(th, chunk, r),
                             kStagedChunk),
                 element);
             Value amax = butterflyMax(
@@ -1016,7 +972,8 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
                                 conversion);
           }
         });
-        threadLoop(bb, bl, [&](OpBuilder &tb, Location tl, Value t) {
+        threadsFor(bb, bl, kStagedThreads, [&](OpBuilder &tb, Location tl,
+                                               Value t) {
           Idx th{tb, tl};
           Value quarter = th.rem(t, th.c(kStagedColumnLanes));
           Value pair = th.div(t, th.c(kStagedColumnLanes));
@@ -1024,8 +981,7 @@ void emitStagedTransposedQuantize(OpBuilder &b, Location loc,
           // Every row of this thread's quarter has the same swizzle.
           int64_t pairsPerChunk = kStagedChunk / 2;
           Value pairColumn = th.add(
-              th.mul(swizzled(th, th.div(pair, th.c(pairsPerChunk)), firstRow),
-                     th.c(kStagedChunk)),
+              chunkColumn(th, th.div(pair, th.c(pairsPerChunk)), firstRow),
               th.mul(th.rem(pair, th.c(pairsPerChunk)), th.c(2)));
           // One column after the other: 32 values live, not 64.
           for (int64_t j = 0; j < 2; ++j) {
@@ -1194,7 +1150,6 @@ void emitQuantizeWithTranspose(OpBuilder &b, Location loc, Value source,
         });
       });
 }
-
 
 /// Whether emitQuantizeWithTranspose takes `op`'s buffers.
 bool takesQuantizeWithTranspose(QuantizeWithTransposeOp op) {
@@ -1534,7 +1489,7 @@ void fuseCombineGradQuantizes(Operation *root, Fp8Conversion conversion,
     Type dyElement = cast<MemRefType>(dy.getType()).getElementType();
     // dy's values rounded as its store would, packed as the tile holds them.
     auto pack = [&](OpBuilder &b, Location l, ArrayRef<Value> lanes) {
-      return packBits(b, l, lanes, dyElement);
+      return f32AsBits(b, l, lanes, dyElement);
     };
     // At the combine_grad: its dweights and each row's pair; dy is left to
     // the quantize, whose tiles gather it from dout.

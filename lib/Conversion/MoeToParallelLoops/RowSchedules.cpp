@@ -43,6 +43,17 @@ void mapLoopTo(scf::ParallelOp loop, gpu::Processor processor) {
   (void)gpu::setMappingAttr(loop, mapping);
 }
 
+void threadsFor(OpBuilder &b, Location loc, int64_t threads, ThreadBody body) {
+  auto loop = scf::ParallelOp::create(
+      b, loc, ValueRange{indexConst(b, loc, 0)},
+      ValueRange{indexConst(b, loc, threads)},
+      ValueRange{indexConst(b, loc, 1)},
+      [&](OpBuilder &tb, Location tloc, ValueRange ivs) {
+        body(tb, tloc, ivs[0]);
+      });
+  mapLoopTo(loop, gpu::Processor::ThreadX);
+}
+
 void rowVectorFor(OpBuilder &b, Location loc, Value numRows, int64_t numCols,
                   int64_t width, RowVectorBody body) {
   Value c0 = indexConst(b, loc, 0);
@@ -69,14 +80,12 @@ void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
   auto itemBlocks = scf::ParallelOp::create(
       b, loc, ValueRange{c0}, ValueRange{blocks}, ValueRange{c1},
       [&](OpBuilder &bb, Location bloc, ValueRange blockIvs) {
-        auto threads = scf::ParallelOp::create(
-            bb, bloc, ValueRange{indexConst(bb, bloc, 0)},
-            ValueRange{indexConst(bb, bloc, warpsPerBlock * kWarpSize)},
-            ValueRange{indexConst(bb, bloc, 1)},
-            [&](OpBuilder &tb, Location tloc, ValueRange threadIvs) {
+        threadsFor(
+            bb, bloc, warpsPerBlock * kWarpSize,
+            [&](OpBuilder &tb, Location tloc, Value thread) {
               Value lanes = indexConst(tb, tloc, kWarpSize);
-              Value warp = arith::DivUIOp::create(tb, tloc, threadIvs[0], lanes);
-              Value lane = arith::RemUIOp::create(tb, tloc, threadIvs[0], lanes);
+              Value warp = arith::DivUIOp::create(tb, tloc, thread, lanes);
+              Value lane = arith::RemUIOp::create(tb, tloc, thread, lanes);
               Value item = arith::AddIOp::create(
                   tb, tloc,
                   arith::MulIOp::create(tb, tloc, blockIvs[0],
@@ -86,7 +95,6 @@ void warpPerItemFor(OpBuilder &b, Location loc, Value numItems,
                   tb, tloc, arith::CmpIPredicate::ult, item, numItems);
               body(tb, tloc, item, lane, inRange);
             });
-        mapLoopTo(threads, gpu::Processor::ThreadX);
       });
   mapLoopTo(itemBlocks, gpu::Processor::BlockX);
 }
@@ -205,30 +213,43 @@ void storeRowBits(OpBuilder &b, Location loc, Value bits, Value memref,
                           /*nontemporal=*/false, align);
 }
 
-SmallVector<Value> loadRowVectorAsF32(OpBuilder &b, Location loc, Value memref,
-                                      Value row, Value col, int64_t width) {
-  Value bits = loadRowBits(b, loc, memref, row, col, width);
-  Type elem = cast<MemRefType>(memref.getType()).getElementType();
+SmallVector<Value> bitsAsF32(OpBuilder &b, Location loc, Value bits,
+                             Type element) {
   SmallVector<Value> lanes;
+  int64_t width = cast<VectorType>(bits.getType()).getNumElements();
   for (int64_t i = 0; i < width; ++i) {
     Value lane = arith::BitcastOp::create(
-        b, loc, elem, vector::ExtractOp::create(b, loc, bits, i));
+        b, loc, element, vector::ExtractOp::create(b, loc, bits, i));
     lanes.push_back(elementToF32(b, loc, lane));
   }
   return lanes;
 }
 
-void storeRowVectorFromF32(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
-                           Value memref, Value row, Value col) {
-  auto [type, align] = accessOf(memref, lanes.size());
-  VectorType intType = asIntegerLanes(type);
+Value f32AsBits(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
+                Type element) {
+  VectorType intType = asIntegerLanes(
+      VectorType::get({static_cast<int64_t>(lanes.size())}, element));
   SmallVector<Value> elems;
   for (Value lane : lanes)
-    elems.push_back(arith::BitcastOp::create(
-        b, loc, intType.getElementType(),
-        f32ToElement(b, loc, lane, type.getElementType())));
-  storeRowBits(b, loc, vector::FromElementsOp::create(b, loc, intType, elems),
-               memref, row, col);
+    elems.push_back(arith::BitcastOp::create(b, loc, intType.getElementType(),
+                                             f32ToElement(b, loc, lane,
+                                                          element)));
+  return vector::FromElementsOp::create(b, loc, intType, elems);
+}
+
+SmallVector<Value> loadRowVectorAsF32(OpBuilder &b, Location loc, Value memref,
+                                      Value row, Value col, int64_t width) {
+  return bitsAsF32(b, loc, loadRowBits(b, loc, memref, row, col, width),
+                   cast<MemRefType>(memref.getType()).getElementType());
+}
+
+void storeRowVectorFromF32(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
+                           Value memref, Value row, Value col) {
+  storeRowBits(
+      b, loc,
+      f32AsBits(b, loc, lanes,
+                cast<MemRefType>(memref.getType()).getElementType()),
+      memref, row, col);
 }
 
 LogicalResult emitCombineRows(OpBuilder &b, Location loc, Value y, Value rows,

@@ -41,6 +41,13 @@ int64_t rowVectorWidth(ArrayRef<Value> buffers);
 /// (#gpu.loop_dim_map, read by gpu-launch-top-level-loops).
 void mapLoopTo(scf::ParallelOp loop, gpu::Processor processor);
 
+using ThreadBody = llvm::function_ref<void(OpBuilder &, Location, Value)>;
+/// scf.parallel over [0, threads) mapped to thread_x: the threads of the
+/// enclosing block loop; `body` gets the thread. Sibling thread loops of one
+/// block loop are phases with barriers between them
+/// (gpu-launch-top-level-loops).
+void threadsFor(OpBuilder &b, Location loc, int64_t threads, ThreadBody body);
+
 using RowVectorBody =
     llvm::function_ref<void(OpBuilder &, Location, Value row, Value col)>;
 /// scf.parallel over rows [0, numRows) (blocks) holding one over the
@@ -102,6 +109,14 @@ Value loadRowBits(OpBuilder &b, Location loc, Value memref, Value row,
 /// Stores a vector of loadRowBits's type at memref[row, col ...].
 void storeRowBits(OpBuilder &b, Location loc, Value bits, Value memref,
                   Value row, Value col);
+/// The lanes of `bits` (a vector of integers of `element`'s width) as f32
+/// values of `element` (elementToF32).
+SmallVector<Value> bitsAsF32(OpBuilder &b, Location loc, Value bits,
+                             Type element);
+/// `lanes` (f32) rounded to `element` as a store does (f32ToElement), as a
+/// vector of integers of its width: what storeRowBits stores.
+Value f32AsBits(OpBuilder &b, Location loc, ArrayRef<Value> lanes,
+                Type element);
 
 /// moe.combine, a block per token: each thread sums its `width` columns of
 /// the token's K rows of y (f32, k ascending, as the reference) and stores
