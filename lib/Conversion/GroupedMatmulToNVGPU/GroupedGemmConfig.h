@@ -119,6 +119,17 @@ struct GroupedGemmConfig {
   bool kMajorReduction() const {
     return ragged == RaggedDim::K && aKMajor && bKMajor;
   }
+  /// Blockwise FP8 weight gradients (stagedScales): a partial k-step's rows
+  /// outside the group (its first step's before it, its last step's after
+  /// it) are zeroed by the producer warpgroup's spare warps (zeroingThreads)
+  /// between the step's TMA loads and the consumers' wgmma, off the
+  /// consumers' path. Zeroed by the consumers themselves, with a barrier of
+  /// both, routed (unaligned) group sizes took 30-40 % longer than
+  /// multiples of 128 (bench/results/2026-12-01-h200-wgrad-release run1).
+  /// The other kMajorReduction kernels (bf16, tensor-wise FP8) keep the
+  /// consumers' zeroing: without it in their main loop, LLVM peels its first
+  /// step and ptxas serializes the wgmmas (C7519).
+  bool producerZeroes() const { return stagedScales(); }
   int64_t elementBytes() const { return fp8() ? 1 : 2; }
   /// Blockwise FP8 weight gradients (kMajorReduction): a k-step's scales,
   /// one f32 per row of the tile (a_scale) and per column (b_scale), are
@@ -162,12 +173,25 @@ struct GroupedGemmConfig {
   // One consumer warpgroup per 64 rows of the tile (wgmma + epilogue of
   // its rows), then one producer warpgroup (TMA).
   static constexpr int64_t warpgroupSize = 128;
+  static constexpr int64_t warpSize = 32;
+  /// The producer warpgroup's threads past its first warp (whose lane 0
+  /// issues the loads): producerZeroes' zeroing threads.
+  static constexpr int64_t zeroingThreads = warpgroupSize - warpSize;
   static constexpr int64_t wgmmaM = 64;
   int64_t wgmmaK() const { return 32 / elementBytes(); }
   int64_t consumers() const { return blockM / wgmmaM; }
   int64_t threads() const { return (consumers() + 1) * warpgroupSize; }
+  /// The producer's setmaxnreg decrease frees exactly what the consumers'
+  /// increase takes (384 threads start at 168: 128 x (168 - 40) = 256 x
+  /// (232 - 168)). setmaxnreg.inc waits until the registers are free, so a
+  /// producer that keeps more hangs the kernel (a 48-register producer did,
+  /// bench/results/2026-12-01-h200-wgrad-release run2).
   static constexpr int64_t producerRegisters = 40;
   static constexpr int64_t consumerRegisters = 232;
+  static constexpr int64_t entryRegisters = 65536 / (3 * 128) / 8 * 8;
+  static_assert(128 * (entryRegisters - producerRegisters) >=
+                    2 * 128 * (consumerRegisters - entryRegisters),
+                "the consumers' setmaxnreg increase must find its registers");
 
   int64_t numCtas = 132;
 

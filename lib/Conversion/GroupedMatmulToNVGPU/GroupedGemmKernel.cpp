@@ -176,7 +176,10 @@ private:
   }
 
   void initBarriers() {
-    auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup, config.stages);
+    // GroupedGemmConfig::producerZeroes: full barriers [stages, 2 stages)
+    // are the "loaded" barriers of partial k-steps (loadedBarrier).
+    int64_t fulls = config.stages * (config.producerZeroes() ? 2 : 1);
+    auto type = nvgpu::MBarrierGroupType::get(ctx, workgroup, fulls);
     fullBarriers = nvgpu::MBarrierCreateOp::create(b, loc, type);
     // Pingpong: one more empty barrier, never waited on, that takes the
     // arrivals of a release that has nothing to release (arriveEmpty).
@@ -184,6 +187,9 @@ private:
     emptyBarriers = nvgpu::MBarrierCreateOp::create(
         b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, empties));
     Value first = cmp(arith::CmpIPredicate::eq, threadId, index(0));
+    for (int64_t s = config.stages; s < fulls; ++s)
+      nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1), index(s),
+                                    first);
     for (int64_t s = 0; s < empties; ++s) {
       if (s < config.stages)
         nvgpu::MBarrierInitOp::create(b, loc, fullBarriers, index(1),
@@ -669,7 +675,88 @@ private:
         return emitTileLoads(t, count, first, second);
       });
     });
+    if (config.producerZeroes()) {
+      Value zeroer = sub(threadId, index(config.consumers() *
+                                             GroupedGemmConfig::warpgroupSize +
+                                         GroupedGemmConfig::warpSize));
+      ifThen(cmp(arith::CmpIPredicate::sge, zeroer, index(0)),
+             [&] { emitZeroingThreads(zeroer); });
+    }
   }
+
+  /// Full barrier index of stage `stage`'s loaded barrier
+  /// (GroupedGemmConfig::producerZeroes).
+  Value loadedBarrier(Value stage) {
+    return add(stage, index(config.stages));
+  }
+
+  /// GroupedGemmConfig::producerZeroes: the producer warpgroup's threads
+  /// past its first warp (`zeroer` 0 to zeroingThreads - 1) walk the same
+  /// tiles and k-steps as the loads. Only a tile's first and last k-steps
+  /// can be partial; for each that is, they wait for its loaded barrier,
+  /// zero the stage's bytes outside the group in all of A's and B's rows,
+  /// fence them for the async proxy (wgmma reads through it), synchronize,
+  /// and one of them completes the stage's full barrier. A loaded barrier
+  /// completes only on partial steps, so its phases are counted apart: bit
+  /// s of a carried i32 is stage s's.
+  void emitZeroingThreads(Value zeroer) {
+    readScheduleExtent();
+    Value zero32 = i32(0);
+    auto tiles =
+        scf::ForOp::create(b, loc, blockId, totalTiles, index(config.numCtas),
+                           ValueRange{index(0), zero32});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tiles.getBody());
+    TileCoordinates t = decodeTile(tiles.getInductionVar());
+    Value count = tiles.getRegionIterArg(0);
+    // Candidate j = 0: the first k-step, j = 1: the last (if another).
+    auto candidates = scf::ForOp::create(b, loc, index(0), index(2), index(1),
+                                         ValueRange{tiles.getRegionIterArg(1)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(candidates.getBody());
+      Value j = candidates.getInductionVar();
+      Value phases = candidates.getRegionIterArg(0);
+      Value kStep = select(cmp(arith::CmpIPredicate::eq, j, index(0)),
+                           index(0), sub(t.kSteps, index(1)));
+      Value valid = cmp(arith::CmpIPredicate::ugt, t.kSteps, j);
+      Value stage = stageOf(add(count, kStep));
+      GroupBytes bytes = stepBytesInGroup(t, kStep);
+      Value act = andI(valid, bytes.partial);
+      Value bit = arith::ShLIOp::create(b, loc, i32(1), toI32(stage));
+      ifThen(act, [&] {
+        Value parity = cmp(arith::CmpIPredicate::ne,
+                           arith::AndIOp::create(b, loc, phases, bit), zero32);
+        nvgpu::MBarrierTryWaitParityOp::create(b, loc, fullBarriers, parity,
+                                               index(10000000),
+                                               loadedBarrier(stage));
+        int64_t threads = GroupedGemmConfig::zeroingThreads;
+        zeroSwizzledBytesOutside(aStageOffset(stage), config.blockM, bytes.lo,
+                                 bytes.hi, zeroer, threads,
+                                 bStageOffset(stage), config.blockN);
+        NVVM::FenceProxyOp::create(
+            b, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+        NVVM::BarrierOp::create(b, loc, /*res=*/Type(),
+                                /*barrierId=*/i32(zeroingBarrierId()),
+                                /*numberOfThreads=*/i32(threads),
+                                /*reductionOp=*/nullptr,
+                                /*reductionPredicate=*/Value());
+        ifThen(cmp(arith::CmpIPredicate::eq, zeroer, index(0)), [&] {
+          nvgpu::MBarrierArriveOp::create(b, loc, fullBarriers, stage);
+        });
+      });
+      scf::YieldOp::create(
+          b, loc,
+          select(act, arith::XOrIOp::create(b, loc, phases, bit), phases));
+    }
+    scf::YieldOp::create(
+        b, loc, ValueRange{add(count, t.kSteps), candidates.getResult(0)});
+  }
+
+  /// The named barrier of the zeroing threads (after the consumers' and
+  /// pingpong's).
+  int64_t zeroingBarrierId() const { return config.consumers() + 4; }
 
   /// The tensor maps of one product's A and B (descriptor slots), fetched
   /// into the cache before the first load.
@@ -694,7 +781,7 @@ private:
   /// its boxes at (k, origin); an M- or N-major one (stored [K, M or N]) at
   /// (origin, k). TMA coordinates are innermost first.
   void loadOperand(Value map, Value stageOffset, bool kMajor, int64_t boxRows,
-                   ArrayRef<Value> origins, Value k, Value stage) {
+                   ArrayRef<Value> origins, Value k, Value barrier) {
     for (auto [box, origin] : llvm::enumerate(origins)) {
       SmallVector<Value, 2> coordinates;
       if (kMajor)
@@ -702,7 +789,7 @@ private:
       else
         coordinates = {origin, k};
       nvgpu::TmaAsyncLoadOp::create(b, loc, stageBox(stageOffset, boxRows, box),
-                                    fullBarriers, map, coordinates, stage,
+                                    fullBarriers, map, coordinates, barrier,
                                     Value(), Value());
     }
   }
@@ -735,9 +822,10 @@ private:
   }
 
   /// Loads A's and B's k-step `k` (elements along the product's K, whose
-  /// extent is `productK`) of tile `t` into `stage`.
+  /// extent is `productK`) of tile `t` into `stage`, completing on full
+  /// barrier `barrier`.
   void loadStep(const TileCoordinates &t, const OperandMaps &maps, Value k,
-                int64_t productK, Value stage) {
+                int64_t productK, Value stage, Value barrier) {
     Value aK = k, bK = k;
     if (config.ragged == RaggedDim::K) {
       // The k-step's rows of both operands ([R, M or N], or [M or N, R]).
@@ -746,9 +834,9 @@ private:
       bK = add(mul(t.group, index(productK)), k); // b as [G*K, N]
     }
     loadOperand(maps.a, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
-                aBoxOrigins(t), aK, stage);
+                aBoxOrigins(t), aK, barrier);
     loadOperand(maps.b, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
-                bBoxOrigins(t), bK, stage);
+                bBoxOrigins(t), bK, barrier);
   }
 
   /// GroupedGemmConfig::stagedScales: the scales one k-step of tile `t`
@@ -766,13 +854,14 @@ private:
   /// GroupedGemmConfig::stagedScales: copies k-step `kStep`'s scales of
   /// tile `t` (the row of each scale buffer of the step's block of R) into
   /// `stage`, a_scale's of the tile's rows then b_scale's of its columns,
-  /// completing on the stage's full barrier. The slots of a tile's columns
+  /// completing on full barrier `barrierIndex`. The slots of a tile's columns
   /// past N keep stale values: those columns' products are zeros (TMA fills
   /// B's rows past N with zeros) and their sums are never stored.
-  void copyStepScales(const TileCoordinates &t, Value kStep, Value stage) {
+  void copyStepScales(const TileCoordinates &t, Value kStep, Value stage,
+                      Value barrierIndex) {
     Value block = add(divU(t.stepBegin, index(config.blockK())), kStep);
     Value barrier = nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(),
-                                                 fullBarriers, stage);
+                                                 fullBarriers, barrierIndex);
     Value stageOffset = scaleStageOffset(stage);
     bulkCopyScaleRow(operands.aScale, config.m, block, t.aBegin,
                      config.blockM, stageOffset, barrier);
@@ -829,23 +918,31 @@ private:
     Value bytes = index(config.stageTransactionBytes());
     if (config.stagedScales())
       bytes = add(bytes, stepScaleBytes(t));
-    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, fullBarriers, bytes, stage,
-                                            Value());
+    // GroupedGemmConfig::producerZeroes: a partial step's loads complete on
+    // its loaded barrier; the zeroing threads then complete the full one.
+    Value barrier = stage;
+    if (config.producerZeroes())
+      barrier = select(stepBytesInGroup(t, kStep).partial,
+                       loadedBarrier(stage), stage);
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, fullBarriers, bytes,
+                                            barrier, Value());
     if (config.stagedScales())
-      copyStepScales(t, kStep, stage);
+      copyStepScales(t, kStep, stage, barrier);
     if (!second) {
-      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
+      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage,
+               barrier);
     } else {
       // The first product's k-steps, then the second's from its own k = 0.
       Value inFirst = cmp(arith::CmpIPredicate::ult, kStep,
                           index(config.firstKTiles()));
       auto branch = scf::IfOp::create(b, loc, inFirst, /*withElseRegion=*/true);
       b.setInsertionPointToStart(branch.thenBlock());
-      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage);
+      loadStep(t, first, mul(kStep, index(config.blockK())), config.k, stage,
+               barrier);
       b.setInsertionPointToStart(branch.elseBlock());
       Value secondStep = sub(kStep, index(config.firstKTiles()));
       loadStep(t, *second, mul(secondStep, index(config.blockK())),
-               config.kSecond, stage);
+               config.kSecond, stage, barrier);
       b.setInsertionPointAfter(branch);
     }
     scf::YieldOp::create(b, loc, add(step, index(1)));
@@ -1374,11 +1471,36 @@ private:
 
   /// RaggedDim::K: a k-step's rows outside the group become zeros before
   /// the wgmma reads them.
+  /// With GroupedGemmConfig::producerZeroes the producer's zeroing threads
+  /// did it before the stage's full barrier completed.
   void zeroOutsideGroup(const TileCoordinates &t, Value kStep, Value stage) {
+    if (config.producerZeroes())
+      return;
     if (config.kMajorReduction())
       zeroColumnsOutsideGroup(t, kStep, stage);
     else
       zeroRowsPastGroup(t, kStep, stage);
+  }
+
+  /// GroupedGemmConfig::kMajorReduction: the bytes [lo, hi) of each
+  /// swizzle row of k-step `kStep` of tile `t` that hold the group's rows of
+  /// R, and whether that is not all of them.
+  struct GroupBytes {
+    Value lo, hi, partial;
+  };
+  GroupBytes stepBytesInGroup(const TileCoordinates &t, Value kStep) {
+    Value elementBytes = index(config.elementBytes());
+    Value first = add(t.stepBegin, mul(kStep, index(config.blockK())));
+    Value lo =
+        mul(sub(arith::MaxUIOp::create(b, loc, t.reductionBegin, first), first),
+            elementBytes);
+    Value hi = mul(minU(sub(t.reductionEnd, first), index(config.blockK())),
+                   elementBytes);
+    Value partial = arith::OrIOp::create(
+        b, loc, cmp(arith::CmpIPredicate::ugt, lo, index(0)),
+        cmp(arith::CmpIPredicate::ult, hi,
+            index(GroupedGemmConfig::swizzleRowBytes)));
+    return {lo, hi, partial};
   }
 
   /// GroupedGemmConfig::kMajorReduction: a k-step covers one block of
@@ -1392,18 +1514,9 @@ private:
   /// share B.
   void zeroColumnsOutsideGroup(const TileCoordinates &t, Value kStep,
                                Value stage) {
-    int64_t elementBytes = config.elementBytes();
-    Value first = add(t.stepBegin, mul(kStep, index(config.blockK())));
-    Value lo =
-        mul(sub(arith::MaxUIOp::create(b, loc, t.reductionBegin, first), first),
-            index(elementBytes));
-    Value hi = mul(minU(sub(t.reductionEnd, first), index(config.blockK())),
-                   index(elementBytes));
-    Value partial = arith::OrIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::ugt, lo, index(0)),
-        cmp(arith::CmpIPredicate::ult, hi,
-            index(GroupedGemmConfig::swizzleRowBytes)));
-    ifThen(partial, [&] {
+    GroupBytes bytes = stepBytesInGroup(t, kStep);
+    Value lo = bytes.lo, hi = bytes.hi;
+    ifThen(bytes.partial, [&] {
       constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
       // This consumer's rows of A and share of B's; with pingpong all.
       int64_t aShare = config.pingpong() ? config.blockM
@@ -1413,32 +1526,38 @@ private:
       Value sharer = config.pingpong() ? index(0) : consumer;
       Value aRows =
           add(aStageOffset(stage), mul(sharer, index(aShare * rowBytes)));
-      zeroSwizzledBytesOutside(aRows, aShare, lo, hi);
+      zeroSwizzledBytesOutside(aRows, aShare, lo, hi, consumerThread,
+                               GroupedGemmConfig::warpgroupSize);
       Value bRows =
           add(bStageOffset(stage), mul(sharer, index(bShare * rowBytes)));
-      zeroSwizzledBytesOutside(bRows, bShare, lo, hi);
+      zeroSwizzledBytesOutside(bRows, bShare, lo, hi, consumerThread,
+                               GroupedGemmConfig::warpgroupSize);
       publishZeroedStage();
     });
   }
 
   /// Zeroes, in `rows` 128-byte-swizzled rows at `byteOffset`, the bytes of
-  /// each row's logical positions outside [lo, hi), by this consumer's
-  /// threads, a 16-byte chunk each at a time. A thread visits chunk t,
-  /// t + 128, ... (t its index in the warpgroup), always the same logical
-  /// chunk of a row (t mod 8), so what it keeps of its chunks is one mask
+  /// each row's logical positions outside [lo, hi), by `threads` threads
+  /// (`thread` is this one's index among them), a 16-byte chunk each at a
+  /// time. A thread visits chunk t, t + threads, ... (t = `thread`), always
+  /// the same logical chunk of a row (t mod 8), so what it keeps of its
+  /// chunks is one mask
   /// computed once: all of them kept, nothing to do; none, zero stores;
   /// else each chunk is read, masked by words and stored.
   void zeroSwizzledBytesOutside(Value byteOffset, int64_t rows, Value lo,
-                                Value hi) {
+                                Value hi, Value thread, int64_t threads,
+                                Value secondOffset = Value(),
+                                int64_t secondRows = 0) {
     constexpr int64_t chunkBytes = 16, wordBytes = 4;
     constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
     constexpr int64_t chunksPerRow = rowBytes / chunkBytes;
-    static_assert(GroupedGemmConfig::warpgroupSize % chunksPerRow == 0,
+    static_assert(GroupedGemmConfig::warpgroupSize % chunksPerRow == 0 &&
+                      GroupedGemmConfig::zeroingThreads % chunksPerRow == 0,
                   "a thread's chunks share their logical position");
     constexpr int64_t wordsPerChunk = chunkBytes / wordBytes;
     Type wordType = b.getI32Type();
     auto chunkType = VectorType::get({wordsPerChunk}, wordType);
-    Value logical = remU(consumerThread, index(chunksPerRow));
+    Value logical = remU(thread, index(chunksPerRow));
     SmallVector<Value, 4> maskWords;
     Value keepAll = i1(true), keepNone = i1(true);
     for (int64_t word = 0; word < wordsPerChunk; ++word) {
@@ -1452,20 +1571,36 @@ private:
     Value mask = vector::FromElementsOp::create(b, loc, chunkType, maskWords);
     Value zeros = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(chunkType, b.getZeroAttr(wordType)));
+    // With a second run of rows (`secondRows` at `secondOffset`), one loop
+    // covers both, through a view of all the operand stages.
     Value view =
-        sharedView({rows * rowBytes / wordBytes}, wordType, byteOffset);
+        secondRows ? sharedView({config.bOffset(config.stages) / wordBytes},
+                                wordType, index(0))
+                   : sharedView({rows * rowBytes / wordBytes}, wordType,
+                                byteOffset);
     Value notAll = arith::XOrIOp::create(b, loc, keepAll, i1(true));
     ifThen(notAll, [&] {
-      auto chunks =
-          scf::ForOp::create(b, loc, consumerThread, index(rows * chunksPerRow),
-                             index(GroupedGemmConfig::warpgroupSize));
+      auto chunks = scf::ForOp::create(
+          b, loc, thread, index((rows + secondRows) * chunksPerRow),
+          index(threads));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(chunks.getBody());
       Value row = divU(chunks.getInductionVar(), index(chunksPerRow));
+      // The swizzle's row is the row within its run (runs start at
+      // multiples of 8 rows).
       Value physical =
           arith::XOrIOp::create(b, loc, logical, remU(row, index(8)));
       Value at = add(mul(row, index(rowBytes / wordBytes)),
                      mul(physical, index(wordsPerChunk)));
+      if (secondRows) {
+        // Run 1's row r is at byteOffset + 128 r, run 2's row r at
+        // secondOffset + 128 (r - rows).
+        Value inSecond = cmp(arith::CmpIPredicate::uge, row, index(rows));
+        Value base = select(inSecond,
+                            sub(secondOffset, index(rows * rowBytes)),
+                            byteOffset);
+        at = add(at, divU(base, index(wordBytes)));
+      }
       auto branch =
           scf::IfOp::create(b, loc, keepNone, /*withElseRegion=*/true);
       b.setInsertionPointToStart(branch.thenBlock());
@@ -1483,15 +1618,16 @@ private:
   /// 8j + 7, little-endian): the bytes below min(hi - first, 4), less those
   /// below max(lo - first, 0), both clamped to [0, 4].
   Value keptBytesMask(Value first, Value lo, Value hi) {
+    // In i32 (a 64-bit shift would take register pairs): a whole word
+    // where n = 4, whose shift by 32 would be poison.
     auto bytesBelow = [&](Value bound) {
       Value n = arith::MaxSIOp::create(b, loc, sub(bound, first), index(0));
       n = arith::MinSIOp::create(b, loc, n, index(4));
-      Value bits = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                              mul(n, index(8)));
-      Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+      Value bits = toI32(mul(n, index(8)));
       Value below = arith::SubIOp::create(
-          b, loc, arith::ShLIOp::create(b, loc, one, bits), one);
-      return arith::TruncIOp::create(b, loc, b.getI32Type(), below);
+          b, loc, arith::ShLIOp::create(b, loc, i32(1), bits), i32(1));
+      return select(cmp(arith::CmpIPredicate::eq, n, index(4)), i32(-1),
+                    below);
     };
     Value notBelowLo = arith::XOrIOp::create(b, loc, bytesBelow(lo), i32(-1));
     return arith::AndIOp::create(b, loc, bytesBelow(hi), notBelowLo);

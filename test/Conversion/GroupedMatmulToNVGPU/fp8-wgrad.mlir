@@ -8,17 +8,24 @@
 // 128-row blocks of R from row 0 (the blocks of the scales); in a step that
 // starts before the group or runs past it, the bytes outside the group are
 // zeroed in shared memory (16-byte chunks at their swizzled place, selected
-// by position), fenced for the async proxy, and the consumers synchronized.
+// by position). With block scales that is the producer warpgroup's other
+// three warps' work (96 threads): such a step's loads complete on its stage's
+// "loaded" barrier (full barriers 5 to 9 of 5 stages), the zeroing threads
+// wait there, zero all of A's and B's rows of the stage, fence them for the
+// async proxy, synchronize (named barrier 6) and one of them completes the
+// stage's full barrier, on which the consumers wait as for any step; they
+// zero nothing themselves. The zeroing threads visit only a tile's first and
+// last k-step, and count each stage's loaded phases in a bit of an i32.
 // A thread always visits the same logical chunk of a row: it computes what
 // it keeps of it once (a 4-word byte mask), skips its chunks when that is
 // all, stores zeros when nothing, else reads, masks and stores each.
 // Block scales, copied to [R/128, Kd] and [R/128, N] first: per k-step the
 // producer copies the step's scales of the tile's rows and columns into the
-// stage (two bulk copies, whose bytes the stage's full barrier expects with
-// the two TMA boxes'); each consumer thread reads the a scales of its two
-// rows and the dc scales of its 32 columns there (16 pairs, 8 bytes a
-// load), then 64 promotions. Every consumer thread (256) releases the stage
-// after its reads, not one a warpgroup.
+// stage (two bulk copies, whose bytes the step's barrier expects with the
+// two TMA boxes'); each consumer thread reads the a scales of its two rows
+// and the dc scales of its 32 columns there (16 pairs, 8 bytes a load),
+// then 64 promotions. Every consumer thread (256) releases the stage after
+// its reads, not one a warpgroup.
 
 // CHECK-LABEL: func.func @blockwise_kn
 // CHECK:       %[[SA:.*]] = memref.alloc() : memref<4x128xf32>
@@ -33,41 +40,59 @@
 // CHECK:         %[[GAP:.*]] = arith.subi %c1024{{.*}}, %[[MOD]]
 // CHECK:         %[[PAD:.*]] = arith.remui %[[GAP]], %c1024
 // CHECK-NOT:     arith.addi %[[PAD]], %c1024
+// CHECK:         %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
+// CHECK:         nvgpu.mbarrier.init %[[FULL]][%c9], %c1
 // CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%{{.*}}], %c256
+// CHECK:         nvvm.setmaxregister  decrease 40
 // CHECK:         scf.for
-// CHECK:           nvgpu.mbarrier.try_wait.parity
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
 // CHECK:           %[[AN:.*]] = arith.minui %c128{{.*}}, %{{.*}} : index
 // CHECK:           %[[AB:.*]] = arith.muli %[[AN]], %c4{{.*}} : index
 // CHECK:           %[[BN:.*]] = arith.minui %c128{{.*}}, %{{.*}} : index
 // CHECK:           %[[BB:.*]] = arith.muli %[[BN]], %c4{{.*}} : index
 // CHECK:           %[[SB:.*]] = arith.addi %[[AB]], %[[BB]] : index
 // CHECK:           %[[TX:.*]] = arith.addi %c32768, %[[SB]] : index
-// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL:.*]][%[[STAGE:.*]]], %[[TX]]
-// CHECK:           %[[BAR:.*]] = nvgpu.mbarrier.get %[[FULL]][%[[STAGE]]]
+// CHECK:           %[[PARTIAL:.*]] = arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK:           %[[LOADED:.*]] = arith.addi %[[STAGE:.*]], %c5{{.*}} : index
+// CHECK:           %[[BARRIER:.*]] = arith.select %[[PARTIAL]], %[[LOADED]], %[[STAGE]] : index
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[BARRIER]]], %[[TX]]
+// CHECK:           %[[BAR:.*]] = nvgpu.mbarrier.get %[[FULL]][%[[BARRIER]]]
 // CHECK:           memref.extract_aligned_pointer_as_index %[[SA]] : memref<4x128xf32> -> index
 // CHECK:           %[[MBAR:.*]] = llvm.inttoptr %[[BAR]] : i32 to !llvm.ptr<3>
 // CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %[[MBAR]], %{{.*}} : !llvm.ptr<7>, <1>
 // CHECK:           memref.extract_aligned_pointer_as_index %[[SD]] : memref<4x256xf32> -> index
 // CHECK:           nvvm.cp.async.bulk.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !llvm.ptr<7>, <1>
-// CHECK-COUNT-2:   nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[STAGE]]]
+// CHECK-COUNT-2:   nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[BARRIER]]]
+// The zeroing threads: per tile, a loop over its first and its last k-step,
+// one loop over A's 128 rows and B's 128 rows (2048 chunks, 96 threads).
+// CHECK:         scf.for {{.*}} -> (index, i32) {
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%{{.*}}) -> (i32) {
+// CHECK:             scf.if
+// CHECK:               nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK-COUNT-8:       arith.shli %{{.*}}, %{{.*}} : i32
+// CHECK:               %[[MASK:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK:               scf.if
+// CHECK:                 scf.for %{{.*}} = %{{.*}} to %c2048{{.*}} step %c96
+// CHECK:                   arith.xori
+// CHECK:                   scf.if
+// CHECK:                     vector.store %{{.*}} : memref<40960xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK:                   } else {
+// CHECK:                     %[[WORDS:.*]] = vector.load %{{.*}} : memref<40960xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK:                     %[[KEPT:.*]] = arith.andi %[[WORDS]], %[[MASK]] : vector<4xi32>
+// CHECK:                     vector.store %[[KEPT]]
+// CHECK:               nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:               nvvm.barrier id = %c6_i32 number_of_threads = %c96_i32
+// CHECK:               nvgpu.mbarrier.arrive %[[FULL]]
+// CHECK:             scf.yield %{{.*}} : i32
+// CHECK:           scf.yield %{{.*}}, %{{.*}} : index, i32
+// The consumers.
+// CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:         scf.for
 // CHECK-NOT:       memref.load %[[SA]]
 // CHECK-NOT:       vector.load %[[SD]]
-// CHECK:           nvgpu.mbarrier.try_wait.parity
-// CHECK:           scf.if
-// CHECK-COUNT-8:     arith.shli %{{.*}}, %{{.*}} : i64
-// CHECK:             %[[MASK:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
-// CHECK:             scf.if
-// CHECK:               scf.for
-// CHECK:                 arith.xori
-// CHECK:                 scf.if
-// CHECK:                   vector.store %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
-// CHECK:                 } else {
-// CHECK:                   %[[WORDS:.*]] = vector.load %{{.*}} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
-// CHECK:                   %[[KEPT:.*]] = arith.andi %[[WORDS]], %[[MASK]] : vector<4xi32>
-// CHECK:                   vector.store %[[KEPT]]
-// CHECK:             nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK-NOT:       vector.store
+// CHECK-NOT:       nvvm.barrier
 // CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
