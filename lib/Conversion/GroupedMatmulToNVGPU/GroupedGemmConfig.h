@@ -188,9 +188,10 @@ struct GroupedGemmConfig {
   /// bench/results/2026-12-01-h200-wgrad-release run2).
   static constexpr int64_t producerRegisters = 40;
   static constexpr int64_t consumerRegisters = 232;
-  static constexpr int64_t entryRegisters = 65536 / (3 * 128) / 8 * 8;
-  static_assert(128 * (entryRegisters - producerRegisters) >=
-                    2 * 128 * (consumerRegisters - entryRegisters),
+  static constexpr int64_t entryRegisters =
+      65536 / (3 * warpgroupSize) / 8 * 8;
+  static_assert(warpgroupSize * (entryRegisters - producerRegisters) >=
+                    2 * warpgroupSize * (consumerRegisters - entryRegisters),
                 "the consumers' setmaxnreg increase must find its registers");
 
   int64_t numCtas = 132;

@@ -145,6 +145,19 @@ private:
     b.setInsertionPointToStart(op.thenBlock());
     body();
   }
+  /// Makes this thread's generic-proxy writes to shared memory visible to
+  /// the async proxy (TMA stores, wgmma reads).
+  void fenceSharedForAsyncProxy() {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  }
+  /// bar.sync on named barrier `id` (i32) among `threads` threads.
+  void namedBarrier(Value id, int64_t threads) {
+    NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, i32(threads),
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
+  }
 
   // --- set-up -------------------------------------------------------------
   void setUpThreadIds() {
@@ -734,14 +747,8 @@ private:
         zeroSwizzledBytesOutside(aStageOffset(stage), config.blockM, bytes.lo,
                                  bytes.hi, zeroer, threads,
                                  bStageOffset(stage), config.blockN);
-        NVVM::FenceProxyOp::create(
-            b, loc, NVVM::ProxyKind::async_shared,
-            NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-        NVVM::BarrierOp::create(b, loc, /*res=*/Type(),
-                                /*barrierId=*/i32(zeroingBarrierId()),
-                                /*numberOfThreads=*/i32(threads),
-                                /*reductionOp=*/nullptr,
-                                /*reductionPredicate=*/Value());
+        fenceSharedForAsyncProxy();
+        namedBarrier(i32(zeroingBarrierId()), threads);
         ifThen(cmp(arith::CmpIPredicate::eq, zeroer, index(0)), [&] {
           nvgpu::MBarrierArriveOp::create(b, loc, fullBarriers, stage);
         });
@@ -1036,13 +1043,11 @@ private:
     }
     auto turnBarrier = [&](Value which, bool arrive) {
       Value id = add(toI32(which), i32(config.consumers() + 2));
-      Value threads = i32(config.consumers() * GroupedGemmConfig::warpgroupSize);
+      int64_t threads = config.consumers() * GroupedGemmConfig::warpgroupSize;
       if (arrive)
-        NVVM::BarrierArriveOp::create(b, loc, id, threads);
+        NVVM::BarrierArriveOp::create(b, loc, id, i32(threads));
       else
-        NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, threads,
-                                /*reductionOp=*/nullptr,
-                                /*reductionPredicate=*/Value());
+        namedBarrier(id, threads);
     };
     Value other = sub(index(1), consumer);
     auto loop = scf::ForOp::create(b, loc, consumer, ctaTiles,
@@ -1105,9 +1110,7 @@ private:
                              add(base, index(block * boxes * outputBoxBytes)));
     }
     if (config.tmaStore())
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      fenceSharedForAsyncProxy();
     consumerBarrier();
     // A weight gradient whose M is a multiple of the tile has only whole
     // blocks: no row-by-row path.
@@ -1455,18 +1458,13 @@ private:
   /// consumer waits for the others (they share B's tile). With pingpong
   /// one consumer zeroed the whole stage and waits for its own threads.
   void publishZeroedStage() {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    fenceSharedForAsyncProxy();
     if (config.pingpong()) {
       consumerBarrier();
       return;
     }
-    NVVM::BarrierOp::create(
-        b, loc, /*res=*/Type(), /*barrierId=*/i32(config.consumers() + 1),
-        /*numberOfThreads=*/
-        i32(config.consumers() * GroupedGemmConfig::warpgroupSize),
-        /*reductionOp=*/nullptr, /*reductionPredicate=*/Value());
+    namedBarrier(i32(config.consumers() + 1),
+                 config.consumers() * GroupedGemmConfig::warpgroupSize);
   }
 
   /// RaggedDim::K: a k-step's rows outside the group become zeros before
@@ -1541,9 +1539,9 @@ private:
   /// (`thread` is this one's index among them), a 16-byte chunk each at a
   /// time. A thread visits chunk t, t + threads, ... (t = `thread`), always
   /// the same logical chunk of a row (t mod 8), so what it keeps of its
-  /// chunks is one mask
-  /// computed once: all of them kept, nothing to do; none, zero stores;
-  /// else each chunk is read, masked by words and stored.
+  /// chunks is one mask computed once: all of them kept, nothing to do;
+  /// none, zero stores; else each chunk is read, masked by words and
+  /// stored.
   void zeroSwizzledBytesOutside(Value byteOffset, int64_t rows, Value lo,
                                 Value hi, Value thread, int64_t threads,
                                 Value secondOffset = Value(),
@@ -1945,12 +1943,8 @@ private:
   /// Synchronizes this consumer warpgroup only (named barrier 1 + its
   /// index; the producer runs ahead, the other consumer has its own rows).
   void consumerBarrier() {
-    Value id = add(toI32(consumer), i32(1));
-    NVVM::BarrierOp::create(b, loc, /*res=*/Type(), /*barrierId=*/id,
-                            /*numberOfThreads=*/
-                            i32(GroupedGemmConfig::warpgroupSize),
-                            /*reductionOp=*/nullptr,
-                            /*reductionPredicate=*/Value());
+    namedBarrier(add(toI32(consumer), i32(1)),
+                 GroupedGemmConfig::warpgroupSize);
   }
 
   /// Calls `store(row, chunk, pair)` for each pair of output values this
@@ -2150,9 +2144,7 @@ private:
     SmallVector<Value> boxViews = stagingBoxes(consumerStaging());
     writeBoxes(t, accumulator, boxViews);
     // The generic-proxy writes are visible to TMA's reads (async proxy).
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    fenceSharedForAsyncProxy();
     consumerBarrier();
     ifThen(isConsumerLeader, [&] {
       storeBoxesByTma(t, boxViews, add(t.rowBegin, mul(rowBlock, index(64))));
