@@ -94,6 +94,9 @@
 # MOE_FP8_COMBINE_GRAD_QUANTIZE=true lets that kernel gather the
 # combine_grad's dy itself (moe-compile --fp8-combine-grad-quantize; dy
 # never stored).
+# MOE_LAYER_ALIGN=N pads every expert's rows to a multiple of N
+# (moe-expand-layer{align=N} before moe-generate-vjp; 128 keeps blockwise
+# FP8 weight gradients' row blocks within one expert).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -126,9 +129,14 @@ FP8=${MOE_FP8_RECIPE:-}
 if [ -n "$FP8" ]; then
   CHECK_TOKENS="seed-test:32768:256 mixtral-8x7b:8192:64 qwen3-30b-a3b:16384:128 dsv3-1gpu:4096:32"
 fi
-# moe-generate-vjp, then moe-fp8-placement where MOE_FP8_RECIPE asks for it.
+# moe-generate-vjp (after moe-expand-layer{align} where MOE_LAYER_ALIGN asks
+# for it), then moe-fp8-placement where MOE_FP8_RECIPE asks for it.
 differentiate() {
   local in=$1 out=$2
+  if [ -n "${MOE_LAYER_ALIGN:-}" ]; then
+    "$BIN/moe-opt" "$in" --moe-expand-layer="align=$MOE_LAYER_ALIGN" -o "$out.expanded"
+    in=$out.expanded
+  fi
   if [ -n "$FP8" ]; then
     local weightInputs=()
     [ "${MOE_FP8_WEIGHT_INPUTS:-0}" = 1 ] && weightInputs=(--moe-fp8-weight-inputs)

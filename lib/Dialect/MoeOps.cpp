@@ -695,7 +695,20 @@ template <typename OpT> static LogicalResult verifyPermute(OpT op) {
   std::string rowsRule =
       "R = T·K + E·(align − 1) with E = " + std::to_string(int64_t(op.getNumExperts())) +
       ", align = " + std::to_string(int64_t(op.getAlign()));
-  return checkResults(err, outputTypes(op), *types,
+  // A static R above a static bound only adds zero rows past the last group.
+  SmallVector<Type, 3> outputs = outputTypes(op);
+  auto bound = cast<RankedTensorType>((*types)[0]);
+  auto permuted = outputs.empty() ? RankedTensorType()
+                                  : cast<RankedTensorType>(outputs[0]);
+  if (permuted && permuted.getRank() == 2 && bound.hasStaticShape() &&
+      !ShapedType::isDynamic(permuted.getDimSize(0)) &&
+      permuted.getDimSize(0) > bound.getDimSize(0)) {
+    (*types)[0] = tensorOf({permuted.getDimSize(0), bound.getDimSize(1)},
+                           bound.getElementType());
+    rowsRule = "R ≥ T·K + E·(align − 1) = " +
+               std::to_string(bound.getDimSize(0));
+  }
+  return checkResults(err, outputs, *types,
                       {"permuted", "group_sizes", "rows"},
                       {rowsRule, "[E] in i32", "[T, K] in i32"});
 }
@@ -1651,13 +1664,20 @@ void ZLossOp::build(OpBuilder &b, OperationState &state, Value logits,
 
 void PermuteOp::build(OpBuilder &b, OperationState &state, Value x,
                       Value indices, IntegerAttr numExperts,
-                      IntegerAttr align) {
+                      IntegerAttr align, int64_t rows) {
   Location loc = state.location;
-  SmallVector<Value> inits = emptyDestinationsOfInferred(
-      b, loc,
+  FailureOr<TypeList> types =
       inferPermute(silentSink, b.getContext(), x.getType(), indices.getType(),
-                   numExperts.getInt(), align.getInt()),
-      [&](unsigned result, unsigned d) -> Value {
+                   numExperts.getInt(), align.getInt());
+  // A static R above the bound where the caller asks for one.
+  auto permuted = succeeded(types) ? dyn_cast<RankedTensorType>((*types)[0])
+                                   : RankedTensorType();
+  if (permuted && rows > 0 && permuted.hasStaticShape())
+    (*types)[0] = tensorOf({std::max(rows, permuted.getDimSize(0)),
+                            permuted.getDimSize(1)},
+                           permuted.getElementType());
+  SmallVector<Value> inits = emptyDestinationsOfInferred(
+      b, loc, types, [&](unsigned result, unsigned d) -> Value {
         if (result == 0 && d == 1)
           return dimOf(b, loc, x, 1);
         if (result == 2)

@@ -6,11 +6,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Dialect/MoeOps.h"
+#include "MoeDialect/Transforms/EntryNames.h"
 #include "MoeDialect/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <numeric>
 
 namespace mlir::moe {
 #define GEN_PASS_DEF_MOEEXPANDLAYERPASS
@@ -22,10 +27,18 @@ using namespace mlir::moe;
 
 namespace {
 struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ExpandLayerPattern(MLIRContext *ctx, int64_t align)
+      : OpRewritePattern(ctx), align(align) {}
 
   LogicalResult matchAndRewrite(LayerOp layer,
                                 PatternRewriter &rewriter) const override {
+    // Checked before anything is built: a failing pattern changes nothing.
+    int64_t layerAlign = int64_t(layer.getAlign());
+    std::optional<int64_t> rowAlign = llvm::checkedMul(
+        layerAlign / std::gcd(layerAlign, align), align);
+    std::optional<int64_t> rows;
+    if (!rowAlign || !(rows = permutedRows(layer, *rowAlign)))
+      return rewriter.notifyMatchFailure(layer, "R overflows 64 bits");
     Location loc = layer.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     auto x = layer.getX();
@@ -56,7 +69,8 @@ struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
     // Dispatch and expert FFNs.
     auto permute = PermuteOp::create(rewriter, loc, x, topk.getIndices(),
                                      rewriter.getI64IntegerAttr(e),
-                                     layer.getAlignAttr());
+                                     rewriter.getI64IntegerAttr(*rowAlign),
+                                     *rows);
     Value rowsIn = permute.getPermuted();
     int64_t r = permute.getPermuted().getType().getDimSize(0);
     Value sizes = permute.getGroupSizes();
@@ -114,20 +128,59 @@ struct ExpandLayerPattern : OpRewritePattern<LayerOp> {
     rewriter.replaceOp(layer, {out, loss});
     return success();
   }
+
+  /// The permute's R: T·K + E·(A − 1), rounded up to a multiple of A when
+  /// the pass's `align` asks for padding (0: dynamic, the op's own bound);
+  /// none when it overflows 64 bits.
+  std::optional<int64_t> permutedRows(LayerOp layer, int64_t rowAlign) const {
+    int64_t t = layer.getX().getType().getDimSize(0);
+    int64_t e = layer.getRouterWeight().getType().getDimSize(1);
+    if (ShapedType::isDynamic(t) || ShapedType::isDynamic(e))
+      return 0;
+    auto tk = llvm::checkedMul(t, int64_t(layer.getK()));
+    auto pad = llvm::checkedMul(e, rowAlign - 1);
+    std::optional<int64_t> bound;
+    if (!tk || !pad || !(bound = llvm::checkedAdd(*tk, *pad)))
+      return std::nullopt;
+    if (align == 1)
+      return *bound;
+    return llvm::checkedMul<int64_t>(llvm::divideCeil(*bound, rowAlign),
+                                     rowAlign);
+  }
+
+private:
+  int64_t align;
 };
 
 } // namespace
 
-void mlir::moe::populateExpandLayerPatterns(RewritePatternSet &patterns) {
-  patterns.add<ExpandLayerPattern>(patterns.getContext());
+void mlir::moe::populateExpandLayerPatterns(RewritePatternSet &patterns,
+                                            int64_t align) {
+  patterns.add<ExpandLayerPattern>(patterns.getContext(), align);
 }
 
 namespace {
 struct MoeExpandLayerPass
     : mlir::moe::impl::MoeExpandLayerPassBase<MoeExpandLayerPass> {
+  using MoeExpandLayerPassBase::MoeExpandLayerPassBase;
+
   void runOnOperation() override {
+    if (align < 1) {
+      mlir::emitError(getOperation()->getLoc())
+          << "moe-expand-layer: align = " << int64_t(align)
+          << " must be at least 1";
+      return signalPassFailure();
+    }
+    // A layer's operand names (x, w_gate, ...) are lost with it; later
+    // passes (moe-generate-vjp, moe-fp8-placement) and the runner find the
+    // entry's arguments by them, as when those passes expand it themselves.
+    if (entryNames)
+      getOperation()->walk([](func::FuncOp func) {
+        if (!func.getOps<LayerOp>().empty())
+          annotateEntryNames(func);
+      });
     RewritePatternSet patterns(&getContext());
-    populateExpandLayerPatterns(patterns);
+    populateExpandLayerPatterns(patterns, align);
     // Only moe.layer is rewritten; no folding of unrelated ops on the way.
     GreedyRewriteConfig config;
     config.enableFolding(false);
@@ -135,6 +188,14 @@ struct MoeExpandLayerPass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config)))
       return signalPassFailure();
+    WalkResult left = getOperation()->walk([&](LayerOp layer) {
+      layer.emitOpError("moe-expand-layer: with align = ")
+          << int64_t(align) << " the permuted row count R = T·K + E·(align "
+          << "− 1) overflows 64 bits";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

@@ -385,9 +385,10 @@ FailureOr<Quantized> FunctionPlacer::quantizeAboveRowMovement(Operation *user,
   auto moveRows = [&](Value rows) -> Value {
     auto rowsType = cast<RankedTensorType>(rows.getType());
     if (auto permute = dyn_cast<PermuteOp>(mover))
-      return PermuteOp::create(b, loc, rows, permute.getIndices(),
-                               permute.getNumExpertsAttr(),
-                               permute.getAlignAttr())
+      return PermuteOp::create(
+                 b, loc, rows, permute.getIndices(),
+                 permute.getNumExpertsAttr(), permute.getAlignAttr(),
+                 /*rows=*/permute.getPermuted().getType().getDimSize(0))
           ->getResult(0);
     if (auto sort = dyn_cast<SortChunksOp>(mover)) {
       int64_t numSizes =

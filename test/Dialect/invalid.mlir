@@ -1017,6 +1017,19 @@ func.func @permute_rows_formula(%x: tensor<4x8xbf16>, %i: tensor<4x2xi32>) {
 
 // -----
 
+// R may exceed the bound (zero rows past the last group), but then the row
+// width must still be H = 8.
+func.func @permute_rows_above_bound_width(%x: tensor<4x8xbf16>, %i: tensor<4x2xi32>) {
+  %dest35 = tensor.empty() : tensor<256x4xbf16>
+  %dest36 = tensor.empty() : tensor<8xi32>
+  %dest37 = tensor.empty() : tensor<4x2xi32>
+  // expected-error @+1 {{'moe.permute' op result 'permuted' must be [256, 8] of bf16 (R ≥ T·K + E·(align − 1) = 128), got tensor<256x4xbf16>}}
+  %0:3 = "moe.permute"(%x, %i, %dest35, %dest36, %dest37) <{num_experts = 8 : i64, align = 16 : i64}> : (tensor<4x8xbf16>, tensor<4x2xi32>, tensor<256x4xbf16>, tensor<8xi32>, tensor<4x2xi32>) -> (tensor<256x4xbf16>, tensor<8xi32>, tensor<4x2xi32>)
+  return
+}
+
+// -----
+
 func.func @permute_permuted_element(%x: tensor<4x8xbf16>, %i: tensor<4x2xi32>) {
   %dest35 = tensor.empty() : tensor<8x8xf32>
   %dest36 = tensor.empty() : tensor<8xi32>

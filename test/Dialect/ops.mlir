@@ -297,6 +297,19 @@ func.func @permute_align16(%x: tensor<64x32xbf16>, %i: tensor<64x2xi32>) -> (ten
 
 // -----
 
+// R above the bound 248: rounded up to 256, a multiple of align (moe-expand-layer{align}).
+// CHECK-LABEL: func.func @permute_rows_above_bound(
+// CHECK: moe.permute %{{.*}}, %{{.*}} experts 8 align 16 outs({{.*}}) : tensor<64x32xbf16>, tensor<64x2xi32> -> tensor<256x32xbf16>, tensor<8xi32>, tensor<64x2xi32>
+func.func @permute_rows_above_bound(%x: tensor<64x32xbf16>, %i: tensor<64x2xi32>) -> (tensor<256x32xbf16>, tensor<8xi32>, tensor<64x2xi32>) {
+  %init = tensor.empty() : tensor<256x32xbf16>
+  %sizes0 = tensor.empty() : tensor<8xi32>
+  %rows0 = tensor.empty() : tensor<64x2xi32>
+  %xs, %sizes, %rows = moe.permute %x, %i experts 8 align 16 outs(%init, %sizes0, %rows0) : tensor<64x32xbf16>, tensor<64x2xi32> -> tensor<256x32xbf16>, tensor<8xi32>, tensor<64x2xi32>
+  return %xs, %sizes, %rows : tensor<256x32xbf16>, tensor<8xi32>, tensor<64x2xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @permute_dynamic_tokens(
 // CHECK-SAME: %[[ARG0:[a-z0-9_]+]]: tensor<?x32xf32>, %[[ARG1:[a-z0-9_]+]]: tensor<?x4xi32>) -> (tensor<?x32xf32>, tensor<16xi32>, tensor<?x4xi32>)
 // CHECK: %[[INIT67:.+]] = tensor.empty({{.*}}) : tensor<?x32xf32>

@@ -7,7 +7,10 @@
 // CHECK-LABEL: func.func @softmax_pre_no_losses
 func.func @softmax_pre_no_losses(%x: tensor<16x8xbf16>, %wr: tensor<8x8xf32>, %wg: tensor<8x8x12xbf16>, %wu: tensor<8x8x12xbf16>, %wd: tensor<8x12x8xbf16>) -> (tensor<16x8xbf16>, tensor<f32>) {
 
-// CHECK-SAME: (%[[X:.*]]: tensor<16x8xbf16>, %[[WR:.*]]: tensor<8x8xf32>, %[[WG:.*]]: tensor<8x8x12xbf16>, %[[WU:.*]]: tensor<8x8x12xbf16>, %[[WD:.*]]: tensor<8x12x8xbf16>)
+// The entry keeps the layer's operand names (what moe-generate-vjp,
+// moe-fp8-placement and moe-runner find its arguments by):
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<16x8xbf16> {moe.name = "x", moe.role = "input"}, %[[WR:[a-z0-9]+]]: tensor<8x8xf32> {moe.name = "router_weight", moe.role = "weight"}, %[[WG:[a-z0-9]+]]: tensor<8x8x12xbf16> {moe.name = "w_gate", moe.role = "weight"}, %[[WU:[a-z0-9]+]]: tensor<8x8x12xbf16> {moe.name = "w_up", moe.role = "weight"}, %[[WD:[a-z0-9]+]]: tensor<8x12x8xbf16> {moe.name = "w_down", moe.role = "weight"})
+// CHECK-SAME: -> (tensor<16x8xbf16> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"})
 // CHECK:      %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[INIT1:.+]] = tensor.empty() : tensor<16x8xf32>
 // CHECK-NEXT: %[[LOGITS:.*]] = moe.gate %[[X]], %[[WR]] outs(%[[INIT1]]) : tensor<16x8xbf16>, tensor<8x8xf32> -> tensor<16x8xf32>

@@ -346,8 +346,10 @@ def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"],
     `[E]` (i32) holds each expert's row count. With `align` A > 1 each
     group's size is rounded up to a multiple of A and its padding rows are
     zero. R = T·K + E·(A − 1) is the static upper bound; rows past the last
-    group are zero. `rows[t, k]` (i32) is the row where (t, k) landed. Row
-    offsets are computed in 64-bit.
+    group are zero. A static R may be larger than the bound (more zero rows
+    past the last group), e.g. rounded up to a multiple of A so that blocks
+    of A rows tile `permuted`. `rows[t, k]` (i32) is the row where (t, k)
+    landed. Row offsets are computed in 64-bit.
 
     ```mlir
     %xs, %sizes, %rows = moe.permute %x, %indices experts 8 align 16
@@ -365,7 +367,8 @@ def Moe_PermuteOp : Moe_DpsOp<"permute", ["Permuted", "GroupSizes", "Rows"],
   let builders = [
     OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$indices,
                    "::mlir::IntegerAttr":$num_experts,
-                   "::mlir::IntegerAttr":$align)>
+                   "::mlir::IntegerAttr":$align,
+                   CArg<"int64_t", "0">:$rows)>
   ];
 }
 

@@ -14,8 +14,11 @@ namespace mlir::moe {
 #define GEN_PASS_DECL
 #include "MoeDialect/Transforms/Passes.h.inc"
 
-/// The rewrite behind moe-expand-layer, for passes that expand on the way.
-void populateExpandLayerPatterns(RewritePatternSet &patterns);
+/// The rewrite behind moe-expand-layer, for passes that expand on the way;
+/// `align` pads each expert's rows to a multiple of it too (the permute's
+/// align is the lcm of the layer's and this).
+void populateExpandLayerPatterns(RewritePatternSet &patterns,
+                                 int64_t align = 1);
 
 #define GEN_PASS_REGISTRATION
 #include "MoeDialect/Transforms/Passes.h.inc"

@@ -14,7 +14,26 @@ def MoeExpandLayerPass : Pass<"moe-expand-layer"> {
     zero 0-d tensor when both are off). Post-softmax routing selects on the
     logits (`moe.route identity`) and normalizes with a softmax over the k
     chosen; its aux loss uses a separate `moe.route softmax`.
+
+    `align=N` (N > 1) pads every expert's rows to a multiple of N as well:
+    the permute's `align` A becomes the least common multiple of the
+    layer's and N, and its row count R = T·K + E·(A − 1) is rounded up to
+    a multiple of A. Blockwise FP8 weight gradients contract over the rows
+    in blocks of 128; with `align=128` no block straddles two experts
+    (DeepGEMM's and Megatron's FP8 padding), at the price of up to 127 zero
+    rows an expert in every kernel over the permuted rows. Run it before
+    `moe-generate-vjp`, which expands what is left with each layer's own
+    `align`.
   }];
+  let options = [
+    Option<"align", "align", "int64_t", /*default=*/"1",
+           "Pad every expert's rows to a multiple of this too (>= 1)">,
+    Option<"entryNames", "entry-names", "bool", /*default=*/"true",
+           "Name each layer function's arguments and results after the "
+           "layer's operands (moe.name / moe.role: x, w_gate, ..., out), as "
+           "moe-generate-vjp does; later passes and moe-runner find them by "
+           "these names">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

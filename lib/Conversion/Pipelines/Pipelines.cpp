@@ -149,7 +149,10 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(std::make_unique<CheckDimIndicesPass>());
   pm.addPass(createInlinerPass());
-  pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass());
+  // The entries' names were read (and stripped) before this pipeline.
+  moe::MoeExpandLayerPassOptions expand;
+  expand.entryNames = false;
+  pm.addNestedPass<func::FuncOp>(moe::createMoeExpandLayerPass(expand));
   pm.addPass(createCanonicalizerPass());
   // Both fusions (gate|up epilogue, accumulate-matmuls): the generated
   // kernel applies the epilogue in registers and loads the c that
