@@ -86,7 +86,9 @@
 # @moe_layer_quantize_weights); MOE_FP8_INSTRUCTIONS=false makes the
 # quantize kernels convert by integer arithmetic (moe-compile
 # --fp8-instructions=false) instead of cvt instructions;
-# MOE_FP8_GLU_QUANTIZE=false keeps the glu and the quantize of its output
+# MOE_BF16_INSTRUCTIONS=false makes the kernels round f32 to bf16 by integer
+# arithmetic (moe-compile --bf16-instructions=false) instead of cvt.rn (the
+# same bits); MOE_FP8_GLU_QUANTIZE=false keeps the glu and the quantize of its output
 # two kernels (moe-compile --fp8-glu-quantize; default true: one kernel, h
 # never stored); MOE_FP8_QUANTIZE_WITH_TRANSPOSE=false quantizes each
 # blockwise gradient rowwise and columnwise in two kernels (moe-compile
@@ -112,6 +114,7 @@ PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
+BF16_CVT=--bf16-instructions=${MOE_BF16_INSTRUCTIONS:-true}
 GLU_QUANTIZE=--fp8-glu-quantize=${MOE_FP8_GLU_QUANTIZE:-true}
 BOTH_WAYS=--fp8-quantize-with-transpose=${MOE_FP8_QUANTIZE_WITH_TRANSPOSE:-true}
 COMBINE_GRAD_QUANTIZE=--fp8-combine-grad-quantize=${MOE_FP8_COMBINE_GRAD_QUANTIZE:-false}
@@ -119,7 +122,7 @@ RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "$COMBINE_GRAD_QUANTIZE" "${@:4}" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$BF16_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "$COMBINE_GRAD_QUANTIZE" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 

@@ -189,6 +189,12 @@ static cl::opt<bool> fp8Instructions(
              "convert with cvt instructions (=false: integer arithmetic, "
              "the same results, to compare)"),
     cl::cat(category));
+static cl::opt<bool> bf16Instructions(
+    "bf16-instructions", cl::init(true),
+    cl::desc("GPU targets sm_80 and newer: kernels round f32 to bf16 with "
+             "cvt.rn instructions (=false: integer arithmetic, the same "
+             "bits, to compare)"),
+    cl::cat(category));
 enum class Emit { Artifact, LoweredMLIR, LLVMIR };
 static cl::opt<Emit> emit(
     "emit", cl::init(Emit::Artifact), cl::desc("What to produce"),
@@ -419,6 +425,7 @@ int main(int argc, char **argv) {
     options.deferHostWaits = deferHostWaits;
     options.tiledTransposes = tiledTransposes;
     options.fp8Instructions = fp8Instructions;
+    options.bf16Instructions = bf16Instructions;
     options.fp8GluQuantize = fp8GluQuantize;
     options.fp8CombineGradQuantize = fp8CombineGradQuantize;
     options.outParams = true;

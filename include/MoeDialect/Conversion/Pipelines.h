@@ -192,6 +192,12 @@ struct MoeLowerToGpuOptions
                      "off, or on older chips: integer arithmetic, the same "
                      "results"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> bf16Instructions{
+      *this, "bf16-instructions",
+      llvm::cl::desc("Kernels round f32 to bf16 with the cvt.rn instructions "
+                     "of sm_80 and newer (gpu-native-bf16-truncation); off, "
+                     "or on older chips: integer arithmetic, the same bits"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> deferHostWaits{
       *this, "defer-host-waits",
       llvm::cl::desc("No host wait for the stream in front of runtime calls "

@@ -35,6 +35,8 @@
 //===----------------------------------------------------------------------===//
 #include "GroupedGemmKernel.h"
 
+#include "MoeDialect/Conversion/GPUCodegen/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -1218,7 +1220,7 @@ private:
         result = vector::InsertOp::create(b, loc, value, result, e);
     }
     vector::StoreOp::create(
-        b, loc, arith::TruncFOp::create(b, loc, bf16x8, results.front()),
+        b, loc, roundForStore(bf16x8, results.front()),
         boxView, ValueRange{row, boxColumn});
     storeExtraOutputs(t, globalRow, globalColumn,
                       ArrayRef(results).drop_front(), width);
@@ -1308,8 +1310,11 @@ private:
     }
     afterLastIssue();
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> accumulators;
+    for (Value accumulator : loop.getResults().take_front(blocks))
+      accumulators.push_back(fenceAccumulator(accumulator));
     arriveEmpty(loop.getResult(blocks + 1));
-    return SmallVector<Value>(loop.getResults().take_front(blocks));
+    return accumulators;
   }
 
   /// A consumer's accumulator: the 64 x BN f32 register fragments of one
@@ -1317,6 +1322,42 @@ private:
   LLVM::LLVMStructType accumulatorType() {
     SmallVector<Type> perThread(config.blockN / 2, b.getF32Type());
     return LLVM::LLVMStructType::getLiteral(ctx, perThread);
+  }
+
+  /// `values` (f32) rounded to `type` (bf16) for a store. Pingpong kernels
+  /// keep the float emulation's integer rounding
+  /// (kIntegerBf16RoundingAttrName): with cvt.rn in their epilogue ptxas
+  /// serializes all their wgmmas (C7514).
+  Value roundForStore(Type type, Value values) {
+    auto rounded = arith::TruncFOp::create(b, loc, type, values);
+    if (config.pingpong())
+      rounded->setAttr(moe::kIntegerBf16RoundingAttrName, b.getUnitAttr());
+    return rounded;
+  }
+
+  /// `accumulator` passed through an empty volatile inline asm that ties
+  /// each register to itself (it emits nothing), right after the wgmma wait
+  /// that completes it: the reads that follow stay after the wait. The
+  /// values are the wgmma asm's outputs, so LLVM may otherwise schedule a
+  /// cheap read (a cvt to bf16) above the wait, and ptxas then serializes
+  /// every wgmma of the kernel (C7514), as CUTLASS's
+  /// warpgroup_fence_operand prevents.
+  Value fenceAccumulator(Value accumulator) {
+    int64_t registers = config.blockN / 2;
+    SmallVector<Value> values;
+    std::string constraints;
+    for (int64_t i = 0; i < registers; ++i) {
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, accumulator, i));
+      constraints += "=f,";
+    }
+    for (int64_t i = 0; i < registers; ++i)
+      constraints += std::to_string(i) + (i + 1 < registers ? "," : "");
+    return LLVM::InlineAsmOp::create(
+               b, loc, accumulatorType(), values, /*asm_string=*/"",
+               constraints, /*has_side_effects=*/true,
+               /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+               LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
   }
 
   /// Arrivals that release a stage: one by each consumer warpgroup's
@@ -1379,11 +1420,12 @@ private:
     }
     afterLastIssue();
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    Value accumulator = fenceAccumulator(loop.getResult(0));
     Value next = loop.getResult(1);
     Value anySteps = cmp(arith::CmpIPredicate::ugt, t.kSteps, index(0));
     ifThen(andI(anySteps, isConsumerLeader),
            [&] { releaseStage(sub(next, index(1))); });
-    return {loop.getResult(0), next};
+    return {accumulator, next};
   }
 
   /// Blockwise FP8: each k-step (128 of K, one block of both operands'
@@ -1422,7 +1464,9 @@ private:
   emitBlockScaledSteps(const TileCoordinates &t, ArrayRef<Value> rows,
                        Value from, Value to, Value scaleBase, Value aScales,
                        Value bScales, Value sumIn, Value count) {
-    Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType());
+    // Each step's product starts from nothing: its first wgmma overwrites
+    // the registers (scale-d 0), so no zeros are moved in a step.
+    Value unset = LLVM::UndefOp::create(b, loc, accumulatorType());
     auto loop = scf::ForOp::create(b, loc, from, to, index(1),
                                    ValueRange{sumIn, count});
     {
@@ -1442,7 +1486,8 @@ private:
         zeroOutsideGroup(t, kStep, stage);
         factorOf = reductionScaleFactors(loadStagedScales(stage));
       }
-      Value product = emitStageMma(stage, zero, /*inFlight=*/0);
+      Value product = fenceAccumulator(emitStageMma(
+          stage, unset, /*inFlight=*/0, /*overwrite=*/true));
       if (config.stagedScales())
         releaseStage(step);
       else
@@ -1756,20 +1801,24 @@ private:
   /// This consumer's wgmmas on stage `stage`: its 64 rows, 64 x BN +=
   /// 64 x BK · BK x BN as BK / wgmmaK m64nBNkK instructions, one commit
   /// group, of which at most `inFlight` stay in flight when it returns.
-  Value emitStageMma(Value stage, Value accumulator, int64_t inFlight = 1) {
-    accumulator = issueStageMma(stage, accumulator, rowBlock, /*fence=*/true);
+  Value emitStageMma(Value stage, Value accumulator, int64_t inFlight = 1,
+                     bool overwrite = false) {
+    accumulator = issueStageMma(stage, accumulator, rowBlock, /*fence=*/true,
+                                overwrite);
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
     return accumulator;
   }
 
   /// The wgmmas of 64-row block `block` of the tile on stage `stage`, not
-  /// committed, after a wgmma fence where `fence` says (the first block's). A K-major operand advances 32 bytes of K per instruction,
+  /// committed, after a wgmma fence where `fence` says (the first block's);
+  /// with `overwrite` the first one ignores `accumulator` (scale-d 0),
+  /// which may then be undef. A K-major operand advances 32 bytes of K per instruction,
   /// an M/N-major one 16 rows (2 KiB); A's 64 rows of the block start 64
   /// swizzle rows into the stage either way (a K-major box's rows, or the
   /// block's 64 x 64 box of an M-major one).
   Value issueStageMma(Value stage, Value accumulator, Value block,
-                      bool fence) {
+                      bool fence, bool overwrite = false) {
     constexpr int64_t rowBytes = GroupedGemmConfig::swizzleRowBytes;
     Value aBase =
         add(aStageOffset(stage),
@@ -1812,7 +1861,9 @@ private:
       accumulator = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, accumulatorType(), accumulator, aDescriptor, bDescriptor,
           shape, wgmmaType(config.aType), wgmmaType(config.bType),
-          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMATypes::f32,
+          overwrite && kk == 0 ? NVVM::WGMMAScaleOut::zero
+                               : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
           /*satfinite=*/NVVM::MMAIntOverflowAttr());
     }
@@ -2055,8 +2106,7 @@ private:
         Type element = cast<MemRefType>(output.getType()).getElementType();
         Value stored = value;
         if (!element.isF32())
-          stored = arith::TruncFOp::create(
-              b, loc, VectorType::get({width}, element), value);
+          stored = roundForStore(VectorType::get({width}, element), value);
         vector::StoreOp::create(b, loc, stored, output,
                                 ValueRange{globalRow, globalColumn},
                                 /*nontemporal=*/false,
@@ -2186,7 +2236,7 @@ private:
           int64_t chunksPerBox = GroupedGemmConfig::boxWidth / 8;
           Value swizzled = arith::XOrIOp::create(
               b, loc, index(chunk % chunksPerBox), swizzle);
-          Value value = arith::TruncFOp::create(b, loc, bf16Pair, pair);
+          Value value = roundForStore(bf16Pair, pair);
           vector::StoreOp::create(
               b, loc, value, boxViews[chunk / chunksPerBox],
               ValueRange{row, add(mul(swizzled, index(8)), column)});
@@ -2336,7 +2386,7 @@ private:
           values = arith::AddFOp::create(b, loc, wide, values);
         }
         if (!config.f32Out)
-          values = arith::TruncFOp::create(b, loc, outType, values);
+          values = roundForStore(outType, values);
         vector::StoreOp::create(b, loc, values, operands.c,
                                 ValueRange{globalRow, r.globalColumn},
                                 /*nontemporal=*/false, outputVectorAlignment());

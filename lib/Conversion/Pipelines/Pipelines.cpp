@@ -353,6 +353,11 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   // their loops are still scf: it converts the loop-carried accumulator
   // types of scf.for, not those of cf blocks.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
+  // Kernels round f32 to bf16 with cvt.rn (sm_80+) rather than the
+  // emulation's integer rounding: the same bits, a sixth of the instructions.
+  if (options.bf16Instructions && smVersion(options.chip) >= 80)
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        moe::createGpuNativeBf16TruncationPass());
   addFloatEmulation(pm);
   // One stream per host function; the runtime makes every stream the same
   // one, so runtime calls (cuBLASLt) are ordered with the kernels.

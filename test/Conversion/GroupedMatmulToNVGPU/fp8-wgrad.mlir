@@ -95,8 +95,14 @@
 // CHECK-NOT:       nvvm.barrier
 // CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-// CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// Each step's product starts from nothing: its first wgmma overwrites the
+// registers (scale-d zero, D[<f32>, <zero>]) of an undef accumulator, the
+// other three add; the product is fenced (an empty volatile asm tying every
+// register) after the wait, before the promotion reads it.
+// CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-COUNT-3:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           llvm.inline_asm has_side_effects "", "=f,
 // CHECK-NOT:       scf.if
 // CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
 // CHECK-COUNT-64:  llvm.intr.fma

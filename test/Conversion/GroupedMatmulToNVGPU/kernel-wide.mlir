@@ -122,7 +122,8 @@ func.func @wide_nk(%a: memref<1024x128xbf16>, %b: memref<2x512x128xbf16>, %n: me
 // EPI:             nvgpu.tma.async.load %[[BMAP]][%[[U0]], %[[BK]]]
 // EPI:             nvgpu.tma.async.load %[[BMAP]][%[[U1]], %[[BK]]]
 // EPI:         nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
-// EPI:         %[[GATE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct
+// EPI:         %[[ACC:.*]] = llvm.inline_asm has_side_effects "", "=f,
+// EPI:         %[[GATE:.*]] = llvm.extractvalue %[[ACC]][0] : !llvm.struct
 // EPI-NEXT:    %[[UP:.*]] = llvm.extractvalue %{{.*}}[64] : !llvm.struct
 // EPI-NEXT:    arith.negf %[[GATE]] fastmath<arcp,contract,afn> : f32
 // EPI:         llvm.extractvalue %{{.*}}[63] : !llvm.struct

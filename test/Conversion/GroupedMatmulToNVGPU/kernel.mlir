@@ -299,7 +299,8 @@ func.func @weight_grad_bf16(%a: memref<512x256xbf16>, %dc: memref<512x192xbf16>,
 // EPI:             %[[UPCOL:.*]] = arith.addi %[[COL]], %c160 : index
 // EPI:             nvgpu.tma.async.load %[[BMAP:.*]][%[[COL]], %[[BK:.*]]], {{.*}} : <tensor = memref<64x64xbf16
 // EPI:             nvgpu.tma.async.load %[[BMAP]][%[[UPCOL]], %[[BK]]], {{.*}} : <tensor = memref<64x64xbf16
-// EPI:         %[[GATE:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct
+// EPI:         %[[ACC:.*]] = llvm.inline_asm has_side_effects "", "=f,
+// EPI:         %[[GATE:.*]] = llvm.extractvalue %[[ACC]][0] : !llvm.struct
 // EPI-NEXT:    %[[UP:.*]] = llvm.extractvalue %{{.*}}[32] : !llvm.struct
 // EPI-NEXT:    %[[NEG:.*]] = arith.negf %[[GATE]] fastmath<arcp,contract,afn> : f32
 // EPI-NEXT:    %[[EXP:.*]] = math.exp %[[NEG]] fastmath<arcp,contract,afn> : f32

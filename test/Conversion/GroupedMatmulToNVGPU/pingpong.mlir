@@ -53,13 +53,19 @@
 // CHECK:             scf.yield
 // CHECK:           scf.if
 // CHECK:             nvvm.barrier.arrive id = %{{.*}} number_of_threads = %c256_i32
+// After the last wait each accumulator passes an empty volatile asm that
+// ties its registers (the epilogue's reads stay after the wait).
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           llvm.extractvalue %[[MAIN]]#0[0]
+// CHECK:           %[[ACC0:.*]] = llvm.inline_asm has_side_effects "", "=f,
+// CHECK:           llvm.extractvalue %[[MAIN]]#1[0]
+// CHECK:           %[[ACC1:.*]] = llvm.inline_asm has_side_effects "", "=f,
 // CHECK-NEXT:      nvgpu.mbarrier.arrive %[[EMPTY]][%[[MAIN]]#3]
 // CHECK-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NOT:       scf.if
-// CHECK:           llvm.extractvalue %[[MAIN]]#0[0]
+// CHECK:           llvm.extractvalue %[[ACC0]][0]
 // CHECK-NOT:       scf.if
-// CHECK:           llvm.extractvalue %[[MAIN]]#1[0]
+// CHECK:           llvm.extractvalue %[[ACC1]][0]
 // CHECK-NOT:       scf.if
 // CHECK:           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:           nvgpu.tma.async.store

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,6 +22,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::moe {
+/// Unit attribute on an arith.truncf to bf16 that gpu-native-bf16-truncation
+/// leaves to the float emulation's integer rounding (generated pingpong
+/// GEMMs' epilogues: with cvt.rn there ptxas serializes their wgmmas).
+inline constexpr llvm::StringLiteral kIntegerBf16RoundingAttrName =
+    "moe.integer_bf16_rounding";
+
 #define GEN_PASS_DECL
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 

@@ -262,6 +262,38 @@ def GpuAlignWorkgroupBuffersPass
   ];
 }
 
+def GpuNativeBf16TruncationPass
+    : Pass<"gpu-native-bf16-truncation", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "f32 to bf16 truncations in kernels as the chip's cvt.rn, "
+                "NaN made canonical";
+  let description = [{
+    The pipelines' float emulation (arith-expand with bf16) turns every
+    `arith.truncf` to bf16 into integer rounding: exact, but about six
+    instructions an element, where sm_80 and newer convert a pair in one
+    `cvt.rn.bf16x2.f32`. In a kernel that writes many bf16 values per
+    instruction it issues, that rounding is the work: a generated FP8
+    weight gradient with one k-step a tile spent 434 of its consumers'
+    instructions a tile in the epilogue, most of them rounding 64 values
+    (one H200: dsv3-1gpu's ran at 2.16 instructions a cycle, issue-bound,
+    bench/results/2026-12-02-h200-dsv3-wgrad).
+
+    Here each `arith.truncf` of f32 (or a vector of f32) to bf16 in the
+    module's kernels, rounding to nearest even (no rounding mode, or
+    `to_nearest_even`), becomes `llvm.fptrunc` (which NVPTX selects as
+    cvt.rn.bf16.f32, pairs as cvt.rn.bf16x2.f32) and a select that gives a
+    NaN the bits 0x7FC0, the quiet NaN the integer rounding gives: the same
+    bits for every input, so GPU results stay bit for bit those of the CPU
+    reference. Other truncations are left to the emulation, and so are
+    those marked `moe.integer_bf16_rounding`: the epilogues of the
+    generated pingpong GEMMs, whose wgmmas ptxas serializes (C7514) when
+    their epilogue rounds with cvt.rn (test/gpu/Inputs/generated-grouped-gemm.mlir's
+    five pingpong kernels; why is not established), which would cost far
+    more than the rounding saves. Run before the emulation, on modules whose
+    target converts to bf16 natively (sm_80 and newer).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GpuHostBuffersToDevicePass
     : Pass<"gpu-host-buffers-to-device", "::mlir::func::FuncOp"> {
   let summary = "Host memref.alloc/dealloc/copy become gpu.alloc/dealloc/memcpy";

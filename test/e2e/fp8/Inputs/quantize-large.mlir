@@ -257,3 +257,21 @@ func.func @with_transpose_1x128_f32(%x: tensor<256x128xf32> {moe.name = "xwf"})
   %q, %s, %qt, %st = moe.quantize_with_transpose %x outs(%q0, %s0, %qt0, %st0) : tensor<256x128xf32> -> tensor<256x128xf8E5M2>, tensor<256x1xf32>, tensor<128x256xf8E5M2>, tensor<128x2xf32>
   return %q, %s, %qt, %st : tensor<256x128xf8E5M2>, tensor<256x1xf32>, tensor<128x256xf8E5M2>, tensor<128x2xf32>
 }
+
+// Not a quantize: f32 rounded to bf16 as every kernel that writes bf16
+// from f32 math rounds it (on the GPU cvt.rn, gpu-native-bf16-truncation;
+// on the CPU the integer rounding), on the raw bit patterns of "rb": ties
+// both ways, values that round up to inf, f32 subnormals, ±0, ±inf and NaNs
+// of every sign and payload (each must become 0x7FC0), then random bits.
+func.func @round_f32_to_bf16(%x: tensor<256x1024xf32> {moe.name = "rb"})
+    -> (tensor<256x1024xbf16> {moe.name = "rounded"}) {
+  %init = tensor.empty() : tensor<256x1024xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x1024xf32>) outs(%init : tensor<256x1024xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<256x1024xbf16>
+  return %r : tensor<256x1024xbf16>
+}

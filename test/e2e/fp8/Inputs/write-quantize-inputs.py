@@ -22,7 +22,12 @@ cg_*    Inputs/combine-grad-quantize.mlir's moe.combine_grad operands: dout
         [256, 256] (NaN, inf, subnormals), y [1024, 256], rows [256, 4] (a
         permutation of the 1024 rows but for a dropped pair, a pair past
         the last row and two pairs naming one row), weights (zeros,
-        negatives)"""
+        negatives)
+rb      [256, 1024] raw f32 bit patterns rounded to bf16: ties to even both
+        ways, the largest finite values (some round to inf), f32
+        subnormals, ±0, ±inf, NaNs of both signs with quiet, signalling and
+        full payloads, then random bits (written as bits: a Python float
+        would not keep a NaN's payload)"""
 import math
 import os
 import random
@@ -182,6 +187,35 @@ def main():
     weights[21][1] = -0.0
     write(os.path.join(out, "cg_weights.npy"), [tokens, top_k], weights)
 
+    write_f32_bits(os.path.join(out, "rb.npy"), [256, 1024],
+                   rounding_bits(rng, 256 * 1024))
+
+
+
+def rounding_bits(rng, count):
+    """The f32 bit patterns of "rb" (rounding to bf16)."""
+    special = [0x00000000, 0x80000000, 0x7F800000, 0xFF800000,
+               0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FBFFFFF,
+               0x7FFFFFFF, 0xFFFFFFFF, 0x7FC00001, 0x7F80FFFF, 0x7F810000,
+               0x7F7FFFFF, 0xFF7FFFFF, 0x7F7F8000, 0x7F7F7FFF, 0x7F7F8001,
+               0x00000001, 0x80000001, 0x007FFFFF, 0x00008000, 0x00018000,
+               0x00007FFF, 0x0000FFFF, 0x807F8000, 0x00800000]
+    bits = list(special)
+    # Exact ties (low half 0x8000) and their neighbours, even and odd.
+    for _ in range(4096):
+        high = rng.randrange(0, 1 << 16) << 16
+        for low in (0x8000, 0x7FFF, 0x8001):
+            bits.append(high | low)
+    while len(bits) < count:
+        bits.append(rng.getrandbits(32))
+    return bits[:count]
+
+
+def write_f32_bits(path, shape, bits):
+    """A float32 .npy holding exactly `bits` (NaN payloads included)."""
+    payload = struct.pack("<%dI" % len(bits), *bits)
+    with open(path, "wb") as f:
+        f.write(npy.frame(npy.header_text("<f4", shape), payload))
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,39 @@
+// Kernels round f32 to bf16 with cvt.rn (gpu-native-bf16-truncation, on by
+// default for sm_80 and newer): a blockwise FP8 weight gradient's epilogue
+// converts its 64 values a thread so, each NaN then given the integer
+// rounding's 0x7FC0; bf16-instructions=false keeps the integer rounding (bfe
+// of the rounding bit, then the add). Each k-step's first wgmma overwrites
+// the product's registers (scale-d 0) instead of adding to 64 moved zeros.
+// REQUIRES: ptxas
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
+// RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.nvvm.mlir
+// RUN: moe-opt %t.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' -o %t.isa.mlir
+// RUN: sed 's/\\0A/\n/g; s/\\09/ /g' %t.isa.mlir > %t.ptx
+// RUN: FileCheck %s --check-prefix=NATIVE < %t.ptx
+// RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated bf16-instructions=false toolkit=%cuda_path})' \
+// RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2> %t.int.nvvm.mlir
+// RUN: moe-opt %t.int.nvvm.mlir --gpu-module-to-binary='format=isa toolkit=%cuda_path' -o %t.int.isa.mlir
+// RUN: sed 's/\\0A/\n/g; s/\\09/ /g' %t.int.isa.mlir > %t.int.ptx
+// RUN: FileCheck %s --check-prefix=INTEGER < %t.int.ptx
+
+// NATIVE:      setp.ne.b32 p, 0, 0;
+// NATIVE-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2
+// NATIVE:      setp.ne.b32 p, 1, 0;
+// NATIVE-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2
+// NATIVE:      cvt.rn.bf16.f32
+// NATIVE:      setp.nan.f32
+// NATIVE:      selp.b16 {{.*}}0x7FC0
+// NATIVE-NOT:  bfe.u32 {{.*}}, 16, 1;
+
+// INTEGER-NOT: cvt.rn.bf16.f32
+// INTEGER:     bfe.u32 {{.*}}, 16, 1;
+// INTEGER-NOT: cvt.rn.bf16.f32
+func.func @wgrad(%x: tensor<128x256xf8E4M3FN>, %y: tensor<128x256xf8E5M2>,
+                 %sizes: tensor<2xi32>, %sx: tensor<128x2xf32>,
+                 %sy: tensor<128x2xf32>) -> tensor<2x128x128xbf16> {
+  %e = tensor.empty() : tensor<2x128x128xbf16>
+  %c = moe.grouped_weight_grad %x, %y, %sizes scales(%sx, %sy) outs(%e) {transposed_operands}
+      : tensor<128x256xf8E4M3FN>, tensor<128x256xf8E5M2>, tensor<2xi32>,
+        tensor<128x2xf32>, tensor<128x2xf32> -> tensor<2x128x128xbf16>
+  return %c : tensor<2x128x128xbf16>
+}
