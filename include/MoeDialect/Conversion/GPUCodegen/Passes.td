@@ -269,8 +269,8 @@ def GpuNativeBf16TruncationPass
   let description = [{
     The pipelines' float emulation (arith-expand with bf16) turns every
     `arith.truncf` to bf16 into integer rounding: exact, but about six
-    instructions an element, where sm_80 and newer convert a pair in one
-    `cvt.rn.bf16x2.f32`. In a kernel that writes many bf16 values per
+    instructions an element, where sm_80 and newer convert one in
+    `cvt.rn.bf16.f32`. In a kernel that writes many bf16 values per
     instruction it issues, that rounding is the work: a generated FP8
     weight gradient with one k-step a tile spent 434 of its consumers'
     instructions a tile in the epilogue, most of them rounding 64 values
@@ -279,9 +279,10 @@ def GpuNativeBf16TruncationPass
 
     Here each `arith.truncf` of f32 (or a vector of f32) to bf16 in the
     module's kernels, rounding to nearest even (no rounding mode, or
-    `to_nearest_even`), becomes `llvm.fptrunc` (which NVPTX selects as
-    cvt.rn.bf16.f32, pairs as cvt.rn.bf16x2.f32) and a select that gives a
-    NaN the bits 0x7FC0, the quiet NaN the integer rounding gives: the same
+    `to_nearest_even`), becomes `llvm.fptrunc` (cvt.rn.bf16.f32) and a
+    select that gives a NaN the bits 0x7FC0, the quiet NaN the integer
+    rounding gives: about three instructions a value (the per-value selects
+    keep NVPTX from pairing the cvts into cvt.rn.bf16x2.f32), and the same
     bits for every input, so GPU results stay bit for bit those of the CPU
     reference. Other truncations are left to the emulation, and so are
     those marked `moe.integer_bf16_rounding`: the epilogues of the
