@@ -15,7 +15,7 @@
 # the count at entry: harmless with 256 threads, which may hold 255
 # registers each; with 384 the consumers would be left 168 registers).
 # Then whether ptxas kept the wgmmas pipelined: "wgmma serialized" where it
-# reports C7515-C7529 (it waits for a wgmma, e.g. because an instruction
+# reports C7514-C7529 (it waits for a wgmma, e.g. because an instruction
 # moved an accumulator still in flight), else "wgmma pipelined".
 # Exits 1 if any kernel spills, a kernel of 384 or more threads loses its
 # setmaxnreg, or ptxas serializes a kernel's wgmmas.
@@ -52,7 +52,7 @@ for ptx in "$WORK"/*.ptx; do
   setmaxnreg="setmaxnreg kept"
   if echo "$log" | grep -q "C7508"; then setmaxnreg="setmaxnreg ignored"; fi
   wgmma="wgmma pipelined"
-  serialized=$(echo "$log" | { grep -oE 'C75(1[5-9]|2[0-9])' || true; } | sort -u | tr '\n' ' ')
+  serialized=$(echo "$log" | { grep -oE 'C75(1[4-9]|2[0-9])' || true; } | sort -u | tr '\n' ' ')
   [ -z "$serialized" ] || wgmma="wgmma serialized (${serialized% })"
   echo "$name  $shape ${threads:-?} threads  $info $setmaxnreg  $wgmma"
   if echo "$info" | grep -Eq '[1-9][0-9]* bytes spill (stores|loads)'; then status=1; fi

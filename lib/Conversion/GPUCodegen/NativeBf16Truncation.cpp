@@ -32,6 +32,13 @@ Type withElementType(Type type, Type element) {
   return element;
 }
 
+/// fptrunc, then a signed 16-bit min with 0x7FC0. cvt.rn gives every NaN
+/// the positive canonical NaN 0x7FFF, the one result above 0x7FC0 as a
+/// signed integer (finite and infinite values are at most 0x7F80, negative
+/// ones below zero), so the min turns it into the CPU reference's NaN and
+/// leaves every other value alone. Vectors stay vectors: NVPTX pairs the
+/// lanes into cvt.rn.bf16x2.f32 and min.s16x2 (sm_90), two instructions
+/// for two values.
 struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -41,8 +48,6 @@ struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
     Type result = getElementTypeOrSelf(op.getType());
     if (!source.isF32() || !result.isBF16())
       return rewriter.notifyMatchFailure(op, "not an f32 to bf16 truncation");
-    if (op->hasAttr(moe::kIntegerBf16RoundingAttrName))
-      return rewriter.notifyMatchFailure(op, "integer rounding asked for");
     // fptrunc rounds to nearest even; other modes keep the emulation.
     if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even)
@@ -54,20 +59,17 @@ struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
       return rewriter.notifyMatchFailure(op, "not a scalar or 1-d vector");
 
     Location loc = op.getLoc();
-    Value in = op.getIn();
     Type bitsType = withElementType(op.getType(), rewriter.getI16Type());
-    Value rounded = LLVM::FPTruncOp::create(rewriter, loc, op.getType(), in);
-    Value isNaN =
-        LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::uno, in, in);
+    Value rounded =
+        LLVM::FPTruncOp::create(rewriter, loc, op.getType(), op.getIn());
     Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, rounded);
     Attribute nanBits =
         rewriter.getIntegerAttr(rewriter.getI16Type(), kCanonicalBf16NaN);
     if (vector)
       nanBits = SplatElementsAttr::get(cast<ShapedType>(bitsType), nanBits);
-    Value canonicalNaN =
-        LLVM::ConstantOp::create(rewriter, loc, bitsType, cast<TypedAttr>(nanBits));
-    Value chosen =
-        LLVM::SelectOp::create(rewriter, loc, isNaN, canonicalNaN, bits);
+    Value canonicalNaN = LLVM::ConstantOp::create(rewriter, loc, bitsType,
+                                                  cast<TypedAttr>(nanBits));
+    Value chosen = LLVM::SMinOp::create(rewriter, loc, bits, canonicalNaN);
     rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, op.getType(), chosen);
     return success();
   }

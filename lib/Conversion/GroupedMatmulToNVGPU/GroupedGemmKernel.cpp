@@ -1220,7 +1220,7 @@ private:
         result = vector::InsertOp::create(b, loc, value, result, e);
     }
     vector::StoreOp::create(
-        b, loc, roundForStore(bf16x8, results.front()),
+        b, loc, arith::TruncFOp::create(b, loc, bf16x8, results.front()),
         boxView, ValueRange{row, boxColumn});
     storeExtraOutputs(t, globalRow, globalColumn,
                       ArrayRef(results).drop_front(), width);
@@ -1322,17 +1322,6 @@ private:
   LLVM::LLVMStructType accumulatorType() {
     SmallVector<Type> perThread(config.blockN / 2, b.getF32Type());
     return LLVM::LLVMStructType::getLiteral(ctx, perThread);
-  }
-
-  /// `values` (f32) rounded to `type` (bf16) for a store. Pingpong kernels
-  /// keep the float emulation's integer rounding
-  /// (kIntegerBf16RoundingAttrName): with cvt.rn in their epilogue ptxas
-  /// serializes all their wgmmas (C7514).
-  Value roundForStore(Type type, Value values) {
-    auto rounded = arith::TruncFOp::create(b, loc, type, values);
-    if (config.pingpong())
-      rounded->setAttr(moe::kIntegerBf16RoundingAttrName, b.getUnitAttr());
-    return rounded;
   }
 
   /// `accumulator` passed through an empty volatile inline asm that ties
@@ -2106,7 +2095,8 @@ private:
         Type element = cast<MemRefType>(output.getType()).getElementType();
         Value stored = value;
         if (!element.isF32())
-          stored = roundForStore(VectorType::get({width}, element), value);
+          stored = arith::TruncFOp::create(
+              b, loc, VectorType::get({width}, element), value);
         vector::StoreOp::create(b, loc, stored, output,
                                 ValueRange{globalRow, globalColumn},
                                 /*nontemporal=*/false,
@@ -2236,7 +2226,7 @@ private:
           int64_t chunksPerBox = GroupedGemmConfig::boxWidth / 8;
           Value swizzled = arith::XOrIOp::create(
               b, loc, index(chunk % chunksPerBox), swizzle);
-          Value value = roundForStore(bf16Pair, pair);
+          Value value = arith::TruncFOp::create(b, loc, bf16Pair, pair);
           vector::StoreOp::create(
               b, loc, value, boxViews[chunk / chunksPerBox],
               ValueRange{row, add(mul(swizzled, index(8)), column)});
@@ -2386,7 +2376,7 @@ private:
           values = arith::AddFOp::create(b, loc, wide, values);
         }
         if (!config.f32Out)
-          values = roundForStore(outType, values);
+          values = arith::TruncFOp::create(b, loc, outType, values);
         vector::StoreOp::create(b, loc, values, operands.c,
                                 ValueRange{globalRow, r.globalColumn},
                                 /*nontemporal=*/false, outputVectorAlignment());

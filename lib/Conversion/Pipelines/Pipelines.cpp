@@ -354,7 +354,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
   // types of scf.for, not those of cf blocks.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVGPUToNVVMPass());
   // Kernels round f32 to bf16 with cvt.rn (sm_80+) rather than the
-  // emulation's integer rounding: the same bits, half the instructions.
+  // emulation's integer rounding: the same bits, a third of the
+  // instructions (two a pair of values on sm_90).
   if (options.bf16Instructions && smVersion(options.chip) >= 80)
     pm.addNestedPass<gpu::GPUModuleOp>(
         moe::createGpuNativeBf16TruncationPass());

@@ -1,23 +1,24 @@
 // RUN: moe-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(gpu-native-bf16-truncation))' | FileCheck %s
 
 // A kernel's f32 -> bf16 truncations (scalar and 1-d vector, rounding to
-// nearest even by default or by name) become llvm.fptrunc, and a NaN gets
-// 0x7FC0 (32704), the bits of the integer rounding that the float emulation
-// would have given it.
+// nearest even by default or by name) become llvm.fptrunc and a signed min
+// with 0x7FC0 (32704): cvt.rn gives every NaN 0x7FFF, the min gives it the
+// bits of the integer rounding that the float emulation would have given it
+// and leaves every other value (at most 0x7F80, or negative) alone.
 // CHECK-LABEL: gpu.func @round
 // CHECK-SAME:    (%[[S:.*]]: f32, %[[V:.*]]: vector<2xf32>, %[[E:.*]]: f32
 // CHECK:         %[[R:.*]] = llvm.fptrunc %[[S]] : f32 to bf16
-// CHECK:         %[[NAN:.*]] = llvm.fcmp "uno" %[[S]], %[[S]] : f32
 // CHECK:         %[[BITS:.*]] = llvm.bitcast %[[R]] : bf16 to i16
 // CHECK:         %[[C:.*]] = llvm.mlir.constant(32704 : i16) : i16
-// CHECK:         %[[SEL:.*]] = llvm.select %[[NAN]], %[[C]], %[[BITS]] : i1, i16
-// CHECK:         %[[OUT:.*]] = llvm.bitcast %[[SEL]] : i16 to bf16
+// CHECK:         %[[MIN:.*]] = llvm.intr.smin(%[[BITS]], %[[C]]) : (i16, i16) -> i16
+// CHECK:         %[[OUT:.*]] = llvm.bitcast %[[MIN]] : i16 to bf16
+// CHECK:         memref.store %[[OUT]]
 // CHECK:         %[[RV:.*]] = llvm.fptrunc %[[V]] : vector<2xf32> to vector<2xbf16>
-// CHECK:         %[[NANV:.*]] = llvm.fcmp "uno" %[[V]], %[[V]] : vector<2xf32>
 // CHECK:         %[[BITSV:.*]] = llvm.bitcast %[[RV]] : vector<2xbf16> to vector<2xi16>
 // CHECK:         %[[CV:.*]] = llvm.mlir.constant(dense<32704> : vector<2xi16>) : vector<2xi16>
-// CHECK:         %[[SELV:.*]] = llvm.select %[[NANV]], %[[CV]], %[[BITSV]] : vector<2xi1>, vector<2xi16>
-// CHECK:         %[[OUTV:.*]] = llvm.bitcast %[[SELV]] : vector<2xi16> to vector<2xbf16>
+// CHECK:         %[[MINV:.*]] = llvm.intr.smin(%[[BITSV]], %[[CV]]) : (vector<2xi16>, vector<2xi16>) -> vector<2xi16>
+// CHECK:         %[[OUTV:.*]] = llvm.bitcast %[[MINV]] : vector<2xi16> to vector<2xbf16>
+// CHECK:         vector.store %[[OUTV]]
 // CHECK:         llvm.fptrunc %[[E]] : f32 to bf16
 // CHECK-NOT:     arith.truncf
 // CHECK:         gpu.return
@@ -39,30 +40,25 @@ gpu.module @kernels {
 // -----
 
 // Left to the emulation: another rounding mode, other source and result
-// types, a truncation marked for the integer rounding (the generated
-// pingpong GEMMs' epilogues), and host code (the pass runs on gpu.modules).
+// types, and host code (the pass runs on gpu.modules).
 // CHECK-LABEL: gpu.func @others
 // CHECK:         arith.truncf %{{.*}} toward_zero : f32 to bf16
 // CHECK:         arith.truncf %{{.*}} : f64 to bf16
 // CHECK:         arith.truncf %{{.*}} : f32 to f16
-// CHECK:         arith.truncf %{{.*}} {moe.integer_bf16_rounding} : f32 to bf16
 // CHECK-NOT:     llvm.fptrunc
 // CHECK:         gpu.return
 // CHECK-LABEL: func.func @host
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 gpu.module @kernels {
-  gpu.func @others(%s: f32, %d: f64, %out: memref<3xbf16>, %half: memref<1xf16>) kernel {
-    %c2 = arith.constant 2 : index
+  gpu.func @others(%s: f32, %d: f64, %out: memref<2xbf16>, %half: memref<1xf16>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %z = arith.truncf %s toward_zero : f32 to bf16
-    memref.store %z, %out[%c0] : memref<3xbf16>
+    memref.store %z, %out[%c0] : memref<2xbf16>
     %w = arith.truncf %d : f64 to bf16
-    memref.store %w, %out[%c1] : memref<3xbf16>
+    memref.store %w, %out[%c1] : memref<2xbf16>
     %h = arith.truncf %s : f32 to f16
     memref.store %h, %half[%c0] : memref<1xf16>
-    %m = arith.truncf %s {moe.integer_bf16_rounding} : f32 to bf16
-    memref.store %m, %out[%c2] : memref<3xbf16>
     gpu.return
   }
 }

@@ -1,7 +1,8 @@
 // The generated grouped GEMM's two epilogues in PTX, through ptxas (sm_90a):
 // - accumulate: each consumer thread loads its values of c (8-byte vector
 //   loads) right after taking its registers, before the first wgmma of the
-//   tile, and stores the sums with 8-byte vector stores (no c tensor map);
+//   tile, and stores the sums with 8-byte vector stores (bf16 pairs packed
+//   by cvt.rn.bf16x2; no c tensor map);
 // - a bf16 weight gradient: every tile's rows are whole, so the consumer
 //   (pingpong: each runs whole tiles; ptxas places the main loop after the
 //   epilogue) writes bf16 boxes to shared memory, fences them for the async
@@ -24,7 +25,7 @@
 // CHECK:     wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK-NOT: ld.global.v4.b16
 // CHECK-NOT: cp.async.bulk.tensor.2d.global.shared::cta
-// CHECK:     st.global.v4.b16
+// CHECK:     st.global.v2.b32
 // CHECK-NOT: cp.async.bulk.tensor.2d.global.shared::cta
 // CHECK:     .visible .entry wgrad_0_grouped_weight_grad(
 // CHECK-NOT: st.global.v4

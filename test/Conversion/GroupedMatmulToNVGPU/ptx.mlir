@@ -4,7 +4,7 @@
 // compiles it to the cubin of the pipeline's own output; the consumers
 // synchronize on their own named barrier (bar.sync id, 128); the epilogue
 // TMA-stores whole rows from shared memory (fenced for the async proxy, one
-// bulk group a tile) and stores the others 8 bytes a thread.
+// bulk group a tile) and stores the others 8 bytes a thread (four bf16 as two packed pairs).
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated gemm-block-n=128 toolkit=%cuda_path})' \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o %t.llvm.mlir 2> %t.nvvm.mlir
@@ -41,7 +41,7 @@
 // CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-DAG: cp.async.bulk.commit_group;
 // CHECK-DAG: cp.async.bulk.wait_group.read \090;
-// CHECK-DAG: st.global.v4.b16
+// CHECK-DAG: st.global.v2.b32
 func.func @gmm(%a: tensor<1024x128xbf16>, %b: tensor<4x128x256xbf16>, %n: tensor<4xi32>) -> tensor<1024x256xbf16> {
   %e = tensor.empty() : tensor<1024x256xbf16>
   %c = moe.grouped_matmul %a, %b, %n outs(%e) : tensor<1024x128xbf16>, tensor<4x128x256xbf16>, tensor<4xi32> -> tensor<1024x256xbf16>

@@ -1,8 +1,9 @@
 // Kernels round f32 to bf16 with cvt.rn (gpu-native-bf16-truncation, on by
 // default for sm_80 and newer): a blockwise FP8 weight gradient's epilogue
-// converts its 64 values a thread so, each NaN then given the integer
-// rounding's 0x7FC0; bf16-instructions=false keeps the integer rounding (bfe
-// of the rounding bit, then the add). Each k-step's first wgmma overwrites
+// converts its 64 values a thread in pairs (cvt.rn.bf16x2.f32), each pair's
+// NaNs then given the integer rounding's 0x7FC0 by a signed min (min.s16x2
+// with 0x7FC07FC0 = 2143322048); bf16-instructions=false keeps the integer
+// rounding (bfe of the rounding bit, then the add). Each k-step's first wgmma overwrites
 // the product's registers (scale-d 0) instead of adding to 64 moved zeros.
 // REQUIRES: ptxas
 // RUN: moe-opt %s --pass-pipeline='builtin.module(moe-lower-to-gpu{gemm=generated toolkit=%cuda_path})' \
@@ -20,14 +21,16 @@
 // NATIVE-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2
 // NATIVE:      setp.ne.b32 p, 1, 0;
 // NATIVE-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2
-// NATIVE:      cvt.rn.bf16.f32
-// NATIVE:      setp.nan.f32
-// NATIVE:      selp.b16 {{.*}}0x7FC0
+// NATIVE:      mov.b32 [[NAN:%r[0-9]+]], 2143322048;
+// NATIVE:      cvt.rn.bf16x2.f32 [[PAIR:%r[0-9]+]],
+// NATIVE-NEXT: min.s16x2 {{%r[0-9]+}}, [[PAIR]], [[NAN]];
 // NATIVE-NOT:  bfe.u32 {{.*}}, 16, 1;
+// NATIVE-NOT:  cvt.rn.bf16.f32
+// NATIVE-NOT:  setp.nan.f32
 
-// INTEGER-NOT: cvt.rn.bf16.f32
+// INTEGER-NOT: cvt.rn.bf16
 // INTEGER:     bfe.u32 {{.*}}, 16, 1;
-// INTEGER-NOT: cvt.rn.bf16.f32
+// INTEGER-NOT: cvt.rn.bf16
 func.func @wgrad(%x: tensor<128x256xf8E4M3FN>, %y: tensor<128x256xf8E5M2>,
                  %sizes: tensor<2xi32>, %sx: tensor<128x2xf32>,
                  %sy: tensor<128x2xf32>) -> tensor<2x128x128xbf16> {

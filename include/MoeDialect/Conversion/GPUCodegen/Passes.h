@@ -22,12 +22,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::moe {
-/// Unit attribute on an arith.truncf to bf16 that gpu-native-bf16-truncation
-/// leaves to the float emulation's integer rounding (generated pingpong
-/// GEMMs' epilogues: with cvt.rn there ptxas serializes their wgmmas).
-inline constexpr llvm::StringLiteral kIntegerBf16RoundingAttrName =
-    "moe.integer_bf16_rounding";
-
 #define GEN_PASS_DECL
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h.inc"
 

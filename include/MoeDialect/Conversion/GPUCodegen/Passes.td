@@ -279,18 +279,18 @@ def GpuNativeBf16TruncationPass
 
     Here each `arith.truncf` of f32 (or a vector of f32) to bf16 in the
     module's kernels, rounding to nearest even (no rounding mode, or
-    `to_nearest_even`), becomes `llvm.fptrunc` (cvt.rn.bf16.f32) and a
-    select that gives a NaN the bits 0x7FC0, the quiet NaN the integer
-    rounding gives: about three instructions a value (the per-value selects
-    keep NVPTX from pairing the cvts into cvt.rn.bf16x2.f32), and the same
-    bits for every input, so GPU results stay bit for bit those of the CPU
-    reference. Other truncations are left to the emulation, and so are
-    those marked `moe.integer_bf16_rounding`: the epilogues of the
-    generated pingpong GEMMs, whose wgmmas ptxas serializes (C7514) when
-    their epilogue rounds with cvt.rn (test/gpu/Inputs/generated-grouped-gemm.mlir's
-    five pingpong kernels; why is not established), which would cost far
-    more than the rounding saves. Run before the emulation, on modules whose
-    target converts to bf16 natively (sm_80 and newer).
+    `to_nearest_even`), becomes `llvm.fptrunc` and a signed 16-bit
+    `llvm.intr.smin` with 0x7FC0. cvt.rn gives every NaN 0x7FFF, the only
+    bf16 above 0x7FC0 as a signed integer (finite values and infinities are
+    at most 0x7F80, negative ones below zero), so the min gives a NaN the
+    integer rounding's quiet NaN and leaves every other value alone: the
+    same bits for every input, and GPU results stay bit for bit those of
+    the CPU reference (test/e2e/fp8/Inputs/quantize-large.mlir checks every
+    NaN sign and payload on the GPU). A vector keeps its lanes together,
+    so NVPTX converts pairs: cvt.rn.bf16x2.f32 and min.s16x2 on sm_90, two
+    instructions for two values; a scalar is cvt.rn.bf16.f32 and min.s16.
+    Other truncations are left to the emulation. Run before the emulation,
+    on modules whose target converts to bf16 natively (sm_80 and newer).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

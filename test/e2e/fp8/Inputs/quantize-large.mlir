@@ -263,6 +263,8 @@ func.func @with_transpose_1x128_f32(%x: tensor<256x128xf32> {moe.name = "xwf"})
 // on the CPU the integer rounding), on the raw bit patterns of "rb": ties
 // both ways, values that round up to inf, f32 subnormals, ±0, ±inf and NaNs
 // of every sign and payload (each must become 0x7FC0), then random bits.
+// Row by row the GPU converts pairs (cvt.rn.bf16x2.f32, min.s16x2); the
+// transposed copy converts one value at a time (cvt.rn.bf16.f32, min.s16).
 func.func @round_f32_to_bf16(%x: tensor<256x1024xf32> {moe.name = "rb"})
     -> (tensor<256x1024xbf16> {moe.name = "rounded"}) {
   %init = tensor.empty() : tensor<256x1024xbf16>
@@ -274,4 +276,17 @@ func.func @round_f32_to_bf16(%x: tensor<256x1024xf32> {moe.name = "rb"})
     linalg.yield %t : bf16
   } -> tensor<256x1024xbf16>
   return %r : tensor<256x1024xbf16>
+}
+
+func.func @round_f32_to_bf16_transposed(%x: tensor<256x1024xf32> {moe.name = "rb"})
+    -> (tensor<1024x256xbf16> {moe.name = "rounded_t"}) {
+  %init = tensor.empty() : tensor<1024x256xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x1024xf32>) outs(%init : tensor<1024x256xbf16>) {
+  ^bb0(%v: f32, %o: bf16):
+    %t = arith.truncf %v : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<1024x256xbf16>
+  return %r : tensor<1024x256xbf16>
 }
