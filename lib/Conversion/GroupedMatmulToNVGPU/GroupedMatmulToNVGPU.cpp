@@ -628,11 +628,49 @@ struct ConvertGroupedMatmulToNVGPUPass
   using Base::Base;
 
   void runOnOperation() override {
+    std::optional<GemmChoices> choices = parseChoices();
+    if (!choices)
+      return signalPassFailure();
+    SmallVector<Operation *> generated;
+    if (failed(collectGenerated(*choices, generated)))
+      return signalPassFailure();
+    llvm::DenseMap<Operation *, GroupedMatmulOp> secondOf =
+        pairAccumulatedProducts(generated, *choices);
+    llvm::SmallPtrSet<Operation *, 8> inPairs;
+    for (auto [first, second] : secondOf)
+      inPairs.insert(second);
+    if (failed(checkFp8Accumulations(generated, inPairs)))
+      return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : generated) {
+      if (inPairs.contains(op))
+        continue;
+      rewriter.setInsertionPoint(op);
+      KernelPlan plan =
+          TypeSwitch<Operation *, KernelPlan>(op)
+              .Case([&](GroupedMatmulOp matmul) {
+                auto second = secondOf.find(op);
+                if (second != secondOf.end())
+                  return planKernel(rewriter, matmul, second->second,
+                                    *choices);
+                return planKernel(rewriter, matmul, *choices);
+              })
+              .Case([&](GroupedWeightGradOp weightGrad) {
+                return planKernel(rewriter, weightGrad, *choices);
+              });
+      generateKernel(rewriter, op, plan);
+    }
+  }
+
+private:
+  /// The pass options as GemmChoices, or nullopt after an error naming the
+  /// option that is out of range.
+  std::optional<GemmChoices> parseChoices() {
     if (numCtas < 1) {
       getOperation().emitError("convert-grouped-matmul-to-nvgpu: num-ctas "
                                "must be at least 1, got ")
           << static_cast<int64_t>(numCtas);
-      return signalPassFailure();
+      return std::nullopt;
     }
     std::optional<BlockNChoice> blockN =
         llvm::StringSwitch<std::optional<BlockNChoice>>(blockNOption)
@@ -644,7 +682,7 @@ struct ConvertGroupedMatmulToNVGPUPass
       getOperation().emitError("convert-grouped-matmul-to-nvgpu: block-n "
                                "must be auto, 128 or 256, got '")
           << blockNOption << "'";
-      return signalPassFailure();
+      return std::nullopt;
     }
     if (maxStages < 0 || maxStages == 1 ||
         maxStages > GroupedGemmConfig::maxStages) {
@@ -652,13 +690,13 @@ struct ConvertGroupedMatmulToNVGPUPass
                                "must be 0 (as many as fit) or in [2, ")
           << GroupedGemmConfig::maxStages << "], got "
           << static_cast<int64_t>(maxStages);
-      return signalPassFailure();
+      return std::nullopt;
     }
     if (panelTiles < 0) {
       getOperation().emitError("convert-grouped-matmul-to-nvgpu: panel-tiles "
                                "must be 0 (chosen) or positive, got ")
           << static_cast<int64_t>(panelTiles);
-      return signalPassFailure();
+      return std::nullopt;
     }
     GemmChoices choices;
     choices.numCtas = numCtas;
@@ -672,8 +710,14 @@ struct ConvertGroupedMatmulToNVGPUPass
     choices.fp8Only = fp8Only;
     choices.autoSelect = autoSelect;
     choices.panelTiles = panelTiles;
-    SmallVector<Operation *> generated;
-    bool failed = false;
+    return choices;
+  }
+
+  /// The grouped ops on buffers that get a generated kernel, in walk order;
+  /// with require-all, an error on each one that cannot.
+  LogicalResult collectGenerated(const GemmChoices &choices,
+                                 SmallVectorImpl<Operation *> &generated) {
+    bool anyFailed = false;
     getOperation().walk([&](Operation *op) {
       auto grouped = dyn_cast<DestinationStyleOpInterface>(op);
       if (!isa<GroupedMatmulOp, GroupedWeightGradOp>(op) ||
@@ -688,12 +732,17 @@ struct ConvertGroupedMatmulToNVGPUPass
         generated.push_back(op);
       } else if (requireAll) {
         op->emitOpError("has no generated GPU kernel for ") << reason;
-        failed = true;
+        anyFailed = true;
       }
     });
-    if (failed)
-      return signalPassFailure();
-    // Accumulating matmuls that share a kernel with the product they add to.
+    return failure(anyFailed);
+  }
+
+  /// Accumulating matmuls that share a kernel with the product they add to:
+  /// first product -> its accumulating second.
+  llvm::DenseMap<Operation *, GroupedMatmulOp>
+  pairAccumulatedProducts(ArrayRef<Operation *> generated,
+                          const GemmChoices &choices) {
     llvm::SmallPtrSet<Operation *, 8> eligible(generated.begin(),
                                                generated.end());
     DominanceInfo dominance(getOperation());
@@ -709,11 +758,16 @@ struct ConvertGroupedMatmulToNVGPUPass
           if (pipelineReason(configFor(first, choices, kSecond)).empty())
             secondOf[first] = second;
         }
-    llvm::SmallPtrSet<Operation *, 8> inPairs;
-    for (auto [first, second] : secondOf)
-      inPairs.insert(second);
-    // A block-scaled FP8 product that accumulates has a kernel only as the
-    // second of a pair (and cuBLASLt has no FP8 grouped path).
+    return secondOf;
+  }
+
+  /// A block-scaled FP8 product that accumulates has a kernel only as the
+  /// second of a pair (and cuBLASLt has no FP8 grouped path): an error on
+  /// each one that is not.
+  LogicalResult
+  checkFp8Accumulations(ArrayRef<Operation *> generated,
+                        const llvm::SmallPtrSetImpl<Operation *> &inPairs) {
+    bool anyFailed = false;
     for (Operation *op : generated)
       if (auto matmul = dyn_cast<GroupedMatmulOp>(op);
           matmul && matmul.getAccumulate() && matmul.getAScale() &&
@@ -724,29 +778,9 @@ struct ConvertGroupedMatmulToNVGPUPass
                         "before it, over the same group sizes, weight layout "
                         "and operand types (moe-fuse accumulate-matmuls "
                         "places it so)");
-        failed = true;
+        anyFailed = true;
       }
-    if (failed)
-      return signalPassFailure();
-    IRRewriter rewriter(&getContext());
-    for (Operation *op : generated) {
-      if (inPairs.contains(op))
-        continue;
-      rewriter.setInsertionPoint(op);
-      KernelPlan plan =
-          TypeSwitch<Operation *, KernelPlan>(op)
-              .Case([&](GroupedMatmulOp matmul) {
-                auto second = secondOf.find(op);
-                if (second != secondOf.end())
-                  return planKernel(rewriter, matmul, second->second,
-                                    choices);
-                return planKernel(rewriter, matmul, choices);
-              })
-              .Case([&](GroupedWeightGradOp weightGrad) {
-                return planKernel(rewriter, weightGrad, choices);
-              });
-      generateKernel(rewriter, op, plan);
-    }
+    return failure(anyFailed);
   }
 };
 
