@@ -807,6 +807,75 @@ static LogicalResult checkMatmulScale(ErrorSink err, StringRef name, Type type,
 
 static LogicalResult verifyEpilogue(GroupedMatmulOp op);
 
+/// a's and b's element types agree: both FP8 (at least one e4m3, with
+/// block scales) or both the same activation type (no scales).
+template <typename OpT>
+static LogicalResult verifyGroupedMatmulElements(ErrorSink err, OpT op,
+                                                 RankedTensorType a,
+                                                 RankedTensorType b) {
+  Type aElem = a.getElementType(), bElem = b.getElementType();
+  bool aFp8 = isFp8Type(aElem), bFp8 = isFp8Type(bElem);
+  if (aFp8 != bFp8)
+    return err("'a' (" + str(aElem) + ") and 'b' (" + str(bElem) +
+               ") must both be FP8 or both not");
+  if (aFp8) {
+    if (isa<Float8E5M2Type>(aElem) && isa<Float8E5M2Type>(bElem))
+      return err("FP8 grouped matmul needs at least one e4m3 operand; "
+                 "e5m2 × e5m2 is not supported");
+    if (!op.getAScale() || !op.getBScale())
+      return err("FP8 operands need the scales: 'a_scale' and 'b_scale'");
+    if (failed(checkMatmulScale(err, "a_scale", typeOf(op.getAScale()),
+                                QuantRecipe::Block1x128, "a", a)) ||
+        failed(checkMatmulScale(err, "b_scale", typeOf(op.getBScale()),
+                                QuantRecipe::Block128x128, "b", b)))
+      return failure();
+  } else {
+    if (op.getAScale() || op.getBScale())
+      return err("'a_scale' and 'b_scale' apply only to FP8 operands, got " +
+                 str(aElem));
+    if (aElem != bElem)
+      return err("'a' has " + str(aElem) + " elements but 'b' has " +
+                 str(bElem));
+  }
+  return success();
+}
+
+/// With an epilogue region: row_scale [R], the epilogue inputs and the
+/// destinations past c, all of c's shape.
+template <typename OpT>
+static LogicalResult verifyEpilogueOperands(ErrorSink err, OpT op,
+                                            RankedTensorType a,
+                                            RankedTensorType c) {
+  if (Value rowScale = op.getRowScale()) {
+    auto scale =
+        expectTensor(err, "row_scale", typeOf(rowScale), 1, "[R]", Elem::F32);
+    if (failed(scale) ||
+        failed(expectSameDim(err, "R", "a", a, 0, "row_scale", *scale, 0)))
+      return failure();
+  }
+  // Epilogue inputs and the extra destinations have c's shape.
+  for (auto [i, input] : llvm::enumerate(op.getEpilogueInputs())) {
+    std::string name = "epilogue_inputs #" + std::to_string(i);
+    auto in = expectTensor(err, name, typeOf(input), 2, "[R, N_c]",
+                           Elem::Activation);
+    if (failed(in) ||
+        failed(expectSameDim(err, "R", "c", c, 0, name, *in, 0)) ||
+        failed(expectSameDim(err, "N_c", "c", c, 1, name, *in, 1)))
+      return failure();
+  }
+  for (unsigned i = 1; i < op.getOuts().size(); ++i) {
+    std::string name = "c" + std::to_string(i);
+    auto extra = dyn_cast<RankedTensorType>(typeOf(op.getOuts()[i]));
+    if (!extra || !isActivationType(extra.getElementType()))
+      return err("result '" + name + "' must be a tensor of bf16, f16 or f32, "
+                 "got " + str(typeOf(op.getOuts()[i])));
+    if (failed(expectResult(err, name, extra, c.getShape(),
+                            extra.getElementType(), "[R, N_c] (c's shape)")))
+      return failure();
+  }
+  return success();
+}
+
 template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
   OpErrorSink err{op};
   auto a = expectTensor(err, "a", typeOf(op.getA()), 2, "[R, Kd]",
@@ -830,30 +899,8 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
                            "a", *a, 1, "b", *b, kn ? 1 : 2)))
     return failure();
 
-  Type aElem = a->getElementType(), bElem = b->getElementType();
-  bool aFp8 = isFp8Type(aElem), bFp8 = isFp8Type(bElem);
-  if (aFp8 != bFp8)
-    return err("'a' (" + str(aElem) + ") and 'b' (" + str(bElem) +
-               ") must both be FP8 or both not");
-  if (aFp8) {
-    if (isa<Float8E5M2Type>(aElem) && isa<Float8E5M2Type>(bElem))
-      return err("FP8 grouped matmul needs at least one e4m3 operand; "
-                 "e5m2 × e5m2 is not supported");
-    if (!op.getAScale() || !op.getBScale())
-      return err("FP8 operands need the scales: 'a_scale' and 'b_scale'");
-    if (failed(checkMatmulScale(err, "a_scale", typeOf(op.getAScale()),
-                                QuantRecipe::Block1x128, "a", *a)) ||
-        failed(checkMatmulScale(err, "b_scale", typeOf(op.getBScale()),
-                                QuantRecipe::Block128x128, "b", *b)))
-      return failure();
-  } else {
-    if (op.getAScale() || op.getBScale())
-      return err("'a_scale' and 'b_scale' apply only to FP8 operands, got " +
-                 str(aElem));
-    if (aElem != bElem)
-      return err("'a' has " + str(aElem) + " elements but 'b' has " +
-                 str(bElem));
-  }
+  if (failed(verifyGroupedMatmulElements(err, op, *a, *b)))
+    return failure();
 
   auto c = dyn_cast<RankedTensorType>(typeOf(op.getCInit()));
   if (!c || !isActivationType(c.getElementType()))
@@ -883,33 +930,8 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
                           c.getElementType(),
                           "[R, N], or [R, N / 2] for gate|up halves")))
     return failure();
-  if (Value rowScale = op.getRowScale()) {
-    auto scale =
-        expectTensor(err, "row_scale", typeOf(rowScale), 1, "[R]", Elem::F32);
-    if (failed(scale) ||
-        failed(expectSameDim(err, "R", "a", *a, 0, "row_scale", *scale, 0)))
-      return failure();
-  }
-  // Epilogue inputs and the extra destinations have c's shape.
-  for (auto [i, input] : llvm::enumerate(op.getEpilogueInputs())) {
-    std::string name = "epilogue_inputs #" + std::to_string(i);
-    auto in = expectTensor(err, name, typeOf(input), 2, "[R, N_c]",
-                           Elem::Activation);
-    if (failed(in) ||
-        failed(expectSameDim(err, "R", "c", c, 0, name, *in, 0)) ||
-        failed(expectSameDim(err, "N_c", "c", c, 1, name, *in, 1)))
-      return failure();
-  }
-  for (unsigned i = 1; i < op.getOuts().size(); ++i) {
-    std::string name = "c" + std::to_string(i);
-    auto extra = dyn_cast<RankedTensorType>(typeOf(op.getOuts()[i]));
-    if (!extra || !isActivationType(extra.getElementType()))
-      return err("result '" + name + "' must be a tensor of bf16, f16 or f32, "
-                 "got " + str(typeOf(op.getOuts()[i])));
-    if (failed(expectResult(err, name, extra, c.getShape(),
-                            extra.getElementType(), "[R, N_c] (c's shape)")))
-      return failure();
-  }
+  if (failed(verifyEpilogueOperands(err, op, *a, c)))
+    return failure();
   return verifyEpilogue(op);
 }
 
