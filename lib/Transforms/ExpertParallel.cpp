@@ -752,57 +752,80 @@ struct MoeExpertParallelPass
 
   /// Finds or creates the grid and checks the axes the options name.
   FailureOr<GridAxes> prepareGrid(ModuleOp module) {
-    int64_t axis = this->axis, ranks = this->ranks;
-    StringRef grid = this->grid;
     if (axis < 0)
       return module.emitError("moe-expert-parallel: axis = ")
-             << axis << " must be at least 0";
+             << static_cast<int64_t>(axis) << " must be at least 0";
     if (ranks < 0)
       return module.emitError("moe-expert-parallel: ranks = ")
-             << ranks << " must be at least 1 (or 0: the grid's axis size)";
-    GridAxes axes;
-    axes.grid = FlatSymbolRefAttr::get(module.getContext(), grid);
-    axes.axis = axis;
+             << static_cast<int64_t>(ranks)
+             << " must be at least 1 (or 0: the grid's axis size)";
+    FailureOr<Operation *> symbol = findOrCreateShapedGrid(module);
+    if (failed(symbol))
+      return failure();
+    if (!*symbol)
+      return createOneAxisGrid(module);
+    auto gridOp = dyn_cast<shard::GridOp>(*symbol);
+    if (!gridOp)
+      return (*symbol)->emitError("moe-expert-parallel: @")
+             << grid << " is a " << (*symbol)->getName()
+             << ", not a shard.grid";
+    return axesOf(gridOp);
+  }
+
+private:
+  /// The module's symbol named by the grid option, created as a shard.grid
+  /// of grid-shape where that is given and the symbol is missing; null when
+  /// it is missing and no grid-shape is given.
+  FailureOr<Operation *> findOrCreateShapedGrid(ModuleOp module) {
     Operation *symbol = SymbolTable::lookupSymbolIn(module, grid);
-    if (!symbol && !gridShape.empty()) {
-      for (int64_t size : gridShape)
-        if (size < 1)
-          return module.emitError("moe-expert-parallel: grid-shape size ")
-                 << size << " must be at least 1";
-      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      symbol = shard::GridOp::create(b, module.getLoc(), grid,
-                                     ArrayRef<int64_t>(gridShape));
-    } else if (!gridShape.empty()) {
+    if (gridShape.empty())
+      return symbol;
+    if (symbol) {
       auto existing = dyn_cast<shard::GridOp>(symbol);
       if (!existing || existing.getShape() != ArrayRef<int64_t>(gridShape))
         return symbol->emitError("moe-expert-parallel: grid-shape is the "
                                  "shape of a grid the pass creates, but @")
                << grid << " exists";
+      return symbol;
     }
-    if (!symbol) {
-      if (ranks == 0)
-        return module.emitError("moe-expert-parallel: the module has no "
-                                "shard.grid @")
-               << grid << "; give ranks=P (or grid-shape) to create one";
-      if (!dataAxes.empty())
-        return module.emitError("moe-expert-parallel: data-axes needs a "
-                                "shard.grid @")
-               << grid << " of several axes: declare one in the module or "
-               << "give grid-shape";
-      if (axis != 0)
-        return module.emitError("moe-expert-parallel: grid axis ")
-               << axis << " does not exist in the 1-D shard.grid @" << grid
-               << " the pass creates";
-      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-      shard::GridOp::create(b, module.getLoc(), grid, ArrayRef<int64_t>{ranks});
-      axes.ranks = axes.tokenShards = ranks;
-      axes.tokenAxes = {0};
-      return axes;
-    }
-    auto gridOp = dyn_cast<shard::GridOp>(symbol);
-    if (!gridOp)
-      return symbol->emitError("moe-expert-parallel: @")
-             << grid << " is a " << symbol->getName() << ", not a shard.grid";
+    for (int64_t size : gridShape)
+      if (size < 1)
+        return module.emitError("moe-expert-parallel: grid-shape size ")
+               << size << " must be at least 1";
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    return shard::GridOp::create(b, module.getLoc(), grid,
+                                 ArrayRef<int64_t>(gridShape))
+        .getOperation();
+  }
+
+  /// No grid and no grid-shape: a 1-D grid of `ranks`, expert and token
+  /// shards on its one axis.
+  FailureOr<GridAxes> createOneAxisGrid(ModuleOp module) {
+    if (ranks == 0)
+      return module.emitError("moe-expert-parallel: the module has no "
+                              "shard.grid @")
+             << grid << "; give ranks=P (or grid-shape) to create one";
+    if (!dataAxes.empty())
+      return module.emitError("moe-expert-parallel: data-axes needs a "
+                              "shard.grid @")
+             << grid << " of several axes: declare one in the module or "
+             << "give grid-shape";
+    if (axis != 0)
+      return module.emitError("moe-expert-parallel: grid axis ")
+             << static_cast<int64_t>(axis)
+             << " does not exist in the 1-D shard.grid @" << grid
+             << " the pass creates";
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    shard::GridOp::create(b, module.getLoc(), grid,
+                          ArrayRef<int64_t>{static_cast<int64_t>(ranks)});
+    GridAxes axes = newAxes(module.getContext());
+    axes.ranks = axes.tokenShards = ranks;
+    axes.tokenAxes = {0};
+    return axes;
+  }
+
+  /// The expert-parallel axis and the data axes of `gridOp`, checked.
+  FailureOr<GridAxes> axesOf(shard::GridOp gridOp) {
     ArrayRef<int64_t> shape = gridOp.getShape();
     auto checkAxis = [&](int64_t a, StringRef what) -> LogicalResult {
       if (a < 0 || a >= static_cast<int64_t>(shape.size()))
@@ -820,8 +843,10 @@ struct MoeExpertParallelPass
     int64_t size = shape[axis];
     if (ranks != 0 && ranks != size)
       return gridOp.emitError("moe-expert-parallel: ranks = ")
-             << ranks << " but axis " << axis << " of shard.grid @" << grid
+             << static_cast<int64_t>(ranks) << " but axis "
+             << static_cast<int64_t>(axis) << " of shard.grid @" << grid
              << " has " << size << " ranks";
+    GridAxes axes = newAxes(gridOp.getContext());
     axes.ranks = size;
     axes.tokenAxes = {axis};
     for (int64_t a : dataAxes) {
@@ -837,6 +862,13 @@ struct MoeExpertParallelPass
     for (int64_t a : axes.tokenAxes)
       axes.tokenShards *= shape[a];
     axes.nameAxes = shape.size() > 1;
+    return axes;
+  }
+
+  GridAxes newAxes(MLIRContext *ctx) {
+    GridAxes axes;
+    axes.grid = FlatSymbolRefAttr::get(ctx, grid);
+    axes.axis = axis;
     return axes;
   }
 };
