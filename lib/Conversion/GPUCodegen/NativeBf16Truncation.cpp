@@ -1,13 +1,15 @@
 //===- NativeBf16Truncation.cpp - f32 to bf16 as cvt.rn in kernels --------===//
 //
-// arith.truncf f32 -> bf16 in a gpu.module as llvm.fptrunc plus the integer
-// rounding's NaN (Passes.td says why): the float emulation that runs after
-// this pass expands only arith ops, so these stay the chip's conversions.
+// arith.truncf f32 -> bf16 in a gpu.module as the NVVM cvt.rn conversions
+// plus the integer rounding's NaN (Passes.td says why): the float emulation
+// that runs after this pass expands only arith ops, so these stay the
+// chip's conversions.
 //
 //===----------------------------------------------------------------------===//
 #include "MoeDialect/Conversion/GPUCodegen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -32,13 +34,58 @@ Type withElementType(Type type, Type element) {
   return element;
 }
 
-/// fptrunc, then a signed 16-bit min with 0x7FC0. cvt.rn gives every NaN
-/// the positive canonical NaN 0x7FFF, the one result above 0x7FC0 as a
-/// signed integer (finite and infinite values are at most 0x7F80, negative
-/// ones below zero), so the min turns it into the CPU reference's NaN and
-/// leaves every other value alone. Vectors stay vectors: NVPTX pairs the
-/// lanes into cvt.rn.bf16x2.f32 and min.s16x2 (sm_90), two instructions
-/// for two values.
+/// `in` (f32, or a 1-d vector of f32) rounded to bf16 by the chip's cvt.rn:
+/// a pair of lanes one cvt.rn.bf16x2.f32 (nvvm.convert.f32x2.to.bf16x2), a
+/// lone value cvt.rn.bf16.f32 (llvm.nvvm.f2bf16.rn). The NVVM conversions
+/// rather than llvm.fptrunc: LLVM folds an fptrunc of a constant NaN (e.g.
+/// x + NaN folded) to a bf16 NaN that keeps its sign, 0xFFC0, which the min
+/// of TruncateF32ToBf16Natively would leave alone; LLVM does not fold the
+/// intrinsics, so every NaN is the chip's.
+Value convertToBf16(PatternRewriter &rewriter, Location loc, Value in) {
+  Type bf16 = rewriter.getBF16Type();
+  auto convertOne = [&](Value value) -> Value {
+    return LLVM::CallIntrinsicOp::create(rewriter, loc, bf16,
+                                         rewriter.getStringAttr(
+                                             "llvm.nvvm.f2bf16.rn"),
+                                         ValueRange{value})
+        .getResult(0);
+  };
+  auto vector = dyn_cast<VectorType>(in.getType());
+  if (!vector)
+    return convertOne(in);
+  auto position = [&](int64_t i) -> Value {
+    return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
+  };
+  auto lane = [&](Value v, int64_t i) -> Value {
+    return LLVM::ExtractElementOp::create(rewriter, loc, v, position(i));
+  };
+  int64_t lanes = vector.getNumElements();
+  auto pairType = VectorType::get({2}, bf16);
+  Value result = LLVM::PoisonOp::create(rewriter, loc, vector.clone(bf16));
+  auto insert = [&](Value value, int64_t i) {
+    result = LLVM::InsertElementOp::create(rewriter, loc, result, value,
+                                           position(i));
+  };
+  for (int64_t i = 0; i + 1 < lanes; i += 2) {
+    // src_lo is the pair's low half, lane 0 of the bf16 vector.
+    Value pair = NVVM::ConvertF32x2ToBF16x2Op::create(
+        rewriter, loc, pairType, /*src_hi=*/lane(in, i + 1),
+        /*src_lo=*/lane(in, i), /*random_bits=*/Value(),
+        NVVM::FPRoundingMode::RN);
+    insert(lane(pair, 0), i);
+    insert(lane(pair, 1), i + 1);
+  }
+  if (lanes % 2)
+    insert(convertOne(lane(in, lanes - 1)), lanes - 1);
+  return result;
+}
+
+/// cvt.rn (convertToBf16), then a signed 16-bit min with 0x7FC0. cvt.rn has
+/// given every NaN the positive canonical NaN 0x7FFF on sm_90 (Passes.td
+/// says how that was checked), the one result above 0x7FC0 as a signed
+/// integer (finite values and infinities are at most 0x7F80, negative ones
+/// below zero), so the min turns it into the CPU reference's NaN and leaves
+/// every other value alone; on a vector, NVPTX makes it min.s16x2 (sm_90).
 struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -48,7 +95,7 @@ struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
     Type result = getElementTypeOrSelf(op.getType());
     if (!source.isF32() || !result.isBF16())
       return rewriter.notifyMatchFailure(op, "not an f32 to bf16 truncation");
-    // fptrunc rounds to nearest even; other modes keep the emulation.
+    // cvt.rn rounds to nearest even; other modes keep the emulation.
     if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even)
       return rewriter.notifyMatchFailure(op, "not rounding to nearest even");
@@ -60,8 +107,7 @@ struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
 
     Location loc = op.getLoc();
     Type bitsType = withElementType(op.getType(), rewriter.getI16Type());
-    Value rounded =
-        LLVM::FPTruncOp::create(rewriter, loc, op.getType(), op.getIn());
+    Value rounded = convertToBf16(rewriter, loc, op.getIn());
     Value bits = LLVM::BitcastOp::create(rewriter, loc, bitsType, rounded);
     Attribute nanBits =
         rewriter.getIntegerAttr(rewriter.getI16Type(), kCanonicalBf16NaN);

@@ -1,36 +1,53 @@
 // RUN: moe-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(gpu-native-bf16-truncation))' | FileCheck %s
 
 // A kernel's f32 -> bf16 truncations (scalar and 1-d vector, rounding to
-// nearest even by default or by name) become llvm.fptrunc and a signed min
-// with 0x7FC0 (32704): cvt.rn gives every NaN 0x7FFF, the min gives it the
-// bits of the integer rounding that the float emulation would have given it
-// and leaves every other value (at most 0x7F80, or negative) alone.
+// nearest even by default or by name) become the NVVM cvt.rn conversions
+// (pairs of lanes by nvvm.convert.f32x2.to.bf16x2, src_lo the lower lane; a
+// lone value by llvm.nvvm.f2bf16.rn: LLVM folds neither, so a constant NaN is
+// converted by the chip too) and a signed min with 0x7FC0 (32704): cvt.rn
+// gives every NaN 0x7FFF, the min gives it the bits of the integer rounding
+// that the float emulation would have given it and leaves every other value
+// (at most 0x7F80, or negative) alone.
 // CHECK-LABEL: gpu.func @round
-// CHECK-SAME:    (%[[S:.*]]: f32, %[[V:.*]]: vector<2xf32>, %[[E:.*]]: f32
-// CHECK:         %[[R:.*]] = llvm.fptrunc %[[S]] : f32 to bf16
+// CHECK-SAME:    (%[[S:[a-z0-9]+]]: f32, %[[V:[a-z0-9]+]]: vector<2xf32>, %[[W:[a-z0-9]+]]: vector<3xf32>, %[[E:[a-z0-9]+]]: f32
+// CHECK:         %[[R:.*]] = llvm.call_intrinsic "llvm.nvvm.f2bf16.rn"(%[[S]]) : (f32) -> bf16
 // CHECK:         %[[BITS:.*]] = llvm.bitcast %[[R]] : bf16 to i16
 // CHECK:         %[[C:.*]] = llvm.mlir.constant(32704 : i16) : i16
 // CHECK:         %[[MIN:.*]] = llvm.intr.smin(%[[BITS]], %[[C]]) : (i16, i16) -> i16
 // CHECK:         %[[OUT:.*]] = llvm.bitcast %[[MIN]] : i16 to bf16
 // CHECK:         memref.store %[[OUT]]
-// CHECK:         %[[RV:.*]] = llvm.fptrunc %[[V]] : vector<2xf32> to vector<2xbf16>
-// CHECK:         %[[BITSV:.*]] = llvm.bitcast %[[RV]] : vector<2xbf16> to vector<2xi16>
+// CHECK:         %[[HI:.*]] = llvm.extractelement %[[V]][%{{.*}} : i64] : vector<2xf32>
+// CHECK:         %[[LO:.*]] = llvm.extractelement %[[V]][%{{.*}} : i64] : vector<2xf32>
+// CHECK:         %[[PAIR:.*]] = nvvm.convert.f32x2.to.bf16x2 %[[HI]], %[[LO]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-COUNT-2: llvm.insertelement
+// CHECK:         %[[BITSV:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to vector<2xi16>
 // CHECK:         %[[CV:.*]] = llvm.mlir.constant(dense<32704> : vector<2xi16>) : vector<2xi16>
 // CHECK:         %[[MINV:.*]] = llvm.intr.smin(%[[BITSV]], %[[CV]]) : (vector<2xi16>, vector<2xi16>) -> vector<2xi16>
 // CHECK:         %[[OUTV:.*]] = llvm.bitcast %[[MINV]] : vector<2xi16> to vector<2xbf16>
 // CHECK:         vector.store %[[OUTV]]
-// CHECK:         llvm.fptrunc %[[E]] : f32 to bf16
+// An odd lane count: one pair, then the last lane alone.
+// CHECK:         nvvm.convert.f32x2.to.bf16x2
+// CHECK-NOT:     nvvm.convert.f32x2.to.bf16x2
+// CHECK-COUNT-2: llvm.insertelement
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.f2bf16.rn"
+// CHECK:         llvm.insertelement
+// CHECK:         llvm.intr.smin(%{{.*}}, %{{.*}}) : (vector<3xi16>, vector<3xi16>) -> vector<3xi16>
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.f2bf16.rn"(%[[E]])
 // CHECK-NOT:     arith.truncf
+// CHECK-NOT:     llvm.fptrunc
 // CHECK:         gpu.return
 gpu.module @kernels {
-  gpu.func @round(%s: f32, %v: vector<2xf32>, %e: f32,
-                  %out: memref<2xbf16>, %outv: memref<2xbf16>) kernel {
+  gpu.func @round(%s: f32, %v: vector<2xf32>, %w: vector<3xf32>, %e: f32,
+                  %out: memref<2xbf16>, %outv: memref<2xbf16>,
+                  %outw: memref<3xbf16>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %r = arith.truncf %s : f32 to bf16
     memref.store %r, %out[%c0] : memref<2xbf16>
     %rv = arith.truncf %v : vector<2xf32> to vector<2xbf16>
     vector.store %rv, %outv[%c0] : memref<2xbf16>, vector<2xbf16>
+    %rw = arith.truncf %w : vector<3xf32> to vector<3xbf16>
+    vector.store %rw, %outw[%c0] : memref<3xbf16>, vector<3xbf16>
     %re = arith.truncf %e to_nearest_even : f32 to bf16
     memref.store %re, %out[%c1] : memref<2xbf16>
     gpu.return

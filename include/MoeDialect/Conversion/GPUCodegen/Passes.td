@@ -279,20 +279,28 @@ def GpuNativeBf16TruncationPass
 
     Here each `arith.truncf` of f32 (or a vector of f32) to bf16 in the
     module's kernels, rounding to nearest even (no rounding mode, or
-    `to_nearest_even`), becomes `llvm.fptrunc` and a signed 16-bit
-    `llvm.intr.smin` with 0x7FC0. cvt.rn gives every NaN 0x7FFF, the only
-    bf16 above 0x7FC0 as a signed integer (finite values and infinities are
-    at most 0x7F80, negative ones below zero), so the min gives a NaN the
-    integer rounding's quiet NaN and leaves every other value alone: the
-    same bits for every input, and GPU results stay bit for bit those of
-    the CPU reference (test/e2e/fp8/Inputs/quantize-large.mlir checks every
-    NaN sign and payload on the GPU). A vector keeps its lanes together,
-    so NVPTX converts pairs: cvt.rn.bf16x2.f32 and min.s16x2 on sm_90, two
-    instructions for two values; a scalar is cvt.rn.bf16.f32 and min.s16.
-    Other truncations are left to the emulation. Run before the emulation,
-    on modules whose target converts to bf16 natively (sm_80 and newer).
+    `to_nearest_even`), becomes the chip's cvt.rn and a signed 16-bit
+    `llvm.intr.smin` with 0x7FC0: a vector's lanes in pairs
+    (`nvvm.convert.f32x2.to.bf16x2`, cvt.rn.bf16x2.f32), a scalar or an odd
+    last lane alone (`llvm.nvvm.f2bf16.rn`, cvt.rn.bf16.f32). cvt.rn has
+    given every NaN 0x7FFF on an H200 (sm_90; the quantize-large
+    `round_f32_to_bf16` cases: NaNs of both signs with quiet, signalling
+    and full payloads and those among random bit patterns; the PTX ISA
+    documents the canonical NaN only for `.relu`), the only bf16 above
+    0x7FC0 as a signed integer (finite values and infinities are at most
+    0x7F80, negative ones below zero), so the min gives a NaN the integer
+    rounding's quiet NaN and leaves every other value alone: GPU results
+    stay bit for bit those of the CPU reference. The NVVM conversions, not
+    `llvm.fptrunc`: LLVM folds an fptrunc of a constant NaN (x + NaN
+    folded) to a NaN that keeps its sign, 0xFFC0, which the min would
+    leave; it does not fold the intrinsics. On sm_90 a pair is two
+    instructions (cvt.rn.bf16x2.f32, min.s16x2), a lone value two
+    (cvt.rn.bf16.f32, min.s16). Other truncations are left to the
+    emulation. Run before the emulation, on modules whose target converts
+    to bf16 natively (sm_80 and newer; checked on sm_90 hardware only).
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def GpuHostBuffersToDevicePass
