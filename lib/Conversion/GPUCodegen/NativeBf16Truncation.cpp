@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -80,6 +81,55 @@ Value convertToBf16(PatternRewriter &rewriter, Location loc, Value in) {
   return result;
 }
 
+/// An f32 -> bf16 truncation that rounds to nearest even: what cvt.rn does.
+bool roundsF32ToBf16Nearest(arith::TruncFOp op) {
+  if (!getElementTypeOrSelf(op.getIn().getType()).isF32() ||
+      !getElementTypeOrSelf(op.getType()).isBF16())
+    return false;
+  std::optional<arith::RoundingMode> mode = op.getRoundingmode();
+  return !mode || *mode == arith::RoundingMode::to_nearest_even;
+}
+
+/// A row of scalar truncations gathered as bf16 bits (the elementwise
+/// kernels' rows: truncf, arith.bitcast to i16, vector.from_elements) as
+/// one vector truncation of the gathered f32 values, which
+/// TruncateF32ToBf16Natively then converts in pairs rather than one value
+/// at a time. The same values, the same bits.
+struct GatherRowTruncations : OpRewritePattern<vector::FromElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::FromElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getType();
+    if (type.getRank() != 1 || type.getNumElements() < 2 ||
+        !type.getElementType().isInteger(16))
+      return rewriter.notifyMatchFailure(op, "not a row of 16-bit values");
+    SmallVector<Value> sources;
+    SmallVector<Operation *> gathered;
+    for (Value element : op.getElements()) {
+      auto bits = element.getDefiningOp<arith::BitcastOp>();
+      auto truncation =
+          bits ? bits.getIn().getDefiningOp<arith::TruncFOp>() : nullptr;
+      if (!truncation || !roundsF32ToBf16Nearest(truncation))
+        return rewriter.notifyMatchFailure(op, "not rounded f32 values");
+      sources.push_back(truncation.getIn());
+      gathered.append({bits, truncation});
+    }
+    Location loc = op.getLoc();
+    Value values = vector::FromElementsOp::create(
+        rewriter, loc, type.clone(rewriter.getF32Type()), sources);
+    Value rounded = arith::TruncFOp::create(
+        rewriter, loc, type.clone(rewriter.getBF16Type()), values);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, rounded);
+    // The scalars' bitcasts, then their truncations, where nothing else
+    // reads them.
+    for (Operation *scalar : gathered)
+      if (scalar->use_empty())
+        rewriter.eraseOp(scalar);
+    return success();
+  }
+};
+
 /// cvt.rn (convertToBf16), then a signed 16-bit min with 0x7FC0. cvt.rn has
 /// given every NaN the positive canonical NaN 0x7FFF on sm_90 (Passes.td
 /// says how that was checked), the one result above 0x7FC0 as a signed
@@ -91,14 +141,11 @@ struct TruncateF32ToBf16Natively : OpRewritePattern<arith::TruncFOp> {
 
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
-    Type source = getElementTypeOrSelf(op.getIn().getType());
-    Type result = getElementTypeOrSelf(op.getType());
-    if (!source.isF32() || !result.isBF16())
-      return rewriter.notifyMatchFailure(op, "not an f32 to bf16 truncation");
-    // cvt.rn rounds to nearest even; other modes keep the emulation.
-    if (std::optional<arith::RoundingMode> mode = op.getRoundingmode();
-        mode && *mode != arith::RoundingMode::to_nearest_even)
-      return rewriter.notifyMatchFailure(op, "not rounding to nearest even");
+    // cvt.rn rounds to nearest even; other modes and types keep the
+    // emulation.
+    if (!roundsF32ToBf16Nearest(op))
+      return rewriter.notifyMatchFailure(
+          op, "not an f32 to bf16 truncation to nearest even");
     // Tensors never reach kernels; a vector of vectors is not an LLVM type.
     auto vector = dyn_cast<VectorType>(op.getType());
     if (!isa<FloatType>(op.getType()) &&
@@ -127,6 +174,10 @@ struct NativeBf16TruncationPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Rows first: the scalars they gather must still be arith.truncf.
+    RewritePatternSet rows(&getContext());
+    rows.add<GatherRowTruncations>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(rows));
     RewritePatternSet patterns(&getContext());
     patterns.add<TruncateF32ToBf16Natively>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));

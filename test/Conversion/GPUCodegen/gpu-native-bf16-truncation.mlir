@@ -56,6 +56,50 @@ gpu.module @kernels {
 
 // -----
 
+// An elementwise kernel's row (scalar truncations gathered as bf16 bits by
+// vector.from_elements) is truncated as one vector, and so converted in
+// pairs; the scalars are gone. A row with another rounding mode is left as
+// it is.
+// CHECK-LABEL: gpu.func @row
+// CHECK-SAME:    (%[[A:[a-z0-9]+]]: f32, %[[B:[a-z0-9]+]]: f32, %[[C:[a-z0-9]+]]: f32, %[[D:[a-z0-9]+]]: f32
+// CHECK:         %[[ROW:.*]] = vector.from_elements %[[A]], %[[B]], %[[C]], %[[D]] : vector<4xf32>
+// CHECK-COUNT-2: nvvm.convert.f32x2.to.bf16x2
+// CHECK:         llvm.intr.smin(%{{.*}}, %{{.*}}) : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK:         %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<4xbf16> to vector<4xi16>
+// CHECK:         vector.bitcast %[[BITS]] : vector<4xi16> to vector<4xbf16>
+// CHECK-NOT:     llvm.call_intrinsic
+// CHECK:         arith.truncf %[[A]] toward_zero : f32 to bf16
+// CHECK:         arith.truncf %[[B]] toward_zero : f32 to bf16
+// CHECK:         vector.from_elements %{{.*}}, %{{.*}} : vector<2xi16>
+// CHECK:         gpu.return
+gpu.module @kernels {
+  gpu.func @row(%a: f32, %b: f32, %c: f32, %d: f32, %out: memref<4xbf16>,
+                %out2: memref<2xbf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %ta = arith.truncf %a : f32 to bf16
+    %tb = arith.truncf %b : f32 to bf16
+    %tc = arith.truncf %c : f32 to bf16
+    %td = arith.truncf %d : f32 to bf16
+    %ia = arith.bitcast %ta : bf16 to i16
+    %ib = arith.bitcast %tb : bf16 to i16
+    %ic = arith.bitcast %tc : bf16 to i16
+    %id = arith.bitcast %td : bf16 to i16
+    %row = vector.from_elements %ia, %ib, %ic, %id : vector<4xi16>
+    %v = vector.bitcast %row : vector<4xi16> to vector<4xbf16>
+    vector.store %v, %out[%c0] : memref<4xbf16>, vector<4xbf16>
+    %za = arith.truncf %a toward_zero : f32 to bf16
+    %zb = arith.truncf %b toward_zero : f32 to bf16
+    %ja = arith.bitcast %za : bf16 to i16
+    %jb = arith.bitcast %zb : bf16 to i16
+    %row2 = vector.from_elements %ja, %jb : vector<2xi16>
+    %v2 = vector.bitcast %row2 : vector<2xi16> to vector<2xbf16>
+    vector.store %v2, %out2[%c0] : memref<2xbf16>, vector<2xbf16>
+    gpu.return
+  }
+}
+
+// -----
+
 // Left to the emulation: another rounding mode, other source and result
 // types, and host code (the pass runs on gpu.modules).
 // CHECK-LABEL: gpu.func @others

@@ -40,9 +40,9 @@
 // NANCONST-LABEL: .visible .entry nan_const_{{[0-9]+}}_elementwise(
 // NANCONST-NOT:   -4128832
 // NANCONST-NOT:   0xFFC0
-// NANCONST:       cvt.rn.bf16.f32
+// NANCONST:       cvt.rn.bf16
 // NANCONST-NOT:   -4128832
-// NANCONST:       min.s16 {{.*}}32704;
+// NANCONST:       min.s16
 // NANCONST-NOT:   -4128832
 // NANCONST:       ret;
 

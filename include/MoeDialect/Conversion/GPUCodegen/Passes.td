@@ -295,8 +295,10 @@ def GpuNativeBf16TruncationPass
     folded) to a NaN that keeps its sign, 0xFFC0, which the min would
     leave; it does not fold the intrinsics. On sm_90 a pair is two
     instructions (cvt.rn.bf16x2.f32, min.s16x2), a lone value two
-    (cvt.rn.bf16.f32, min.s16). Other truncations are left to the
-    emulation. Run before the emulation, on modules whose target converts
+    (cvt.rn.bf16.f32, min.s16). An elementwise kernel's row of scalar
+    truncations gathered as bf16 bits (`vector.from_elements` of their
+    `arith.bitcast`s) is first truncated as one vector, so it is converted
+    in pairs too. Other truncations are left to the emulation. Run before the emulation, on modules whose target converts
     to bf16 natively (sm_80 and newer; checked on sm_90 hardware only).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
