@@ -269,8 +269,8 @@ def GpuNativeBf16TruncationPass
   let description = [{
     The pipelines' float emulation (arith-expand with bf16) turns every
     `arith.truncf` to bf16 into integer rounding: exact, but about six
-    instructions an element, where sm_80 and newer convert one in
-    `cvt.rn.bf16.f32`. In a kernel that writes many bf16 values per
+    instructions an element, where sm_80 and newer convert a pair in one
+    `cvt.rn.bf16x2.f32`. In a kernel that writes many bf16 values per
     instruction it issues, that rounding is the work: a generated FP8
     weight gradient with one k-step a tile spent 434 of its consumers'
     instructions a tile in the epilogue, most of them rounding 64 values
@@ -298,8 +298,9 @@ def GpuNativeBf16TruncationPass
     (cvt.rn.bf16.f32, min.s16). An elementwise kernel's row of scalar
     truncations gathered as bf16 bits (`vector.from_elements` of their
     `arith.bitcast`s) is first truncated as one vector, so it is converted
-    in pairs too. Other truncations are left to the emulation. Run before the emulation, on modules whose target converts
-    to bf16 natively (sm_80 and newer; checked on sm_90 hardware only).
+    in pairs too. Other truncations are left to the emulation. Run before
+    the emulation, on modules whose target converts to bf16 natively (sm_80
+    and newer; checked on sm_90 hardware only).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];
