@@ -10,7 +10,10 @@
 # build/bin/moe-runner), MOE_ARTIFACTS (build/artifacts/gpu),
 # PROFILE_SHAPES ("seed-test qwen3-30b-a3b mixtral-8x7b"),
 # PROFILE_ENTRIES ("moe_layer_fwd moe_layer_bwd"), PROFILE_ITERS (5),
-# RUNNER_TIMEOUT_S (300). Writes OUTDIR/profile-<shape>.txt and prints them.
+# RUNNER_TIMEOUT_S (300). Writes OUTDIR/profile-<shape>.txt and prints them,
+# then OUTDIR/share.md: each entry's kernel time split into expert GEMMs,
+# the router's dense GEMMs and the rest (bench/profile_share.py; DESIGN.md's
+# target: the rest at most 15 %).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUTDIR=${1:-${OUT:-$ROOT/bench-profile-out}}
@@ -21,6 +24,7 @@ fi
 ART=${MOE_ARTIFACTS:-$ROOT/build/artifacts/gpu}
 mkdir -p "$OUTDIR"
 status=0
+profiles=()
 for s in ${PROFILE_SHAPES:-seed-test qwen3-30b-a3b mixtral-8x7b}; do
   entries=()
   for e in ${PROFILE_ENTRIES:-moe_layer_fwd moe_layer_bwd}; do entries+=(--entry "$e"); done
@@ -31,5 +35,8 @@ for s in ${PROFILE_SHAPES:-seed-test qwen3-30b-a3b mixtral-8x7b}; do
   # The profile tables, not the output rows.
   sed -n '/^entry /p; /kernel profile/,/(sum)/p' "$OUTDIR/profile-$s.txt"
   [ $rc = 0 ] || { echo "$s: moe-runner exited $rc"; tail -5 "$OUTDIR/profile-$s.txt"; status=1; }
+  profiles+=("$OUTDIR/profile-$s.txt")
 done
+echo "=== GEMM and non-GEMM shares"
+python3 "$ROOT/bench/profile_share.py" --markdown "${profiles[@]}" | tee "$OUTDIR/share.md" || status=1
 exit $status
