@@ -190,11 +190,13 @@ func.func @permute(%x: memref<128x8xbf16>, %i: memref<128x2xi32>, %p: memref<268
 
 // -----
 
-// z_loss over T = 192 tokens: one partial sum of lse² per 64-token chunk
-// (3 chunks, in parallel), then one thread sums them, scales by coeff / T.
+// z_loss over T = 192 tokens: one partial sum of lse² per 16-token chunk
+// (12 chunks, in parallel), then one warp sums them (lane l: chunks l,
+// l + 32, ...; a butterfly of shuffles) and its lane 0 stores the sum
+// scaled by coeff / T.
 // CHECK-LABEL: func.func @z_loss(
 // CHECK-SAME:    %[[L:[^:]+]]: memref<192x8xf32>, %[[OUT:[^:]+]]: memref<f32>)
-// CHECK:       %[[NC:.*]] = arith.ceildivui %c192, %c64 : index
+// CHECK:       %[[NC:.*]] = arith.ceildivui %c192, %c16 : index
 // CHECK:       %[[PART:.*]] = memref.alloc(%[[NC]]) : memref<?xf32>
 // CHECK:       scf.parallel (%[[C:.*]]) = (%{{.*}}) to (%[[NC]])
 // CHECK:         scf.for {{.*}} -> (f32)
@@ -202,12 +204,16 @@ func.func @permute(%x: memref<128x8xbf16>, %i: memref<128x2xi32>, %p: memref<268
 // CHECK:           math.exp
 // CHECK:           math.log
 // CHECK:         memref.store %{{.*}}, %[[PART]][%[[C]]] : memref<?xf32>
-// CHECK:       scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{.*}})
-// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[NC]] {{.*}} -> (f32)
-// CHECK:           memref.load %[[PART]][%[[J]]]
-// CHECK:         arith.constant 1.000000e-03 : f32
-// CHECK:         arith.divf
-// CHECK:         memref.store %{{.*}}, %[[OUT]][] : memref<f32>
+// CHECK:       scf.parallel
+// CHECK:         scf.parallel (%[[LANE:.*]]) = (%{{.*}}) to (%c32)
+// CHECK:           %[[L0:.*]] = arith.remui %[[LANE]], %c32
+// CHECK:           scf.for %[[J:.*]] = %[[L0]] to %[[NC]] step %c32{{.*}} -> (f32)
+// CHECK:             memref.load %[[PART]][%[[J]]]
+// CHECK-COUNT-5:   gpu.shuffle  xor
+// CHECK:           scf.if
+// CHECK:             arith.constant 1.000000e-03 : f32
+// CHECK:             arith.divf
+// CHECK:             memref.store %{{.*}}, %[[OUT]][] : memref<f32>
 // CHECK:       memref.dealloc %[[PART]]
 func.func @z_loss(%l: memref<192x8xf32>, %out: memref<f32>) {
   moe.z_loss %l coeff 1.0e-03 outs(%out) : memref<192x8xf32> -> memref<f32>
