@@ -73,7 +73,7 @@ static cl::opt<moe::GroupedGemmBackend> gemmBackend(
         clEnumValN(moe::GroupedGemmBackend::automatic, "auto",
                    "FP8: the generated kernels, the only FP8 path; bf16: "
                    "generated kernels with 32 or more groups (weight "
-                   "gradients: also 512 or more rows a group) or with 4096 "
+                   "gradients: also 128 or more rows a group) or with 4096 "
                    "or more rows a group, else cuBLASLt: the faster of the "
                    "two as measured (default)"),
         clEnumValN(moe::GroupedGemmBackend::generated, "generated",

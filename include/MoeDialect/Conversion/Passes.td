@@ -408,7 +408,7 @@ def ConvertGroupedMatmulToNVGPUPass
     Option<"autoSelect", "auto-select", "bool", /*default=*/"false",
            "Generate kernels for the bf16/f32 grouped GEMMs only where "
            "gemm=auto's rule prefers them (32 or more groups, weight "
-           "gradients with 512 or more rows a group on average; or 4096 or "
+           "gradients with 128 or more rows a group on average; or 4096 or "
            "more rows a group on average); FP8 ones always (moe-lower-to-gpu "
            "with gemm=auto)">,
     Option<"requireAll", "require-all", "bool", /*default=*/"false",

@@ -48,7 +48,7 @@ struct MoeLowerCommonOptions : public PassPipelineOptions<Derived> {
 enum class GroupedGemmBackend {
   /// FP8: the generated kernels (the only FP8 path). bf16/f32: the generated
   /// kernel where moe::autoPrefersGeneratedKernel measured it the faster
-  /// (32 or more groups, a weight gradient's groups 512 rows or more on
+  /// (32 or more groups, a weight gradient's groups 128 rows or more on
   /// average; or groups of 4096 rows or more on average), cuBLASLt where
   /// few groups of fewer rows or short weight-gradient reductions favour it
   /// (see README, "gemm=auto").
@@ -90,7 +90,7 @@ struct MoeLowerToGpuOptions
           clEnumValN(GroupedGemmBackend::automatic, "auto",
                      "FP8: the generated kernels, the only FP8 path; bf16: "
                      "generated kernels with 32 or more groups (weight "
-                     "gradients: also 512 or more rows a group) or with "
+                     "gradients: also 128 or more rows a group) or with "
                      "4096 or more rows a group, else cuBLASLt: the faster "
                      "of the two as measured (default)"),
           clEnumValN(GroupedGemmBackend::generated, "generated",

@@ -2,7 +2,7 @@
 
 // auto-select (moe-lower-to-gpu with gemm=auto): a bf16 grouped GEMM gets
 // the generated kernel only where opmath::autoPrefersGeneratedGroupedGemm
-// measured it the faster: 32 or more groups, and for a weight gradient 512
+// measured it the faster: 32 or more groups, and for a weight gradient 128
 // or more rows a group on average; or groups of 4096 or more rows on
 // average, however few; the others are left for the runtime's cuBLASLt
 // call. FP8 ones always get it (fp8.mlir).
@@ -53,13 +53,25 @@ func.func @wgrad_long_groups(%a: memref<32768x128xbf16>, %dc: memref<32768x64xbf
 
 // -----
 
-// Weight gradient, 64 groups of 511 rows on average (dsv3: 128): mostly
-// epilogue, cuBLASLt.
+// Weight gradient, 64 groups of 128 rows on average (dsv3: 128): the
+// generated kernel.
 // CHECK-LABEL: func.func @wgrad_short_groups
+// CHECK:       gpu.launch
+// CHECK-NOT:   moe.grouped_weight_grad
+func.func @wgrad_short_groups(%a: memref<8192x128xbf16>, %dc: memref<8192x64xbf16>, %n: memref<64xi32>, %db: memref<64x128x64xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<8192x128xbf16>, memref<8192x64xbf16>, memref<64xi32> -> memref<64x128x64xbf16>
+  return
+}
+
+// -----
+
+// Weight gradient, 64 groups of 127 rows on average: mostly epilogue,
+// not measured against cuBLASLt at this size: cuBLASLt.
+// CHECK-LABEL: func.func @wgrad_shorter_groups
 // CHECK:       moe.grouped_weight_grad
 // CHECK-NOT:   gpu.launch
-func.func @wgrad_short_groups(%a: memref<32704x128xbf16>, %dc: memref<32704x64xbf16>, %n: memref<64xi32>, %db: memref<64x128x64xbf16>) {
-  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<32704x128xbf16>, memref<32704x64xbf16>, memref<64xi32> -> memref<64x128x64xbf16>
+func.func @wgrad_shorter_groups(%a: memref<8128x128xbf16>, %dc: memref<8128x64xbf16>, %n: memref<64xi32>, %db: memref<64x128x64xbf16>) {
+  moe.grouped_weight_grad %a, %dc, %n outs(%db) : memref<8128x128xbf16>, memref<8128x64xbf16>, memref<64xi32> -> memref<64x128x64xbf16>
   return
 }
 
