@@ -307,6 +307,123 @@ static int fail(Progress &progress) {
   return 1;
 }
 
+/// The CUDA toolkit: --cuda-path, else $CUDA_HOME, else /usr/local/cuda.
+static std::string cudaToolkit() {
+  if (!cudaPath.empty())
+    return cudaPath;
+  if (const char *env = std::getenv("CUDA_HOME"))
+    if (*env)
+      return env;
+  return "/usr/local/cuda";
+}
+
+/// Whether `toolkit` has the ptxas that a GPU target's gpu-module-to-binary
+/// runs (else says so).
+static bool hasPtxas(StringRef toolkit) {
+  llvm::SmallString<256> ptxas(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  if (llvm::sys::fs::can_execute(ptxas))
+    return true;
+  llvm::errs() << "moe-compile: error: target " << target << " needs ptxas: "
+               << ptxas << " not found (set --cuda-path or CUDA_HOME)\n";
+  return false;
+}
+
+/// The lowering to the LLVM dialect for --target, inside the entry ABI
+/// (void <entry>_packed(void **args)): the passes that moe-opt runs as
+/// moe-prepare-entries, moe-reserve-entry-names, <pipeline>{out-params},
+/// moe-restore-entry-names, moe-add-packed-wrappers.
+static void addLowering(PassManager &pm, bool gpuTarget, StringRef toolkit) {
+  pm.addPass(moe::createMoePrepareEntriesPass());
+  pm.addPass(moe::createMoeReserveEntryNamesPass());
+  if (gpuTarget) {
+    moe::MoeLowerToGpuOptions options;
+    options.chip = target;
+    options.toolkit = toolkit.str();
+    options.gemm = gemmBackend;
+    options.gemmBlockN = gemmBlockN;
+    options.gemmPanelTiles = gemmPanelTiles;
+    options.gemmMaxStages = gemmMaxStages;
+    options.gemmTmaStore = gemmTmaStore;
+    options.gemmRacecheckLayout = gemmRacecheckLayout;
+    options.gemmPingpong = gemmPingpong;
+    options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
+    options.gemmEpilogueFusion = gemmEpilogueFusion;
+    options.fp8QuantizeWithTranspose = fp8QuantizeWithTranspose;
+    options.gemmCtas = gemmCtas;
+    options.denseMatmuls = denseMatmuls;
+    options.deferHostWaits = deferHostWaits;
+    options.tiledTransposes = tiledTransposes;
+    options.fp8Instructions = fp8Instructions;
+    options.bf16Instructions = bf16Instructions;
+    options.fp8GluQuantize = fp8GluQuantize;
+    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
+    options.outParams = true;
+    moe::buildMoeLowerToGpuPipeline(pm, options);
+  } else {
+    moe::MoeLowerToCpuOptions options;
+    options.gpuSchedules = gpuSchedules;
+    options.fp8GluQuantize = fp8GluQuantize;
+    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
+    options.outParams = true;
+    moe::buildMoeLowerToCpuPipeline(pm, options);
+  }
+  pm.addPass(moe::createMoeRestoreEntryNamesPass());
+  pm.addPass(moe::createMoeAddPackedWrappersPass());
+}
+
+/// stem.so and stem.json from the optimized `llvmModule` (its metadata
+/// already embedded) and `metadata`: written under temporary names, then
+/// moved into place together, so that a failure leaves neither half.
+static LogicalResult writeArtifact(llvm::Module &llvmModule,
+                                   StringRef metadata, StringRef stem,
+                                   Progress &progress) {
+  PendingFiles pending;
+  std::string soPath = (stem + ".so").str(), jsonPath = (stem + ".json").str();
+  std::string objectPath = pending.add((stem + ".o").str());
+  std::string soTemp = pending.add(soPath), jsonTemp = pending.add(jsonPath);
+  progress.step("emit object code");
+  if (failed(moe::compile::emitObject(llvmModule, objectPath))) {
+    progress.fail();
+    return failure();
+  }
+  progress.step("link " + soPath + " (lld)");
+  if (failed(moe::compile::linkSharedLibrary(objectPath, soTemp))) {
+    progress.fail();
+    return failure();
+  }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream json(jsonTemp, ec);
+    if (ec) {
+      progress.fail();
+      llvm::errs() << "moe-compile: error: cannot write " << jsonTemp << ": "
+                   << ec.message() << "\n";
+      return failure();
+    }
+    json << metadata;
+  }
+  // Only what this run wrote is removed on failure: never a directory or a
+  // file that was there before.
+  bool soMoved = false;
+  std::error_code moveError = llvm::sys::fs::rename(soTemp, soPath);
+  if (!moveError) {
+    soMoved = true;
+    moveError = llvm::sys::fs::rename(jsonTemp, jsonPath);
+  }
+  if (moveError) {
+    progress.fail();
+    llvm::errs() << "moe-compile: error: cannot move the artifact into place at "
+                 << stem << ".{so,json}: " << moveError.message() << "\n";
+    if (soMoved)
+      llvm::sys::fs::remove(soPath);
+    return failure();
+  }
+  pending.committed = true;
+  llvm::sys::fs::remove(objectPath);
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -332,21 +449,9 @@ int main(int argc, char **argv) {
                  << "' (known: cpu, sm_<NN>[a] e.g. sm_90a)\n";
     return 2;
   }
-  std::string toolkit = cudaPath;
-  if (toolkit.empty())
-    if (const char *env = std::getenv("CUDA_HOME"))
-      toolkit = env;
-  if (toolkit.empty())
-    toolkit = "/usr/local/cuda";
-  if (gpuTarget) {
-    llvm::SmallString<256> ptxas(toolkit);
-    llvm::sys::path::append(ptxas, "bin", "ptxas");
-    if (!llvm::sys::fs::can_execute(ptxas)) {
-      llvm::errs() << "moe-compile: error: target " << target << " needs ptxas: "
-                   << ptxas << " not found (set --cuda-path or CUDA_HOME)\n";
-      return 2;
-    }
-  }
+  std::string toolkit = cudaToolkit();
+  if (gpuTarget && !hasPtxas(toolkit))
+    return 2;
   std::string stem = outputStem;
   if (outputStem.getNumOccurrences() == 0)
     stem = llvm::sys::path::stem(inputFile).str();
@@ -400,46 +505,7 @@ int main(int argc, char **argv) {
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
     return fail(progress);
-  // The entry ABI (void <entry>_packed(void **args)) around the lowering:
-  // the passes that moe-opt runs as moe-prepare-entries,
-  // moe-reserve-entry-names, <pipeline>{out-params}, moe-restore-entry-names,
-  // moe-add-packed-wrappers.
-  pm.addPass(moe::createMoePrepareEntriesPass());
-  pm.addPass(moe::createMoeReserveEntryNamesPass());
-  if (gpuTarget) {
-    moe::MoeLowerToGpuOptions options;
-    options.chip = target;
-    options.toolkit = toolkit;
-    options.gemm = gemmBackend;
-    options.gemmBlockN = gemmBlockN;
-    options.gemmPanelTiles = gemmPanelTiles;
-    options.gemmMaxStages = gemmMaxStages;
-    options.gemmTmaStore = gemmTmaStore;
-    options.gemmRacecheckLayout = gemmRacecheckLayout;
-    options.gemmPingpong = gemmPingpong;
-    options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
-    options.gemmEpilogueFusion = gemmEpilogueFusion;
-    options.fp8QuantizeWithTranspose = fp8QuantizeWithTranspose;
-    options.gemmCtas = gemmCtas;
-    options.denseMatmuls = denseMatmuls;
-    options.deferHostWaits = deferHostWaits;
-    options.tiledTransposes = tiledTransposes;
-    options.fp8Instructions = fp8Instructions;
-    options.bf16Instructions = bf16Instructions;
-    options.fp8GluQuantize = fp8GluQuantize;
-    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
-    options.outParams = true;
-    moe::buildMoeLowerToGpuPipeline(pm, options);
-  } else {
-    moe::MoeLowerToCpuOptions options;
-    options.gpuSchedules = gpuSchedules;
-    options.fp8GluQuantize = fp8GluQuantize;
-    options.fp8CombineGradQuantize = fp8CombineGradQuantize;
-    options.outParams = true;
-    moe::buildMoeLowerToCpuPipeline(pm, options);
-  }
-  pm.addPass(moe::createMoeRestoreEntryNamesPass());
-  pm.addPass(moe::createMoeAddPackedWrappersPass());
+  addLowering(pm, gpuTarget, toolkit);
   if (failed(pm.run(*module)) || failed(verify(*module)))
     return fail(progress);
   if (emit == Emit::LoweredMLIR) {
@@ -467,48 +533,11 @@ int main(int argc, char **argv) {
   if (failed(moe::compile::embedArtifactMetadata(**llvmModule, metadata)))
     return fail(progress);
 
-  PendingFiles pending;
-  std::string soPath = stem + ".so", jsonPath = stem + ".json";
-  std::string objectPath = pending.add(stem + ".o");
-  std::string soTemp = pending.add(soPath), jsonTemp = pending.add(jsonPath);
-  progress.step("emit object code");
-  if (failed(moe::compile::emitObject(**llvmModule, objectPath)))
-    return fail(progress);
-  progress.step("link " + soPath + " (lld)");
-  if (failed(moe::compile::linkSharedLibrary(objectPath, soTemp)))
-    return fail(progress);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream json(jsonTemp, ec);
-    if (ec) {
-      progress.fail();
-      llvm::errs() << "moe-compile: error: cannot write " << jsonTemp << ": "
-                   << ec.message() << "\n";
-      return 1;
-    }
-    json << metadata;
-  }
-  // Only what this run wrote is removed on failure: never a directory or a
-  // file that was there before.
-  bool soMoved = false;
-  std::error_code moveError = llvm::sys::fs::rename(soTemp, soPath);
-  if (!moveError) {
-    soMoved = true;
-    moveError = llvm::sys::fs::rename(jsonTemp, jsonPath);
-  }
-  if (moveError) {
-    progress.fail();
-    llvm::errs() << "moe-compile: error: cannot move the artifact into place at "
-                 << stem << ".{so,json}: " << moveError.message() << "\n";
-    if (soMoved)
-      llvm::sys::fs::remove(soPath);
+  if (failed(writeArtifact(**llvmModule, metadata, stem, progress)))
     return 1;
-  }
-  pending.committed = true;
-  llvm::sys::fs::remove(objectPath);
   progress.finish();
   if (!quiet)
-    llvm::errs() << "moe-compile: wrote " << soPath << " and " << jsonPath
+    llvm::errs() << "moe-compile: wrote " << stem << ".so and " << stem << ".json"
                  << " (" << entries->size() << " entr"
                  << (entries->size() == 1 ? "y" : "ies") << ")\n";
   return 0;
