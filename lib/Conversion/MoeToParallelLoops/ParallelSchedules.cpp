@@ -632,11 +632,7 @@ void emitCombineWeightGradWarps(OpBuilder &b, Location loc, Value dout,
                     arith::MulFOp::create(hb, hloc, g[i], yv[i]));
               scf::YieldOp::create(hb, hloc, acc);
             });
-        Value sum = warpButterfly(
-            wb, wloc, lanePartial.getResult(0), kWarpSize, /*stride=*/1,
-            [](OpBuilder &sb, Location sl, Value mine, Value other) {
-              return arith::AddFOp::create(sb, sl, mine, other).getResult();
-            });
+        Value sum = warpSum(wb, wloc, lanePartial.getResult(0));
         Value dw = arith::SelectOp::create(wb, wloc, valid, sum,
                                            f32Const(wb, wloc, 0.0));
         ifThen(wb, wloc, storingLane(wb, wloc, lane, inRange),
@@ -908,11 +904,7 @@ void emitZLossGpu(OpBuilder &b, Location loc, double coeff, Value logits,
                                   memref::LoadOp::create(cb, cloc, partial,
                                                          ValueRange{c}))});
             });
-        Value total = warpButterfly(
-            wb, wloc, lanesChunks.getResult(0), kWarpSize, /*stride=*/1,
-            [](OpBuilder &sb, Location sl, Value a, Value other) -> Value {
-              return arith::AddFOp::create(sb, sl, a, other);
-            });
+        Value total = warpSum(wb, wloc, lanesChunks.getResult(0));
         ifThen(wb, wloc, storingLane(wb, wloc, lane, inRange),
                [&](OpBuilder &sb, Location sloc) {
           Value mean = arith::DivFOp::create(

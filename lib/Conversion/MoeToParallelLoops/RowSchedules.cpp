@@ -117,6 +117,14 @@ Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
   return v;
 }
 
+Value warpSum(OpBuilder &b, Location loc, Value v) {
+  return warpButterfly(b, loc, v, kWarpSize, /*stride=*/1,
+                       [](OpBuilder &sb, Location sl, Value mine, Value other) {
+                         return arith::AddFOp::create(sb, sl, mine, other)
+                             .getResult();
+                       });
+}
+
 void selectedRowVectorFor(OpBuilder &b, Location loc, Value numRows,
                           int64_t numCols, int64_t width, RowPredicate selected,
                           RowVectorBody body) {

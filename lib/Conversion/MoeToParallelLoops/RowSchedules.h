@@ -77,6 +77,9 @@ using ButterflyStep =
 /// step(mine, shuffled).
 Value warpButterfly(OpBuilder &b, Location loc, Value v, int64_t lanes,
                     int64_t stride, ButterflyStep step);
+/// The f32 sum of `v` over the warp's 32 lanes, in every lane
+/// (warpButterfly with arith.addf).
+Value warpSum(OpBuilder &b, Location loc, Value v);
 using RowPredicate =
     llvm::function_ref<Value(OpBuilder &, Location, Value row)>;
 /// Rows that a pass visits only where `selected` (i1) holds for them, e.g.
