@@ -23,7 +23,7 @@ import re
 import sys
 
 ROW = re.compile(r"^\s{4}(\S.*?)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)%\s*$")
-ENTRY = re.compile(r"^entry (\S+) on gpu .*median ([0-9.]+) ms")
+ENTRY = re.compile(r"^entry (\S+) on gpu ")
 
 
 def kind_of(name):
@@ -41,7 +41,7 @@ def kind_of(name):
 
 
 def parse(path):
-    """[(entry, median_ms, [(name, us)])] of one moe-runner --profile output."""
+    """[(entry, [(name, us)])] of one moe-runner --profile output."""
     entries = []
     current = None
     in_table = False
@@ -49,7 +49,7 @@ def parse(path):
         for line in f:
             m = ENTRY.match(line)
             if m:
-                current = (m.group(1), float(m.group(2)), [])
+                current = (m.group(1), [])
                 entries.append(current)
                 in_table = False
                 continue
@@ -62,9 +62,9 @@ def parse(path):
                 in_table = False
                 continue
             r = ROW.match(line)
-            if r and r.group(1) != "kernel":
-                current[2].append((r.group(1).strip(), float(r.group(3))))
-    return [e for e in entries if e[2]]
+            if r:
+                current[1].append((r.group(1).strip(), float(r.group(3))))
+    return [e for e in entries if e[1]]
 
 
 def shape_of(path):
@@ -107,7 +107,7 @@ def main(argv):
             sys.stderr.write(f"profile_share: {path}: no kernel profile table\n")
             status = 1
             continue
-        for entry, _median, rows in entries:
+        for entry, rows in entries:
             total, sums, top = summarize(rows)
             share = {k: (100.0 * v / total if total > 0 else 0.0) for k, v in sums.items()}
             top_text = ", ".join(f"{re.sub(r'^__[a-z_]*?_[0-9]+_[0-9]+_', '', n)} {us:.0f}" for us, n in top)
