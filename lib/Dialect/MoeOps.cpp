@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -901,6 +903,16 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
 
   if (failed(verifyGroupedMatmulElements(err, op, *a, *b)))
     return failure();
+  if (Value bUp = op.getBUp()) {
+    if (typeOf(bUp) != *b)
+      return err("'up_weight' must have b's type " + str(*b) + ", got " +
+                 str(typeOf(bUp)));
+    if (!op.getEpilogueBlock())
+      return err("'up_weight' pairs its product with b's for the epilogue, "
+                 "but the op has no epilogue region");
+    if (op.getAScale())
+      return err("'up_weight' is not supported with FP8 operands (scales)");
+  }
 
   auto c = dyn_cast<RankedTensorType>(typeOf(op.getCInit()));
   if (!c || !isActivationType(c.getElementType()))
@@ -923,12 +935,16 @@ template <typename OpT> static LogicalResult verifyGroupedMatmul(OpT op) {
     return expectResult(err, "c", c, {a->getDimSize(0), n}, c.getElementType(),
                         "[R, N]");
   }
-  // With an epilogue c is [R, N] or, for gate|up halves, [R, N / 2].
-  if (c.getRank() == 2 && c.getDimSize(1) * 2 == n && n != 0)
+  // With an epilogue c is [R, N] or, for gate|up halves of one weight,
+  // [R, N / 2].
+  bool halves = !op.getBUp() && c.getRank() == 2 && c.getDimSize(1) * 2 == n;
+  if (halves && n != 0)
     n /= 2;
   if (failed(expectResult(err, "c", c, {a->getDimSize(0), n},
                           c.getElementType(),
-                          "[R, N], or [R, N / 2] for gate|up halves")))
+                          op.getBUp()
+                              ? "[R, N]: gate and up weights of N columns each"
+                              : "[R, N], or [R, N / 2] for gate|up halves")))
     return failure();
   if (failed(verifyEpilogueOperands(err, op, *a, c)))
     return failure();
@@ -943,10 +959,46 @@ bool GroupedMatmulOp::isEpilogueOp(Operation &op) {
 }
 
 unsigned GroupedMatmulOp::getAccumulatorsPerOutput() {
+  if (getBUp())
+    return 2;
   auto b = cast<ShapedType>(getB().getType());
   int64_t n = b.getDimSize(getWeightLayout() == WeightLayout::KN ? 2 : 1);
   int64_t cn = cast<ShapedType>(getCInit().getType()).getDimSize(1);
   return cn * 2 == n && n != 0 ? 2 : 1;
+}
+
+Value GroupedMatmulOp::concatenateUpWeight(OpBuilder &builder) {
+  Location loc = getLoc();
+  Value gate = getB(), up = getBUp();
+  auto type = cast<MemRefType>(gate.getType());
+  unsigned nDim = getWeightLayout() == WeightLayout::KN ? 2 : 1;
+  SmallVector<OpFoldResult> sizes = memref::getMixedSizes(builder, loc, gate);
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<Value> dynamicSizes;
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    if (d == nDim && !ShapedType::isDynamic(shape[d]))
+      shape[d] *= 2;
+    if (!ShapedType::isDynamic(shape[d]))
+      continue;
+    Value extent = getValueOrCreateConstantIndexOp(builder, loc, size);
+    if (d == nDim)
+      extent = arith::AddIOp::create(builder, loc, extent, extent);
+    dynamicSizes.push_back(extent);
+  }
+  Value both = memref::AllocOp::create(
+      builder, loc, MemRefType::get(shape, type.getElementType()),
+      dynamicSizes);
+  SmallVector<OpFoldResult> offsets(3, builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(3, builder.getIndexAttr(1));
+  for (Value half : {gate, up}) {
+    Value view = memref::SubViewOp::create(builder, loc, both, offsets, sizes,
+                                           strides);
+    // A loop nest on every target (memref.copy of a strided view is a
+    // call into MLIR's C runner utilities, which artifacts do not link).
+    linalg::CopyOp::create(builder, loc, half, view);
+    offsets[nDim] = sizes[nDim];
+  }
+  return both;
 }
 
 SmallVector<Value, 3>
@@ -1725,7 +1777,8 @@ void GroupedMatmulOp::build(OpBuilder &b, OperationState &state, Type c,
         return d == 0 ? dimOf(b, loc, a, 0)
                       : dimOf(b, loc, weights, kn ? 2 : 1);
       });
-  build(b, state, a, weights, groupSizes, aScale, bScale, /*row_scale=*/Value(),
+  build(b, state, a, weights, /*b_up=*/Value(), groupSizes, aScale, bScale,
+        /*row_scale=*/Value(),
         /*epilogue_inputs=*/ValueRange(), weightLayout,
         /*accumulate=*/UnitAttr(), inits);
 }

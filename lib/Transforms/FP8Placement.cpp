@@ -476,6 +476,10 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
   bool kn = op.getWeightLayout() == WeightLayout::KN;
   int64_t kd = aType.getDimSize(1);
   std::string gemm = (layerName(layer) + " " + kindName(kind)).str();
+  if (op.getBUp())
+    return op.emitOpError("moe-fp8-placement: the ")
+           << gemm << " GEMM pairs gate and up weights ('up_weight', made by "
+              "moe-fuse); place FP8 before fusing";
   if (config.recipe == Recipe::Blockwise && !isMultipleOf(kd, 128))
     return op.emitOpError("moe-fp8-placement recipe blockwise: the ")
            << gemm << " GEMM contracts over Kd = " << dimStr(kd)
@@ -550,7 +554,8 @@ LogicalResult FunctionPlacer::placeMatmul(GroupedMatmulOp op, Layer layer,
     bScale = qb.scale;
   }
   auto placed = GroupedMatmulOp::create(
-      b, loc, op->getResultTypes(), a, weights, op.getGroupSizes(), aScale,
+      b, loc, op->getResultTypes(), a, weights, /*b_up=*/Value(),
+      op.getGroupSizes(), aScale,
       bScale, op.getRowScale(), op.getEpilogueInputs(),
       WeightLayoutAttr::get(b.getContext(), layout), op.getAccumulateAttr(),
       op.getOuts());

@@ -7,6 +7,11 @@
 // region computes act(gate) · up (opmath::buildActivation, the formula the
 // glu itself lowers to) from the accumulators of columns j and F + j.
 //
+// gate-up-weights: glu(act, grouped_matmul(xs, w_gate), grouped_matmul(xs,
+// w_up)) becomes one grouped_matmul on both weights (up_weight) with the
+// same epilogue; with gate-up-weights-residuals, products the backward saves
+// become extra destinations of it.
+//
 // accumulate-matmuls: arith.addf of two grouped matmul products of the same
 // rows (same group sizes, same c type; each product read by the add alone),
 // e.g. the two halves of a gated FFN's input gradient, becomes the second
@@ -77,7 +82,7 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     Location loc = rewriter.getFusedLoc({product.getLoc(), glu.getLoc()});
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, glu.getH().getType(), product.getA(), product.getB(),
-        product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
+        /*b_up=*/Value(), product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
         /*epilogue_inputs=*/ValueRange(), product.getWeightLayoutAttr(),
         /*accumulate=*/UnitAttr(), glu.getHInit());
     Block *body = rewriter.createBlock(&fused.getEpilogue());
@@ -90,6 +95,95 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     YieldOp::create(rewriter, loc, h);
     rewriter.replaceOp(glu, fused.getResults());
     rewriter.eraseOp(product);
+    return success();
+  }
+};
+
+/// `v` as the product of a plain grouped matmul (no epilogue, FP8 scales or
+/// accumulate) on tensors, one that gemm=auto generates where
+/// `generatedKernelsOnly`; else null.
+GroupedMatmulOp plainProduct(Value v, bool generatedKernelsOnly) {
+  auto mm = v.getDefiningOp<GroupedMatmulOp>();
+  if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
+      mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
+      (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
+    return GroupedMatmulOp();
+  return mm;
+}
+
+struct GateUpWeights : OpRewritePattern<GluOp> {
+  GateUpWeights(MLIRContext *ctx, bool generatedKernelsOnly, bool residuals)
+      : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly),
+        residuals(residuals) {}
+  bool generatedKernelsOnly;
+  /// Whether products with other readers are fused too (as extra
+  /// destinations).
+  bool residuals;
+
+  LogicalResult matchAndRewrite(GluOp glu,
+                                PatternRewriter &rewriter) const override {
+    if (!glu.hasPureTensorSemantics() || !glu.getUp())
+      return rewriter.notifyMatchFailure(glu, "not a glu on gate and up apart");
+    GroupedMatmulOp gate = plainProduct(glu.getGate(), generatedKernelsOnly);
+    GroupedMatmulOp up = plainProduct(glu.getUp(), generatedKernelsOnly);
+    if (!gate || !up || gate == up)
+      return rewriter.notifyMatchFailure(
+          glu, "gate and up are not two plain grouped matmul products");
+    if (gate.getA() != up.getA() || gate.getGroupSizes() != up.getGroupSizes() ||
+        gate.getWeightLayout() != up.getWeightLayout() ||
+        gate.getB().getType() != up.getB().getType() ||
+        gate.getC().getType() != up.getC().getType() ||
+        gate.getC().getType() != glu.getH().getType())
+      return rewriter.notifyMatchFailure(
+          glu, "gate and up differ in rows, group sizes, layout or types");
+    if (!residuals &&
+        !(glu.getGate().hasOneUse() && glu.getUp().hasOneUse()))
+      return rewriter.notifyMatchFailure(
+          glu, "gate or up has other readers (gate-up-weights-residuals)");
+    // The fused op runs where the glu is: the products' other readers (the
+    // backward's residuals) must come after it.
+    DominanceInfo dominance;
+    for (GroupedMatmulOp product : {gate, up})
+      for (Operation *user : product.getC().getUsers())
+        if (user != glu && !dominance.properlyDominates(glu, user))
+          return rewriter.notifyMatchFailure(
+              glu, "a product is read before the glu");
+
+    // Destinations: h, then each product something else reads.
+    SmallVector<Value> outs = {glu.getHInit()};
+    SmallVector<GroupedMatmulOp> saved;
+    for (GroupedMatmulOp product : {gate, up})
+      if (!product.getC().hasOneUse()) {
+        outs.push_back(product.getCInit());
+        saved.push_back(product);
+      }
+    Location loc =
+        rewriter.getFusedLoc({gate.getLoc(), up.getLoc(), glu.getLoc()});
+    rewriter.setInsertionPoint(glu);
+    auto fused = GroupedMatmulOp::create(
+        rewriter, loc, ValueRange(outs).getTypes(), gate.getA(), gate.getB(),
+        up.getB(), gate.getGroupSizes(), Value(), Value(),
+        /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
+        gate.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(), outs);
+    Block *body = rewriter.createBlock(&fused.getEpilogue());
+    Type f32 = rewriter.getF32Type();
+    Value gateAcc = body->addArgument(f32, loc);
+    Value upAcc = body->addArgument(f32, loc);
+    Value activated =
+        opmath::buildActivation(rewriter, loc, glu.getActivation(), gateAcc);
+    SmallVector<Value, 3> yielded = {
+        arith::MulFOp::create(rewriter, loc, activated, upAcc)};
+    for (GroupedMatmulOp product : saved)
+      yielded.push_back(product == gate ? gateAcc : upAcc);
+    YieldOp::create(rewriter, loc, yielded);
+    rewriter.replaceOp(glu, fused.getResult(0));
+    for (GroupedMatmulOp product : {gate, up}) {
+      auto it = llvm::find(saved, product);
+      if (it == saved.end())
+        rewriter.eraseOp(product);
+      else
+        rewriter.replaceOp(product, fused.getResult(1 + (it - saved.begin())));
+    }
     return success();
   }
 };
@@ -172,7 +266,7 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
     Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, add.getType(), second.getA(), second.getB(),
-        second.getGroupSizes(), second.getAScale(), second.getBScale(),
+        second.getBUp(), second.getGroupSizes(), second.getAScale(), second.getBScale(),
         /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
         second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
     rewriter.replaceOp(add, fused.getResults());
@@ -216,13 +310,8 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
   /// The plain grouped matmul (no epilogue, FP8 scales or accumulate) whose
   /// product is `v`, read once and by nothing else.
   GroupedMatmulOp soleProduct(Value v) const {
-    auto mm = v.getDefiningOp<GroupedMatmulOp>();
-    if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-        mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
-        !v.hasOneUse() ||
-        (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
-      return GroupedMatmulOp();
-    return mm;
+    return v.hasOneUse() ? plainProduct(v, generatedKernelsOnly)
+                         : GroupedMatmulOp();
   }
 
   LogicalResult matchAndRewrite(linalg::GenericOp generic,
@@ -274,7 +363,7 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
     rewriter.setInsertionPoint(mm);
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, generic.getResultTypes(), mm.getA(), mm.getB(),
-        mm.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(), inputs,
+        mm.getBUp(), mm.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(), inputs,
         mm.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
         emptyTensors(rewriter, loc, generic.getResultTypes()));
     Type f32 = rewriter.getF32Type();
@@ -377,7 +466,7 @@ struct RecomputeInEpilogue : OpRewritePattern<GluOp> {
     SmallVector<Value> outs(fused.getOuts());
     outs.append(emptyTensors(rewriter, loc, glu.getH().getType()));
     auto widened = GroupedMatmulOp::create(
-        rewriter, loc, types, fused.getA(), fused.getB(),
+        rewriter, loc, types, fused.getA(), fused.getB(), fused.getBUp(),
         fused.getGroupSizes(), fused.getAScale(), fused.getBScale(),
         fused.getRowScale(), fused.getEpilogueInputs(),
         fused.getWeightLayoutAttr(), fused.getAccumulateAttr(), outs);
@@ -469,6 +558,9 @@ struct MoeFuse : public moe::impl::MoeFusePassBase<MoeFuse> {
     RewritePatternSet patterns(&getContext());
     if (gateUpEpilogue)
       patterns.add<GateUpEpilogue>(&getContext(), generatedKernelsOnly);
+    if (gateUpWeights)
+      patterns.add<GateUpWeights>(&getContext(), generatedKernelsOnly,
+                                  gateUpWeightsResiduals);
     if (accumulateMatmuls)
       patterns.add<AccumulateMatmuls>(&getContext(), generatedKernelsOnly);
     if (elementwiseEpilogue)

@@ -91,3 +91,29 @@ func.func @inputs_and_destinations(%dy: tensor<144x32xbf16>, %w: tensor<8x48x32x
   } {weight_layout = #moe<weight_layout nk>} : tensor<144x32xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>
   return %dg, %du, %h : tensor<144x48xbf16>, tensor<144x48xf32>, tensor<144x48xbf16>
 }
+
+// -----
+
+// Gate and up as two weights (up_weight): the epilogue takes column j's
+// accumulator of each product and writes h and the two products (the
+// residuals a backward saves).
+// CHECK-LABEL: func.func @up_weight(
+// CHECK:       %[[H:.+]], %[[G:.+]], %[[U:.+]] = moe.grouped_matmul %{{.*}}, %[[WG:.+]], %{{.*}} up_weight(%[[WU:.+]] : tensor<8x32x48xbf16>) outs(%{{.*}}, %{{.*}}, %{{.*}}) epilogue {
+// CHECK-NEXT:  ^bb0(%[[GA:.+]]: f32, %[[UA:.+]]: f32):
+// CHECK-NEXT:    %[[V:.+]] = arith.mulf %[[GA]], %[[UA]] : f32
+// CHECK-NEXT:    moe.yield %[[V]], %[[GA]], %[[UA]] : f32, f32, f32
+// CHECK-NEXT:  } : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32> -> tensor<144x48xbf16>, tensor<144x48xbf16>, tensor<144x48xbf16>
+// BUF-LABEL:   func.func @up_weight(
+// BUF:         moe.grouped_matmul %{{.*}}, %{{.*}}, %{{.*}} up_weight(%{{.*}} : memref<8x32x48xbf16>) outs(%{{.*}}, %{{.*}}, %{{.*}}) epilogue {
+// BUF:         } : memref<144x32xbf16>, memref<8x32x48xbf16>, memref<8xi32> -> memref<144x48xbf16>, memref<144x48xbf16>, memref<144x48xbf16>
+func.func @up_weight(%xs: tensor<144x32xbf16>, %wg: tensor<8x32x48xbf16>, %wu: tensor<8x32x48xbf16>, %sizes: tensor<8xi32>) -> (tensor<144x48xbf16>, tensor<144x48xbf16>, tensor<144x48xbf16>) {
+  %e0 = tensor.empty() : tensor<144x48xbf16>
+  %e1 = tensor.empty() : tensor<144x48xbf16>
+  %e2 = tensor.empty() : tensor<144x48xbf16>
+  %h, %g, %u = moe.grouped_matmul %xs, %wg, %sizes up_weight(%wu : tensor<8x32x48xbf16>) outs(%e0, %e1, %e2) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %v = arith.mulf %gate, %up : f32
+    moe.yield %v, %gate, %up : f32, f32, f32
+  } : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32> -> tensor<144x48xbf16>, tensor<144x48xbf16>, tensor<144x48xbf16>
+  return %h, %g, %u : tensor<144x48xbf16>, tensor<144x48xbf16>, tensor<144x48xbf16>
+}

@@ -214,3 +214,63 @@ func.func @too_many_destinations(%xs: tensor<16x32xbf16>, %w: tensor<2x32x48xbf1
   } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>, tensor<16x48xbf16>, tensor<16x48xbf16>, tensor<16x48xbf16>
   return
 }
+
+// -----
+
+func.func @up_weight_of_another_type(%xs: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x64xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'up_weight' must have b's type tensor<2x32x48xbf16>, got tensor<2x32x64xbf16>}}
+  %h = moe.grouped_matmul %xs, %wg, %s up_weight(%wu : tensor<2x32x64xbf16>) outs(%init) epilogue {
+  ^bb0(%g: f32, %u: f32):
+    %v = arith.mulf %g, %u : f32
+    moe.yield %v : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @up_weight_without_epilogue(%xs: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'up_weight' pairs its product with b's for the epilogue, but the op has no epilogue region}}
+  %h = moe.grouped_matmul %xs, %wg, %s up_weight(%wu : tensor<2x32x48xbf16>) outs(%init) : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @up_weight_needs_two_arguments(%xs: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op epilogue takes 2 f32 argument(s) (2 accumulators: gate and up halves), got 1}}
+  %h = moe.grouped_matmul %xs, %wg, %s up_weight(%wu : tensor<2x32x48xbf16>) outs(%init) epilogue {
+  ^bb0(%acc: f32):
+    moe.yield %acc : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x48xbf16>
+  return
+}
+
+// -----
+
+func.func @up_weight_output_halved(%xs: tensor<16x32xbf16>, %wg: tensor<2x32x48xbf16>, %wu: tensor<2x32x48xbf16>, %s: tensor<2xi32>) {
+  %init = tensor.empty() : tensor<16x24xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op result 'c' must be [16, 48] of bf16 ([R, N]: gate and up weights of N columns each)}}
+  %h = moe.grouped_matmul %xs, %wg, %s up_weight(%wu : tensor<2x32x48xbf16>) outs(%init) epilogue {
+  ^bb0(%g: f32, %u: f32):
+    %v = arith.mulf %g, %u : f32
+    moe.yield %v : f32
+  } : tensor<16x32xbf16>, tensor<2x32x48xbf16>, tensor<2xi32> -> tensor<16x24xbf16>
+  return
+}
+
+// -----
+
+func.func @up_weight_fp8(%xs: tensor<16x32xf8E4M3FN>, %wg: tensor<2x48x32xf8E4M3FN>, %wu: tensor<2x48x32xf8E4M3FN>, %s: tensor<2xi32>, %sa: tensor<f32>, %sb: tensor<f32>) {
+  %init = tensor.empty() : tensor<16x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op 'up_weight' is not supported with FP8 operands (scales)}}
+  %h = moe.grouped_matmul %xs, %wg, %s scales(%sa, %sb) up_weight(%wu : tensor<2x48x32xf8E4M3FN>) outs(%init) epilogue {
+  ^bb0(%g: f32, %u: f32):
+    %v = arith.mulf %g, %u : f32
+    moe.yield %v : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<16x32xf8E4M3FN>, tensor<2x48x32xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<f32> -> tensor<16x48xbf16>
+  return
+}

@@ -37,7 +37,7 @@ func.func @permute_rows(%x: memref<4x2xf32>, %i: memref<4x2xi32>, %p: memref<8x2
 
 func.func @one_scale(%a: memref<16x256xf8E4M3FN>, %b: memref<2x256x128xf8E4M3FN>, %n: memref<2xi32>, %as: memref<f32>, %c: memref<16x128xbf16>) {
   // expected-error @+1 {{'moe.grouped_matmul' op FP8 operands need the scales: 'a_scale' and 'b_scale'}}
-  "moe.grouped_matmul"(%a, %b, %n, %as, %c) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>}> ({})
+  "moe.grouped_matmul"(%a, %b, %n, %as, %c) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 0, 0, 0, 1>}> ({})
       : (memref<16x256xf8E4M3FN>, memref<2x256x128xf8E4M3FN>, memref<2xi32>, memref<f32>, memref<16x128xbf16>) -> ()
   return
 }

@@ -166,7 +166,7 @@ func.func @layer_missing_k(%x: tensor<4x8xbf16>, %wr: tensor<8x4xf32>, %wg: tens
 func.func @grouped_matmul_bad_segments(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>, %s: tensor<2xi32>) {
   %dest15 = tensor.empty() : tensor<8x4xf32>
   // expected-error @+1 {{'moe.grouped_matmul' op operand count (4) does not match with the total size (5) specified in attribute 'operandSegmentSizes'}}
-  %0 = "moe.grouped_matmul"(%a, %b, %s, %dest15) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>}> ({}) : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  %0 = "moe.grouped_matmul"(%a, %b, %s, %dest15) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 0, 0, 0, 1>}> ({}) : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>, tensor<8x4xf32>) -> tensor<8x4xf32>
   return
 }
 
@@ -1188,7 +1188,7 @@ func.func @grouped_matmul_fp8_without_scales(%a: tensor<8x4xf8E4M3FN>, %b: tenso
 func.func @grouped_matmul_fp8_one_scale(%a: tensor<8x4xf8E4M3FN>, %b: tensor<2x4x4xf8E4M3FN>, %s: tensor<2xi32>, %sc: tensor<f32>) {
   %dest44 = tensor.empty() : tensor<8x4xbf16>
   // expected-error @+1 {{'moe.grouped_matmul' op FP8 operands need the scales: 'a_scale' and 'b_scale'}}
-  %0 = "moe.grouped_matmul"(%a, %b, %s, %sc, %dest44) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>}> ({}) : (tensor<8x4xf8E4M3FN>, tensor<2x4x4xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<8x4xbf16>) -> tensor<8x4xbf16>
+  %0 = "moe.grouped_matmul"(%a, %b, %s, %sc, %dest44) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 0, 0, 0, 1>}> ({}) : (tensor<8x4xf8E4M3FN>, tensor<2x4x4xf8E4M3FN>, tensor<2xi32>, tensor<f32>, tensor<8x4xbf16>) -> tensor<8x4xbf16>
   return
 }
 

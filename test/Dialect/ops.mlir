@@ -358,7 +358,7 @@ func.func @permute_fp8(%x: tensor<4x256xf8E4M3FN>, %i: tensor<4x2xi32>) -> tenso
 // CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.grouped_matmul %[[ARG0]], %[[ARG1]], %[[ARG2]] outs(%[[INIT79]]) : tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32> -> tensor<144x48xbf16>
 // CHECK-NEXT: return %[[V0]] : tensor<144x48xbf16>
 // GENERIC-LABEL: sym_name = "grouped_matmul_kn"
-// GENERIC: "moe.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, weight_layout = #moe<weight_layout kn>}> ({
+// GENERIC: "moe.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 0, 0, 0, 1>, weight_layout = #moe<weight_layout kn>}> ({
 // GENERIC-NEXT: }) : (tensor<144x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32>, tensor<144x48xbf16>) -> tensor<144x48xbf16>
 func.func @grouped_matmul_kn(%a: tensor<144x32xbf16>, %b: tensor<8x32x48xbf16>, %s: tensor<8xi32>) -> tensor<144x48xbf16> {
   %init80 = tensor.empty() : tensor<144x48xbf16>
@@ -404,7 +404,7 @@ func.func @grouped_matmul_dynamic(%a: tensor<?x?xf16>, %b: tensor<?x?x?xf16>, %s
 // CHECK-NEXT: %[[V0:[a-z0-9_]+]] = moe.grouped_matmul %[[ARG0]], %[[ARG1]], %[[ARG2]] scales(%[[ARG3]], %[[ARG4]]) outs(%[[INIT85]]) : tensor<144x256xf8E4M3FN>, tensor<8x256x512xf8E4M3FN>, tensor<8xi32>, tensor<f32>, tensor<f32> -> tensor<144x512xbf16>
 // CHECK-NEXT: return %[[V0]] : tensor<144x512xbf16>
 // GENERIC-LABEL: sym_name = "grouped_matmul_fp8_tensorwise"
-// GENERIC: "moe.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 1>, weight_layout = #moe<weight_layout kn>}>
+// GENERIC: "moe.grouped_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 1, 0, 0, 1>, weight_layout = #moe<weight_layout kn>}>
 func.func @grouped_matmul_fp8_tensorwise(%a: tensor<144x256xf8E4M3FN>, %b: tensor<8x256x512xf8E4M3FN>, %s: tensor<8xi32>, %as: tensor<f32>, %bs: tensor<f32>) -> tensor<144x512xbf16> {
   %init86 = tensor.empty() : tensor<144x512xbf16>
   %0 = moe.grouped_matmul %a, %b, %s scales(%as, %bs) outs(%init86) : tensor<144x256xf8E4M3FN>, tensor<8x256x512xf8E4M3FN>, tensor<8xi32>, tensor<f32>, tensor<f32> -> tensor<144x512xbf16>

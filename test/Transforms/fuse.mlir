@@ -2,7 +2,7 @@
 // grouped matmul becomes that matmul with act(gate) · up in its epilogue;
 // a product with another reader, a two-operand glu, an FP8 matmul and the
 // option turned off leave the graph as it is.
-// RUN: moe-opt %s -split-input-file --moe-fuse | FileCheck %s
+// RUN: moe-opt %s -split-input-file --moe-fuse=gate-up-weights=false | FileCheck %s
 // RUN: moe-opt %s -split-input-file --moe-fuse=gate-up-epilogue=false | FileCheck %s --check-prefix=OFF
 
 // SiLU: silu(g) · u with silu as opmath writes it (g · σ(g)); weight layout
@@ -66,7 +66,8 @@ func.func @product_has_other_reader(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96x
 
 // -----
 
-// Gate and up from two matmuls (two weights): not this fusion.
+// Gate and up from two matmuls (two weights): not this fusion, but
+// gate-up-weights' (fuse-gate-up-weights.mlir), turned off here.
 // CHECK-LABEL: func.func @separate_gate_and_up(
 // CHECK-COUNT-2: moe.grouped_matmul
 // CHECK-NOT:     epilogue

@@ -230,7 +230,7 @@ func.func @property_of_wrong_kind(%s: tensor<4x8xf32>) {
 // -----
 
 func.func @segment_sizes_wrong_length(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>, %s: tensor<2xi32>) {
-  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: invalid properties {operandSegmentSizes = array<i32: 1, 1, 1>} for op moe.grouped_matmul: size mismatch in attribute conversion: 3 vs 8
+  // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: invalid properties {operandSegmentSizes = array<i32: 1, 1, 1>} for op moe.grouped_matmul: size mismatch in attribute conversion: 3 vs 9
   %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
   return
 }
@@ -239,7 +239,7 @@ func.func @segment_sizes_wrong_length(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>
 
 func.func @segment_sizes_negative(%a: tensor<8x4xf32>, %b: tensor<2x4x4xf32>, %s: tensor<2xi32>) {
   // CHECK: {{.*}}malformed.mlir:[[@LINE+1]]:8: error: 'moe.grouped_matmul' op 'operandSegmentSizes' attribute cannot have negative elements
-  %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, -1, 0, 0, 0, 0>}> ({}) : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
+  %0 = "moe.grouped_matmul"(%a, %b, %s) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, -1, 0, 0, 0, 0>}> ({}) : (tensor<8x4xf32>, tensor<2x4x4xf32>, tensor<2xi32>) -> tensor<8x4xf32>
   return
 }
 

@@ -135,6 +135,14 @@ static cl::opt<bool> gemmEpilogueFusion(
              "projection's dgrad epilogue (moe-fuse elementwise-epilogue, "
              "recompute-in-epilogue; =false: keep them apart, to compare)"),
     cl::cat(category));
+static cl::opt<bool> gemmGateUpWeights(
+    "gemm-gate-up-weights", cl::init(true),
+    cl::desc("GPU targets, generated grouped GEMMs: gate and up weights "
+             "apart as one grouped GEMM on both with the gated activation in "
+             "its epilogue, where nothing else reads the gate and up "
+             "products (an inference entry; moe-fuse gate-up-weights; "
+             "=false: two GEMMs and a glu kernel, to compare)"),
+    cl::cat(category));
 static cl::opt<bool> fp8QuantizeWithTranspose(
     "fp8-quantize-with-transpose", cl::init(true),
     cl::desc("GPU targets: quantize a gradient rowwise and columnwise "
@@ -349,6 +357,7 @@ static void addLowering(PassManager &pm, bool gpuTarget, StringRef toolkit) {
     options.gemmPingpong = gemmPingpong;
     options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
     options.gemmEpilogueFusion = gemmEpilogueFusion;
+    options.gemmGateUpWeights = gemmGateUpWeights;
     options.fp8QuantizeWithTranspose = fp8QuantizeWithTranspose;
     options.gemmCtas = gemmCtas;
     options.denseMatmuls = denseMatmuls;

@@ -157,6 +157,13 @@ struct MoeLowerToGpuOptions
                      "recomputed activation in the down projection's dgrad "
                      "epilogue (dh is never stored)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmGateUpWeights{
+      *this, "gemm-gate-up-weights",
+      llvm::cl::desc("moe-fuse's gate-up-weights where the grouped GEMMs are "
+                     "generated: gate and up weights apart as one grouped "
+                     "GEMM with the gated activation in its epilogue, where "
+                     "nothing else reads the gate and up products"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fp8QuantizeWithTranspose{
       *this, "fp8-quantize-with-transpose",
       llvm::cl::desc("moe-fuse's quantize-with-transpose: a gradient's "

@@ -426,7 +426,11 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     each output element to its value, which is then rounded to `c`'s element
     type. Its arguments are, in order: the accumulator of column j; with
     `b`'s N twice `c`'s N (a concatenated gate|up weight), the accumulators
-    of columns j and N_c + j (the "gate" and "up" halves); then, with
+    of columns j and N_c + j (the "gate" and "up" halves); with
+    `up_weight` (`b_up`, of b's type; gate and up stored as two weights, as
+    the example layers keep them), the accumulators of column j of
+    a · b[g] and of a · b_up[g]: the product with the two weights
+    concatenated along N, the concatenation never stored; then, with
     `row_scale` ([R], f32), that row's element; then, for each of the
     `epilogue_inputs` (tensors [R, N_c] of bf16, f16 or f32, N_c being c's
     N), its element (r, j) as f32. It yields one f32 per output through
@@ -463,7 +467,8 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     ```
   }];
   let arguments = !con((ins
-    Moe_Shaped:$a, Moe_Shaped:$b, Moe_Shaped:$group_sizes,
+    Moe_Shaped:$a, Moe_Shaped:$b, Optional<Moe_Shaped>:$b_up,
+    Moe_Shaped:$group_sizes,
     Optional<Moe_Shaped>:$a_scale, Optional<Moe_Shaped>:$b_scale,
     Optional<Moe_Shaped>:$row_scale, Variadic<Moe_Shaped>:$epilogue_inputs),
     Moe_WeightLayoutAttrs, (ins UnitAttr:$accumulate),
@@ -473,6 +478,7 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
   let initReadCondition = "return getAccumulate() && &init == &getOutsMutable()[0];";
   let assemblyFormat = [{
     $a `,` $b `,` $group_sizes (`scales` `(` $a_scale^ `,` $b_scale `)`)?
+    (`up_weight` `(` $b_up^ `:` type($b_up) `)`)?
     (`row_scale` `(` $row_scale^ `:` type($row_scale) `)`)?
     (`epilogue_inputs` `(` $epilogue_inputs^ `:` type($epilogue_inputs) `)`)?
     `outs` `(` $outs `)` (`epilogue` $epilogue^)? attr-dict
@@ -488,8 +494,9 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
     /// scalar op without regions (the verifier's rule; moe-fuse moves
     /// bodies that pass it into epilogues).
     static bool isEpilogueOp(::mlir::Operation &op);
-    /// Accumulators the epilogue takes per output element: 1, or 2 for a
-    /// concatenated gate|up weight (b's N is twice c's N).
+    /// Accumulators the epilogue takes per output element: 1, or 2 for
+    /// gate|up halves (a concatenated weight, b's N twice c's N, or a
+    /// `b_up` weight beside `b`).
     unsigned getAccumulatorsPerOutput();
     /// Whether the operands are FP8 with block scales (not 0-d, tensor-wise
     /// ones).
@@ -498,6 +505,11 @@ def Moe_GroupedMatmulOp : Moe_DpsOp<"grouped_matmul", ["C"],
       return aScale &&
              ::llvm::cast<::mlir::ShapedType>(aScale.getType()).getRank() != 0;
     }
+    /// On buffers with `up_weight`: a new buffer holding b and b_up
+    /// concatenated along N ([G, Kd, 2N] or [G, 2N, Kd]), the one weight of
+    /// gate|up halves, filled at `builder` for lowerings that read the halves
+    /// from one weight (the CPU loops, cuBLASLt); the caller frees it.
+    ::mlir::Value concatenateUpWeight(::mlir::OpBuilder &builder);
     /// Clones the epilogue's ops at `b` with its arguments bound to
     /// `arguments` (calling `onClone` on each clone); returns the values it
     /// yields, one per destination.

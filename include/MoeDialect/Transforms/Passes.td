@@ -212,6 +212,29 @@ def MoeFusePass : Pass<"moe-fuse"> {
     epilogue costs an f32 product buffer, more traffic than the unfused
     bf16 one.
 
+    `gate-up-weights`: a `moe.glu` on two `moe.grouped_matmul` products of
+    the same rows (same `a`, group sizes, weight layout and types; gate and
+    up stored as two weights, as the example layers keep them; no epilogue,
+    FP8 scales or accumulate), read by the glu alone, becomes one grouped
+    matmul on both weights (`up_weight`) whose epilogue computes
+    act(gate) · up from the two accumulators: neither product is stored
+    and the glu's kernel is gone (inference, forward functions without
+    saved products). h is computed from the unrounded accumulators. With
+    `generated-kernels-only`, only where both matmuls get a generated
+    kernel. Part of `moe-lower-to-gpu` where the GEMMs are generated
+    (`gemm-gate-up-weights`): on one H200 the inference layer took 2.49
+    against 2.63 ms (qwen3-30b-a3b) and 2.71 against 3.07 ms (seed-test).
+
+    `gate-up-weights-residuals` (off by default): the same where the
+    products have other readers (the residuals moe-generate-vjp saves for
+    the backward, with recompute=none and with recompute=glu): they become
+    the epilogue's extra destinations, rounded as before, so the glu's
+    reads of them go away. The fused op runs where the glu was, so every
+    other reader must come after it. Off by default: the generated kernel
+    stores extra destinations from the registers after its main loop, and
+    on one H200 the training forward took 2.76 against 2.64 ms
+    (qwen3-30b-a3b) and 3.29 against 3.04 ms (seed-test) with it.
+
     `accumulate-matmuls`: `arith.addf` of two `moe.grouped_matmul` products
     over the same group sizes, each read by the add alone (the gate and up
     halves of a gated FFN's input gradient, dxs = dgate · W_gateᵀ +
@@ -268,6 +291,15 @@ def MoeFusePass : Pass<"moe-fuse"> {
     Option<"gateUpEpilogue", "gate-up-epilogue", "bool", /*default=*/"true",
            "Fold the gated activation of a gate|up grouped matmul into its "
            "epilogue">,
+    Option<"gateUpWeights", "gate-up-weights", "bool", /*default=*/"true",
+           "Fold a glu over two grouped matmuls of the same rows (gate and "
+           "up weights apart) that nothing else reads into one grouped "
+           "matmul on both weights (up_weight)">,
+    Option<"gateUpWeightsResiduals", "gate-up-weights-residuals", "bool",
+           /*default=*/"false",
+           "gate-up-weights also where the gate and up products have other "
+           "readers (the backward's residuals), written as extra "
+           "destinations of the epilogue">,
     Option<"accumulateMatmuls", "accumulate-matmuls", "bool",
            /*default=*/"true",
            "Fold the sum of two grouped matmul products of the same rows "

@@ -101,6 +101,10 @@ struct GroupedGemmConfig {
   /// halves of B ([.., 2N] columns, gate then up); B's tile then holds BN/2
   /// columns of each half and c's tile is BN/2 wide.
   int64_t accumulatorsPerOutput = 1;
+  /// Gate|up halves from two weights (a grouped matmul's `up_weight`): the
+  /// up half's boxes come from b_up's tensor map (bUpSlot) at the gate
+  /// half's coordinates, each weight having N columns (bWeightN).
+  bool upWeight = false;
   /// Whether the epilogue adds c's current value to the product (a grouped
   /// matmul's `accumulate`): c is read as well as written.
   bool accumulate = false;
@@ -226,6 +230,9 @@ struct GroupedGemmConfig {
   /// Columns of c one tile stores, and B's columns (n is c's).
   int64_t outBlockN() const { return blockN / accumulatorsPerOutput; }
   int64_t productN() const { return n * accumulatorsPerOutput; }
+  /// The N extent of one B tensor: the product's, or, with upWeight, each
+  /// weight's.
+  int64_t bWeightN() const { return upWeight ? n : productN(); }
   int64_t nTiles() const { return (n + outBlockN() - 1) / outBlockN(); }
   /// Group-size scan arrays, padded to a multiple of the block's threads.
   int64_t scanLength() const {
@@ -377,12 +384,14 @@ struct GroupedGemmConfig {
   /// TMA descriptors the kernel uses, 16 words each in each CTA's scratch
   /// slot: A's, B's, c's where it TMA-stores (slot 2), and with a second
   /// product a2's and b2's (slots 3 and 4, slot 2 unused without the
-  /// store).
+  /// store), or, with upWeight, b_up's (slot 3).
   static constexpr int64_t aSlot = 0, bSlot = 1, cSlot = 2, a2Slot = 3,
-                           b2Slot = 4;
+                           b2Slot = 4, bUpSlot = 3;
   int64_t tensorMaps() const {
     if (kSecond)
       return 5;
+    if (upWeight)
+      return 4;
     return tmaStore() ? 3 : 2;
   }
   int64_t descriptorWords() const { return 16 * tensorMaps(); }

@@ -623,6 +623,8 @@ private:
       loaded.push_back({GroupedGemmConfig::a2Slot, operands.a2MapWords});
       loaded.push_back({GroupedGemmConfig::b2Slot, operands.b2MapWords});
     }
+    if (config.upWeight)
+      loaded.push_back({GroupedGemmConfig::bUpSlot, operands.bUpMapWords});
     for (auto [slot, words] : loaded)
       for (int64_t i = 0; i < 16; ++i)
         memref::StoreOp::create(b, loc, words[i], operands.descriptorScratch,
@@ -679,8 +681,10 @@ private:
             index(config.consumers() * GroupedGemmConfig::warpgroupSize));
     ifThen(leader, [&] {
       publishDescriptors();
-      OperandMaps first = operandMaps(GroupedGemmConfig::aSlot,
-                                      GroupedGemmConfig::bSlot);
+      OperandMaps first = operandMaps(
+          GroupedGemmConfig::aSlot, GroupedGemmConfig::bSlot,
+          config.upWeight ? std::optional<int64_t>(GroupedGemmConfig::bUpSlot)
+                          : std::nullopt);
       std::optional<OperandMaps> second;
       if (config.kSecond)
         second = operandMaps(GroupedGemmConfig::a2Slot,
@@ -769,36 +773,45 @@ private:
 
   /// The tensor maps of one product's A and B (descriptor slots), fetched
   /// into the cache before the first load.
+  /// `bUp`: GroupedGemmConfig::upWeight's map of the up half (else null).
   struct OperandMaps {
-    Value a, b;
+    Value a, b, bUp;
   };
-  OperandMaps operandMaps(int64_t aSlot, int64_t bSlot) {
+  OperandMaps operandMaps(int64_t aSlot, int64_t bSlot,
+                          std::optional<int64_t> bUpSlot = std::nullopt) {
     OperandMaps maps;
     maps.a = asTensorMap(descriptorAddress(aSlot),
                          tensorMapType(config.aBoxRows(), operandElementType(),
                                        operandBoxColumns()));
-    maps.b = asTensorMap(descriptorAddress(bSlot),
-                         tensorMapType(config.bBoxRows(), operandElementType(),
-                                       operandBoxColumns()));
+    auto bType = tensorMapType(config.bBoxRows(), operandElementType(),
+                               operandBoxColumns());
+    maps.b = asTensorMap(descriptorAddress(bSlot), bType);
     nvgpu::TmaPrefetchOp::create(b, loc, maps.a, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, maps.b, Value());
+    if (bUpSlot) {
+      maps.bUp = asTensorMap(descriptorAddress(*bUpSlot), bType);
+      nvgpu::TmaPrefetchOp::create(b, loc, maps.bUp, Value());
+    }
     return maps;
   }
 
   /// TMA loads of one operand's k-step into its stage, box i from
   /// `origins[i]` along M (or N). A K-major operand (stored [M or N, K]) has
   /// its boxes at (k, origin); an M- or N-major one (stored [K, M or N]) at
-  /// (origin, k). TMA coordinates are innermost first.
+  /// (origin, k). TMA coordinates are innermost first. With `upMap`, boxes
+  /// from `firstUpBox` on come from that map (GroupedGemmConfig::upWeight).
   void loadOperand(Value map, Value stageOffset, bool kMajor, int64_t boxRows,
-                   ArrayRef<Value> origins, Value k, Value barrier) {
+                   ArrayRef<Value> origins, Value k, Value barrier,
+                   Value upMap = Value(), int64_t firstUpBox = 0) {
     for (auto [box, origin] : llvm::enumerate(origins)) {
+      Value boxMap = upMap && int64_t(box) >= firstUpBox ? upMap : map;
       SmallVector<Value, 2> coordinates;
       if (kMajor)
         coordinates = {k, origin};
       else
         coordinates = {origin, k};
       nvgpu::TmaAsyncLoadOp::create(b, loc, stageBox(stageOffset, boxRows, box),
-                                    fullBarriers, map, coordinates, barrier,
+                                    fullBarriers, boxMap, coordinates, barrier,
                                     Value(), Value());
     }
   }
@@ -815,16 +828,19 @@ private:
   /// Where each of B's boxes of tile `t` starts along N (as B is viewed:
   /// [G * N, K] when K-major). With gate|up halves, the first half of the
   /// boxes cover the tile's columns of the gate half and the rest the same
-  /// columns of the up half, N columns further.
+  /// columns of the up half, N columns further (or, with
+  /// GroupedGemmConfig::upWeight, at the same place in b_up).
   SmallVector<Value> bBoxOrigins(const TileCoordinates &t) {
     int64_t perHalf = config.bBoxes() / config.accumulatorsPerOutput;
     Value base = t.colBegin;
     if (config.ragged == RaggedDim::M && config.bKMajor)
-      base = add(mul(t.group, index(config.productN())), base);
+      base = add(mul(t.group, index(config.bWeightN())), base);
+    int64_t halfOffset = config.upWeight ? 0 : config.n;
     SmallVector<Value> origins;
     for (int64_t box = 0; box < config.bBoxes(); ++box) {
       int64_t half = box / perHalf;
-      int64_t offset = half * config.n + (box % perHalf) * config.bBoxColumns();
+      int64_t offset =
+          half * halfOffset + (box % perHalf) * config.bBoxColumns();
       origins.push_back(add(base, index(offset)));
     }
     return origins;
@@ -845,7 +861,8 @@ private:
     loadOperand(maps.a, aStageOffset(stage), config.aKMajor, config.aBoxRows(),
                 aBoxOrigins(t), aK, barrier);
     loadOperand(maps.b, bStageOffset(stage), config.bKMajor, config.bBoxRows(),
-                bBoxOrigins(t), bK, barrier);
+                bBoxOrigins(t), bK, barrier, maps.bUp,
+                config.bBoxes() / config.accumulatorsPerOutput);
   }
 
   /// GroupedGemmConfig::stagedScales: the scales one k-step of tile `t`

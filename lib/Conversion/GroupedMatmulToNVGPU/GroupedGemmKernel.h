@@ -30,6 +30,8 @@ struct GroupedGemmKernelOperands {
   SmallVector<Value, 16> aMapWords, bMapWords, cMapWords;
   /// GroupedGemmConfig::kSecond: the second product's operands' descriptors.
   SmallVector<Value, 16> a2MapWords, b2MapWords;
+  /// GroupedGemmConfig::upWeight: b_up's descriptor.
+  SmallVector<Value, 16> bUpMapWords;
   /// RaggedDim::M only. Null: c holds the accumulators. Else it builds, at
   /// the builder's insertion point, an output element's f32 values (c's,
   /// then one per `extraOutputs`) from its accumulators

@@ -144,6 +144,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices,
   }
   problem.f32Out = c.getElementType().isF32();
   problem.accumulatorsPerOutput = op.getAccumulatorsPerOutput();
+  problem.upWeight = op.getBUp() != nullptr;
   problem.accumulate = op.getAccumulate();
   problem.numCtas = choices.numCtas;
   problem.tmaStoreAllowed = choices.tmaStore;
@@ -424,6 +425,8 @@ GroupedMatmulOp accumulatedProduct(GroupedMatmulOp second,
 struct KernelPlan {
   GroupedGemmConfig config;
   Value a, b, groupSizes, c;
+  /// GroupedGemmConfig::upWeight: the up half's weight, viewed as b is.
+  Value bUp;
   int64_t aRows, aCols, bRows, bCols;
   /// GroupedGemmConfig::kSecond: the second product's operands, viewed as
   /// A and B are, and its op, replaced by the same kernel.
@@ -470,9 +473,11 @@ KernelPlan planKernel(IRRewriter &rewriter, GroupedMatmulOp op,
   plan.c = op.getCInit();
   plan.aRows = config.rows;
   plan.aCols = config.k;
-  // b as [G * K, N] (kn) or [G * N, K] (nk), N the product's columns.
-  plan.bRows = config.groups * (config.bKMajor ? config.productN() : config.k);
-  plan.bCols = config.bKMajor ? config.k : config.productN();
+  // b as [G * K, N] (kn) or [G * N, K] (nk), N the product's columns (each
+  // weight's with upWeight).
+  plan.bUp = op.getBUp();
+  plan.bRows = config.groups * (config.bKMajor ? config.bWeightN() : config.k);
+  plan.bCols = config.bKMajor ? config.k : config.bWeightN();
   if (op.getEpilogueBlock()) {
     bool fastMath = choices.epilogueFastMath;
     plan.epilogue = [op, fastMath](OpBuilder &b,
@@ -579,6 +584,8 @@ void generateKernel(IRRewriter &rewriter, Operation *op,
   };
   operands.aMapWords = aMap(plan.a, plan.aCols);
   operands.bMapWords = bMap(plan.b, plan.bRows, plan.bCols);
+  if (config.upWeight)
+    operands.bUpMapWords = bMap(plan.bUp, plan.bRows, plan.bCols);
   if (config.kSecond) {
     operands.a2MapWords = aMap(plan.a2, plan.a2Cols);
     operands.b2MapWords = bMap(plan.b2, plan.b2Rows, plan.b2Cols);

@@ -99,10 +99,14 @@ LogicalResult lower(PermuteRowsOp op, OpBuilder &b) {
 }
 
 LogicalResult lower(GroupedMatmulOp op, OpBuilder &b) {
+  // Gate and up weights apart: the loops read the halves from one weight.
+  Value weight = op.getBUp() ? op.concatenateUpWeight(b) : op.getB();
   emitGroupedMatmul(
-      b, op.getLoc(), op.getWeightLayout(), op.getA(), op.getB(),
+      b, op.getLoc(), op.getWeightLayout(), op.getA(), weight,
       op.getGroupSizes(), op.getAScale(), op.getBScale(), op.getCInit(),
       op.getEpilogueBlock() ? op : GroupedMatmulOp(), op.getAccumulate());
+  if (op.getBUp())
+    memref::DeallocOp::create(b, op.getLoc(), weight);
   return success();
 }
 

@@ -175,6 +175,11 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
           op, "FP8 or transposed weight gradients have no cuBLASLt path");
     Location loc = op.getLoc();
     GroupedCall call = groupedCallOf(op);
+    // Gate and up weights apart: cuBLASLt reads the halves from one weight.
+    Value concatenated;
+    if (auto matmul = dyn_cast<GroupedMatmulOp>(op.getOperation());
+        matmul && matmul.getBUp())
+      call.second = concatenated = matmul.concatenateUpWeight(rewriter);
     Value product = productBuffer(rewriter, op);
     Value unrounded = product ? Value() : f32Output(rewriter, op, call.out);
     Value out = product ? product : unrounded ? unrounded : call.out;
@@ -192,6 +197,8 @@ struct GroupedOpToRuntime : OpConversionPattern<OpTy> {
       roundInto(rewriter, loc, unrounded, call.out);
       memref::DeallocOp::create(rewriter, loc, unrounded);
     }
+    if (concatenated)
+      memref::DeallocOp::create(rewriter, loc, concatenated);
     rewriter.eraseOp(op);
     return success();
   }

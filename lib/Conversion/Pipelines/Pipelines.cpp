@@ -144,7 +144,8 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
                                       bool splitReductions = false,
                                       GemmFusion fuse = GemmFusion::none,
                                       bool epilogueFusion = true,
-                                      bool quantizeWithTranspose = false) {
+                                      bool quantizeWithTranspose = false,
+                                      bool gateUpWeights = true) {
   // Private helpers (func.call) are inlined: a memref returned across the
   // bare-pointer calling convention loses its aligned pointer.
   pm.addPass(std::make_unique<CheckDimIndicesPass>());
@@ -165,6 +166,7 @@ static void buildMoeBufferizePipeline(OpPassManager &pm, bool outParams,
     bool gemms = fuse != GemmFusion::none;
     moe::MoeFusePassOptions fusions;
     fusions.gateUpEpilogue = gemms;
+    fusions.gateUpWeights = gemms && gateUpWeights;
     fusions.accumulateMatmuls = gemms;
     fusions.generatedKernelsOnly = fuse == GemmFusion::generatedKernelsOnly;
     fusions.elementwiseEpilogue = gemms && epilogueFusion;
@@ -296,7 +298,8 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
                             : autoGemms    ? GemmFusion::generatedKernelsOnly
                                            : GemmFusion::none,
                             options.gemmEpilogueFusion,
-                            options.fp8QuantizeWithTranspose);
+                            options.fp8QuantizeWithTranspose,
+                            options.gemmGateUpWeights);
   pm.addPass(moe::createMoeNameKernelSourcesPass());
   if (generatedGemms || autoGemms) {
     moe::ConvertGroupedMatmulToNVGPUPassOptions gemms;

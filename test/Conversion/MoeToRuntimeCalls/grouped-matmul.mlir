@@ -316,6 +316,34 @@ func.func @gmm_gated_epilogue(%a: memref<16x32xbf16>, %b: memref<4x32x96xbf16>, 
 
 // -----
 
+// Gate and up as two weights (up_weight): cuBLASLt reads the halves from
+// one weight, so the two are copied side by side into a temporary
+// [G, K, 2F] first (then as above), freed after the epilogue.
+// FOLD-LABEL: func.func @gmm_up_weight(
+// FOLD-SAME:    %[[A:[^:]+]]: memref<16x32xbf16>, %[[BG:[^:]+]]: memref<4x32x48xbf16>, %[[BU:[^:]+]]: memref<4x32x48xbf16>, %[[N:[^:]+]]: memref<4xi32>, %[[C:[^:]+]]: memref<16x48xbf16>)
+// FOLD:         %[[W:.*]] = memref.alloc() : memref<4x32x96xbf16>
+// FOLD:         %[[GATE:.*]] = memref.subview %[[W]][0, 0, 0] [4, 32, 48] [1, 1, 1]
+// FOLD:         linalg.copy ins(%[[BG]] : memref<4x32x48xbf16>) outs(%[[GATE]] :
+// FOLD:         %[[UP:.*]] = memref.subview %[[W]][0, 0, 48] [4, 32, 48] [1, 1, 1]
+// FOLD:         linalg.copy ins(%[[BU]] : memref<4x32x48xbf16>) outs(%[[UP]] :
+// FOLD:         %[[P:.*]] = memref.alloc() : memref<16x96xf32>
+// FOLD:         %[[WP:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// FOLD:         call @moert_entry_grouped_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i64, %c32_i64, %c96_i64, %c0_i32, %{{.*}}, %c1_i32, %c16_i64)
+// FOLD:         scf.parallel
+// FOLD:           arith.addi %{{.*}}, %c48 : index
+// FOLD:         memref.dealloc %[[P]] : memref<16x96xf32>
+// FOLD-NEXT:    memref.dealloc %[[W]] : memref<4x32x96xbf16>
+func.func @gmm_up_weight(%a: memref<16x32xbf16>, %bg: memref<4x32x48xbf16>, %bu: memref<4x32x48xbf16>, %n: memref<4xi32>, %c: memref<16x48xbf16>) {
+  moe.grouped_matmul %a, %bg, %n up_weight(%bu : memref<4x32x48xbf16>) outs(%c) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %h = arith.mulf %gate, %up : f32
+    moe.yield %h : f32
+  } : memref<16x32xbf16>, memref<4x32x48xbf16>, memref<4xi32> -> memref<16x48xbf16>
+  return
+}
+
+// -----
+
 // Epilogue inputs and a second destination: the same loop over c loads each
 // input's element (widened to f32) and stores every destination, each
 // rounded to its own element type.

@@ -223,6 +223,37 @@ func.func @gated_nk_scaled(%a: tensor<1024x256xbf16>, %b: tensor<2x384x256xbf16>
   } {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x384x256xbf16>, tensor<2xi32> -> tensor<1024x192xf32>
   return %c : tensor<1024x192xf32>
 }
+// Gate and up as two weights (up_weight, moe-fuse gate-up-weights): b_up's
+// boxes come from a tensor map of their own. up_weight_kn: F = 160 (the
+// second 64-column output tile partial), skewed sizes, three destinations
+// stored from the registers: h, gate (bf16) and up (f32), as the forward
+// writes the residuals; up_weight_nk: weight_layout nk, 128-row tiles.
+func.func @up_weight_kn(%a: tensor<512x128xbf16>, %bg: tensor<8x128x160xbf16>, %bu: tensor<8x128x160xbf16>, %sizes: tensor<8xi32> {moe.name = "sizes"}) -> (tensor<512x160xbf16>, tensor<512x160xbf16>, tensor<512x160xf32>) {
+  %e0 = tensor.empty() : tensor<512x160xbf16>
+  %e1 = tensor.empty() : tensor<512x160xbf16>
+  %e2 = tensor.empty() : tensor<512x160xf32>
+  %h, %g, %u = moe.grouped_matmul %a, %bg, %sizes up_weight(%bu : tensor<8x128x160xbf16>) outs(%e0, %e1, %e2) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v, %gate, %up : f32, f32, f32
+  } : tensor<512x128xbf16>, tensor<8x128x160xbf16>, tensor<8xi32> -> tensor<512x160xbf16>, tensor<512x160xbf16>, tensor<512x160xf32>
+  return %h, %g, %u : tensor<512x160xbf16>, tensor<512x160xbf16>, tensor<512x160xf32>
+}
+func.func @up_weight_nk(%a: tensor<1024x256xbf16>, %bg: tensor<2x192x256xbf16>, %bu: tensor<2x192x256xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> tensor<1024x192xbf16> {
+  %e = tensor.empty() : tensor<1024x192xbf16>
+  %c = moe.grouped_matmul %a, %bg, %sizes up_weight(%bu : tensor<2x192x256xbf16>) outs(%e) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %r = arith.maximumf %gate, %up : f32
+    %v = arith.mulf %r, %up : f32
+    moe.yield %v : f32
+  } {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x192x256xbf16>, tensor<2xi32> -> tensor<1024x192xbf16>
+  return %c : tensor<1024x192xbf16>
+}
 // The activation adjoint in the epilogue (moe-fuse elementwise-epilogue and
 // recompute-in-epilogue): dh = dy · W_downᵀ (nk) with the saved gate (bf16)
 // and up (f32) as epilogue inputs, and three destinations: d_gate (bf16),

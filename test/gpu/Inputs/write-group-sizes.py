@@ -33,6 +33,8 @@ SIZES = {
     "wgrad_one_group": [0, 0, 512, 0],
     "gated_silu": SKEWED,
     "gated_nk_scaled": [700, 324],
+    "up_weight_kn": SKEWED,
+    "up_weight_nk": [700, 324],
     "row_scaled": SKEWED,
     "glu_adjoint": SKEWED,
     "glu_adjoint_pingpong": [600, 324],
