@@ -95,7 +95,8 @@ static int64_t weightGradRows(moe::GroupedWeightGradOp wg) {
 }
 
 /// Expert-FFN FLOPs: 6·T·K·H·F per moe.layer, 2·rows·Kd·N per grouped
-/// matmul and per grouped weight gradient (saturated at INT64_MAX; dynamic
+/// matmul (N of its product: 2F for gate|up halves) and per grouped weight
+/// gradient (saturated at INT64_MAX; dynamic
 /// sizes count 0).
 static int64_t expertFlops(func::FuncOp func) {
   uint64_t flops = 0;
@@ -109,8 +110,11 @@ static int64_t expertFlops(func::FuncOp func) {
           {6, x.getDimSize(0), int64_t(layer.getK()), x.getDimSize(1), f});
     } else if (auto mm = dyn_cast<moe::GroupedMatmulOp>(op)) {
       auto a = mm.getA().getType();
+      // The product's N: c's, twice over for gate|up halves (an epilogue
+      // pairing two accumulators per output).
       opFlops = sizeProduct({2, tokenRows(mm.getA()), a.getDimSize(1),
-                             mm.getC().getType().getDimSize(1)});
+                             mm.getC().getType().getDimSize(1),
+                             int64_t(mm.getAccumulatorsPerOutput())});
     } else if (auto wg = dyn_cast<moe::GroupedWeightGradOp>(op)) {
       // Kd and N: the non-row dimension of a and dc.
       int64_t col = wg.getTransposedOperands() ? 0 : 1;

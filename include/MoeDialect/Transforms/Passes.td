@@ -222,8 +222,8 @@ def MoeFusePass : Pass<"moe-fuse"> {
     saved products). h is computed from the unrounded accumulators. With
     `generated-kernels-only`, only where both matmuls get a generated
     kernel. Part of `moe-lower-to-gpu` where the GEMMs are generated
-    (`gemm-gate-up-weights`): on one H200 the inference layer took 2.49
-    against 2.63 ms (qwen3-30b-a3b) and 2.71 against 3.07 ms (seed-test).
+    (`gemm-gate-up-weights`): on one H200 the inference layer took 2.51
+    against 2.62 ms (qwen3-30b-a3b) and 2.61 against 3.03 ms (seed-test).
 
     `gate-up-weights-residuals` (off by default): the same where the
     products have other readers (the residuals moe-generate-vjp saves for
@@ -231,9 +231,9 @@ def MoeFusePass : Pass<"moe-fuse"> {
     the epilogue's extra destinations, rounded as before, so the glu's
     reads of them go away. The fused op runs where the glu was, so every
     other reader must come after it. Off by default: the generated kernel
-    stores extra destinations from the registers after its main loop, and
-    on one H200 the training forward took 2.76 against 2.64 ms
-    (qwen3-30b-a3b) and 3.29 against 3.04 ms (seed-test) with it.
+    stores extra destinations from the registers, and on one H200 the
+    training forward took 2.57 against 2.59 ms (qwen3-30b-a3b) and 3.18
+    against 3.05 ms (seed-test) with it.
 
     `accumulate-matmuls`: `arith.addf` of two `moe.grouped_matmul` products
     over the same group sizes, each read by the add alone (the gate and up

@@ -303,7 +303,11 @@ struct GroupedGemmConfig {
   /// outputs (the epilogue stages bf16 boxes; without TMA stores, as in
   /// sanitizer builds, threads store every block from the boxes),
   /// `accumulate` (c's prefetched values take the registers),
-  /// gate|up pairs (their activation's temporaries). RaggedDim::M: not
+  /// gate|up halves of one concatenated weight (their activation's
+  /// temporaries; halves from two weights, upWeight, run pingpong: on one
+  /// H200 their epilogue's extra destinations, the saved gate and up, cost
+  /// the cooperative kernel about 270 us at qwen3-30b-a3b's fc1, and
+  /// ptxas keeps the kernel at 168 registers without spills). RaggedDim::M: not
   /// where a k-step's rows of an N-major B past K need zeroing (the
   /// consumers zero them together), nor with fewer than 4 k-steps (LLVM
   /// peels or unrolls so short a main loop behind a test of its trip
@@ -315,7 +319,8 @@ struct GroupedGemmConfig {
   /// most.
   bool pingpong() const {
     bool tile = pingpongAllowed && blockM == 128 && blockN == 128 &&
-                !f32Out && !fp8() && !accumulate && accumulatorsPerOutput == 1;
+                !f32Out && !fp8() && !accumulate &&
+                (accumulatorsPerOutput == 1 || upWeight);
     if (ragged == RaggedDim::K)
       return tile;
     return tile && kTailRows(k) == 0 && kTailRows(kSecond) == 0 &&

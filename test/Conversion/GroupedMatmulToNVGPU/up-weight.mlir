@@ -63,3 +63,27 @@ func.func @up_weight_nk(%a: memref<1024x256xbf16>, %bg: memref<2x192x256xbf16>, 
   } {weight_layout = #moe<weight_layout nk>} : memref<1024x256xbf16>, memref<2x192x256xbf16>, memref<2xi32> -> memref<1024x192xbf16>
   return
 }
+
+// -----
+
+// 128 x 128 tiles of 4 k-steps (K = 256, groups of 512 rows on average):
+// pingpong, as for one weight (pingpong.mlir): a spare fifth empty barrier,
+// each consumer warpgroup taking every other tile of the CTA, and the two
+// maps' boxes loaded per k-step as above.
+// CHECK-LABEL: func.func @up_weight_pingpong
+// CHECK:         nvgpu.mbarrier.init %[[EMPTY:.*]][%c4], %c128, predicate
+// CHECK:         nvgpu.tma.prefetch.descriptor %[[AMAP:[0-9]+]] :
+// CHECK-NEXT:    nvgpu.tma.prefetch.descriptor %[[BMAP:[0-9]+]] :
+// CHECK:         nvgpu.tma.prefetch.descriptor %[[UPMAP:[0-9]+]] :
+// CHECK:             nvgpu.tma.async.load %[[BMAP]][%[[COL:.*]], %[[BK:.*]]], {{.*}} : <tensor = memref<64x64xbf16
+// CHECK:             nvgpu.tma.async.load %[[UPMAP]][%[[COL]], %[[BK]]], {{.*}} : <tensor = memref<64x64xbf16
+// CHECK:         %[[CONSUMER:.*]] = arith.divui %thread_id_x, %c128 : index
+// CHECK:         scf.for %{{.*}} = %[[CONSUMER]] to %{{.*}} step %c2 {
+func.func @up_weight_pingpong(%a: memref<1024x256xbf16>, %bg: memref<2x256x192xbf16>, %bu: memref<2x256x192xbf16>, %n: memref<2xi32>, %c: memref<1024x192xbf16>, %g: memref<1024x192xbf16>, %u: memref<1024x192xbf16>) {
+  moe.grouped_matmul %a, %bg, %n up_weight(%bu : memref<2x256x192xbf16>) outs(%c, %g, %u) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %v = arith.mulf %gate, %up : f32
+    moe.yield %v, %gate, %up : f32, f32, f32
+  } : memref<1024x256xbf16>, memref<2x256x192xbf16>, memref<2xi32> -> memref<1024x192xbf16>, memref<1024x192xbf16>, memref<1024x192xbf16>
+  return
+}

@@ -254,6 +254,25 @@ func.func @up_weight_nk(%a: tensor<1024x256xbf16>, %bg: tensor<2x192x256xbf16>, 
   } {weight_layout = #moe<weight_layout nk>} : tensor<1024x256xbf16>, tensor<2x192x256xbf16>, tensor<2xi32> -> tensor<1024x192xbf16>
   return %c : tensor<1024x192xbf16>
 }
+// up_weight_pingpong: 128 x 128 tiles of 4 k-steps (pingpong: each
+// consumer warpgroup runs whole tiles, the epilogue of one overlapping the
+// other's main loop), groups of 700 and 324 rows, three destinations.
+func.func @up_weight_pingpong(%a: tensor<1024x256xbf16>, %bg: tensor<2x256x192xbf16>, %bu: tensor<2x256x192xbf16>, %sizes: tensor<2xi32> {moe.name = "sizes"}) -> (tensor<1024x192xbf16>, tensor<1024x192xbf16>, tensor<1024x192xbf16>) {
+  %e0 = tensor.empty() : tensor<1024x192xbf16>
+  %e1 = tensor.empty() : tensor<1024x192xbf16>
+  %e2 = tensor.empty() : tensor<1024x192xbf16>
+  %h, %g, %u = moe.grouped_matmul %a, %bg, %sizes up_weight(%bu : tensor<2x256x192xbf16>) outs(%e0, %e1, %e2) epilogue {
+  ^bb0(%gate: f32, %up: f32):
+    %neg = arith.negf %gate : f32
+    %exp = math.exp %neg : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %exp : f32
+    %silu = arith.divf %gate, %den : f32
+    %v = arith.mulf %silu, %up : f32
+    moe.yield %v, %gate, %up : f32, f32, f32
+  } : tensor<1024x256xbf16>, tensor<2x256x192xbf16>, tensor<2xi32> -> tensor<1024x192xbf16>, tensor<1024x192xbf16>, tensor<1024x192xbf16>
+  return %h, %g, %u : tensor<1024x192xbf16>, tensor<1024x192xbf16>, tensor<1024x192xbf16>
+}
 // The activation adjoint in the epilogue (moe-fuse elementwise-epilogue and
 // recompute-in-epilogue): dh = dy · W_downᵀ (nk) with the saved gate (bf16)
 // and up (f32) as epilogue inputs, and three destinations: d_gate (bf16),

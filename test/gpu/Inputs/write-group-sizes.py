@@ -35,6 +35,7 @@ SIZES = {
     "gated_nk_scaled": [700, 324],
     "up_weight_kn": SKEWED,
     "up_weight_nk": [700, 324],
+    "up_weight_pingpong": [700, 324],
     "row_scaled": SKEWED,
     "glu_adjoint": SKEWED,
     "glu_adjoint_pingpong": [600, 324],
