@@ -57,6 +57,26 @@ using namespace mlir::moe;
 
 namespace {
 
+/// The epilogue region of a gate|up grouped matmul: `fused`'s block taking
+/// the gate and up accumulators, and act(gate) · up built in it at
+/// `rewriter` (opmath::buildActivation, the formula the glu itself lowers
+/// to); the caller yields.
+struct GluEpilogue {
+  Value gate, up, h;
+};
+GluEpilogue buildGluEpilogue(PatternRewriter &rewriter, Location loc,
+                             GroupedMatmulOp fused, Activation activation) {
+  Block *body = rewriter.createBlock(&fused.getEpilogue());
+  Type f32 = rewriter.getF32Type();
+  GluEpilogue epilogue;
+  epilogue.gate = body->addArgument(f32, loc);
+  epilogue.up = body->addArgument(f32, loc);
+  Value activated =
+      opmath::buildActivation(rewriter, loc, activation, epilogue.gate);
+  epilogue.h = arith::MulFOp::create(rewriter, loc, activated, epilogue.up);
+  return epilogue;
+}
+
 struct GateUpEpilogue : OpRewritePattern<GluOp> {
   GateUpEpilogue(MLIRContext *ctx, bool generatedKernelsOnly)
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
@@ -82,17 +102,13 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     Location loc = rewriter.getFusedLoc({product.getLoc(), glu.getLoc()});
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, glu.getH().getType(), product.getA(), product.getB(),
-        /*b_up=*/Value(), product.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(),
-        /*epilogue_inputs=*/ValueRange(), product.getWeightLayoutAttr(),
+        /*b_up=*/Value(), product.getGroupSizes(), Value(), Value(),
+        /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
+        product.getWeightLayoutAttr(),
         /*accumulate=*/UnitAttr(), glu.getHInit());
-    Block *body = rewriter.createBlock(&fused.getEpilogue());
-    Type f32 = rewriter.getF32Type();
-    Value gate = body->addArgument(f32, loc);
-    Value up = body->addArgument(f32, loc);
-    Value activated =
-        opmath::buildActivation(rewriter, loc, glu.getActivation(), gate);
-    Value h = arith::MulFOp::create(rewriter, loc, activated, up);
-    YieldOp::create(rewriter, loc, h);
+    GluEpilogue epilogue =
+        buildGluEpilogue(rewriter, loc, fused, glu.getActivation());
+    YieldOp::create(rewriter, loc, epilogue.h);
     rewriter.replaceOp(glu, fused.getResults());
     rewriter.eraseOp(product);
     return success();
@@ -129,7 +145,8 @@ struct GateUpWeights : OpRewritePattern<GluOp> {
     if (!gate || !up || gate == up)
       return rewriter.notifyMatchFailure(
           glu, "gate and up are not two plain grouped matmul products");
-    if (gate.getA() != up.getA() || gate.getGroupSizes() != up.getGroupSizes() ||
+    if (gate.getA() != up.getA() ||
+        gate.getGroupSizes() != up.getGroupSizes() ||
         gate.getWeightLayout() != up.getWeightLayout() ||
         gate.getB().getType() != up.getB().getType() ||
         gate.getC().getType() != up.getC().getType() ||
@@ -165,16 +182,11 @@ struct GateUpWeights : OpRewritePattern<GluOp> {
         up.getB(), gate.getGroupSizes(), Value(), Value(),
         /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
         gate.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(), outs);
-    Block *body = rewriter.createBlock(&fused.getEpilogue());
-    Type f32 = rewriter.getF32Type();
-    Value gateAcc = body->addArgument(f32, loc);
-    Value upAcc = body->addArgument(f32, loc);
-    Value activated =
-        opmath::buildActivation(rewriter, loc, glu.getActivation(), gateAcc);
-    SmallVector<Value, 3> yielded = {
-        arith::MulFOp::create(rewriter, loc, activated, upAcc)};
+    GluEpilogue epilogue =
+        buildGluEpilogue(rewriter, loc, fused, glu.getActivation());
+    SmallVector<Value, 3> yielded = {epilogue.h};
     for (GroupedMatmulOp product : saved)
-      yielded.push_back(product == gate ? gateAcc : upAcc);
+      yielded.push_back(product == gate ? epilogue.gate : epilogue.up);
     YieldOp::create(rewriter, loc, yielded);
     rewriter.replaceOp(glu, fused.getResult(0));
     for (GroupedMatmulOp product : {gate, up}) {
@@ -266,7 +278,8 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
     Location loc = rewriter.getFusedLoc({second.getLoc(), add.getLoc()});
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, add.getType(), second.getA(), second.getB(),
-        second.getBUp(), second.getGroupSizes(), second.getAScale(), second.getBScale(),
+        second.getBUp(), second.getGroupSizes(), second.getAScale(),
+        second.getBScale(),
         /*row_scale=*/Value(), /*epilogue_inputs=*/ValueRange(),
         second.getWeightLayoutAttr(), rewriter.getUnitAttr(), first.getC());
     rewriter.replaceOp(add, fused.getResults());
@@ -363,7 +376,8 @@ struct ElementwiseEpilogue : OpRewritePattern<linalg::GenericOp> {
     rewriter.setInsertionPoint(mm);
     auto fused = GroupedMatmulOp::create(
         rewriter, loc, generic.getResultTypes(), mm.getA(), mm.getB(),
-        mm.getBUp(), mm.getGroupSizes(), Value(), Value(), /*row_scale=*/Value(), inputs,
+        mm.getBUp(), mm.getGroupSizes(), Value(), Value(),
+        /*row_scale=*/Value(), inputs,
         mm.getWeightLayoutAttr(), /*accumulate=*/UnitAttr(),
         emptyTensors(rewriter, loc, generic.getResultTypes()));
     Type f32 = rewriter.getF32Type();
