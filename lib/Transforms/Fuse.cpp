@@ -77,6 +77,18 @@ GluEpilogue buildGluEpilogue(PatternRewriter &rewriter, Location loc,
   return epilogue;
 }
 
+/// `v` as the product of a plain grouped matmul (no epilogue, FP8 scales or
+/// accumulate) on tensors, one that gemm=auto generates where
+/// `generatedKernelsOnly`; else null.
+GroupedMatmulOp plainProduct(Value v, bool generatedKernelsOnly) {
+  auto mm = v.getDefiningOp<GroupedMatmulOp>();
+  if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
+      mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
+      (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
+    return GroupedMatmulOp();
+  return mm;
+}
+
 struct GateUpEpilogue : OpRewritePattern<GluOp> {
   GateUpEpilogue(MLIRContext *ctx, bool generatedKernelsOnly)
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
@@ -87,14 +99,11 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     if (!glu.hasPureTensorSemantics() || glu.getUp())
       return rewriter.notifyMatchFailure(glu,
                                          "not a glu on one [R, 2F] tensor");
-    auto product = glu.getGate().getDefiningOp<GroupedMatmulOp>();
-    if (!product || !product.hasPureTensorSemantics() ||
-        product.getEpilogueBlock() || product.getAScale())
+    GroupedMatmulOp product = plainProduct(glu.getGate(), generatedKernelsOnly);
+    if (!product)
       return rewriter.notifyMatchFailure(
-          glu, "gate|up is not a bf16/f32 grouped matmul without an epilogue");
-    if (generatedKernelsOnly && !autoPrefersGeneratedKernel(product))
-      return rewriter.notifyMatchFailure(
-          glu, "gemm=auto leaves this grouped matmul to cuBLASLt");
+          glu, "gate|up is not a plain bf16/f32 grouped matmul product (or "
+               "gemm=auto leaves it to cuBLASLt)");
     if (!glu.getGate().hasOneUse())
       return rewriter.notifyMatchFailure(
           glu, "the [R, 2F] product has readers besides the glu");
@@ -114,18 +123,6 @@ struct GateUpEpilogue : OpRewritePattern<GluOp> {
     return success();
   }
 };
-
-/// `v` as the product of a plain grouped matmul (no epilogue, FP8 scales or
-/// accumulate) on tensors, one that gemm=auto generates where
-/// `generatedKernelsOnly`; else null.
-GroupedMatmulOp plainProduct(Value v, bool generatedKernelsOnly) {
-  auto mm = v.getDefiningOp<GroupedMatmulOp>();
-  if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
-      mm.getAScale() || mm.getAccumulate() || mm->getNumResults() != 1 ||
-      (generatedKernelsOnly && !autoPrefersGeneratedKernel(mm)))
-    return GroupedMatmulOp();
-  return mm;
-}
 
 struct GateUpWeights : OpRewritePattern<GluOp> {
   GateUpWeights(MLIRContext *ctx, bool generatedKernelsOnly, bool residuals)
@@ -214,10 +211,10 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
       : OpRewritePattern(ctx), generatedKernelsOnly(generatedKernelsOnly) {}
   bool generatedKernelsOnly;
 
-  /// `v` as the result of a plain grouped matmul (no epilogue, no tensor-wise
-  /// FP8 scales, not accumulating already) on tensors that only the add
-  /// reads.
-  GroupedMatmulOp plainProduct(Value v) const {
+  /// `v` as the result of a grouped matmul the add may fold (no epilogue, no
+  /// tensor-wise FP8 scales, not accumulating already; unlike plainProduct,
+  /// block-scaled FP8 ones too) on tensors that only the add reads.
+  GroupedMatmulOp addend(Value v) const {
     auto mm = v.getDefiningOp<GroupedMatmulOp>();
     if (!mm || !mm.hasPureTensorSemantics() || mm.getEpilogueBlock() ||
         (mm.getAScale() && !mm.hasBlockScales()) || mm.getAccumulate() ||
@@ -229,8 +226,8 @@ struct AccumulateMatmuls : OpRewritePattern<arith::AddFOp> {
 
   LogicalResult matchAndRewrite(arith::AddFOp add,
                                 PatternRewriter &rewriter) const override {
-    GroupedMatmulOp first = plainProduct(add.getLhs());
-    GroupedMatmulOp second = plainProduct(add.getRhs());
+    GroupedMatmulOp first = addend(add.getLhs());
+    GroupedMatmulOp second = addend(add.getRhs());
     if (!first || !second || first == second)
       return rewriter.notifyMatchFailure(
           add, "not a sum of two plain grouped matmul products");

@@ -85,3 +85,44 @@ func.func @permute(%x: tensor<64x128xbf16>, %indices: tensor<64x2xi32>,
   %h = moe.grouped_matmul %xs, %w_gate, %sizes outs(%h0) : tensor<128x128xbf16>, tensor<4x128x256xbf16>, tensor<4xi32> -> tensor<128x256xbf16>
   return %h : tensor<128x256xbf16>
 }
+
+// -----
+
+// moe-fuse's gate-up-weights (one grouped matmul on w_gate and w_up) ran
+// first: its FP8 form is not supported, so placement asks to run before
+// fusing.
+func.func @moe_layer(%arg0: tensor<64x32xbf16> {moe.name = "x", moe.role = "input"}, %arg1: tensor<32x8xf32> {moe.name = "router_weight", moe.role = "weight"}, %arg2: tensor<8x32x48xbf16> {moe.name = "w_gate", moe.role = "weight"}, %arg3: tensor<8x32x48xbf16> {moe.name = "w_up", moe.role = "weight"}, %arg4: tensor<8x48x32xbf16> {moe.name = "w_down", moe.role = "weight"}) -> (tensor<64x32xbf16> {moe.name = "out", moe.role = "output"}, tensor<f32> {moe.name = "aux_loss", moe.role = "output"}) {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = tensor.empty() : tensor<64x8xf32>
+  %1 = moe.gate %arg0, %arg1 outs(%0) : tensor<64x32xbf16>, tensor<32x8xf32> -> tensor<64x8xf32>
+  %2 = tensor.empty() : tensor<64x8xf32>
+  %3 = moe.route softmax %1 outs(%2) : tensor<64x8xf32> -> tensor<64x8xf32>
+  %4 = tensor.empty() : tensor<64x2xf32>
+  %5 = tensor.empty() : tensor<64x2xi32>
+  %weights, %indices = moe.topk softmax %3 k 2 outs(%4, %5) {normalize = #moe<normalize sum>} : tensor<64x8xf32> -> tensor<64x2xf32>, tensor<64x2xi32>
+  %6 = tensor.empty() : tensor<128x32xbf16>
+  %7 = tensor.empty() : tensor<8xi32>
+  %8 = tensor.empty() : tensor<64x2xi32>
+  %permuted, %group_sizes, %rows = moe.permute %arg0, %indices experts 8 align 1 outs(%6, %7, %8) : tensor<64x32xbf16>, tensor<64x2xi32> -> tensor<128x32xbf16>, tensor<8xi32>, tensor<64x2xi32>
+  %9 = tensor.empty() : tensor<128x48xbf16>
+  // expected-error @+1 {{'moe.grouped_matmul' op moe-fp8-placement: the fc1 fwd GEMM pairs gate and up weights ('up_weight', made by moe-fuse); place FP8 before fusing}}
+  %10 = moe.grouped_matmul %permuted, %arg2, %group_sizes up_weight(%arg3 : tensor<8x32x48xbf16>) outs(%9) epilogue {
+  ^bb0(%arg5: f32, %arg6: f32):
+    %20 = arith.negf %arg5 : f32
+    %21 = math.exp %20 : f32
+    %22 = arith.addf %21, %cst : f32
+    %23 = arith.divf %arg5, %22 : f32
+    %24 = arith.mulf %23, %arg6 : f32
+    moe.yield %24 : f32
+  } : tensor<128x32xbf16>, tensor<8x32x48xbf16>, tensor<8xi32> -> tensor<128x48xbf16>
+  %11 = tensor.empty() : tensor<128x32xbf16>
+  %12 = moe.grouped_matmul %10, %arg4, %group_sizes outs(%11) : tensor<128x48xbf16>, tensor<8x48x32xbf16>, tensor<8xi32> -> tensor<128x32xbf16>
+  %13 = tensor.empty() : tensor<64x32xbf16>
+  %14 = moe.combine %12, %rows, %weights outs(%13) : tensor<128x32xbf16>, tensor<64x2xi32>, tensor<64x2xf32> -> tensor<64x32xbf16>
+  %15 = tensor.empty() : tensor<f32>
+  %16 = moe.aux_loss batch %3, %indices from softmax coeff 1.000000e-02 outs(%15) : tensor<64x8xf32>, tensor<64x2xi32> -> tensor<f32>
+  %17 = tensor.empty() : tensor<f32>
+  %18 = moe.z_loss %1 coeff 1.000000e-03 outs(%17) : tensor<64x8xf32> -> tensor<f32>
+  %19 = arith.addf %16, %18 : tensor<f32>
+  return %14, %19 : tensor<64x32xbf16>, tensor<f32>
+}

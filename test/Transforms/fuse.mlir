@@ -1,7 +1,7 @@
 // moe-fuse gate-up-epilogue: a glu on the one [R, 2F] product of a gate|up
 // grouped matmul becomes that matmul with act(gate) · up in its epilogue;
-// a product with another reader, a two-operand glu, an FP8 matmul and the
-// option turned off leave the graph as it is.
+// a product with another reader, an accumulating product, a two-operand
+// glu, an FP8 matmul and the option turned off leave the graph as it is.
 // RUN: moe-opt %s -split-input-file --moe-fuse=gate-up-weights=false | FileCheck %s
 // RUN: moe-opt %s -split-input-file --moe-fuse=gate-up-epilogue=false | FileCheck %s --check-prefix=OFF
 
@@ -62,6 +62,22 @@ func.func @product_has_other_reader(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96x
   %e1 = tensor.empty() : tensor<16x48xbf16>
   %h = moe.glu silu %gu outs(%e1) : tensor<16x96xbf16> -> tensor<16x48xbf16>
   return %h, %gu : tensor<16x48xbf16>, tensor<16x96xbf16>
+}
+
+// -----
+
+// The product accumulates into a destination (c = c0 + xs · w): an
+// epilogue excludes `accumulate`, so folding the glu would drop c0; not
+// fused.
+// CHECK-LABEL: func.func @accumulating_product(
+// CHECK:         %[[GU:.*]] = moe.grouped_matmul {{.*}} {accumulate} : {{.*}} -> tensor<16x96xbf16>
+// CHECK-NOT:     epilogue
+// CHECK:         moe.glu silu %[[GU]]
+func.func @accumulating_product(%xs: tensor<16x32xbf16>, %w: tensor<2x32x96xbf16>, %s: tensor<2xi32>, %c0: tensor<16x96xbf16>) -> tensor<16x48xbf16> {
+  %gu = moe.grouped_matmul %xs, %w, %s outs(%c0) {accumulate} : tensor<16x32xbf16>, tensor<2x32x96xbf16>, tensor<2xi32> -> tensor<16x96xbf16>
+  %e1 = tensor.empty() : tensor<16x48xbf16>
+  %h = moe.glu silu %gu outs(%e1) : tensor<16x96xbf16> -> tensor<16x48xbf16>
+  return %h : tensor<16x48xbf16>
 }
 
 // -----
