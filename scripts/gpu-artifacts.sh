@@ -67,6 +67,9 @@
 # MOE_GEMM_PINGPONG=false makes both consumer warpgroups share every
 # 128 x 128 tile instead of each running whole tiles in turn (moe-compile
 # --gemm-pingpong; to compare).
+# MOE_GEMM_PAIRED_PROMOTION=false makes blockwise FP8 weight gradients
+# wait for and promote each k-step's product before issuing the next
+# (moe-compile --gemm-paired-promotion; to compare).
 # MOE_DENSE_MATMULS=false keeps the router projection and its adjoint's
 # contractions in the compiler's kernels instead of cuBLASLt (moe-compile
 # --dense-matmuls; for racecheck, which fails inside cuBLASLt's split-K
@@ -111,6 +114,7 @@ STAGES=--gemm-max-stages=${MOE_GEMM_MAX_STAGES:-0}
 TMA_STORE=--gemm-tma-store=${MOE_GEMM_TMA_STORE:-true}
 RACECHECK_LAYOUT=--gemm-racecheck-layout=${MOE_GEMM_RACECHECK_LAYOUT:-false}
 PINGPONG=--gemm-pingpong=${MOE_GEMM_PINGPONG:-true}
+PAIRED=--gemm-paired-promotion=${MOE_GEMM_PAIRED_PROMOTION:-true}
 DENSE=--dense-matmuls=${MOE_DENSE_MATMULS:-true}
 WAITS=--defer-host-waits=${MOE_DEFER_HOST_WAITS:-true}
 FP8_CVT=--fp8-instructions=${MOE_FP8_INSTRUCTIONS:-true}
@@ -122,7 +126,7 @@ RECOMPUTE=${VJP_RECOMPUTE:-none}
 # compile_layer SRC GEMM OUT: an example's layer for $CHIP with the GEMM
 # backend GEMM and every option above.
 compile_layer() {
-  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" "$FP8_CVT" "$BF16_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "$COMBINE_GRAD_QUANTIZE" "${@:4}" -o "$3"
+  "$BIN/moe-compile" --quiet "$1" --target="$CHIP" --gemm="$2" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" "$DENSE" "$WAITS" "$FP8_CVT" "$BF16_CVT" "$GLU_QUANTIZE" "$BOTH_WAYS" "$COMBINE_GRAD_QUANTIZE" "${@:4}" -o "$3"
 }
 mkdir -p "$OUT/gpu" "$OUT/check/gpu" "$OUT/check/cpu" "$OUT/src"
 
@@ -206,9 +210,9 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   # $DENSE too: gate_up_layer's router matmul is otherwise cuBLASLt's, whose
   # TMA-stored product initcheck reports at every read (6094 reports, one
   # H200, bench/results/2026-11-30-h200x2-sanitize-lookahead run1).
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" -o "$OUT/gemm/gpu"
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" -o "$OUT/gemm/gpu-panels"
-  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" --gemm-ctas=8 -o "$OUT/gemm/gpu-c8"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" "$DENSE" -o "$OUT/gemm/gpu"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" --gemm-panel-tiles=2 "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" "$DENSE" -o "$OUT/gemm/gpu-panels"
+  "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=generated "$BLOCK_N" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" "$DENSE" --gemm-ctas=8 -o "$OUT/gemm/gpu-c8"
   "$BIN/moe-compile" --quiet "$gemms" --target="$CHIP" --gemm=cublaslt -o "$OUT/gemm/gpu-cublaslt"
   "$BIN/moe-compile" --quiet "$gemms" --target=cpu -o "$OUT/gemm/cpu"
   echo "== FP8 weight gradients on f32 operands (test/gpu/Inputs/fp8-wgrad.mlir)"
@@ -221,7 +225,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   echo "== FP8 weight gradients in the generated kernel (test/gpu/Inputs/fp8-weight-grad.mlir)"
   python3 "$ROOT/test/gpu/Inputs/write-fp8-group-sizes.py" "$OUT/fp8wgrad/kmajor-in"
   kmajor=$ROOT/test/gpu/Inputs/fp8-weight-grad.mlir
-  "$BIN/moe-compile" --quiet "$kmajor" --target="$CHIP" --gemm=generated "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" \
+  "$BIN/moe-compile" --quiet "$kmajor" --target="$CHIP" --gemm=generated "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" \
     -o "$OUT/fp8wgrad/kmajor-gpu"
   "$BIN/moe-compile" --quiet "$kmajor" --target=cpu -o "$OUT/fp8wgrad/kmajor-cpu"
   echo "== cuBLASLt grouped GEMMs and their consumers (test/gpu/Inputs/cublaslt-consumers.mlir)"
@@ -235,7 +239,7 @@ if [ "${CHECK_CPU_ONLY:-0}" != 1 ] && [ -z "${EXAMPLES:-}" ]; then
   python3 "$ROOT/test/e2e/adversarial/Inputs/write-inputs.py" "$OUT/adversarial/in"
   "$BIN/moe-opt" "$ROOT/test/e2e/adversarial/Inputs/layers.mlir" --moe-generate-vjp \
     -o "$OUT/src/adversarial.mlir"
-  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$DENSE" "$WAITS" \
+  "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target="$CHIP" --gemm="${MOE_GEMM:-auto}" "$BLOCK_N" "$PANEL" "$STAGES" "$TMA_STORE" "$RACECHECK_LAYOUT" "$PINGPONG" "$PAIRED" "$DENSE" "$WAITS" \
     -o "$OUT/adversarial/gpu"
   "$BIN/moe-compile" --quiet "$OUT/src/adversarial.mlir" --target=cpu -o "$OUT/adversarial/cpu"
 fi

@@ -128,6 +128,13 @@ static cl::opt<bool> gemmPingpong(
              "matmuls run whole on one consumer warpgroup, the two taking "
              "turns (=false: both share every tile, to compare)"),
     cl::cat(category));
+static cl::opt<bool> gemmPairedPromotion(
+    "gemm-paired-promotion", cl::init(true),
+    cl::desc("GPU targets, generated blockwise FP8 grouped GEMMs: issue two "
+             "k-steps' wgmmas before promoting the first, whose promotion "
+             "then runs while the second multiplies (=false: one k-step at "
+             "a time, to compare)"),
+    cl::cat(category));
 static cl::opt<bool> gemmEpilogueFusion(
     "gemm-epilogue-fusion", cl::init(true),
     cl::desc("GPU targets, generated grouped GEMMs: fold the backward's "
@@ -355,6 +362,7 @@ static void addLowering(PassManager &pm, bool gpuTarget, StringRef toolkit) {
     options.gemmTmaStore = gemmTmaStore;
     options.gemmRacecheckLayout = gemmRacecheckLayout;
     options.gemmPingpong = gemmPingpong;
+    options.gemmPairedPromotion = gemmPairedPromotion;
     options.gemmHeaviestGroupsFirst = gemmHeaviestGroupsFirst;
     options.gemmEpilogueFusion = gemmEpilogueFusion;
     options.gemmGateUpWeights = gemmGateUpWeights;

@@ -389,6 +389,12 @@ def ConvertGroupedMatmulToNVGPUPass
            "or more k-steps; not with accumulate, gate|up pairs or a K tail "
            "of an N-major weight; false: both consumers share every tile, "
            "64 rows each)">,
+    Option<"pairedPromotion", "paired-promotion", "bool", /*default=*/"true",
+           "Blockwise FP8 weight gradients: issue two k-steps' wgmmas, each into its "
+           "own product registers, before waiting for the first, so that "
+           "its promotion (the product times its scales, added to the sum) "
+           "runs while the second multiplies (false: each k-step's product "
+           "is waited for and promoted before the next is issued)">,
     Option<"heaviestGroupsFirst", "heaviest-groups-first", "bool",
            /*default=*/"true",
            "Weight gradients: run the groups' tiles largest group first, "

@@ -142,6 +142,12 @@ struct MoeLowerToGpuOptions
                      "tiles per consumer warpgroup, taking turns "
                      "(convert-grouped-matmul-to-nvgpu's pingpong)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> gemmPairedPromotion{
+      *this, "gemm-paired-promotion",
+      llvm::cl::desc("Generated blockwise FP8 grouped GEMMs issue two "
+                     "k-steps before promoting the first "
+                     "(convert-grouped-matmul-to-nvgpu's paired-promotion)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> gemmHeaviestGroupsFirst{
       *this, "gemm-heaviest-groups-first",
       llvm::cl::desc("Generated weight gradients run their largest groups' "

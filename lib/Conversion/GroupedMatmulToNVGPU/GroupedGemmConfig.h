@@ -66,6 +66,9 @@ struct GemmChoices {
   /// Whether 128 x 128 tiles of grouped matmuls run whole on one consumer
   /// warpgroup each, the two taking turns (GroupedGemmConfig::pingpong).
   bool pingpong = true;
+  /// Whether blockwise FP8 kernels promote k-steps in pairs
+  /// (GroupedGemmConfig::pairedPromotion).
+  bool pairedPromotion = true;
   /// Only FP8 grouped matmuls get kernels (the others stay with cuBLASLt).
   bool fp8Only = false;
   /// bf16/f32 ones get kernels only where autoPrefersGeneratedKernel says
@@ -328,6 +331,19 @@ struct GroupedGemmConfig {
   }
   /// GemmChoices::pingpong.
   bool pingpongAllowed = true;
+  /// Blockwise FP8: a consumer issues two k-steps' wgmmas, each into its
+  /// own product registers (64 x BN / 128 f32 a thread, next to the sum's),
+  /// before it waits for the first, and promotes the first while the
+  /// second runs. One step at a time, every promotion (BN / 2 fma a thread
+  /// after the wgmmas' wait) leaves the tensor cores idle unless the other
+  /// consumer, which waits on the same stages, happens to be multiplying.
+  /// Weight gradients (stagedScales) only: the grouped matmuls' consumers,
+  /// which keep their scale tensors' addresses and the tile's rows of A,
+  /// spill with the second product's registers (60 bytes, ptxas 13.0).
+  bool pairedPromotionAllowed = true;
+  bool pairedPromotion() const {
+    return pairedPromotionAllowed && stagedScales();
+  }
   /// 64-row blocks of a tile that one consumer multiplies and stores.
   int64_t rowBlocksPerConsumer() const {
     return pingpong() ? blockM / wgmmaM : 1;

@@ -1470,6 +1470,9 @@ private:
   emitBlockScaledSteps(const TileCoordinates &t, ArrayRef<Value> rows,
                        Value from, Value to, Value scaleBase, Value aScales,
                        Value bScales, Value sumIn, Value count) {
+    if (config.pairedPromotion())
+      return emitPairedBlockScaledSteps(t, rows, from, to, scaleBase, aScales,
+                                        bScales, sumIn, count);
     // Each step's product starts from nothing: its first wgmma overwrites
     // the registers (scale-d 0), so no zeros are moved in a step.
     Value unset = LLVM::UndefOp::create(b, loc, accumulatorType());
@@ -1500,6 +1503,84 @@ private:
         ifThen(isConsumerLeader, [&] { releaseStage(step); });
       sum = promote(sum, product, factorOf);
       scf::YieldOp::create(b, loc, ValueRange{sum, add(step, index(1))});
+    }
+    return {loop.getResult(0), loop.getResult(1)};
+  }
+
+  /// GroupedGemmConfig::pairedPromotion: emitBlockScaledSteps two k-steps
+  /// at a time, each into its own product registers, both issued before
+  /// either is waited for: the first step's promotion runs while the
+  /// second's wgmmas do, so only every other promotion leaves the tensor
+  /// cores to the other consumer. An odd last step is paired with itself:
+  /// its stage, still held, is multiplied again and the second product is
+  /// not added (selected away, whatever its values), so no wgmma is in a
+  /// branch (ptxas serializes wgmmas on a path it cannot prove every thread
+  /// takes, C7520) and no stage is read that was not waited for.
+  std::pair<Value, Value>
+  emitPairedBlockScaledSteps(const TileCoordinates &t, ArrayRef<Value> rows,
+                             Value from, Value to, Value scaleBase,
+                             Value aScales, Value bScales, Value sumIn,
+                             Value count) {
+    Value unset = LLVM::UndefOp::create(b, loc, accumulatorType());
+    Value steps = arith::MaxSIOp::create(b, loc, sub(to, from), index(0));
+    Value pairs = arith::CeilDivUIOp::create(b, loc, steps, index(2));
+    auto loop = scf::ForOp::create(b, loc, index(0), pairs, index(1),
+                                   ValueRange{sumIn, count});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value sum = loop.getRegionIterArg(0);
+      Value firstStep = loop.getRegionIterArg(1);
+      Value firstK = add(from, mul(loop.getInductionVar(), index(2)));
+      Value hasSecond =
+          cmp(arith::CmpIPredicate::ult, add(firstK, index(1)), to);
+      Value secondK = select(hasSecond, add(firstK, index(1)), firstK);
+      Value secondStep = select(hasSecond, add(firstStep, index(1)), firstStep);
+      std::function<Value(int64_t)> firstFactor, secondFactor;
+      if (config.ragged == RaggedDim::M) {
+        firstFactor = blockScaleFactors(t, rows, sub(firstK, scaleBase),
+                                        aScales, bScales);
+        secondFactor = blockScaleFactors(t, rows, sub(secondK, scaleBase),
+                                         aScales, bScales);
+      }
+      auto issue = [&](Value step, Value kStep) {
+        Value stage = stageOf(step);
+        nvgpu::MBarrierTryWaitParityOp::create(
+            b, loc, fullBarriers, phaseOf(step), index(10000000), stage);
+        if (config.ragged == RaggedDim::K)
+          zeroOutsideGroup(t, kStep, stage);
+        Value product = issueStageMma(stage, unset, rowBlock, /*fence=*/true,
+                                      /*overwrite=*/true);
+        NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+        return product;
+      };
+      Value firstProduct = issue(firstStep, firstK);
+      Value secondProduct = issue(secondStep, secondK);
+      // By every consumer thread (stagedScales) or each consumer's leader,
+      // where `condition` (if any) holds.
+      auto release = [&](Value step, Value condition) {
+        if (!config.stagedScales())
+          condition = condition ? andI(condition, isConsumerLeader)
+                                : isConsumerLeader;
+        if (!condition)
+          return releaseStage(step);
+        ifThen(condition, [&] { releaseStage(step); });
+      };
+      // The first step's product is done; the second's may still run.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+      firstProduct = fenceAccumulator(firstProduct);
+      if (config.ragged == RaggedDim::K)
+        firstFactor = lazyStagedScaleFactors(stageOf(firstStep));
+      sum = promote(sum, firstProduct, firstFactor);
+      // A lone step's stage is released after its second reading.
+      release(firstStep, hasSecond);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      secondProduct = fenceAccumulator(secondProduct);
+      if (config.ragged == RaggedDim::K)
+        secondFactor = lazyStagedScaleFactors(stageOf(secondStep));
+      sum = promote(sum, secondProduct, secondFactor, hasSecond);
+      release(secondStep, Value());
+      scf::YieldOp::create(b, loc, ValueRange{sum, add(secondStep, index(1))});
     }
     return {loop.getResult(0), loop.getResult(1)};
   }
@@ -1972,6 +2053,38 @@ private:
     return scales;
   }
 
+  /// loadStagedScales' factors for pairedPromotion, whose two products
+  /// and sum leave no room for the BN / 4 column scales at once: the rows'
+  /// scales are read first, each column pair's when promote first asks for
+  /// it (one 8-byte load, then its four registers).
+  std::function<Value(int64_t)> lazyStagedScaleFactors(Value stage) {
+    assert(config.stagedScales() && "scales are staged with the operands");
+    Value view = sharedView({config.blockM + config.blockN}, b.getF32Type(),
+                            scaleStageOffset(stage));
+    Value row =
+        add(mul(consumer, index(GroupedGemmConfig::wgmmaM)), accumulatorRow());
+    SmallVector<Value, 2> rowScales;
+    for (int64_t half = 0; half < 2; ++half)
+      rowScales.push_back(memref::LoadOp::create(
+          b, loc, view, ValueRange{add(row, index(8 * half))}));
+    Value lane = remU(consumerThread, index(32));
+    Value firstColumn =
+        add(index(config.blockM), mul(remU(lane, index(4)), index(2)));
+    auto columnPairs = std::make_shared<DenseMap<int64_t, Value>>();
+    return [this, view, rowScales, firstColumn,
+            columnPairs](int64_t reg) -> Value {
+      int64_t chunk = reg / 4, half = (reg / 2) % 2, i = reg % 2;
+      Value &pair = (*columnPairs)[chunk];
+      if (!pair)
+        pair = vector::LoadOp::create(
+            b, loc, VectorType::get({2}, b.getF32Type()), view,
+            ValueRange{add(firstColumn, index(chunk * 8))},
+            /*nontemporal=*/false, b.getI64IntegerAttr(8));
+      return arith::MulFOp::create(b, loc, rowScales[half],
+                                   vector::ExtractOp::create(b, loc, pair, i));
+    };
+  }
+
   /// The factor a_scale · b_scale of each accumulator register from a
   /// step's loadReductionScales, multiplied where promote asks for it, so
   /// that BN / 2 products are not live across the wgmma.
@@ -1984,13 +2097,18 @@ private:
     };
   }
 
-  /// accumulator += product · factorOf(register), register by register.
+  /// accumulator += product · factorOf(register), register by register;
+  /// with `valid`, only where it holds (else the accumulator is kept as it
+  /// is, a NaN or infinite product included).
   Value promote(Value accumulator, Value product,
-                const std::function<Value(int64_t)> &factorOf) {
+                const std::function<Value(int64_t)> &factorOf,
+                Value valid = Value()) {
     for (int64_t reg = 0; reg < config.blockN / 2; ++reg) {
-      Value sum = LLVM::ExtractValueOp::create(b, loc, accumulator, reg);
+      Value old = LLVM::ExtractValueOp::create(b, loc, accumulator, reg);
       Value part = LLVM::ExtractValueOp::create(b, loc, product, reg);
-      sum = LLVM::FMAOp::create(b, loc, part, factorOf(reg), sum);
+      Value sum = LLVM::FMAOp::create(b, loc, part, factorOf(reg), old);
+      if (valid)
+        sum = select(valid, sum, old);
       accumulator = LLVM::InsertValueOp::create(b, loc, accumulator, sum, reg);
     }
     return accumulator;

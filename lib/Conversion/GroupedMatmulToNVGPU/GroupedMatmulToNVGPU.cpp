@@ -150,6 +150,7 @@ GroupedGemmConfig configFor(GroupedMatmulOp op, const GemmChoices &choices,
   problem.tmaStoreAllowed = choices.tmaStore;
   problem.racecheckLayoutAllowed = choices.racecheckLayout;
   problem.pingpongAllowed = choices.pingpong;
+  problem.pairedPromotionAllowed = choices.pairedPromotion;
   problem.kSecond = kSecond;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
@@ -193,6 +194,7 @@ GroupedGemmConfig configFor(GroupedWeightGradOp op, const GemmChoices &choices) 
   problem.tmaStoreAllowed = choices.tmaStore;
   problem.racecheckLayoutAllowed = choices.racecheckLayout;
   problem.pingpongAllowed = choices.pingpong;
+  problem.pairedPromotionAllowed = choices.pairedPromotion;
   problem.heaviestGroupsFirstAllowed = choices.heaviestGroupsFirst;
   return chooseConfig(problem, choices.blockN, choices.maxStages,
                       choices.panelTiles);
@@ -712,6 +714,7 @@ private:
     choices.tmaStore = tmaStore;
     choices.racecheckLayout = racecheckLayout;
     choices.pingpong = pingpong;
+    choices.pairedPromotion = pairedPromotion;
     choices.heaviestGroupsFirst = heaviestGroupsFirst;
     choices.epilogueFastMath = epilogueFastMath;
     choices.fp8Only = fp8Only;

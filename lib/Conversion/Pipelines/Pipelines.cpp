@@ -311,6 +311,7 @@ void moe::buildMoeLowerToGpuPipeline(OpPassManager &pm,
     gemms.tmaStore = options.gemmTmaStore;
     gemms.racecheckLayout = options.gemmRacecheckLayout;
     gemms.pingpong = options.gemmPingpong;
+    gemms.pairedPromotion = options.gemmPairedPromotion;
     gemms.heaviestGroupsFirst = options.gemmHeaviestGroupsFirst;
     pm.addPass(moe::createConvertGroupedMatmulToNVGPUPass(gemms));
   }

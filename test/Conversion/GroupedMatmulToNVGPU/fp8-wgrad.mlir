@@ -1,6 +1,7 @@
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu | FileCheck %s
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=fp8-only | FileCheck %s --check-prefix=ONLY
 // RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=racecheck-layout=true | FileCheck %s --check-prefix=RACE
+// RUN: moe-opt %s -split-input-file --convert-grouped-matmul-to-nvgpu=paired-promotion=false | FileCheck %s --check-prefix=SINGLE
 
 // Weight gradients on transposed operands (a [Kd, R], dc [N, R]: the
 // reduction contiguous, both K-major): the tensor maps view them as [M, R]
@@ -85,33 +86,88 @@
 // CHECK:               nvgpu.mbarrier.arrive %[[FULL]]
 // CHECK:             scf.yield %{{.*}} : i32
 // CHECK:           scf.yield %{{.*}}, %{{.*}} : index, i32
-// The consumers.
+// The consumers, two k-steps a pass (paired promotion): both steps' wgmmas
+// are issued, each into its own product (an undef accumulator whose first
+// wgmma overwrites it, scale-d zero), before the first is waited for (wait
+// group 1); the first is promoted while the second runs: the rows' two
+// scales, then each column pair's (an 8-byte load) as its four products
+// need it. An odd last step is paired with itself: the second wait is on
+// the same stage (its full barrier already complete), the first step's
+// stage is released only where a second step exists, and the second
+// promotion's sums are selected on that.
 // CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:         scf.for
-// CHECK-NOT:       memref.load %[[SA]]
-// CHECK-NOT:       vector.load %[[SD]]
-// CHECK:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
-// CHECK-NOT:       vector.store
-// CHECK-NOT:       nvvm.barrier
-// CHECK-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-// Each step's product starts from nothing: its first wgmma overwrites the
-// registers (scale-d zero, D[<f32>, <zero>]) of an undef accumulator, the
-// other three add; the product is fenced (an empty volatile asm tying every
-// register) after the wait, before the promotion reads it.
-// CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
-// CHECK-COUNT-3:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
-// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:           llvm.inline_asm has_side_effects "", "=f,
-// CHECK-NOT:       scf.if
-// CHECK:           nvgpu.mbarrier.arrive %[[EMPTY]]
-// CHECK-COUNT-64:  llvm.intr.fma
+// CHECK:           %[[PAIRS:.*]] = arith.ceildivui %{{.*}}, %c2{{.*}} : index
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %[[PAIRS]] step %c1{{.*}} iter_args(
+// CHECK-NOT:         memref.load %[[SA]]
+// CHECK:             %[[SECOND:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
+// CHECK:             arith.select %[[SECOND]], %{{.*}}, %{{.*}} : index
+// CHECK:             %[[SECOND_STEP:.*]] = arith.select %[[SECOND]], %{{.*}}, %{{.*}} : index
+// CHECK:             nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK-NOT:         vector.store
+// CHECK-NOT:         nvvm.barrier
+// CHECK:             nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-COUNT-3:     nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK:             nvvm.wgmma.commit.group.sync.aligned
+// CHECK:             arith.remui %[[SECOND_STEP]], %c5
+// CHECK:             nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK:             nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-COUNT-3:     nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK:             nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK:             llvm.inline_asm has_side_effects "", "=f,
+// CHECK-COUNT-2:     memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK:             vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-4:     llvm.intr.fma
+// CHECK:             vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT:         nvvm.wgmma.wait.group
+// CHECK:             scf.if %[[SECOND]] {
+// CHECK:               arith.remui
+// CHECK-NEXT:          nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK-NEXT:        }
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             llvm.inline_asm has_side_effects "", "=f,
+// CHECK-COUNT-2:     memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK:             %[[FMA:.*]] = llvm.intr.fma
+// CHECK-NEXT:        arith.select %[[SECOND]], %[[FMA]], %{{.*}} : f32
+// CHECK-NOT:         scf.if
+// CHECK:             nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK:             scf.yield
 // CHECK:       memref.dealloc %[[SA]]
 // CHECK:       memref.dealloc %[[SD]]
 func.func @blockwise_kn(%a: memref<128x512xf8E4M3FN>, %dc: memref<256x512xf8E5M2>, %n: memref<4xi32>, %sa: memref<128x4xf32>, %sd: memref<256x4xf32>, %db: memref<4x128x256xbf16>) {
   moe.grouped_weight_grad %a, %dc, %n scales(%sa, %sd) outs(%db) {transposed_operands} : memref<128x512xf8E4M3FN>, memref<256x512xf8E5M2>, memref<4xi32>, memref<128x4xf32>, memref<256x4xf32> -> memref<4x128x256xbf16>
   return
 }
+// paired-promotion=false: one k-step at a time, each product waited for
+// (wait group 0) and promoted before the next step is issued.
+// SINGLE-LABEL: func.func @blockwise_kn
+// SINGLE:       %[[SA:.*]] = memref.alloc() : memref<4x128xf32>
+// SINGLE:       %[[SD:.*]] = memref.alloc() : memref<4x256xf32>
+// SINGLE:       %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
+// SINGLE:       nvgpu.mbarrier.init %[[EMPTY:.*]][%{{.*}}], %c256
+// SINGLE:         nvvm.setmaxregister  increase 232
+// SINGLE:         scf.for
+// SINGLE-NOT:       memref.load %[[SA]]
+// SINGLE-NOT:       vector.load %[[SD]]
+// SINGLE:           nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// SINGLE-NOT:       vector.store
+// SINGLE-NOT:       nvvm.barrier
+// SINGLE-COUNT-2:   memref.load %{{.*}}[%{{.*}}] : memref<256xf32, #gpu.address_space<workgroup>>
+// SINGLE-COUNT-16:  vector.load %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// Each step's product starts from nothing: its first wgmma overwrites the
+// registers (scale-d zero, D[<f32>, <zero>]) of an undef accumulator, the
+// other three add; the product is fenced (an empty volatile asm tying every
+// register) after the wait, before the promotion reads it.
+// SINGLE:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <zero>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// SINGLE-COUNT-3:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// SINGLE:           nvvm.wgmma.wait.group.sync.aligned 0
+// SINGLE:           llvm.inline_asm has_side_effects "", "=f,
+// SINGLE-NOT:       scf.if
+// SINGLE:           nvgpu.mbarrier.arrive %[[EMPTY]]
+// SINGLE-COUNT-64:  llvm.intr.fma
+// SINGLE:       memref.dealloc %[[SA]]
+// SINGLE:       memref.dealloc %[[SD]]
 // racecheck-layout: the stages start 1 KB further up (the pad to the
 // 1024-byte boundary plus 1024), and the kernel asks for 1 KB more.
 // RACE-LABEL: func.func @blockwise_kn
